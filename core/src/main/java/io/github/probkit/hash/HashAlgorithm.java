@@ -1,0 +1,57 @@
+package io.github.probkit.hash;
+
+import java.util.Locale;
+
+/**
+ * The hash functions a structure can be built with. The id is written into every serialized
+ * structure, so ids are never reused or renumbered.
+ */
+public enum HashAlgorithm {
+  /** XXH3 64-bit (hash4j): the default; fast and of high quality on any key. */
+  XXH3_64(1, "xxh3"),
+  /**
+   * 64-bit FNV-1a, with the seeds' double-hashing scheme: positions are {@code (h1 + i*h2) mod m}
+   * computed exactly, as with unbounded integers. Slow and weak on similar keys; it exists so that the
+   * walkthroughs of the specification can be reproduced bit for bit.
+   */
+  FNV1A_64(2, "fnv1a");
+
+  private final int id;
+  private final String label;
+
+  HashAlgorithm(int id, String label) {
+    this.id = id;
+    this.label = label;
+  }
+
+  /** The byte that identifies this algorithm in the binary format. */
+  public int id() {
+    return id;
+  }
+
+  /** The short lower-case name used by the command line and in JSON ({@code xxh3}, {@code fnv1a}). */
+  public String label() {
+    return label;
+  }
+
+  /** Returns the algorithm with the given format id, or null when there is none. */
+  public static HashAlgorithm byId(int id) {
+    for (HashAlgorithm a : values()) {
+      if (a.id == id) {
+        return a;
+      }
+    }
+    return null;
+  }
+
+  /** Returns the algorithm with the given label, case-insensitively. */
+  public static HashAlgorithm byLabel(String label) {
+    for (HashAlgorithm a : values()) {
+      if (a.label.equals(label.toLowerCase(Locale.ROOT))) {
+        return a;
+      }
+    }
+    throw new IllegalArgumentException(
+        "hash must be one of xxh3, fnv1a, was '" + label + "'");
+  }
+}

@@ -1,0 +1,57 @@
+package io.github.probkit.internal;
+
+import java.util.Locale;
+
+/** Argument checks whose messages give the bad value and the allowed range. Not public API. */
+public final class Preconditions {
+  private Preconditions() {}
+
+  /** Throws an IllegalArgumentException with a message formatted in {@link Locale#ROOT}. */
+  public static void checkArgument(boolean ok, String format, Object... args) {
+    if (!ok) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT, format, args));
+    }
+  }
+
+  /** Checks that a probability lies strictly between 0 and 1 (NaN is refused too). */
+  public static double checkOpenUnit(String name, double value) {
+    checkArgument(value > 0 && value < 1, "%s must be in (0, 1), was %s", name, value);
+    return value;
+  }
+
+  public static long checkPositive(String name, long value) {
+    checkArgument(value > 0, "%s must be positive, was %d", name, value);
+    return value;
+  }
+
+  /**
+   * Refuses to allocate a structure larger than this JVM could ever hold, naming what it would
+   * need, so that a mistyped size fails at once instead of with an OutOfMemoryError later.
+   */
+  public static void checkAllocatable(long bytes, String what) {
+    long max = Runtime.getRuntime().maxMemory();
+    checkArgument(
+        bytes >= 0 && bytes <= max,
+        "%s needs %s, more than this JVM's maximum heap of %s (raise it with -Xmx)",
+        what,
+        formatBytes(bytes),
+        formatBytes(max));
+  }
+
+  /** 1536 -> "1.5 KiB"; used in messages and reports. */
+  public static String formatBytes(long bytes) {
+    if (bytes < 0) {
+      return bytes + " B";
+    }
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = bytes;
+    int u = 0;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return u == 0
+        ? bytes + " B"
+        : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+  }
+}

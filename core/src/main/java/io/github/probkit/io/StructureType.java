@@ -1,0 +1,45 @@
+package io.github.probkit.io;
+
+/**
+ * Every kind of structure the binary format can hold. The id is the type byte of the container; ids
+ * are never reused or renumbered, so files written today keep reading.
+ */
+public enum StructureType {
+  BLOOM_FILTER(1, "bloom"),
+  COUNTING_BLOOM_FILTER(2, "counting"),
+  CUCKOO_FILTER(3, "cuckoo"),
+  SCALABLE_BLOOM_FILTER(4, "scalable"),
+  BLOCKED_BLOOM_FILTER(5, "blocked"),
+  BINARY_FUSE_FILTER(6, "binary-fuse"),
+  COUNT_MIN_SKETCH(16, "count-min"),
+  HEAVY_HITTERS(17, "heavy-hitters"),
+  HYPER_LOG_LOG(32, "hyperloglog"),
+  ULTRA_LOG_LOG(33, "ultraloglog");
+
+  private final int id;
+  private final String label;
+
+  StructureType(int id, String label) {
+    this.id = id;
+    this.label = label;
+  }
+
+  public int id() {
+    return id;
+  }
+
+  /** The short name used in messages, JSON and on the command line. */
+  public String label() {
+    return label;
+  }
+
+  /** The type with this id, or null. */
+  public static StructureType byId(int id) {
+    for (StructureType t : values()) {
+      if (t.id == id) {
+        return t;
+      }
+    }
+    return null;
+  }
+}
