@@ -1,0 +1,254 @@
+package io.github.probkit.cli;
+
+import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.filter.Filters;
+import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.filter.MutableFilter;
+import io.github.probkit.hash.HashAlgorithm;
+import io.github.probkit.hash.HashStrategy;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code probkit filter ...}: build, fill, query, inspect and merge membership filters. */
+@Command(
+    name = "filter",
+    mixinStandardHelpOptions = true,
+    description = "Build and query membership filters (\"is this key in the set?\").",
+    subcommands = {
+      FilterCommand.Create.class,
+      FilterCommand.Add.class,
+      FilterCommand.Query.class,
+      FilterCommand.Info.class,
+      FilterCommand.Merge.class,
+    })
+public final class FilterCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  static MembershipFilter load(Path file) {
+    return SketchFiles.read(file, Filters::readFrom);
+  }
+
+  static MutableFilter loadMutable(Path file) {
+    MembershipFilter f = load(file);
+    if (!(f instanceof MutableFilter)) {
+      throw new CliException(file + ": a " + f.type().label() + " filter cannot take new keys");
+    }
+    return (MutableFilter) f;
+  }
+
+  static void save(Path file, MembershipFilter f) {
+    SketchFiles.write(file, f::writeTo);
+  }
+
+  static long addKeys(MutableFilter f, List<String> keys, KeyOptions from) throws IOException {
+    return from.forEach(keys, System.in, f::add);
+  }
+
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description = "Create a filter sized for N keys at false-positive rate P, optionally adding keys.",
+      footer = {
+        "",
+        "Example:",
+        "  probkit filter create users.bin --expected 1000000 --fpp 0.01 --keys users.txt",
+      })
+  static final class Create implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The filter file to write.")
+    Path file;
+
+    @Option(names = "--expected", required = true, paramLabel = "N", description = "Keys the filter is sized for.")
+    long expected;
+
+    @Option(names = "--fpp", required = true, paramLabel = "P", description = "Target false-positive rate, in (0, 1).")
+    double fpp;
+
+    @Option(
+        names = "--hash",
+        paramLabel = "ALGO",
+        defaultValue = "xxh3",
+        description = "Hash: xxh3 (default) or fnv1a (the specification's walkthrough scheme).")
+    String hash;
+
+    @Option(names = "--keys", paramLabel = "KEYFILE", description = "Add the keys of KEYFILE, one per line ('-' for stdin).")
+    String keysFile;
+
+    @Override
+    public Integer call() throws IOException {
+      if (expected <= 0) {
+        throw new IllegalArgumentException("--expected must be positive, was " + expected);
+      }
+      if (!(fpp > 0 && fpp < 1)) {
+        throw new IllegalArgumentException("--fpp must be in (0, 1), was " + fpp);
+      }
+      HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
+      BloomFilter f = BloomFilter.create(expected, fpp, HashStrategy.of(algorithm,
+          algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a().seed() : 0));
+      if (keysFile != null) {
+        KeyOptions from = new KeyOptions();
+        from.keysFile = keysFile;
+        addKeys(f, List.of(), from);
+      }
+      save(file, f);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "add",
+      mixinStandardHelpOptions = true,
+      description = "Add keys to a filter (from arguments, --keys FILE, or stdin).",
+      footer = {"", "Examples:", "  probkit filter add users.bin carol dave", "  cat new.txt | probkit filter add users.bin"})
+  static final class Add implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The filter file, rewritten in place.")
+    Path file;
+
+    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (default: --keys FILE, or stdin).")
+    List<String> keys = new ArrayList<>();
+
+    @Mixin KeyOptions keyOptions;
+
+    @Override
+    public Integer call() throws IOException {
+      MutableFilter f = loadMutable(file);
+      addKeys(f, keys, keyOptions);
+      save(file, f);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "query",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Print KEY<TAB>present or KEY<TAB>absent for each key (present means probably present).",
+      },
+      footer = {"", "Example:", "  probkit filter query users.bin alice zed"})
+  static final class Query implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The filter file.")
+    Path file;
+
+    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (default: --keys FILE, or stdin).")
+    List<String> keys = new ArrayList<>();
+
+    @Mixin KeyOptions keyOptions;
+
+    @Override
+    public Integer call() throws IOException {
+      MembershipFilter f = load(file);
+      PrintWriter out = spec.commandLine().getOut();
+      keyOptions.forEach(keys, System.in, (buf, off, len) -> {
+        out.print(new String(buf, off, len, StandardCharsets.UTF_8));
+        out.print(f.mightContain(buf, off, len) ? "\tpresent\n" : "\tabsent\n");
+      });
+      out.flush();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "info",
+      mixinStandardHelpOptions = true,
+      description = "Describe a filter: type, size, hashing, fill and estimated keys.",
+      footer = {"", "Example:", "  probkit filter info users.bin --json"})
+  static final class Info implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The filter file.")
+    Path file;
+
+    @Option(names = "--json", description = "Print one JSON object.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+      MembershipFilter f = load(file);
+      Json j = describe(f);
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        out.println(j);
+      } else {
+        out.print(TextTable.keyValues(j));
+      }
+      out.flush();
+      return 0;
+    }
+  }
+
+  static Json describe(MembershipFilter f) {
+    Json j = new Json().put("type", f.type().label()).put("bits", f.bitSize());
+    if (f instanceof BloomFilter) {
+      BloomFilter b = (BloomFilter) f;
+      j.put("hashes", b.hashCount())
+          .put("expectedKeys", b.expectedKeys())
+          .put("fpp", b.targetFpp())
+          .put("bitsSet", b.bitCount());
+    }
+    if (f instanceof MutableFilter) {
+      j.put("approximateCount", ((MutableFilter) f).approximateCount());
+    }
+    j.put("expectedFpp", f.expectedFpp())
+        .put("bytes", f.byteSize())
+        .put("hash", f.hashStrategy().algorithm().label())
+        .put("hashSeed", String.format(Locale.ROOT, "0x%x", f.hashStrategy().seed()));
+    return j;
+  }
+
+  @Command(
+      name = "merge",
+      mixinStandardHelpOptions = true,
+      description = "Write the union of filters of the same size and hashing to OUT.",
+      footer = {"", "Example:", "  probkit filter merge all.bin monday.bin tuesday.bin"})
+  static final class Merge implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "OUT", description = "The merged filter to write.")
+    Path out;
+
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "IN", description = "Filters to merge.")
+    List<Path> inputs;
+
+    @Override
+    public Integer call() {
+      MembershipFilter first = load(inputs.get(0));
+      if (!(first instanceof BloomFilter)) {
+        throw new CliException(inputs.get(0) + ": merging " + first.type().label() + " filters is not supported");
+      }
+      BloomFilter union = (BloomFilter) first;
+      for (Path p : inputs.subList(1, inputs.size())) {
+        MembershipFilter f = load(p);
+        if (!(f instanceof BloomFilter)) {
+          throw new CliException(p + ": cannot merge a " + f.type().label() + " filter into a bloom filter");
+        }
+        try {
+          union.merge((BloomFilter) f);
+        } catch (IllegalArgumentException e) {
+          throw new CliException(p + ": " + e.getMessage());
+        }
+      }
+      save(out, union);
+      return 0;
+    }
+  }
+}

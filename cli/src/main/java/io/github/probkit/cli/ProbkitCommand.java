@@ -1,0 +1,64 @@
+package io.github.probkit.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/** {@code probkit}: the top-level command. */
+@Command(
+    name = "probkit",
+    mixinStandardHelpOptions = true,
+    versionProvider = ProbkitCommand.Version.class,
+    description = {
+      "Probabilistic data structures at the shell: Bloom and related filters, count-min sketches,",
+      "heavy hitters and HyperLogLog, in fixed memory with a chosen error.",
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  probkit demo",
+      "  probkit filter create users.bin --expected 1000000 --fpp 0.01 --keys users.txt",
+      "  probkit filter query users.bin alice bob",
+      "",
+      "Exit codes: 0 success, 1 runtime error (missing or corrupt file), 2 usage error.",
+    },
+    subcommands = {
+      DemoCommand.class,
+      FilterCommand.class,
+      CommandLine.HelpCommand.class,
+    })
+public final class ProbkitCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--verbose",
+      scope = ScopeType.INHERIT,
+      description = "On an error, print the stack trace too.")
+  boolean verbose;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Whether --verbose was given anywhere on the command line that {@code cl} belongs to. */
+  static boolean verbose(CommandLine cl) {
+    CommandLine root = cl;
+    while (root.getParent() != null) {
+      root = root.getParent();
+    }
+    return ((ProbkitCommand) root.getCommand()).verbose
+        || cl.getParseResult() != null && cl.getParseResult().hasMatchedOption("--verbose");
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = ProbkitCommand.class.getPackage().getImplementationVersion();
+      return new String[] {"probkit " + (v == null ? "development build" : v)};
+    }
+  }
+}

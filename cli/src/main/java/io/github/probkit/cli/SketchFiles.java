@@ -1,0 +1,86 @@
+package io.github.probkit.cli;
+
+import io.github.probkit.io.SketchFormatException;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Reading and writing structure files. Reads name the file in every error; writes go to a temporary
+ * file in the same directory, are forced to disk and then renamed over the target, so a crash at any
+ * moment leaves either the old file or the new one, never half of one.
+ */
+final class SketchFiles {
+  private SketchFiles() {}
+
+  @FunctionalInterface
+  interface Reader<T> {
+    T read(InputStream in) throws IOException;
+  }
+
+  @FunctionalInterface
+  interface Writer {
+    void write(OutputStream out) throws IOException;
+  }
+
+  /** Reads {@code file} with {@code reader}; failures become a CliException naming the file. */
+  static <T> T read(Path file, Reader<T> reader) {
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+      T t = reader.read(in);
+      if (in.read() != -1) {
+        throw new SketchFormatException("unexpected bytes after the end of the structure");
+      }
+      return t;
+    } catch (NoSuchFileException e) {
+      throw new CliException(file + ": no such file");
+    } catch (SketchFormatException e) {
+      throw new CliException(file + ": " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new CliException(file + ": " + Main.describe(e), e);
+    }
+  }
+
+  /** Writes {@code file} atomically (temporary file, fsync, rename). */
+  static void write(Path file, Writer writer) {
+    Path abs = file.toAbsolutePath();
+    Path dir = abs.getParent();
+    Path tmp = null;
+    try {
+      tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
+          OutputStream out =
+              new BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 16)) {
+        writer.write(out);
+        out.flush();
+        ch.force(true);
+      }
+      try {
+        Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+      }
+      tmp = null;
+    } catch (NoSuchFileException e) {
+      throw new CliException(file + ": directory does not exist");
+    } catch (IOException e) {
+      throw new CliException(file + ": cannot write: " + Main.describe(e), e);
+    } finally {
+      if (tmp != null) {
+        try {
+          Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+          // The write already failed; its error is the one to report.
+        }
+      }
+    }
+  }
+}
