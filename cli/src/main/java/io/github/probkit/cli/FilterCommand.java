@@ -89,6 +89,14 @@ public final class FilterCommand implements Runnable {
         description = "Hash: xxh3 (default) or fnv1a (the specification's walkthrough scheme).")
     String hash;
 
+    @Option(
+        names = "--type",
+        paramLabel = "TYPE",
+        defaultValue = "bloom",
+        description = "Filter type: ${COMPLETION-CANDIDATES} (default: bloom).",
+        completionCandidates = FilterTypes.Names.class)
+    String type;
+
     @Option(names = "--keys", paramLabel = "KEYFILE", description = "Add the keys of KEYFILE, one per line ('-' for stdin).")
     String keysFile;
 
@@ -101,14 +109,13 @@ public final class FilterCommand implements Runnable {
         throw new IllegalArgumentException("--fpp must be in (0, 1), was " + fpp);
       }
       HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
-      BloomFilter f = BloomFilter.create(expected, fpp, HashStrategy.of(algorithm,
-          algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a().seed() : 0));
+      HashStrategy strategy = algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
+      KeyOptions from = null;
       if (keysFile != null) {
-        KeyOptions from = new KeyOptions();
+        from = new KeyOptions();
         from.keysFile = keysFile;
-        addKeys(f, List.of(), from);
       }
-      save(file, f);
+      save(file, FilterTypes.create(type, expected, fpp, strategy, from));
       return 0;
     }
   }

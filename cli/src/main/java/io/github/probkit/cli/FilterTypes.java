@@ -1,0 +1,46 @@
+package io.github.probkit.cli;
+
+import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.filter.MutableFilter;
+import io.github.probkit.hash.HashStrategy;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The filter types {@code probkit filter create --type} can build. */
+final class FilterTypes {
+  /** Type names, in the order help lists them. */
+  static final List<String> NAMES = List.of("bloom");
+
+  private FilterTypes() {}
+
+  /**
+   * Builds a filter of {@code type} sized for {@code expected} keys at {@code fpp}, holding the keys
+   * of {@code keys} when given (static types need them).
+   */
+  static MembershipFilter create(
+      String type, long expected, double fpp, HashStrategy hash, KeyOptions keys) throws IOException {
+    MutableFilter f;
+    switch (type) {
+      case "bloom":
+        f = BloomFilter.create(expected, fpp, hash);
+        break;
+      default:
+        throw new IllegalArgumentException(
+            "--type must be one of " + String.join(", ", NAMES) + ", was '" + type + "'");
+    }
+    if (keys != null) {
+      FilterCommand.addKeys(f, List.of(), keys);
+    }
+    return f;
+  }
+
+  static final class Names extends ArrayList<String> {
+    private static final long serialVersionUID = 1L;
+
+    Names() {
+      super(NAMES);
+    }
+  }
+}
