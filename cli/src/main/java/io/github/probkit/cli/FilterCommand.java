@@ -57,8 +57,9 @@ public final class FilterCommand implements Runnable {
     SketchFiles.write(file, f::writeTo);
   }
 
-  static long addKeys(MutableFilter f, List<String> keys, KeyOptions from) throws IOException {
-    return from.forEach(keys, System.in, f::add);
+  static long addKeys(MutableFilter f, List<String> keys, KeyOptions from, CommandSpec spec)
+      throws IOException {
+    return from.forEach(keys, ProbkitCommand.stdin(spec), f::add);
   }
 
   @Command(
@@ -115,7 +116,7 @@ public final class FilterCommand implements Runnable {
         from = new KeyOptions();
         from.keysFile = keysFile;
       }
-      save(file, FilterTypes.create(type, expected, fpp, strategy, from));
+      save(file, FilterTypes.create(type, expected, fpp, strategy, from, spec));
       return 0;
     }
   }
@@ -139,7 +140,7 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       MutableFilter f = loadMutable(file);
-      addKeys(f, keys, keyOptions);
+      addKeys(f, keys, keyOptions, spec);
       save(file, f);
       return 0;
     }
@@ -167,7 +168,7 @@ public final class FilterCommand implements Runnable {
     public Integer call() throws IOException {
       MembershipFilter f = load(file);
       PrintWriter out = spec.commandLine().getOut();
-      keyOptions.forEach(keys, System.in, (buf, off, len) -> {
+      keyOptions.forEach(keys, ProbkitCommand.stdin(spec), (buf, off, len) -> {
         out.print(new String(buf, off, len, StandardCharsets.UTF_8));
         out.print(f.mightContain(buf, off, len) ? "\tpresent\n" : "\tabsent\n");
       });
