@@ -98,8 +98,7 @@ public final class FilterCommand implements Runnable {
         completionCandidates = FilterTypes.Names.class)
     String type;
 
-    @Option(names = "--keys", paramLabel = "KEYFILE", description = "Add the keys of KEYFILE, one per line ('-' for stdin).")
-    String keysFile;
+    @Mixin KeyOptions keyOptions;
 
     @Override
     public Integer call() throws IOException {
@@ -111,11 +110,8 @@ public final class FilterCommand implements Runnable {
       }
       HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
       HashStrategy strategy = algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
-      KeyOptions from = null;
-      if (keysFile != null) {
-        from = new KeyOptions();
-        from.keysFile = keysFile;
-      }
+      // Unlike add, create reads keys only when asked to: a new filter may well start empty.
+      KeyOptions from = keyOptions.keysFile != null ? keyOptions : null;
       save(file, FilterTypes.create(type, expected, fpp, strategy, from, spec));
       return 0;
     }

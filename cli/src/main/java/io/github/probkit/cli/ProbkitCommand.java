@@ -1,6 +1,7 @@
 package io.github.probkit.cli;
 
 import java.io.InputStream;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,6 +31,7 @@ import picocli.CommandLine.Spec;
       DemoCommand.class,
       FilterCommand.class,
       CommandLine.HelpCommand.class,
+      AutoComplete.GenerateCompletion.class,
     })
 public final class ProbkitCommand implements Runnable {
   @Spec CommandSpec spec;
