@@ -4,6 +4,7 @@ import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -49,10 +51,14 @@ public final class CmsCommand implements Runnable {
     SketchFiles.write(file, s::writeTo);
   }
 
-  /** Where items come from: the arguments, {@code --items F}, or stdin when neither is given. */
-  static KeyOptions source(String itemsFile) {
+  /**
+   * Where items come from: the arguments, {@code --items F}, or stdin when neither is given; the
+   * whole line or one field of it.
+   */
+  static KeyOptions source(String itemsFile, InputFormat format) {
     KeyOptions from = new KeyOptions();
     from.keysFile = itemsFile;
+    from.format = format;
     return from;
   }
 
@@ -139,6 +145,8 @@ public final class CmsCommand implements Runnable {
         "  probkit cms add terms.cms --counts --items daily-counts.tsv",
       })
   static final class Add implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file, rewritten in place.")
     Path file;
 
@@ -151,13 +159,19 @@ public final class CmsCommand implements Runnable {
     @Option(names = "--counts", description = "Each item is ITEM<TAB>COUNT (split at the last tab).")
     boolean counts;
 
+    @Mixin InputFormat format;
+
     @Override
     public Integer call() throws IOException {
+      if (counts && format.field != 0) {
+        throw new IllegalArgumentException("--field cannot be combined with --counts");
+      }
       CountMinSketch s = load(file);
-      KeyOptions from = source(itemsFile);
+      KeyOptions from = source(itemsFile, format);
+      InputStream stdin = ProbkitCommand.stdin(spec);
       if (counts) {
         long[] line = {0};
-        from.forEach(items, System.in, (buf, off, len) -> {
+        from.forEach(items, stdin, (buf, off, len) -> {
           line[0]++;
           int tab = lastTab(buf, off, len);
           if (tab < 0) {
@@ -166,7 +180,7 @@ public final class CmsCommand implements Runnable {
           s.add(buf, off, tab - off, parseCount(buf, tab + 1, off + len, line[0]));
         });
       } else {
-        from.forEach(items, System.in, s::add);
+        from.forEach(items, stdin, s::add);
       }
       save(file, s);
       return 0;
@@ -218,11 +232,13 @@ public final class CmsCommand implements Runnable {
     @Option(names = "--items", paramLabel = "F", description = "Read items from F, one per line ('-' for stdin).")
     String itemsFile;
 
+    @Mixin InputFormat format;
+
     @Override
     public Integer call() throws IOException {
       CountMinSketch s = load(file);
       PrintWriter out = spec.commandLine().getOut();
-      source(itemsFile).forEach(items, System.in, (buf, off, len) -> {
+      source(itemsFile, format).forEach(items, ProbkitCommand.stdin(spec), (buf, off, len) -> {
         out.print(new String(buf, off, len, StandardCharsets.UTF_8));
         out.print('\t');
         out.print(s.estimate(buf, off, len));

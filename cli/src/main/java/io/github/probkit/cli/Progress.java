@@ -1,114 +1,84 @@
 package io.github.probkit.cli;
 
-import io.github.probkit.internal.Preconditions;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Locale;
+import java.io.PrintStream;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * A one-line progress report for long reads (bytes, lines, rate, and percentage and time left when
- * the size is known), redrawn at most four times a second on stderr, and only when stderr is a
- * terminal: redirected output and tests see nothing.
+ * A progress bar on stderr (bytes read, rate, ETA from the input size), shown only when stderr is
+ * a terminal: the launcher tells us with {@code -Dprobkit.progress=true} (Java cannot see whether
+ * stderr alone is a terminal); without the launcher, only when a console is attached. Silent
+ * otherwise, so scripts and pipes see clean output.
  */
-final class Progress {
-  private static final long INTERVAL_NANOS = 250_000_000L;
+final class Progress implements AutoCloseable {
+  private static final Progress NONE = new Progress(null);
+  private final ProgressBar bar;
 
-  private final PrintWriter err;
-  private final String what;
-  private final long totalBytes;
-  private final boolean enabled;
-  private final long start = System.nanoTime();
-  private long next = start + INTERVAL_NANOS;
-  private int width;
-  private long bytes;
-
-  /** {@code totalBytes} is negative when unknown (stdin). */
-  Progress(PrintWriter err, String what, long totalBytes, boolean enabled) {
-    this.err = err;
-    this.what = what;
-    this.totalBytes = totalBytes;
-    this.enabled = enabled;
+  private Progress(ProgressBar bar) {
+    this.bar = bar;
   }
 
-  /** Whether file descriptor 2 is a terminal (Linux; elsewhere, when the JVM has a console). */
-  static boolean stderrIsTerminal() {
-    try {
-      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
-      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
-    } catch (IOException | UnsupportedOperationException | SecurityException e) {
-      return System.console() != null;
+  static boolean enabled() {
+    String p = System.getProperty("probkit.progress");
+    return p != null ? Boolean.parseBoolean(p) : System.console() != null;
+  }
+
+  /** A bar for reading {@code totalBytes} (or an unknown amount when negative) of {@code name}. */
+  static Progress start(String name, long totalBytes, PrintStream err) {
+    if (!enabled()) {
+      return NONE;
     }
+    ProgressBar bar = new ProgressBarBuilder()
+        .setTaskName(name.length() > 24 ? "…" + name.substring(name.length() - 23) : name)
+        .setInitialMax(totalBytes > 0 ? totalBytes : -1)
+        .setUnit(" MiB", 1 << 20)
+        .showSpeed()
+        .setStyle(ProgressBarStyle.ASCII)
+        .setUpdateIntervalMillis(250)
+        .setConsumer(new ConsoleProgressBarConsumer(err))
+        .continuousUpdate()
+        .build();
+    return new Progress(bar);
   }
 
-  /** Wraps {@code in} so that the bytes read from it count towards the progress. */
-  InputStream count(InputStream in) {
+  /** Wraps {@code in} so that every byte read advances the bar. */
+  InputStream track(InputStream in) {
+    if (bar == null) {
+      return in;
+    }
     return new FilterInputStream(in) {
+      private long read;
+
       @Override
       public int read() throws IOException {
         int b = super.read();
         if (b >= 0) {
-          bytes++;
+          bar.stepTo(++read);
         }
         return b;
       }
 
       @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        int n = super.read(b, off, len);
+      public int read(byte[] buf, int off, int len) throws IOException {
+        int n = super.read(buf, off, len);
         if (n > 0) {
-          bytes += n;
+          read += n;
+          bar.stepTo(read);
         }
         return n;
-      }
-
-      @Override
-      public void close() {
-        // The caller closes the underlying stream (never stdin).
       }
     };
   }
 
-  /** Called every few thousand lines; redraws when the interval has passed. */
-  void update(long lines) {
-    if (!enabled) {
-      return;
+  @Override
+  public void close() {
+    if (bar != null) {
+      bar.close();
     }
-    long now = System.nanoTime();
-    if (now < next) {
-      return;
-    }
-    next = now + INTERVAL_NANOS;
-    double seconds = (now - start) / 1e9;
-    double rate = bytes / Math.max(seconds, 1e-9);
-    StringBuilder line = new StringBuilder("probkit ").append(what).append(": ")
-        .append(Preconditions.formatBytes(bytes));
-    if (totalBytes > 0) {
-      line.append(" of ").append(Preconditions.formatBytes(totalBytes))
-          .append(String.format(Locale.ROOT, " (%.0f%%)", 100.0 * bytes / totalBytes));
-    }
-    line.append(String.format(Locale.ROOT, ", %,d lines, %s/s", lines, Preconditions.formatBytes((long) rate)));
-    if (totalBytes > 0 && rate > 0 && bytes < totalBytes) {
-      long left = (long) ((totalBytes - bytes) / rate);
-      line.append(String.format(Locale.ROOT, ", %d:%02d left", left / 60, left % 60));
-    }
-    draw(line.toString());
-  }
-
-  /** Erases the progress line. */
-  void done() {
-    if (enabled && width > 0) {
-      draw("");
-    }
-  }
-
-  private void draw(String s) {
-    int pad = Math.max(0, width - s.length());
-    err.print("\r" + s + " ".repeat(pad) + (s.isEmpty() ? "\r" : ""));
-    err.flush();
-    width = s.length();
   }
 }

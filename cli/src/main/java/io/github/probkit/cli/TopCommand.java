@@ -2,14 +2,12 @@ package io.github.probkit.cli;
 
 import io.github.probkit.frequency.HeavyHitters;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -25,6 +23,7 @@ import picocli.CommandLine.Spec;
       "exact while fewer than C distinct lines have been seen, and never more than N/C too high",
       "(N the number of lines); every line occurring more than N/C times is listed if in the top K.",
       "--json adds each count's error bound and whether the line is certainly in the top K.",
+      "A progress bar shows on stderr when it is a terminal.",
     },
     footer = {
       "",
@@ -47,6 +46,8 @@ public final class TopCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object with count bounds.")
   boolean json;
 
+  @Mixin InputFormat format;
+
   @Parameters(paramLabel = "INPUT", arity = "0..*", description = "Input files ('-' for stdin; .gz is decompressed).")
   List<String> inputs = new ArrayList<>();
 
@@ -60,36 +61,10 @@ public final class TopCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--capacity must be at least K (" + k + "), was " + c);
     }
     HeavyHitters top = HeavyHitters.withCapacity(c);
-    List<String> names = inputs.isEmpty() ? List.of("-") : inputs;
-    Progress progress = new Progress(spec.commandLine().getErr(), "top", totalBytes(names), Progress.stderrIsTerminal());
-    long[] lines = {0};
-    for (String name : names) {
-      boolean stdin = name.equals("-");
-      try (InputStream raw = stdin ? null : Files.newInputStream(Path.of(name))) {
-        InputStream in = LineReader.maybeGunzip(progress.count(stdin ? System.in : raw));
-        LineReader.forEachLine(in, stdin ? "<stdin>" : name, (buf, off, len) -> {
-          top.add(buf, off, len);
-          if ((++lines[0] & 0x3FFF) == 0) {
-            progress.update(lines[0]);
-          }
-        });
-      }
-    }
-    progress.done();
+    Inputs.forEachLine(
+        inputs.isEmpty() ? List.of("-") : inputs, ProbkitCommand.stdin(spec), format, top::add);
     print(top, top.top(k));
     return 0;
-  }
-
-  /** The total size of the inputs, or -1 when one is stdin. */
-  private static long totalBytes(List<String> names) throws IOException {
-    long total = 0;
-    for (String name : names) {
-      if (name.equals("-") || !Files.isRegularFile(Path.of(name))) {
-        return -1;
-      }
-      total += Files.size(Path.of(name));
-    }
-    return total;
   }
 
   private void print(HeavyHitters summary, List<HeavyHitters.Entry> entries) {

@@ -7,7 +7,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 
-/** Runs probkit commands in-process with captured output and a given stdin. */
+/** Runs probkit commands in-process with captured output, as a test sees them. */
 final class Cli {
   final int exit;
   final String out;
@@ -20,28 +20,21 @@ final class Cli {
   }
 
   static Cli run(String... args) {
-    return runWithStdin("", args);
+    return runWithInput("", args);
   }
 
-  /** Runs with {@code stdin} as standard input (System.in is restored afterwards). */
-  static Cli runWithStdin(String stdin, String... args) {
-    return runWithStdin(stdin.getBytes(StandardCharsets.UTF_8), args);
+  static Cli runWithInput(String stdin, String... args) {
+    return runWithInput(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), args);
   }
 
-  static synchronized Cli runWithStdin(byte[] stdin, String... args) {
-    InputStream saved = System.in;
+  static Cli runWithInput(InputStream stdin, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    try {
-      System.setIn(new ByteArrayInputStream(stdin));
-      CommandLine cl = Main.commandLine();
-      cl.setOut(new PrintWriter(out, true));
-      cl.setErr(new PrintWriter(err, true));
-      int exit = cl.execute(args);
-      return new Cli(exit, out.toString(), err.toString());
-    } finally {
-      System.setIn(saved);
-    }
+    CommandLine cl = Main.commandLine(stdin);
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int code = cl.execute(args);
+    return new Cli(code, out.toString(), err.toString());
   }
 
   @Override

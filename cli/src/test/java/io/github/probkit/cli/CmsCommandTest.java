@@ -92,7 +92,7 @@ class CmsCommandTest {
     Cli.run("cms", "create", f, "--epsilon", "0.001", "--delta", "0.01");
     // Arguments, then stdin (no items and no --items), then a gzip file through --items.
     assertThat(Cli.run("cms", "add", f, "cricket", "rain", "cricket").exit).isZero();
-    assertThat(Cli.runWithStdin("rain\r\ncricket\ngold\n", "cms", "add", f).exit).isZero();
+    assertThat(Cli.runWithInput("rain\r\ncricket\ngold\n", "cms", "add", f).exit).isZero();
     Path gz = dir.resolve("items.gz");
     try (GZIPOutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
       out.write("cricket\ncricket\n".getBytes(StandardCharsets.UTF_8));
@@ -102,7 +102,7 @@ class CmsCommandTest {
     Cli q = Cli.run("cms", "query", f, "cricket", "rain", "gold", "chess", "");
     assertThat(q.exit).isZero();
     assertThat(q.out).isEqualTo("cricket\t5\nrain\t2\ngold\t1\nchess\t0\n\t0\n");
-    assertThat(Cli.runWithStdin("gold\nrain\n", "cms", "query", f).out).isEqualTo("gold\t1\nrain\t2\n");
+    assertThat(Cli.runWithInput("gold\nrain\n", "cms", "query", f).out).isEqualTo("gold\t1\nrain\t2\n");
 
     Cli info = Cli.run("cms", "info", f, "--json");
     assertThat(info.exit).isZero();
@@ -117,7 +117,7 @@ class CmsCommandTest {
   void addWithCounts() throws IOException {
     String f = file("t.cms");
     Cli.run("cms", "create", f, "--width", "1000", "--depth", "4");
-    Cli r = Cli.runWithStdin("cricket\t5\nrain\t3\nwith\ttab\t2\nzero\t0\n", "cms", "add", f, "--counts");
+    Cli r = Cli.runWithInput("cricket\t5\nrain\t3\nwith\ttab\t2\nzero\t0\n", "cms", "add", f, "--counts");
     assertThat(r.exit).as(r.toString()).isZero();
     assertThat(Cli.run("cms", "add", f, "--counts", "cricket\t1").exit).isZero();
     assertThat(Cli.run("cms", "query", f, "cricket", "rain", "with\ttab", "zero").out)
@@ -126,17 +126,28 @@ class CmsCommandTest {
   }
 
   @Test
+  void fieldSelectsAColumnOfEachLine() throws IOException {
+    String f = file("t.cms");
+    Cli.run("cms", "create", f, "--width", "1000", "--depth", "3");
+    assertThat(Cli.runWithInput("1,cricket\n2,rain\n3,cricket\n", "cms", "add", f, "--field", "2",
+        "--delimiter", ",").exit).isZero();
+    assertThat(Cli.run("cms", "query", f, "cricket", "rain").out).isEqualTo("cricket\t2\nrain\t1\n");
+    assertOneLineError(Cli.run("cms", "add", f, "--counts", "--field", "2", "a\t1"), 2,
+        "--field cannot be combined with --counts");
+  }
+
+  @Test
   void badCountLinesFailWithExitCode1AndLeaveTheFileUnchanged() throws IOException {
     String f = file("t.cms");
     Cli.run("cms", "create", f, "--width", "100", "--depth", "2");
     byte[] before = Files.readAllBytes(Path.of(f));
-    assertOneLineError(Cli.runWithStdin("a\t1\nb 2\n", "cms", "add", f, "--counts"), 1,
+    assertOneLineError(Cli.runWithInput("a\t1\nb 2\n", "cms", "add", f, "--counts"), 1,
         "--counts: item 2 has no tab: expected ITEM<TAB>COUNT");
-    assertOneLineError(Cli.runWithStdin("a\t-1\n", "cms", "add", f, "--counts"), 1,
+    assertOneLineError(Cli.runWithInput("a\t-1\n", "cms", "add", f, "--counts"), 1,
         "--counts: item 1 has count '-1', must be an integer in [0, 9223372036854775807]");
-    assertOneLineError(Cli.runWithStdin("a\t9223372036854775808\n", "cms", "add", f, "--counts"), 1,
+    assertOneLineError(Cli.runWithInput("a\t9223372036854775808\n", "cms", "add", f, "--counts"), 1,
         "--counts: item 1 has count '9223372036854775808'");
-    assertOneLineError(Cli.runWithStdin("a\t\n", "cms", "add", f, "--counts"), 1, "--counts: item 1 has count ''");
+    assertOneLineError(Cli.runWithInput("a\t\n", "cms", "add", f, "--counts"), 1, "--counts: item 1 has count ''");
     assertThat(Files.readAllBytes(Path.of(f))).isEqualTo(before);
   }
 

@@ -107,7 +107,7 @@ class CountMinSketchTest {
 
   @Test
   void reproducesTheSeedWalkthrough() {
-    CountMinSketch s = GoldenFiles.seedSketch();
+    CountMinSketch s = FrequencyGoldenFiles.seedSketch();
     assertThat(row(s, 0)).containsExactly(5, 2, 1, 4, 0, 0, 0, 0);
     assertThat(row(s, 1)).containsExactly(0, 0, 4, 5, 0, 0, 2, 1);
     assertThat(s.estimate("cricket")).isEqualTo(5);
@@ -529,7 +529,7 @@ class CountMinSketchTest {
 
   @Test
   void invalidFieldsAreRefusedEvenWithAValidChecksum() throws IOException {
-    byte[] b = bytes(GoldenFiles.seedSketch());
+    byte[] b = bytes(FrequencyGoldenFiles.seedSketch());
     assertRefused(Corrupt.putInt(b, WIDTH, 0), "count-min field 'width' is 0, must be positive");
     assertRefused(Corrupt.putInt(b, DEPTH, 65), "count-min field 'depth' is 65, must be in [1, 64]");
     assertRefused(Corrupt.putInt(b, DEPTH, 3), "count-min field 'depth' is 3, must be 1 or 2 with the fnv1a hash");

@@ -66,7 +66,7 @@ class HeavyHittersTest {
   @Test
   void evictionFollowsSpaceSaving() {
     // Worked by hand: with 3 counters, d replaces c, the smallest (2), and inherits 2 + 1 with error 2.
-    HeavyHitters h = GoldenFiles.heavyHitters();
+    HeavyHitters h = FrequencyGoldenFiles.heavyHitters();
     List<HeavyHitters.Entry> all = h.entries();
     assertThat(items(all)).containsExactly("a", "b", "d");
     assertThat(all).extracting(HeavyHitters.Entry::count).containsExactly(5L, 3L, 3L);
@@ -207,7 +207,7 @@ class HeavyHittersTest {
 
   @Test
   void mergeWithItselfDoublesEveryCount() {
-    HeavyHitters h = GoldenFiles.heavyHitters();
+    HeavyHitters h = FrequencyGoldenFiles.heavyHitters();
     h.merge(h);
     assertThat(h.totalCount()).isEqualTo(22);
     assertThat(h.entries()).extracting(HeavyHitters.Entry::count).containsExactly(10L, 6L, 6L);
@@ -311,7 +311,7 @@ class HeavyHittersTest {
   @Test
   void invalidFieldsAreRefusedEvenWithAValidChecksum() throws IOException {
     // Entries of the golden example, in order: a (5, 0), b (3, 0), d (3, 2); each 20 + 1 bytes.
-    byte[] b = bytes(GoldenFiles.heavyHitters());
+    byte[] b = bytes(FrequencyGoldenFiles.heavyHitters());
     int a = PAYLOAD;
     int bEntry = a + 21;
     int d = bEntry + 21;

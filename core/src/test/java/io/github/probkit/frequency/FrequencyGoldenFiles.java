@@ -10,11 +10,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The structures behind the golden files, and the one-off writer that created them. The files are
- * checked in and must keep reading forever; regenerate only for a new format version:
- * {@code mvn -o test -pl core -Dtest=GoldenFiles -Dprobkit.writeGolden=true}.
+ * The structures behind the frequency golden files, and the one-off writer that created them. The
+ * files are checked in and must keep reading forever; the writer only adds files that are missing
+ * (for a new structure or format version), never regenerates one:
+ * {@code mvn -o test -pl core -Dtest=FrequencyGoldenFiles -Dprobkit.writeGolden=true}.
  */
-class GoldenFiles {
+class FrequencyGoldenFiles {
   static final Path DIR = Path.of("src/test/resources/golden");
 
   /** Seed 000's count-min stream. */
@@ -56,17 +57,23 @@ class GoldenFiles {
   @EnabledIfSystemProperty(named = "probkit.writeGolden", matches = "true")
   void write() throws IOException {
     Files.createDirectories(DIR);
-    try (OutputStream out = Files.newOutputStream(DIR.resolve("count-min-v1.bin"))) {
-      seedSketch().writeTo(out);
+    write("count-min-v1.bin", seedSketch()::writeTo);
+    write("count-min-xxh3-v1.bin", xxh3Sketch(false)::writeTo);
+    write("count-min-conservative-v1.bin", xxh3Sketch(true)::writeTo);
+    write("heavy-hitters-v1.bin", heavyHitters()::writeTo);
+  }
+
+  private interface Writer {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  private static void write(String name, Writer w) throws IOException {
+    Path file = DIR.resolve(name);
+    if (Files.exists(file)) {
+      return;
     }
-    try (OutputStream out = Files.newOutputStream(DIR.resolve("count-min-xxh3-v1.bin"))) {
-      xxh3Sketch(false).writeTo(out);
-    }
-    try (OutputStream out = Files.newOutputStream(DIR.resolve("count-min-conservative-v1.bin"))) {
-      xxh3Sketch(true).writeTo(out);
-    }
-    try (OutputStream out = Files.newOutputStream(DIR.resolve("heavy-hitters-v1.bin"))) {
-      heavyHitters().writeTo(out);
+    try (OutputStream out = Files.newOutputStream(file)) {
+      w.writeTo(out);
     }
   }
 }
