@@ -306,7 +306,7 @@ class CountMinSketchTest {
     }
     assertThat(conservative.totalCount()).isEqualTo(standard.totalCount()).isEqualTo(100_000);
     // Per item it is never worse (a theorem, checked in the property test); on a loaded sketch of a
-    // skewed stream it must also do strictly better in total (measured: 463,594 against 843,138).
+    // skewed stream it must also do strictly better in total (measured: 55 % of the standard total).
     assertThat(errConservative).isLessThan(errStandard);
   }
 
