@@ -67,9 +67,10 @@ public final class FilterCommand implements Runnable {
    * with the number of keys it took; since this happens before {@link #save}, {@code file} is left
    * as it was.
    */
-  static long addKeys(MutableFilter f, List<String> keys, KeyOptions from, Path file) throws IOException {
+  static long addKeys(MutableFilter f, List<String> keys, KeyOptions from, CommandSpec spec, Path file)
+      throws IOException {
     long[] added = {0};
-    from.forEach(keys, System.in, (buf, off, len) -> {
+    from.forEach(keys, ProbkitCommand.stdin(spec), (buf, off, len) -> {
       if (f.add(buf, off, len)) {
         added[0]++;
       } else if (f instanceof CuckooFilter) {
@@ -123,8 +124,7 @@ public final class FilterCommand implements Runnable {
         completionCandidates = FilterTypes.Names.class)
     String type;
 
-    @Option(names = "--keys", paramLabel = "KEYFILE", description = "Add the keys of KEYFILE, one per line ('-' for stdin).")
-    String keysFile;
+    @Mixin KeyOptions keyOptions;
 
     @Override
     public Integer call() throws IOException {
@@ -136,12 +136,9 @@ public final class FilterCommand implements Runnable {
       }
       HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
       HashStrategy strategy = algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
-      KeyOptions from = null;
-      if (keysFile != null) {
-        from = new KeyOptions();
-        from.keysFile = keysFile;
-      }
-      save(file, FilterTypes.create(type, expected, fpp, strategy, from, file));
+      // Unlike add, create reads keys only when asked to: a new filter may well start empty.
+      KeyOptions from = keyOptions.keysFile != null ? keyOptions : null;
+      save(file, FilterTypes.create(type, expected, fpp, strategy, from, spec, file));
       return 0;
     }
   }
@@ -165,7 +162,7 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       MutableFilter f = loadMutable(file);
-      addKeys(f, keys, keyOptions, file);
+      addKeys(f, keys, keyOptions, spec, file);
       save(file, f);
       return 0;
     }
@@ -200,7 +197,7 @@ public final class FilterCommand implements Runnable {
       }
       DeletableFilter d = (DeletableFilter) f;
       long[] removed = {0};
-      long total = keyOptions.forEach(keys, System.in, (buf, off, len) -> removed[0] += d.remove(buf, off, len) ? 1 : 0);
+      long total = keyOptions.forEach(keys, ProbkitCommand.stdin(spec), (buf, off, len) -> removed[0] += d.remove(buf, off, len) ? 1 : 0);
       save(file, f);
       PrintWriter out = spec.commandLine().getOut();
       out.printf(Locale.ROOT, "removed %d of %d keys (%d certainly absent)%n", removed[0], total, total - removed[0]);
@@ -231,7 +228,7 @@ public final class FilterCommand implements Runnable {
     public Integer call() throws IOException {
       MembershipFilter f = load(file);
       PrintWriter out = spec.commandLine().getOut();
-      keyOptions.forEach(keys, System.in, (buf, off, len) -> {
+      keyOptions.forEach(keys, ProbkitCommand.stdin(spec), (buf, off, len) -> {
         out.print(new String(buf, off, len, StandardCharsets.UTF_8));
         out.print(f.mightContain(buf, off, len) ? "\tpresent\n" : "\tabsent\n");
       });

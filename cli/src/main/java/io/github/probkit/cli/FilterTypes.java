@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** The filter types {@code probkit filter create --type} can build. */
 final class FilterTypes {
@@ -25,7 +26,8 @@ final class FilterTypes {
    * {@code file} is named in errors.
    */
   static MembershipFilter create(
-      String type, long expected, double fpp, HashStrategy hash, KeyOptions keys, Path file) throws IOException {
+      String type, long expected, double fpp, HashStrategy hash, KeyOptions keys, CommandSpec spec, Path file)
+      throws IOException {
     MutableFilter f;
     switch (type) {
       case "bloom":
@@ -46,7 +48,7 @@ final class FilterTypes {
             "--type must be one of " + String.join(", ", NAMES) + ", was '" + type + "'");
     }
     if (keys != null) {
-      FilterCommand.addKeys(f, List.of(), keys, file);
+      FilterCommand.addKeys(f, List.of(), keys, spec, file);
     }
     return f;
   }
