@@ -258,8 +258,11 @@ public final class CountMinSketch {
     add(b.bytes(), 0, b.length(), count);
   }
 
-  private static void checkCount(long count) {
-    checkArgument(count >= 0, "count must be non-negative, was %d", count);
+  static void checkCount(long count) {
+    // Not checkArgument: its varargs would allocate on every add.
+    if (count < 0) {
+      throw new IllegalArgumentException("count must be non-negative, was " + count);
+    }
   }
 
   /** Row r's counter for the hash pair: the index into {@code cells}. */

@@ -1,5 +1,6 @@
 package io.github.probkit.frequency;
 
+import static io.github.probkit.frequency.CountMinSketch.checkCount;
 import static io.github.probkit.frequency.CountMinSketch.saturatedAdd;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
@@ -41,7 +42,7 @@ import java.util.Objects;
  *
  * <p>Cheat sheet: capacity {@code m = ceil(1 / epsilon)} bounds every error by epsilon * N; for the
  * top k of a skewed stream, a capacity of 10 to 100 times k is typical. Memory is about
- * {@code 48 + item length} bytes per monitored item, allocated as items arrive.
+ * {@code 50 + item length} bytes per monitored item, allocated as items arrive.
  *
  * <p>Items are bytes, as everywhere in probkit: a CharSequence is its UTF-8 bytes. Counts saturate
  * at {@link Long#MAX_VALUE} rather than wrap.
@@ -171,7 +172,7 @@ public final class HeavyHitters {
    * {@code item} from {@code off}. The bytes are copied only when the item becomes monitored.
    */
   public void add(byte[] item, int off, int len, long count) {
-    checkArgument(count >= 0, "count must be non-negative, was %d", count);
+    checkCount(count);
     Objects.checkFromIndexSize(off, len, item.length);
     if (count == 0) {
       return;
