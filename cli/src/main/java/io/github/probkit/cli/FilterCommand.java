@@ -1,5 +1,7 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.filter.BinaryFuseFilter;
+import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
@@ -48,7 +50,8 @@ public final class FilterCommand implements Runnable {
   static MutableFilter loadMutable(Path file) {
     MembershipFilter f = load(file);
     if (!(f instanceof MutableFilter)) {
-      throw new CliException(file + ": a " + f.type().label() + " filter cannot take new keys");
+      throw new CliException(
+          file + ": " + f.type().label() + " is a static filter, rebuild it with filter create");
     }
     return (MutableFilter) f;
   }
@@ -69,6 +72,7 @@ public final class FilterCommand implements Runnable {
         "",
         "Example:",
         "  probkit filter create users.bin --expected 1000000 --fpp 0.01 --keys users.txt",
+        "  probkit filter create users.fuse --type binary-fuse8 --keys users.txt",
       })
   static final class Create implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -76,11 +80,17 @@ public final class FilterCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The filter file to write.")
     Path file;
 
-    @Option(names = "--expected", required = true, paramLabel = "N", description = "Keys the filter is sized for.")
-    long expected;
+    @Option(
+        names = "--expected",
+        paramLabel = "N",
+        description = "Keys the filter is sized for (required, except by the binary fuse types, which count their keys).")
+    Long expected;
 
-    @Option(names = "--fpp", required = true, paramLabel = "P", description = "Target false-positive rate, in (0, 1).")
-    double fpp;
+    @Option(
+        names = "--fpp",
+        paramLabel = "P",
+        description = "Target false-positive rate, in (0, 1) (required, except by the binary fuse types: 2^-8 or 2^-16).")
+    Double fpp;
 
     @Option(
         names = "--hash",
@@ -102,18 +112,26 @@ public final class FilterCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      if (expected <= 0) {
-        throw new IllegalArgumentException("--expected must be positive, was " + expected);
-      }
-      if (!(fpp > 0 && fpp < 1)) {
-        throw new IllegalArgumentException("--fpp must be in (0, 1), was " + fpp);
-      }
       HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
       HashStrategy strategy = algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
       KeyOptions from = null;
       if (keysFile != null) {
         from = new KeyOptions();
         from.keysFile = keysFile;
+      }
+      if (FilterTypes.isStatic(type)) {
+        save(file, FilterTypes.buildStatic(type, expected, fpp, strategy, from));
+        return 0;
+      }
+      if (expected == null || fpp == null) {
+        throw new IllegalArgumentException(
+            (expected == null ? "--expected" : "--fpp") + " is required for --type " + type);
+      }
+      if (expected <= 0) {
+        throw new IllegalArgumentException("--expected must be positive, was " + expected);
+      }
+      if (!(fpp > 0 && fpp < 1)) {
+        throw new IllegalArgumentException("--fpp must be in (0, 1), was " + fpp);
       }
       save(file, FilterTypes.create(type, expected, fpp, strategy, from));
       return 0;
@@ -213,6 +231,20 @@ public final class FilterCommand implements Runnable {
           .put("expectedKeys", b.expectedKeys())
           .put("fpp", b.targetFpp())
           .put("bitsSet", b.bitCount());
+    } else if (f instanceof BlockedBloomFilter) {
+      BlockedBloomFilter b = (BlockedBloomFilter) f;
+      j.put("blocks", b.blockCount())
+          .put("hashes", b.hashCount())
+          .put("expectedKeys", b.expectedKeys())
+          .put("fpp", b.targetFpp())
+          .put("bitsSet", b.bitCount());
+    } else if (f instanceof BinaryFuseFilter) {
+      BinaryFuseFilter b = (BinaryFuseFilter) f;
+      j.put("fingerprintBits", b.fingerprintBits().bits())
+          .put("keys", b.keyCount())
+          .put("segmentLength", b.segmentLength())
+          .put("segmentCount", b.segmentCount())
+          .put("bitsPerKey", b.bitsPerKey());
     }
     if (f instanceof MutableFilter) {
       j.put("approximateCount", ((MutableFilter) f).approximateCount());

@@ -209,8 +209,16 @@ public final class BinaryFuseFilter implements MembershipFilter {
    */
   public static BinaryFuseFilter fromHashes(long[] hashes, FingerprintBits bits, HashStrategy hash) {
     Objects.requireNonNull(hashes, "hashes");
+    return fromHashes(hashes, hashes.length, bits, hash);
+  }
+
+  /** As {@link #fromHashes(long[], FingerprintBits, HashStrategy)}, from {@code hashes[0, count)}. */
+  public static BinaryFuseFilter fromHashes(long[] hashes, int count, FingerprintBits bits, HashStrategy hash) {
+    Objects.requireNonNull(hashes, "hashes");
     Objects.requireNonNull(hash, "hash");
-    return build(hashes.clone(), hashes.length, bits, hash);
+    checkArgument(count >= 0 && count <= hashes.length,
+        "count must be in [0, %d], was %d", hashes.length, count);
+    return build(Arrays.copyOf(hashes, count), count, bits, hash);
   }
 
   /** A growable array of hashes, so that keys are never held. */
