@@ -4,19 +4,25 @@ import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.filter.CountingBloomFilter;
+import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
+import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** The filter types {@code probkit filter create --type} can build. */
 final class FilterTypes {
   /** Type names, in the order help lists them. */
-  static final List<String> NAMES = List.of("bloom", "blocked", "binary-fuse8", "binary-fuse16", "fuse");
+  static final List<String> NAMES =
+      List.of("bloom", "counting", "cuckoo", "scalable", "blocked", "binary-fuse8", "binary-fuse16", "fuse");
 
   private FilterTypes() {}
 
@@ -26,15 +32,27 @@ final class FilterTypes {
   }
 
   /**
-   * Builds a filter of {@code type} sized for {@code expected} keys at {@code fpp}, holding the keys
-   * of {@code keys} when given (static types need them).
+   * Builds a filter of {@code type} sized for {@code expected} keys at {@code fpp} (for scalable: its
+   * initial capacity), holding the keys of {@code keys} when given (static types need them);
+   * {@code file} is named in errors.
    */
   static MembershipFilter create(
-      String type, long expected, double fpp, HashStrategy hash, KeyOptions keys) throws IOException {
+      String type, long expected, double fpp, HashStrategy hash, KeyOptions keys, CommandSpec spec, Path file)
+      throws IOException {
     MutableFilter f;
     switch (type) {
       case "bloom":
         f = BloomFilter.create(expected, fpp, hash);
+        break;
+      case "counting":
+        f = CountingBloomFilter.create(expected, fpp, hash);
+        break;
+      case "cuckoo":
+        f = CuckooFilter.create(expected, fpp, hash);
+        break;
+      case "scalable":
+        f = ScalableBloomFilter.create(
+            expected, fpp, ScalableBloomFilter.DEFAULT_GROWTH, ScalableBloomFilter.DEFAULT_TIGHTENING, hash);
         break;
       case "blocked":
         f = BlockedBloomFilter.create(expected, fpp, hash);
@@ -44,7 +62,7 @@ final class FilterTypes {
             "--type must be one of " + String.join(", ", NAMES) + ", was '" + type + "'");
     }
     if (keys != null) {
-      FilterCommand.addKeys(f, List.of(), keys);
+      FilterCommand.addKeys(f, List.of(), keys, spec, file);
     }
     return f;
   }
@@ -55,7 +73,8 @@ final class FilterTypes {
    * {@code fpp} (8 bits when none is given). {@code expected}, when given, only presizes the buffer.
    */
   static MembershipFilter buildStatic(
-      String type, Long expected, Double fpp, HashStrategy hash, KeyOptions keys) throws IOException {
+      String type, Long expected, Double fpp, HashStrategy hash, KeyOptions keys, CommandSpec spec)
+      throws IOException {
     if (keys == null) {
       throw new IllegalArgumentException(
           "--type " + type + " is built once from all its keys: give them with --keys FILE ('-' for stdin)");
@@ -78,7 +97,7 @@ final class FilterTypes {
     }
     // Only the 64-bit hashes are kept, never the keys.
     HashBuffer hashes = new HashBuffer(expected == null ? 0 : expected);
-    keys.forEach(List.of(), System.in, (b, off, len) -> hashes.add(hash.hash64(b, off, len)));
+    keys.forEach(List.of(), ProbkitCommand.stdin(spec), (b, off, len) -> hashes.add(hash.hash64(b, off, len)));
     return BinaryFuseFilter.fromHashes(hashes.values, hashes.size, bits, hash);
   }
 

@@ -3,8 +3,6 @@ package io.github.probkit.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,32 +11,11 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code probkit filter} with the blocked Bloom and binary fuse types. */
 class BlockedAndFuseFilterCliTest {
   @TempDir Path dir;
   private Path keys;
-
-  /** The exit code, standard output and standard error of one command. */
-  private static final class Run {
-    int exit;
-    String out;
-    String err;
-  }
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cl = Main.commandLine();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    Run r = new Run();
-    r.exit = cl.execute(args);
-    r.out = out.toString();
-    r.err = err.toString();
-    return r;
-  }
 
   @BeforeEach
   void writeKeys() throws IOException {
@@ -63,14 +40,14 @@ class BlockedAndFuseFilterCliTest {
 
   @Test
   void blockedFilterIsCreatedFilledQueriedAndDescribed() {
-    Run c = run("filter", "create", file("b.bin"), "--type", "blocked", "--expected", "2000", "--fpp", "0.01",
+    Cli c = Cli.run("filter", "create", file("b.bin"), "--type", "blocked", "--expected", "2000", "--fpp", "0.01",
         "--keys", keys.toString());
     assertThat(c.exit).as(c.err).isZero();
-    Run q = run("filter", "query", file("b.bin"), "--keys", keys.toString());
+    Cli q = Cli.run("filter", "query", file("b.bin"), "--keys", keys.toString());
     assertThat(present(q.out)).isEqualTo(4000);
-    assertThat(run("filter", "add", file("b.bin"), "late-key").exit).isZero();
-    assertThat(run("filter", "query", file("b.bin"), "late-key").out).isEqualTo("late-key\tpresent\n");
-    Run info = run("filter", "info", file("b.bin"), "--json");
+    assertThat(Cli.run("filter", "add", file("b.bin"), "late-key").exit).isZero();
+    assertThat(Cli.run("filter", "query", file("b.bin"), "late-key").out).isEqualTo("late-key\tpresent\n");
+    Cli info = Cli.run("filter", "info", file("b.bin"), "--json");
     assertThat(info.exit).isZero();
     assertThat(info.out)
         .startsWith("{\"type\": \"blocked\", \"bits\": ")
@@ -81,10 +58,10 @@ class BlockedAndFuseFilterCliTest {
   @Test
   void binaryFuseFiltersAreBuiltFromTheirKeys() {
     for (String type : new String[] {"binary-fuse8", "binary-fuse16"}) {
-      Run c = run("filter", "create", file(type), "--type", type, "--keys", keys.toString());
+      Cli c = Cli.run("filter", "create", file(type), "--type", type, "--keys", keys.toString());
       assertThat(c.exit).as(c.err).isZero();
-      assertThat(present(run("filter", "query", file(type), "--keys", keys.toString()).out)).isEqualTo(4000);
-      Run info = run("filter", "info", file(type), "--json");
+      assertThat(present(Cli.run("filter", "query", file(type), "--keys", keys.toString()).out)).isEqualTo(4000);
+      Cli info = Cli.run("filter", "info", file(type), "--json");
       String bits = type.endsWith("8") ? "8" : "16";
       assertThat(info.out)
           .startsWith("{\"type\": \"binary-fuse\", \"bits\": ")
@@ -96,16 +73,39 @@ class BlockedAndFuseFilterCliTest {
 
   @Test
   void fuseTakesItsWidthFromTheRate() {
-    assertThat(run("filter", "create", file("f.bin"), "--type", "fuse", "--fpp", "0.001", "--keys", keys.toString()).exit)
+    assertThat(Cli.run("filter", "create", file("f.bin"), "--type", "fuse", "--fpp", "0.001", "--keys", keys.toString()).exit)
         .isZero();
-    assertThat(run("filter", "info", file("f.bin"), "--json").out).contains("\"fingerprintBits\": 16");
-    assertThat(run("filter", "create", file("g.bin"), "--type", "fuse", "--keys", keys.toString()).exit).isZero();
-    assertThat(run("filter", "info", file("g.bin"), "--json").out).contains("\"fingerprintBits\": 8");
+    assertThat(Cli.run("filter", "info", file("f.bin"), "--json").out).contains("\"fingerprintBits\": 16");
+    assertThat(Cli.run("filter", "create", file("g.bin"), "--type", "fuse", "--keys", keys.toString()).exit).isZero();
+    assertThat(Cli.run("filter", "info", file("g.bin"), "--json").out).contains("\"fingerprintBits\": 8");
+  }
+
+  @Test
+  void binaryFuseReadsItsKeysFromStandardInput() {
+    Cli c = Cli.runWithInput("a\nb\nc\na\n", "filter", "create", file("s.bin"), "--type", "binary-fuse8", "--keys", "-");
+    assertThat(c.exit).as(c.err).isZero();
+    assertThat(Cli.run("filter", "info", file("s.bin"), "--json").out).contains("\"keys\": 3");
+    assertThat(Cli.run("filter", "query", file("s.bin"), "a", "b", "c").out).isEqualTo("a\tpresent\nb\tpresent\nc\tpresent\n");
+  }
+
+  @Test
+  void blockedFiltersMerge() {
+    Cli.run("filter", "create", file("x.bin"), "--type", "blocked", "--expected", "100", "--fpp", "0.01");
+    Cli.run("filter", "create", file("y.bin"), "--type", "blocked", "--expected", "100", "--fpp", "0.01");
+    Cli.run("filter", "add", file("x.bin"), "left");
+    Cli.run("filter", "add", file("y.bin"), "right");
+    Cli m = Cli.run("filter", "merge", file("xy.bin"), file("x.bin"), file("y.bin"));
+    assertThat(m.exit).as(m.err).isZero();
+    assertThat(Cli.run("filter", "query", file("xy.bin"), "left", "right").out).isEqualTo("left\tpresent\nright\tpresent\n");
+    Cli.run("filter", "create", file("z.bin"), "--type", "blocked", "--expected", "1000", "--fpp", "0.01");
+    Cli bad = Cli.run("filter", "merge", file("xz.bin"), file("x.bin"), file("z.bin"));
+    assertThat(bad.exit).isEqualTo(Main.EXIT_RUNTIME);
+    assertThat(bad.err).contains("different sizes");
   }
 
   @Test
   void binaryFuseWithoutKeysIsAUsageError() {
-    Run c = run("filter", "create", file("f.bin"), "--type", "binary-fuse8");
+    Cli c = Cli.run("filter", "create", file("f.bin"), "--type", "binary-fuse8");
     assertThat(c.exit).isEqualTo(Main.EXIT_USAGE);
     assertThat(c.err.lines()).hasSize(1);
     assertThat(c.err).contains("--keys");
@@ -114,16 +114,16 @@ class BlockedAndFuseFilterCliTest {
 
   @Test
   void aRateTheWidthCannotMeetIsAUsageError() {
-    Run c = run("filter", "create", file("f.bin"), "--type", "binary-fuse8", "--fpp", "0.001", "--keys", keys.toString());
+    Cli c = Cli.run("filter", "create", file("f.bin"), "--type", "binary-fuse8", "--fpp", "0.001", "--keys", keys.toString());
     assertThat(c.exit).isEqualTo(Main.EXIT_USAGE);
     assertThat(c.err).contains("2^-8", "binary-fuse16");
   }
 
   @Test
   void addingToABinaryFuseFileFailsInOneLineAndLeavesItAlone() throws IOException {
-    assertThat(run("filter", "create", file("f.bin"), "--type", "binary-fuse8", "--keys", keys.toString()).exit).isZero();
+    assertThat(Cli.run("filter", "create", file("f.bin"), "--type", "binary-fuse8", "--keys", keys.toString()).exit).isZero();
     byte[] before = Files.readAllBytes(dir.resolve("f.bin"));
-    Run a = run("filter", "add", file("f.bin"), "new-key");
+    Cli a = Cli.run("filter", "add", file("f.bin"), "new-key");
     assertThat(a.exit).isEqualTo(Main.EXIT_RUNTIME);
     assertThat(a.err.lines()).hasSize(1);
     assertThat(a.err).contains("static filter, rebuild it with filter create");
@@ -133,19 +133,19 @@ class BlockedAndFuseFilterCliTest {
   @Test
   void anEmptyKeyFileGivesAFilterThatHoldsNothing() throws IOException {
     Path empty = Files.createFile(dir.resolve("empty.txt"));
-    assertThat(run("filter", "create", file("e.bin"), "--type", "binary-fuse16", "--keys", empty.toString()).exit)
+    assertThat(Cli.run("filter", "create", file("e.bin"), "--type", "binary-fuse16", "--keys", empty.toString()).exit)
         .isZero();
-    assertThat(run("filter", "query", file("e.bin"), "user:1").out).isEqualTo("user:1\tabsent\n");
-    assertThat(run("filter", "info", file("e.bin"), "--json").out).contains("\"keys\": 0", "\"bytes\": 0");
+    assertThat(Cli.run("filter", "query", file("e.bin"), "user:1").out).isEqualTo("user:1\tabsent\n");
+    assertThat(Cli.run("filter", "info", file("e.bin"), "--json").out).contains("\"keys\": 0", "\"bytes\": 0");
   }
 
   @Test
   void sizedTypesStillNeedExpectedAndFpp() {
-    Run noExpected = run("filter", "create", file("b.bin"), "--type", "blocked", "--fpp", "0.01");
+    Cli noExpected = Cli.run("filter", "create", file("b.bin"), "--type", "blocked", "--fpp", "0.01");
     assertThat(noExpected.exit).isEqualTo(Main.EXIT_USAGE);
-    assertThat(noExpected.err).contains("--expected is required for --type blocked");
-    Run noFpp = run("filter", "create", file("b.bin"), "--expected", "10");
+    assertThat(noExpected.err).contains("Missing required option: '--expected=N' (needed by --type blocked)");
+    Cli noFpp = Cli.run("filter", "create", file("b.bin"), "--expected", "10");
     assertThat(noFpp.exit).isEqualTo(Main.EXIT_USAGE);
-    assertThat(noFpp.err).contains("--fpp is required for --type bloom");
+    assertThat(noFpp.err).contains("Missing required option: '--fpp=P' (needed by --type bloom)");
   }
 }

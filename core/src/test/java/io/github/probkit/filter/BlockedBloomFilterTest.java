@@ -245,7 +245,7 @@ class BlockedBloomFilterTest {
       golden = in.readAllBytes();
     }
     BlockedBloomFilter f = BlockedBloomFilter.readFrom(new ByteArrayInputStream(golden));
-    // Written by GoldenFilterFiles: create(1000, 0.01), keys "golden-0" .. "golden-999".
+    // Written by io.github.probkit.GoldenFiles: create(1000, 0.01), keys "golden-0" .. "golden-999".
     assertThat(f.expectedKeys()).isEqualTo(1000);
     assertThat(f.targetFpp()).isEqualTo(0.01);
     assertThat(f.hashStrategy()).isEqualTo(HashStrategy.xxh3());
