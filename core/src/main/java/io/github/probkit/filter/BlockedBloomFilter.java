@@ -21,7 +21,7 @@ import java.util.Objects;
 /**
  * A cache-blocked Bloom filter: every probe of a key falls in one 512-bit block (a 64-byte cache
  * line), so a query costs one memory access however many probes it makes. It is the fastest filter
- * to query, at the price of slightly more memory than a standard {@link BloomFilter} for the same
+ * that keys can be added to, at the price of slightly more memory than a standard {@link BloomFilter} for the same
  * false-positive rate, because keys are spread unevenly over the blocks.
  *
  * <p>Cheat sheet, for n keys in B blocks of 512 bits (m = 512 B bits, load per block
@@ -32,11 +32,13 @@ import java.util.Objects;
  *         where X_j, the set bits of a block holding j keys, has mean 512 (1 - (1 - 1/512)^(jk));
  *         the expectation is taken to second order in the variance of X_j (see falsePositiveRate)
  *   size  create(n, p) takes the fewest blocks for which the best k gives a rate at most p:
- *           p = 1 %    9.9 bits/key, k = 6   (standard filter 9.6; 1.03x the memory)
- *           p = 0.1 %  15.5 bits/key, k = 9  (standard 14.4; 1.08x)
- *           p = 0.01 % 21.9 bits/key, k = 12 (standard 19.2; 1.14x)
- *   at 10 bits/key and k = 7: p = 0.96 %, against 0.82 % for the standard filter (1.17x);
- *   at 8 bits/key: 1.07x. The gap grows with bits/key: use a standard filter below about 0.01 %.
+ *           p = 1 %     9.92 bits/key, k = 6   (standard filter 9.59: 1.035x the memory)
+ *           p = 0.1 %  15.55 bits/key, k = 9   (standard 14.38: 1.08x)
+ *           p = 0.01 % 22.03 bits/key, k = 12  (standard 19.17: 1.15x)
+ *   rate at a given bits/key, against the standard filter's with its best k:
+ *           8 bits/key 2.33 % (1.08x), 9.585 bits/key 1.15 % (1.15x), 10 bits/key 0.97 % (1.18x),
+ *           12 bits/key 0.41 % (1.32x); the gap grows with bits/key, so below about 0.01 % a
+ *           standard filter is the better choice
  * </pre>
  *
  * <p>Thread safety: {@code add} is lock-free and may be called from many threads at once (an atomic
