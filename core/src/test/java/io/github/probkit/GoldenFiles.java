@@ -62,7 +62,6 @@ public final class GoldenFiles {
     Keys.sequential("golden:", 0, 350).forEach(scalable::add);
     write(dir.resolve("scalable-v1.bin"), scalable);
 
-<<<<<<< HEAD
     // 1000 keys at 1 %.
     BlockedBloomFilter blocked = BlockedBloomFilter.create(1000, 0.01);
     Keys.sequential("golden-", 0, 1000).forEach(blocked::add);
@@ -73,7 +72,7 @@ public final class GoldenFiles {
       write(dir.resolve("binary-fuse" + bits.bits() + "-v1.bin"),
           BinaryFuseFilter.create(Keys.sequential("golden-", 0, 1000), bits));
     }
-=======
+
     // Seed 000's 2 x 8 sketch; 3 x 64 sketches of "item-i" x (i + 1); a hand-worked Space-Saving.
     write(dir.resolve("count-min-v1.bin"), FrequencyGoldenFiles.seedSketch()::writeTo);
     write(dir.resolve("count-min-xxh3-v1.bin"), FrequencyGoldenFiles.xxh3Sketch(false)::writeTo);
@@ -84,7 +83,6 @@ public final class GoldenFiles {
   /** Anything with a {@code writeTo(OutputStream)}. */
   private interface Writable {
     void writeTo(OutputStream out) throws IOException;
->>>>>>> main
   }
 
   private static void write(Path file, MembershipFilter f) throws IOException {
