@@ -3,6 +3,9 @@ package io.github.probkit.io;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.github.probkit.filter.BinaryFuseFilter;
+import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
+import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
@@ -87,6 +90,16 @@ class ReaderMutationTest {
     ScalableBloomFilter scalable = ScalableBloomFilter.create(50, 0.01);
     Keys.sequential("s", 0, 300).forEach(scalable::add);
     s.add(new Sample("scalable", ScalableBloomFilter::readFrom, List.of(bytes(scalable::writeTo))));
+
+    BlockedBloomFilter blocked = BlockedBloomFilter.create(300, 0.01);
+    Keys.sequential("b", 0, 300).forEach(blocked::add);
+    s.add(new Sample("blocked", BlockedBloomFilter::readFrom, List.of(bytes(blocked::writeTo))));
+
+    BinaryFuseFilter fuse8 = BinaryFuseFilter.create(Keys.sequential("f", 0, 300), FingerprintBits.BITS_8);
+    BinaryFuseFilter fuse16 = BinaryFuseFilter.create(Keys.sequential("f", 0, 40), FingerprintBits.BITS_16);
+    BinaryFuseFilter empty = BinaryFuseFilter.create(List.of(), FingerprintBits.BITS_16);
+    s.add(new Sample("binary-fuse", BinaryFuseFilter::readFrom,
+        List.of(bytes(fuse8::writeTo), bytes(fuse16::writeTo), bytes(empty::writeTo))));
 
     CountMinSketch cms = CountMinSketch.withDimensions(40, 3);
     CountMinSketch conservative = CountMinSketch.withDimensions(16, 2, HashStrategy.fnv1a()).withConservativeUpdate();
