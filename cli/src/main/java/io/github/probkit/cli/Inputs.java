@@ -51,6 +51,9 @@ final class Inputs {
         throw new CliException(name + ": corrupt gzip data (" + e.getMessage() + ")", e);
       } catch (java.io.EOFException e) {
         throw new CliException(name + ": truncated gzip data", e);
+      } catch (IOException e) {
+        // A read that fails after the open (EIO from /proc/self/mem, a device, a network mount).
+        throw new CliException((isStdin ? "<stdin>" : name) + ": " + Main.describe(e), e);
       }
     }
     if (skipped[0] > 0) {

@@ -70,7 +70,9 @@ final class SketchFiles {
       }
       tmp = null;
     } catch (NoSuchFileException e) {
-      throw new CliException(file + ": directory does not exist");
+      throw new CliException(file + (Files.isDirectory(dir)
+          ? ": cannot write: " + Main.describe(e) // e.g. a directory of /proc, where nothing can be created
+          : ": directory does not exist"));
     } catch (IOException e) {
       throw new CliException(file + ": cannot write: " + Main.describe(e), e);
     } finally {

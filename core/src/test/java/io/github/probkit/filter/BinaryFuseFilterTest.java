@@ -192,6 +192,20 @@ class BinaryFuseFilterTest {
   }
 
   @Test
+  void fromHashesWithDuplicatesLeavesItsArgumentAlone() {
+    // Duplicates make the first attempt fail and the build deduplicate: on a copy, not the argument.
+    long[] hashes = new long[4_000];
+    SplittableRandom r = new SplittableRandom(0xd0b1edL);
+    for (int i = 0; i < hashes.length; i += 2) {
+      hashes[i] = hashes[i + 1] = r.nextLong();
+    }
+    long[] copy = hashes.clone();
+    BinaryFuseFilter f = BinaryFuseFilter.fromHashes(hashes, FingerprintBits.BITS_8, HashStrategy.xxh3());
+    assertThat(hashes).isEqualTo(copy);
+    assertThat(f.keyCount()).isEqualTo(hashes.length / 2);
+  }
+
+  @Test
   void otherHashStrategiesWork() {
     int n = 20_000;
     List<byte[]> keys = Keys.sequential("k", 0, n);
