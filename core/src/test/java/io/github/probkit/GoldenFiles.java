@@ -1,5 +1,8 @@
 package io.github.probkit;
 
+import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cardinality.UltraLogLog;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.testing.Keys;
@@ -31,9 +34,26 @@ public final class GoldenFiles {
     BloomFilter users = BloomFilter.create(1000, 0.01);
     Keys.sequential("user:", 0, 1000).forEach(users::add);
     write(dir.resolve("bloom-xxh3-v1.bin"), users);
+
+    write(dir.resolve("hyperloglog-v1.bin"), sketch(HyperLogLog.create(12), 20_000));
+    write(dir.resolve("hyperloglog-sparse-v1.bin"), sketch(HyperLogLog.create(14), 300));
+    write(dir.resolve("ultraloglog-v1.bin"), sketch(UltraLogLog.create(12), 20_000));
+  }
+
+  private static StructureWriter sketch(CardinalitySketch s, int keys) {
+    Keys.sequential("user:", 0, keys).forEach(s::add);
+    return s::writeTo;
+  }
+
+  private interface StructureWriter {
+    void writeTo(OutputStream out) throws IOException;
   }
 
   private static void write(Path file, BloomFilter f) throws IOException {
+    write(file, f::writeTo);
+  }
+
+  private static void write(Path file, StructureWriter f) throws IOException {
     if (Files.exists(file)) {
       System.out.println("kept " + file + " (golden files are never regenerated)");
       return;

@@ -24,12 +24,15 @@ import picocli.CommandLine.Spec;
       "  probkit demo",
       "  probkit filter create users.bin --expected 1000000 --fpp 0.01 --keys users.txt",
       "  probkit filter query users.bin alice bob",
+      "  probkit distinct access.log",
       "",
       "Exit codes: 0 success, 1 runtime error (missing or corrupt file), 2 usage error.",
     },
     subcommands = {
       DemoCommand.class,
       FilterCommand.class,
+      DistinctCommand.class,
+      HllCommand.class,
       CommandLine.HelpCommand.class,
       AutoComplete.GenerateCompletion.class,
     })

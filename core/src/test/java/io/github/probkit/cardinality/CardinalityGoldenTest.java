@@ -10,17 +10,15 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The version-1 files of the cardinality sketches, written once and checked in; they must keep
  * reading forever. Each holds the keys "user:0", "user:1", ... of the count below, so what they
  * must say is known without the code that wrote them: the parameters, an estimate within the
- * stated error of that count, and that every one of those keys is already in.
+ * stated error of that count, and that every one of those keys is already in. They were written
+ * by {@link io.github.probkit.GoldenFiles}.
  */
 class CardinalityGoldenTest {
   private static final String DIR = "golden/";
@@ -109,16 +107,5 @@ class CardinalityGoldenTest {
     }
     keys.forEach(s::add);
     return s;
-  }
-
-  /** Writes the files; run once with -Dprobkit.writeGolden=true, never to make a failing test pass. */
-  @Test
-  @EnabledIfSystemProperty(named = "probkit.writeGolden", matches = "true")
-  void writeGoldenFiles() throws IOException {
-    Path dir = Path.of("src/test/resources", DIR);
-    Files.createDirectories(dir);
-    for (String name : new String[] {HLL, HLL_SPARSE, ULL}) {
-      Files.write(dir.resolve(name), bytes(build(name)));
-    }
   }
 }

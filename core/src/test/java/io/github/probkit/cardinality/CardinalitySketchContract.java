@@ -136,6 +136,9 @@ abstract class CardinalitySketchContract {
    * standard errors (theoretical RSE / sqrt(trials)) of zero, and the RMSE within 1.1 times the
    * theoretical RSE, a margin the chi-square bound shows 1,000 trials exceed by chance with
    * probability below 10^-4. The theoretical RSE is the large-count one; small counts do better.
+   * Below n = 10 the error is no longer roughly normal but a rare collision that costs a whole key,
+   * so the RMSE margin is not applied there (see CardinalityAccuracySlowTest); small counts are
+   * checked key by key in {@link #smallCountsAreExactOrNearly}.
    */
   @Test
   void estimatesAreUnbiasedAndWithinTheirTheoreticalError() {
@@ -153,9 +156,11 @@ abstract class CardinalitySketchContract {
         assertThat(Math.abs(a.bias(e, k)))
             .as("%s bias at n=%d%n%s", e == 0 ? "estimate" : "martingale", a.checkpoints[k], table)
             .isLessThanOrEqualTo(4 * rse[e] / Math.sqrt(trials));
-        assertThat(a.rmse(e, k))
-            .as("%s rmse at n=%d%n%s", e == 0 ? "estimate" : "martingale", a.checkpoints[k], table)
-            .isLessThanOrEqualTo(1.1 * rse[e]);
+        if (a.checkpoints[k] >= 10) {
+          assertThat(a.rmse(e, k))
+              .as("%s rmse at n=%d%n%s", e == 0 ? "estimate" : "martingale", a.checkpoints[k], table)
+              .isLessThanOrEqualTo(1.1 * rse[e]);
+        }
       }
     }
   }
