@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 
-/** Reading and combining cardinality sketches of any type. */
+/** Reading and combining cardinality sketches of any type. Stateless and thread-safe. */
 public final class CardinalitySketches {
   private CardinalitySketches() {}
 

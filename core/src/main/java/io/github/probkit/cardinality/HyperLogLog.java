@@ -151,11 +151,6 @@ public final class HyperLogLog implements CardinalitySketch {
   }
 
   @Override
-  public boolean add(long key) {
-    return addHash(hash.hash64(key));
-  }
-
-  @Override
   public boolean addHash(long h) {
     if (dense != null) {
       return raise(LogLogMath.index(h, p), LogLogMath.rank(h, p));

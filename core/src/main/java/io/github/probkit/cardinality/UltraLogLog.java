@@ -161,11 +161,6 @@ public final class UltraLogLog implements CardinalitySketch {
   }
 
   @Override
-  public boolean add(long key) {
-    return addHash(hash.hash64(key));
-  }
-
-  @Override
   public boolean addHash(long h) {
     int i = LogLogMath.index(h, p);
     int r = registers[i] & 0xFF;
