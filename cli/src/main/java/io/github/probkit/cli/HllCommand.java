@@ -24,8 +24,9 @@ import picocli.CommandLine.Spec;
     name = "hll",
     mixinStandardHelpOptions = true,
     description = {
-      "Count distinct items with HyperLogLog sketches kept in files: create one, add items to it",
-      "over time, merge sketches of different days or machines, and count their union.",
+      "Count distinct items with HyperLogLog sketches kept in files: create one,",
+      "add items to it over time, merge the sketches of different days or",
+      "machines, and count their union.",
     },
     subcommands = {
       HllCommand.Create.class,
@@ -110,7 +111,7 @@ public final class HllCommand implements Runnable {
   @Command(
       name = "create",
       mixinStandardHelpOptions = true,
-      description = "Create an empty sketch: 2^P registers, error about 1.04/sqrt(2^P) once merged.",
+      description = "Create an empty sketch of 2^P registers.",
       footer = {
         "",
         "Examples:",
@@ -193,8 +194,8 @@ public final class HllCommand implements Runnable {
       name = "count",
       mixinStandardHelpOptions = true,
       description = {
-        "Print the estimated number of distinct items in the union of the sketches (at the lowest",
-        "of their precisions).",
+        "Print the estimated number of distinct items in the union of the",
+        "sketches (at the lowest of their precisions).",
       },
       footer = {"", "Examples:", "  probkit hll count visitors.hll", "  probkit hll count day1.hll day2.hll day3.hll"})
   static final class Count implements Callable<Integer> {

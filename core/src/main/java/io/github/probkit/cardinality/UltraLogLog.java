@@ -50,10 +50,10 @@ public final class UltraLogLog implements CardinalitySketch {
    *   register = u << 2 | seen(u - 1) << 1 | seen(u - 2),   0 when nothing was seen
    *
    * (u <= 61, so the byte never overflows). Two registers combine as the union of what they saw,
-   * kept to the window below the larger maximum; adding a value is combining with the register
-   * that saw only it, and folding to a lower precision shifts a register's window up by the number
-   * of index bits dropped (when those bits are zero) or reduces it to the single value those bits
-   * determine, so merging and downsizing are exact.
+   * kept to the window below the larger maximum: unpacked into a 64-bit set of values, ORed and
+   * packed again, without a branch on the add path. Folding to a lower precision shifts a
+   * register's window up by the number of index bits dropped (when those bits are zero) or reduces
+   * it to the single value those bits determine, so merging and downsizing are exact.
    *
    * Estimator: maximum likelihood under the Poisson model, as the paper proposes. A register tells,
    * for each value it covers, that it was seen or that it was not: every value above u is unseen,
@@ -109,17 +109,24 @@ public final class UltraLogLog implements CardinalitySketch {
 
   /** The register holding both what {@code r} and what {@code s} saw, within the window of the larger. */
   static int combine(int r, int s) {
-    if (r < s) {
-      int t = r;
-      r = s;
-      s = t;
+    return pack(unpack(r) | unpack(s));
+  }
+
+  /**
+   * The values register {@code r} saw, as bit v + 1 for value v (so that u - 2 >= -1 needs no
+   * negative shift). An empty register gives 0: its shift, -1, is 63, which pushes bit 2 out.
+   */
+  private static long unpack(int r) {
+    return (4L | (r & 3)) << ((r >>> 2) - 1);
+  }
+
+  /** The register of the highest value in {@code seen} and the two below it. */
+  private static int pack(long seen) {
+    if (seen == 0) {
+      return 0;
     }
-    if (s == 0) {
-      return r;
-    }
-    int d = (r >>> 2) - (s >>> 2);
-    // s's window (its maximum and two flags) lands d places lower in r's.
-    return d > 2 ? r : r | (((4 | (s & 3)) >>> d) & 3);
+    int top = 63 - Long.numberOfLeadingZeros(seen); // u + 1, with u >= 1
+    return (top - 1) << 2 | (int) ((seen >>> (top - 2)) & 3);
   }
 
   /** The register {@code r} of index {@code i} at a precision d lower, before combining. */
@@ -164,7 +171,7 @@ public final class UltraLogLog implements CardinalitySketch {
   public boolean addHash(long h) {
     int i = LogLogMath.index(h, p);
     int r = registers[i] & 0xFF;
-    int next = combine(r, LogLogMath.rank(h, p) << 2);
+    int next = pack(unpack(r) | 2L << LogLogMath.rank(h, p));
     if (next == r) {
       return false;
     }
