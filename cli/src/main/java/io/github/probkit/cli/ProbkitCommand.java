@@ -15,8 +15,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = ProbkitCommand.Version.class,
     description = {
-      "Probabilistic data structures at the shell: Bloom and related filters, count-min sketches,",
-      "heavy hitters and HyperLogLog, in fixed memory with a chosen error.",
+      "Probabilistic data structures at the shell, in fixed memory with a chosen error.",
+      "",
+      "Bloom and related filters (is this key in the set?), count-min sketches",
+      "and heavy hitters (how often?), HyperLogLog (how many distinct?).",
     },
     footer = {
       "",

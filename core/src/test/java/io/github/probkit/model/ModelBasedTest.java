@@ -2,6 +2,8 @@ package io.github.probkit.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.filter.BinaryFuseFilter;
+import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
@@ -55,6 +57,8 @@ class ModelBasedTest {
             (a, b) -> ((CountingBloomFilter) a).merge((CountingBloomFilter) b)),
         new FilterType("cuckoo", () -> CuckooFilter.create(4 * POOL, 0.01),
             (a, b) -> ((CuckooFilter) a).merge((CuckooFilter) b)),
+        new FilterType("blocked", () -> BlockedBloomFilter.create(2 * POOL, 0.01),
+            (a, b) -> ((BlockedBloomFilter) a).merge((BlockedBloomFilter) b)),
         new FilterType("scalable", () -> ScalableBloomFilter.create(20, 0.01), null));
   }
 
@@ -124,6 +128,27 @@ class ModelBasedTest {
             assertThat(f.mightContain(key(e.getKey()))).as(where + ": key %d is in", e.getKey()).isTrue();
           }
         }
+      }
+    }
+  }
+
+  @Test
+  void binaryFuseHoldsEveryKeyOfAnySetItWasBuiltFrom() throws IOException {
+    SplittableRandom r = new SplittableRandom(0xf00dfacef00dL);
+    for (int seq = 0; seq < SEQUENCES * 4; seq++) {
+      // Random sets with duplicates, including the empty set and tiny ones.
+      int n = seq < 4 ? seq : r.nextInt(3 * POOL);
+      List<byte[]> keys = new java.util.ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        keys.add(key(r.nextInt(2 * POOL)));
+      }
+      BinaryFuseFilter.FingerprintBits bits =
+          seq % 2 == 0 ? BinaryFuseFilter.FingerprintBits.BITS_8 : BinaryFuseFilter.FingerprintBits.BITS_16;
+      BinaryFuseFilter f = BinaryFuseFilter.create(keys, bits);
+      BinaryFuseFilter g = roundTrip(f, (x, out) -> x.writeTo(out), BinaryFuseFilter::readFrom);
+      for (byte[] k : keys) {
+        assertThat(f.mightContain(k)).isTrue();
+        assertThat(g.mightContain(k)).isTrue();
       }
     }
   }
