@@ -18,10 +18,11 @@ import picocli.CommandLine.Spec;
     name = "distinct",
     mixinStandardHelpOptions = true,
     description = {
-      "Estimate the number of distinct lines of the inputs (stdin when none)",
-      "with a HyperLogLog sketch: fixed memory whatever the input, error about",
-      "0.83/sqrt(2^P) (0.65 %% in 12 KiB at the default P = 14); counts up to",
-      "a few hundred are exact.",
+      "Estimate the number of distinct lines of the inputs (stdin when none).",
+      "",
+      "A HyperLogLog sketch: fixed memory whatever the input, error about",
+      "0.83/sqrt(2^P) (0.65 %% in 12 KiB at the default P = 14); counts up to a",
+      "few hundred are exact.",
     },
     footer = {
       "",

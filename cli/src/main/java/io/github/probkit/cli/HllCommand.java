@@ -24,9 +24,10 @@ import picocli.CommandLine.Spec;
     name = "hll",
     mixinStandardHelpOptions = true,
     description = {
-      "Count distinct items with HyperLogLog sketches kept in files: create one,",
-      "add items to it over time, merge the sketches of different days or",
-      "machines, and count their union.",
+      "HyperLogLog sketches in files: distinct counts over time and machines.",
+      "",
+      "Create a sketch, add items to it over time, merge the sketches of",
+      "different days or machines, and count their union.",
     },
     subcommands = {
       HllCommand.Create.class,
@@ -194,8 +195,9 @@ public final class HllCommand implements Runnable {
       name = "count",
       mixinStandardHelpOptions = true,
       description = {
-        "Print the estimated number of distinct items in the union of the",
-        "sketches (at the lowest of their precisions).",
+        "Print the estimated number of distinct items in the union of the sketches.",
+        "",
+        "Sketches of different precisions are combined at the lowest of them.",
       },
       footer = {"", "Examples:", "  probkit hll count visitors.hll", "  probkit hll count day1.hll day2.hll day3.hll"})
   static final class Count implements Callable<Integer> {

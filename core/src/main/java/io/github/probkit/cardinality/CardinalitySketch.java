@@ -20,6 +20,8 @@ import java.util.OptionalDouble;
  * <p>Two estimates are offered. {@link #estimate()} reads the registers and is always available,
  * also after merging. {@link #martingaleEstimate()} is accumulated while keys are added and is
  * more accurate, but only for a sketch that has seen its keys one by one: a merge ends it.
+ *
+ * <p>Thread safety: the implementations are not thread-safe; fill one sketch per thread and merge.
  */
 public interface CardinalitySketch {
 
