@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
       "  probkit filter query users.bin alice bob",
       "  probkit cms create terms.cms --epsilon 0.001 --delta 0.01",
       "  probkit top -k 20 access.log",
+      "  probkit distinct access.log",
       "",
       "Exit codes: 0 success, 1 runtime error (missing or corrupt file), 2 usage error.",
     },
@@ -36,6 +37,8 @@ import picocli.CommandLine.Spec;
       FilterCommand.class,
       CmsCommand.class,
       TopCommand.class,
+      DistinctCommand.class,
+      HllCommand.class,
       CommandLine.HelpCommand.class,
       AutoComplete.GenerateCompletion.class,
     })
