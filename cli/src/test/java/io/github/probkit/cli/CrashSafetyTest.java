@@ -2,6 +2,7 @@ package io.github.probkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import java.io.BufferedWriter;
@@ -20,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,10 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * larger than the heap, which must be refused at once with what they would need.
  */
 class CrashSafetyTest {
-  private static final int KEYS = 600_000;
+  private static final int KEYS = 300_000;
   private static final String LAST_KEY = "user:" + (KEYS - 1);
   /** Kill moments from just after the JVM starts to well into reading the keys. */
-  private static final long[] DELAYS_MILLIS = {150, 400, 800};
+  private static final long[] DELAYS_MILLIS = {150, 500};
 
   @TempDir static Path shared;
   @TempDir Path dir;
@@ -69,12 +71,21 @@ class CrashSafetyTest {
   }
 
   /**
-   * Runs {@code probkit args} (which rewrite {@code file} with the keys file's 600,000 keys) and
+   * Runs {@code probkit args} (which rewrite {@code file} with the keys file's 300,000 keys) and
    * kills it with SIGKILL after each of {@link #DELAYS_MILLIS}, then once while it writes the new
    * version, then lets it finish; after each run the file must read, and be either the old bytes
    * or a complete new version, as {@code check} verifies.
    */
   private void killWhileRewriting(Path file, Check check, String... args) throws Exception {
+    killWhileRewriting(file, true, check, args);
+  }
+
+  /**
+   * As {@link #killWhileRewriting(Path, Check, String...)}; when not {@code mustCatchTheWrite}, the
+   * new version may be written too fast for the kill on its temporary file to land in time.
+   */
+  private void killWhileRewriting(Path file, boolean mustCatchTheWrite, Check check, String... args)
+      throws Exception {
     byte[] old = Files.readAllBytes(file);
     int killedMidway = 0;
     boolean killedWriting = false;
@@ -125,7 +136,9 @@ class CrashSafetyTest {
       }
     }
     assertThat(killedMidway).as("at least one process was killed before it finished").isPositive();
-    assertThat(killedWriting).as("a process was killed while writing the new version").isTrue();
+    if (mustCatchTheWrite) {
+      assertThat(killedWriting).as("a process was killed while writing the new version").isTrue();
+    }
     assertThat(completed).as("the last run finished").isTrue();
   }
 
@@ -179,6 +192,23 @@ class CrashSafetyTest {
         assertThat(s.estimate(LAST_KEY)).isGreaterThanOrEqualTo(1);
       }
     }, "cms", "add", sketch.toString(), "--items", keys.toString());
+  }
+
+  @Test
+  void sigkillDuringHllAddLeavesTheOldOrTheNewFile() throws Exception {
+    Path sketch = dir.resolve("v.hll");
+    assertThat(Cli.run("hll", "create", sketch.toString(), "--precision", "18").exit).isZero();
+    assertThat(Cli.run("hll", "add", sketch.toString(), "old-1", "old-2", "old-3").exit).isZero();
+    // 192 KiB are written in a few milliseconds: the kill on the temporary file may come too late
+    // (the filter and count-min runs, through the same SketchFiles.write, always catch it).
+    killWhileRewriting(sketch, false, (file, updated) -> {
+      HyperLogLog s;
+      try (InputStream in = Files.newInputStream(file)) {
+        s = HyperLogLog.readFrom(in);
+      }
+      // At precision 18 small counts are all but exact (linear counting over 262,144 registers).
+      assertThat(s.estimate()).isCloseTo(updated ? 3 + KEYS : 3, Percentage.withPercentage(updated ? 1 : 10));
+    }, "hll", "add", sketch.toString(), "--items", keys.toString());
   }
 
   @Test

@@ -41,12 +41,14 @@ class HostileInputTest {
   private static Path dangling;
   private static Path directory;
   private static final Path PROC_MEM = Path.of("/proc/self/mem");
+  private static final String HLL_EXPECTED = "expected a cardinality sketch, found a bloom structure";
 
   @TempDir static Path inputs;
   @TempDir Path dir;
   private Path bloom;
   private Path counting;
   private Path cms;
+  private Path hll;
 
   @BeforeAll
   static void writeInputs() throws IOException {
@@ -85,6 +87,8 @@ class HostileInputTest {
     assertThat(Cli.run("filter", "create", counting.toString(), "--type", "counting", "--expected", "1000",
         "--fpp", "0.01").exit).isZero();
     assertThat(Cli.run("cms", "create", cms.toString(), "--width", "100", "--depth", "3").exit).isZero();
+    hll = dir.resolve("v.hll");
+    assertThat(Cli.run("hll", "create", hll.toString(), "--precision", "10").exit).isZero();
   }
 
   /** A command that reads keys from a file, and the structure file it rewrites (or null). */
@@ -104,6 +108,7 @@ class HostileInputTest {
     String f = bloom.toString();
     String c = counting.toString();
     String s = cms.toString();
+    String h = hll.toString();
     String created = dir.resolve("new.bin").toString();
     return List.of(
         new Family("filter add", bloom, in -> new String[] {"filter", "add", f, "--keys", in}),
@@ -116,7 +121,9 @@ class HostileInputTest {
         new Family("cms add", cms, in -> new String[] {"cms", "add", s, "--items", in}),
         new Family("cms add --counts", cms, in -> new String[] {"cms", "add", s, "--counts", "--items", in}),
         new Family("cms query", null, in -> new String[] {"cms", "query", s, "--items", in}),
-        new Family("top", null, in -> new String[] {"top", in}));
+        new Family("top", null, in -> new String[] {"top", in}),
+        new Family("hll add", hll, in -> new String[] {"hll", "add", h, "--items", in}),
+        new Family("distinct", null, in -> new String[] {"distinct", in}));
   }
 
   /** Runs the family on {@code input}: checks exit code 1 and the one-line error, and the file. */
@@ -196,7 +203,9 @@ class HostileInputTest {
     for (Family f : families()) {
       failsNamingTheInput(f, PROC_MEM, "Input/output error");
     }
-    for (String[] args : new String[][] {{"filter", "info", PROC_MEM.toString()}, {"cms", "info", PROC_MEM.toString()}}) {
+    for (String[] args : new String[][] {
+        {"filter", "info", PROC_MEM.toString()}, {"cms", "info", PROC_MEM.toString()},
+        {"hll", "info", PROC_MEM.toString()}}) {
       assertOneLine(Cli.run(args), "probkit: " + PROC_MEM + ": Input/output error");
     }
   }
@@ -207,7 +216,8 @@ class HostileInputTest {
     new SplittableRandom(0x57d1L).nextBytes(b);
     for (String[] args : new String[][] {
         {"filter", "add", bloom.toString()}, {"filter", "query", bloom.toString()},
-        {"cms", "add", cms.toString()}, {"cms", "query", cms.toString()}, {"top"}}) {
+        {"cms", "add", cms.toString()}, {"cms", "query", cms.toString()}, {"top"},
+        {"hll", "add", hll.toString()}, {"distinct"}}) {
       for (byte[] in : new byte[][] {b, new byte[0]}) {
         Cli r = Cli.runWithInput(new ByteArrayInputStream(in), args);
         assertThat(r.exit).as("%s: %s", String.join(" ", args), r).isZero();
@@ -278,6 +288,10 @@ class HostileInputTest {
       readers.add(file -> sub.equals("info") ? new String[] {"cms", sub, file} : new String[] {"cms", sub, file, "k"});
     }
     readers.add(file -> new String[] {"cms", "merge", dir.resolve("out.cms").toString(), file, file});
+    for (String sub : new String[] {"add", "count", "info"}) {
+      readers.add(file -> sub.equals("add") ? new String[] {"hll", sub, file, "k"} : new String[] {"hll", sub, file});
+    }
+    readers.add(file -> new String[] {"hll", "merge", dir.resolve("out.hll").toString(), file, file});
     String[][] cases = {
       {empty.toString(), "empty input: not a probkit file"},
       {text.toString(), "not a probkit file (bad magic 0x68656c6c)"},
@@ -290,8 +304,9 @@ class HostileInputTest {
     for (Function<String, String[]> command : readers) {
       for (String[] c : cases) {
         String[] args = command.apply(c[0]);
-        String error = args[0].equals("cms") && c[0].equals(truncated.toString())
-            ? "expected a count-min structure, found a bloom structure" : c[1];
+        String error = !c[0].equals(truncated.toString()) || args[0].equals("filter") ? c[1]
+            : args[0].equals("cms") ? "expected a count-min structure, found a bloom structure"
+            : HLL_EXPECTED;
         Path p = Path.of(c[0]);
         byte[] before = Files.isRegularFile(p) ? Files.readAllBytes(p) : null;
         Cli r = Cli.run(args);

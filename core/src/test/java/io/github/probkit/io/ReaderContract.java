@@ -3,6 +3,7 @@ package io.github.probkit.io;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
@@ -101,6 +102,18 @@ final class ReaderContract {
       c.add(PROBE, 3);
       assertThat(c.estimate(PROBE)).isGreaterThanOrEqualTo(Math.min(Long.MAX_VALUE - 3, before) + 3);
       assertThat(c.totalCount()).isNotNegative();
+    } else if (s instanceof CardinalitySketch) {
+      CardinalitySketch c = (CardinalitySketch) s;
+      double before = c.estimate();
+      assertThat(before).isNotNegative();
+      c.martingaleEstimate();
+      c.add(PROBE);
+      assertThat(c.isEmpty()).isFalse();
+      assertThat(c.estimate()).isGreaterThan(0.0);
+      c.bestEstimate();
+      if (c.precision() > 4) {
+        c.downsize(c.precision() - 1).estimate();
+      }
     } else if (s instanceof HeavyHitters) {
       HeavyHitters h = (HeavyHitters) s;
       h.add(PROBE, 2);

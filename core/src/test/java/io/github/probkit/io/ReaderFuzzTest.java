@@ -1,6 +1,8 @@
 package io.github.probkit.io;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cardinality.UltraLogLog;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
@@ -14,6 +16,7 @@ import io.github.probkit.testing.Bytes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 
 /**
@@ -77,6 +80,16 @@ class ReaderFuzzTest {
     fuzz("heavy-hitters", HeavyHitters::readFrom, data);
   }
 
+  @FuzzTest(maxDuration = DURATION)
+  void hyperloglog(byte[] data) {
+    fuzz("hyperloglog", HyperLogLog::readFrom, data);
+  }
+
+  @FuzzTest(maxDuration = DURATION)
+  void ultraloglog(byte[] data) {
+    fuzz("ultraloglog", UltraLogLog::readFrom, data);
+  }
+
   private static void fuzz(String type, ReaderContract.Reader reader, byte[] data) {
     if (data == null) {
       return;
@@ -96,7 +109,7 @@ class ReaderFuzzTest {
     Path root = Path.of(args.length > 0 ? args[0]
         : "core/src/test/resources/io/github/probkit/io/ReaderFuzzTestInputs");
     for (ReaderMutationTest.Sample s : ReaderMutationTest.samples()) {
-      boolean filter = !s.name.equals("count-min") && !s.name.equals("heavy-hitters");
+      boolean filter = !List.of("count-min", "heavy-hitters", "hyperloglog", "ultraloglog").contains(s.name);
       for (int i = 0; i < s.files.size(); i++) {
         write(root.resolve(target(s.name)).resolve("seed-" + i), s.files.get(i));
         if (filter) {
