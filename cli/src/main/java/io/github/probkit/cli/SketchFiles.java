@@ -81,6 +81,9 @@ final class SketchFiles {
   static void write(Path file, Writer writer) {
     Path abs = file.toAbsolutePath();
     Path dir = abs.getParent();
+    if (Files.isDirectory(abs)) {
+      throw new CliException(file + ": is a directory");
+    }
     Path tmp = null;
     try {
       tmp = createTemporary(dir, abs.getFileName().toString());

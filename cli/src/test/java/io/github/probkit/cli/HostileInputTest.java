@@ -323,4 +323,22 @@ class HostileInputTest {
     assertOneLine(Cli.run("cms", "add", bloom.toString(), "k"),
         "probkit: " + bloom + ": expected a count-min structure, found a bloom structure");
   }
+
+  @Test
+  void unwritableOutputsAreNamed() {
+    String[] create = {"filter", "create", "OUT", "--expected", "10", "--fpp", "0.1"};
+    String[][] cases = {
+      {directory.toString(), directory + ": is a directory"},
+      {dir.resolve("missing/x.bin").toString(), dir.resolve("missing/x.bin") + ": directory does not exist"},
+      // /proc exists but nothing can be created in it.
+      {"/proc/x.bin", "/proc/x.bin: cannot write: /proc/.x.bin."},
+    };
+    for (String[] c : cases) {
+      String[] args = create.clone();
+      args[2] = c[0];
+      Cli r = Cli.run(args);
+      assertThat(r.exit).as(r.toString()).isEqualTo(Main.EXIT_RUNTIME);
+      assertThat(r.err).startsWith("probkit: " + c[1]).hasLineCount(1).doesNotContain("\tat ");
+    }
+  }
 }

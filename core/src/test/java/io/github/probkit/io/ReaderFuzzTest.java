@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Tag;
  *
  * <p>Without {@code JAZZER_FUZZ=1} each target only replays its seeds, from
  * {@code src/test/resources/io/github/probkit/io/ReaderFuzzTestInputs/<target>/}, written by
- * {@link #main} from {@link ReaderMutationTest#samples()}. Inputs the fuzzer once failed on are kept
- * as plain tests in {@link ReaderRegressionTest}, which the default build runs.
+ * {@link #main} from {@link ReaderMutationTest#samples()}. An input the fuzzer fails on is to be
+ * kept as a plain test (in the reader's own test class), which the default build runs.
  */
 @Tag("fuzz")
 class ReaderFuzzTest {
