@@ -1,5 +1,6 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.cli.lab.LabCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,12 +23,14 @@ import picocli.CommandLine.Spec;
       "  probkit demo",
       "  probkit filter create users.bin --expected 1000000 --fpp 0.01 --keys users.txt",
       "  probkit filter query users.bin alice bob",
+      "  probkit lab all --quick",
       "",
       "Exit codes: 0 success, 1 runtime error (missing or corrupt file), 2 usage error.",
     },
     subcommands = {
       DemoCommand.class,
       FilterCommand.class,
+      LabCommand.class,
       CommandLine.HelpCommand.class,
     })
 public final class ProbkitCommand implements Runnable {
