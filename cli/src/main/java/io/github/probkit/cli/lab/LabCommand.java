@@ -48,6 +48,7 @@ public final class LabCommand implements Callable<Integer> {
     register(BloomFprExperiment::new);
     register(SizingExperiment::new);
     register(LsmExperiment::new);
+    register(CdnExperiment::new);
   }
 
   private static void register(Supplier<Experiment> e) {
