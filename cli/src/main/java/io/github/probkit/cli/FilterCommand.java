@@ -57,8 +57,9 @@ public final class FilterCommand implements Runnable {
     SketchFiles.write(file, f::writeTo);
   }
 
-  static long addKeys(MutableFilter f, List<String> keys, KeyOptions from) throws IOException {
-    return from.forEach(keys, System.in, f::add);
+  static long addKeys(MutableFilter f, List<String> keys, KeyOptions from, CommandSpec spec)
+      throws IOException {
+    return from.forEach(keys, ProbkitCommand.stdin(spec), f::add);
   }
 
   @Command(
@@ -97,8 +98,7 @@ public final class FilterCommand implements Runnable {
         completionCandidates = FilterTypes.Names.class)
     String type;
 
-    @Option(names = "--keys", paramLabel = "KEYFILE", description = "Add the keys of KEYFILE, one per line ('-' for stdin).")
-    String keysFile;
+    @Mixin KeyOptions keyOptions;
 
     @Override
     public Integer call() throws IOException {
@@ -110,12 +110,9 @@ public final class FilterCommand implements Runnable {
       }
       HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
       HashStrategy strategy = algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
-      KeyOptions from = null;
-      if (keysFile != null) {
-        from = new KeyOptions();
-        from.keysFile = keysFile;
-      }
-      save(file, FilterTypes.create(type, expected, fpp, strategy, from));
+      // Unlike add, create reads keys only when asked to: a new filter may well start empty.
+      KeyOptions from = keyOptions.keysFile != null ? keyOptions : null;
+      save(file, FilterTypes.create(type, expected, fpp, strategy, from, spec));
       return 0;
     }
   }
@@ -139,7 +136,7 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       MutableFilter f = loadMutable(file);
-      addKeys(f, keys, keyOptions);
+      addKeys(f, keys, keyOptions, spec);
       save(file, f);
       return 0;
     }
@@ -167,7 +164,7 @@ public final class FilterCommand implements Runnable {
     public Integer call() throws IOException {
       MembershipFilter f = load(file);
       PrintWriter out = spec.commandLine().getOut();
-      keyOptions.forEach(keys, System.in, (buf, off, len) -> {
+      keyOptions.forEach(keys, ProbkitCommand.stdin(spec), (buf, off, len) -> {
         out.print(new String(buf, off, len, StandardCharsets.UTF_8));
         out.print(f.mightContain(buf, off, len) ? "\tpresent\n" : "\tabsent\n");
       });

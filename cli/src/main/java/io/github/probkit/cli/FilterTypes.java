@@ -7,6 +7,7 @@ import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** The filter types {@code probkit filter create --type} can build. */
 final class FilterTypes {
@@ -20,7 +21,8 @@ final class FilterTypes {
    * of {@code keys} when given (static types need them).
    */
   static MembershipFilter create(
-      String type, long expected, double fpp, HashStrategy hash, KeyOptions keys) throws IOException {
+      String type, long expected, double fpp, HashStrategy hash, KeyOptions keys, CommandSpec spec)
+      throws IOException {
     MutableFilter f;
     switch (type) {
       case "bloom":
@@ -31,7 +33,7 @@ final class FilterTypes {
             "--type must be one of " + String.join(", ", NAMES) + ", was '" + type + "'");
     }
     if (keys != null) {
-      FilterCommand.addKeys(f, List.of(), keys);
+      FilterCommand.addKeys(f, List.of(), keys, spec);
     }
     return f;
   }

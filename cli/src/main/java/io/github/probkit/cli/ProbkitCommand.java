@@ -1,6 +1,8 @@
 package io.github.probkit.cli;
 
 import io.github.probkit.cli.lab.LabCommand;
+import java.io.InputStream;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,6 +34,7 @@ import picocli.CommandLine.Spec;
       FilterCommand.class,
       LabCommand.class,
       CommandLine.HelpCommand.class,
+      AutoComplete.GenerateCompletion.class,
     })
 public final class ProbkitCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -42,18 +45,29 @@ public final class ProbkitCommand implements Runnable {
       description = "On an error, print the stack trace too.")
   boolean verbose;
 
+  /** Standard input for commands that read keys; tests replace it. */
+  InputStream stdin = System.in;
+
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  /** The standard input of the command line {@code spec} belongs to. */
+  static InputStream stdin(CommandSpec spec) {
+    return root(spec.commandLine()).stdin;
+  }
+
+  private static ProbkitCommand root(CommandLine cl) {
+    while (cl.getParent() != null) {
+      cl = cl.getParent();
+    }
+    return (ProbkitCommand) cl.getCommand();
+  }
+
   /** Whether --verbose was given anywhere on the command line that {@code cl} belongs to. */
   static boolean verbose(CommandLine cl) {
-    CommandLine root = cl;
-    while (root.getParent() != null) {
-      root = root.getParent();
-    }
-    return ((ProbkitCommand) root.getCommand()).verbose
+    return root(cl).verbose
         || cl.getParseResult() != null && cl.getParseResult().hasMatchedOption("--verbose");
   }
 

@@ -3,6 +3,7 @@ package io.github.probkit.filter;
 import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
+import static io.github.probkit.internal.Preconditions.formatBytes;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
@@ -120,8 +121,8 @@ public final class BloomFilter implements MutableFilter {
     double m = Math.ceil(-n * StrictMath.log(p) / (LN2 * LN2));
     checkArgument(
         m <= MAX_BITS,
-        "%d keys at fpp %s need %.0f bits, more than the maximum of %d",
-        n, p, m, MAX_BITS);
+        "%d keys at fpp %s need %.0f bits (%s), more than the maximum of %d bits (%s)",
+        n, p, m, formatBytes((long) (m / 8)), MAX_BITS, formatBytes(MAX_BITS / 8));
     return (long) m;
   }
 

@@ -1,0 +1,46 @@
+package io.github.probkit;
+
+import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.testing.Keys;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Writes the golden files of format version 1 into src/test/resources/golden. Run once, by hand,
+ * when a structure or format version is introduced; the files are then checked in and never
+ * regenerated for that version:
+ * {@code mvn -q test-compile exec:java} is not configured, so run this main from the IDE or with
+ * {@code java -cp core/target/classes:core/target/test-classes:<hash4j jar> io.github.probkit.GoldenFiles}.
+ */
+public final class GoldenFiles {
+  private GoldenFiles() {}
+
+  public static void main(String[] args) throws IOException {
+    Path dir = Path.of(args.length > 0 ? args[0] : "core/src/test/resources/golden");
+    Files.createDirectories(dir);
+
+    BloomFilter seed = BloomFilter.withBits(16, 2, HashStrategy.fnv1a());
+    for (String name : new String[] {"asha", "ravi", "meera"}) {
+      seed.add(name);
+    }
+    write(dir.resolve("bloom-fnv-seed000-v1.bin"), seed);
+
+    BloomFilter users = BloomFilter.create(1000, 0.01);
+    Keys.sequential("user:", 0, 1000).forEach(users::add);
+    write(dir.resolve("bloom-xxh3-v1.bin"), users);
+  }
+
+  private static void write(Path file, BloomFilter f) throws IOException {
+    if (Files.exists(file)) {
+      System.out.println("kept " + file + " (golden files are never regenerated)");
+      return;
+    }
+    try (OutputStream out = Files.newOutputStream(file)) {
+      f.writeTo(out);
+    }
+    System.out.println("wrote " + file);
+  }
+}
