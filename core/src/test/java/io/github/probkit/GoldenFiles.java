@@ -1,6 +1,10 @@
 package io.github.probkit;
 
 import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.filter.CountingBloomFilter;
+import io.github.probkit.filter.CuckooFilter;
+import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.testing.Keys;
 import java.io.IOException;
@@ -31,9 +35,31 @@ public final class GoldenFiles {
     BloomFilter users = BloomFilter.create(1000, 0.01);
     Keys.sequential("user:", 0, 1000).forEach(users::add);
     write(dir.resolve("bloom-xxh3-v1.bin"), users);
+
+    // 100 keys at 1 %, one key added twice, one removed.
+    CountingBloomFilter counting = CountingBloomFilter.create(100, 0.01);
+    Keys.sequential("golden:", 0, 100).forEach(counting::add);
+    counting.add("twice");
+    counting.add("twice");
+    counting.remove("golden:99");
+    write(dir.resolve("counting-v1.bin"), counting);
+
+    // 200 keys at 1 %, the first 50 removed, one key added three times.
+    CuckooFilter cuckoo = CuckooFilter.create(200, 0.01);
+    Keys.sequential("golden:", 0, 200).forEach(cuckoo::add);
+    Keys.sequential("golden:", 0, 50).forEach(cuckoo::remove);
+    for (int i = 0; i < 3; i++) {
+      cuckoo.add("thrice");
+    }
+    write(dir.resolve("cuckoo-v1.bin"), cuckoo);
+
+    // Initial capacity 100 at 1 %, 350 keys: layers of 100, 200 and 400 keys.
+    ScalableBloomFilter scalable = ScalableBloomFilter.create(100, 0.01);
+    Keys.sequential("golden:", 0, 350).forEach(scalable::add);
+    write(dir.resolve("scalable-v1.bin"), scalable);
   }
 
-  private static void write(Path file, BloomFilter f) throws IOException {
+  private static void write(Path file, MembershipFilter f) throws IOException {
     if (Files.exists(file)) {
       System.out.println("kept " + file + " (golden files are never regenerated)");
       return;
