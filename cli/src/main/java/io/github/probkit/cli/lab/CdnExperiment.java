@@ -188,11 +188,13 @@ final class CdnExperiment implements Experiment {
     out.chart(Chart.xy("cdn-writes", "CDN cache: bytes written to the cache", "cache size (% of requested objects' bytes)",
             "bytes written")
         .logX()
+        .joinPoints()
         .points("store on every miss", x, written[0], null, null)
         .points("store on second request (1 % Bloom filter)", x, written[1], null, null));
     out.chart(Chart.xy("cdn-hits", "CDN cache: byte hit rate", "cache size (% of requested objects' bytes)",
             "byte hit rate")
         .logX()
+        .joinPoints()
         .points("store on every miss", x, hit[0], null, null)
         .points("store on second request (1 % Bloom filter)", x, hit[1], null, null));
   }

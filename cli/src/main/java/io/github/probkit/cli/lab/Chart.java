@@ -3,6 +3,9 @@ package io.github.probkit.cli.lab;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.geom.Rectangle2D;
+import java.text.AttributedString;
 import java.awt.Paint;
 import java.awt.geom.Ellipse2D;
 import java.io.IOException;
@@ -18,6 +21,9 @@ import java.util.List;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.LogTick;
+import org.jfree.chart.axis.TickType;
+import org.jfree.chart.axis.ValueTick;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.ValueAxis;
@@ -26,7 +32,9 @@ import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYErrorRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
+import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.data.xy.YIntervalSeries;
@@ -79,6 +87,7 @@ final class Chart {
   private final List<double[]> markers = new ArrayList<>();
   private final List<String> markerLabels = new ArrayList<>();
   private int nextColour;
+  private boolean joined;
 
   private Chart(String name, String title, String xLabel, String yLabel) {
     this.name = name;
@@ -122,6 +131,12 @@ final class Chart {
     return add(new Series(label, Style.POINTS, x, y, lo, hi, nextColour++));
   }
 
+  /** Joins the measured points of each series with a thin line (for a few points along x). */
+  Chart joinPoints() {
+    joined = true;
+    return this;
+  }
+
   /** A vertical line at {@code x} with a label. */
   Chart verticalMarker(double x, String label) {
     markers.add(new double[] {x});
@@ -148,8 +163,8 @@ final class Chart {
 
   JFreeChart render() {
     XYPlot plot = new XYPlot();
-    plot.setDomainAxis(axis(xLabel, logX, span(true)));
-    plot.setRangeAxis(axis(yLabel, logY, span(false)));
+    plot.setDomainAxis(axis(xLabel, logX, span(true), integral(true)));
+    plot.setRangeAxis(axis(yLabel, logY, span(false), integral(false)));
     plot.setBackgroundPaint(Color.WHITE);
     plot.setDomainGridlinePaint(new Color(0xdddddd));
     plot.setRangeGridlinePaint(new Color(0xdddddd));
@@ -173,7 +188,8 @@ final class Chart {
         XYErrorRenderer r = new XYErrorRenderer();
         r.setDrawXError(false);
         r.setDrawYError(s.lo != null);
-        r.setDefaultLinesVisible(false);
+        r.setDefaultLinesVisible(joined);
+        r.setSeriesStroke(0, new BasicStroke(1f));
         r.setDefaultShapesVisible(true);
         r.setSeriesShape(0, new Ellipse2D.Double(-3.5, -3.5, 7, 7));
         r.setSeriesPaint(0, paint);
@@ -206,7 +222,7 @@ final class Chart {
       m.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
       m.setLabelOffset(new RectangleInsets(8, 8, 8, 8));
       m.setLabelAnchor(org.jfree.chart.ui.RectangleAnchor.TOP_RIGHT);
-      m.setLabelTextAnchor(org.jfree.chart.ui.TextAnchor.TOP_LEFT);
+      m.setLabelTextAnchor(TextAnchor.TOP_LEFT);
       plot.addDomainMarker(m);
     }
     JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 15), plot, true);
@@ -265,9 +281,21 @@ final class Chart {
     return max > 0 ? Math.log10(max / min) : 0;
   }
 
-  private static ValueAxis axis(String label, boolean log, double decades) {
+  /** Whether every plotted value of one axis is a whole number (then its ticks are whole numbers). */
+  private boolean integral(boolean x) {
+    for (Series s : series) {
+      for (double v : x ? s.x : s.y) {
+        if (v != Math.rint(v)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static ValueAxis axis(String label, boolean log, double decades, boolean integers) {
     if (log) {
-      LogAxis a = new LogAxis(label);
+      LogAxis a = decades >= 2 ? new LogAxis(label) : new FineLogAxis(label);
       a.setBase(10);
       a.setSmallestValue(1e-12);
       a.setNumberFormatOverride(new SignificantFormat());
@@ -281,6 +309,44 @@ final class Chart {
     }
     NumberAxis a = new NumberAxis(label);
     a.setAutoRangeIncludesZero(false);
+    if (integers) {
+      a.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+    }
     return a;
+  }
+
+  /** A log axis over less than two decades, labelled at 1, 2 and 5 times the powers of ten. */
+  private static final class FineLogAxis extends LogAxis {
+    private static final long serialVersionUID = 1L;
+
+    FineLogAxis(String label) {
+      super(label);
+    }
+
+    @Override
+    protected List<ValueTick> refreshTicksVertical(Graphics2D g2, Rectangle2D dataArea, RectangleEdge edge) {
+      return ticks(TextAnchor.CENTER_RIGHT);
+    }
+
+    @Override
+    protected List<ValueTick> refreshTicksHorizontal(Graphics2D g2, Rectangle2D dataArea, RectangleEdge edge) {
+      return ticks(TextAnchor.TOP_CENTER);
+    }
+
+    private List<ValueTick> ticks(TextAnchor anchor) {
+      List<ValueTick> ticks = new ArrayList<>();
+      double lo = getLowerBound();
+      double hi = getUpperBound();
+      NumberFormat format = getNumberFormatOverride();
+      for (int e = (int) Math.floor(Math.log10(lo)); e <= (int) Math.ceil(Math.log10(hi)); e++) {
+        for (int m : new int[] {1, 2, 5}) {
+          double v = m * Math.pow(10, e);
+          if (v >= lo && v <= hi) {
+            ticks.add(new LogTick(TickType.MAJOR, v, new AttributedString(format.format(v)), anchor));
+          }
+        }
+      }
+      return ticks;
+    }
   }
 }

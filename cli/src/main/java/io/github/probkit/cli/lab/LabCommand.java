@@ -47,6 +47,8 @@ public final class LabCommand implements Callable<Integer> {
   static {
     register(BloomFprExperiment::new);
     register(SizingExperiment::new);
+    register(FiltersExperiment::new);
+    register(DeletionExperiment::new);
     register(LsmExperiment::new);
     register(CdnExperiment::new);
   }

@@ -19,8 +19,9 @@ final class Stats {
 
   private Stats() {}
 
+  /** A confidence as a percentage without trailing zeros: 0.9999 -> "99.99 %", 0.99995 -> "99.995 %". */
   static String pct(double c) {
-    return Unit.sig(100 * c).replaceAll("\\.?0+$", "") + " %";
+    return String.format(java.util.Locale.ROOT, "%.4f", 100 * c).replaceAll("\\.?0+$", "") + " %";
   }
 
   /**
