@@ -168,7 +168,7 @@ final class CdnExperiment implements Experiment {
       for (int policy = 0; policy < 2; policy++) {
         Result r = simulate(stream, oneHit, capacity, policy == 1, distinct);
         hit[policy][i] = (double) r.hitBytes / requestedBytes;
-        written[policy][i] = r.writtenBytes;
+        written[policy][i] = r.writtenBytes / 1e9;
         t.row(Unit.sig(100 * CACHE_SHARES[i]) + " % (" + Unit.BYTES.format(capacity) + ")",
             policy == 0 ? "store on every miss" : "store on second request", (double) r.hits / n,
             (double) r.hitBytes / requestedBytes, r.written, r.writtenBytes, r.oneHitBytesWritten,
@@ -186,7 +186,7 @@ final class CdnExperiment implements Experiment {
     }
     out.table(t);
     out.chart(Chart.xy("cdn-writes", "CDN cache: bytes written to the cache", "cache size (% of requested objects' bytes)",
-            "bytes written")
+            "GB written")
         .logX()
         .joinPoints()
         .points("store on every miss", x, written[0], null, null)
