@@ -5,6 +5,7 @@ import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
+import io.github.probkit.frequency.FrequencyGoldenFiles;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.testing.Keys;
 import java.io.IOException;
@@ -57,9 +58,24 @@ public final class GoldenFiles {
     ScalableBloomFilter scalable = ScalableBloomFilter.create(100, 0.01);
     Keys.sequential("golden:", 0, 350).forEach(scalable::add);
     write(dir.resolve("scalable-v1.bin"), scalable);
+
+    // Seed 000's 2 x 8 sketch; 3 x 64 sketches of "item-i" x (i + 1); a hand-worked Space-Saving.
+    write(dir.resolve("count-min-v1.bin"), FrequencyGoldenFiles.seedSketch()::writeTo);
+    write(dir.resolve("count-min-xxh3-v1.bin"), FrequencyGoldenFiles.xxh3Sketch(false)::writeTo);
+    write(dir.resolve("count-min-conservative-v1.bin"), FrequencyGoldenFiles.xxh3Sketch(true)::writeTo);
+    write(dir.resolve("heavy-hitters-v1.bin"), FrequencyGoldenFiles.heavyHitters()::writeTo);
+  }
+
+  /** Anything with a {@code writeTo(OutputStream)}. */
+  private interface Writable {
+    void writeTo(OutputStream out) throws IOException;
   }
 
   private static void write(Path file, MembershipFilter f) throws IOException {
+    write(file, f::writeTo);
+  }
+
+  private static void write(Path file, Writable f) throws IOException {
     if (Files.exists(file)) {
       System.out.println("kept " + file + " (golden files are never regenerated)");
       return;

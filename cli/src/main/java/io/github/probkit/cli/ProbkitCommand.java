@@ -25,6 +25,8 @@ import picocli.CommandLine.Spec;
       "  probkit demo",
       "  probkit filter create users.bin --expected 1000000 --fpp 0.01 --keys users.txt",
       "  probkit filter query users.bin alice bob",
+      "  probkit cms create terms.cms --epsilon 0.001 --delta 0.01",
+      "  probkit top -k 20 access.log",
       "  probkit lab all --quick",
       "",
       "Exit codes: 0 success, 1 runtime error (missing or corrupt file), 2 usage error.",
@@ -32,6 +34,8 @@ import picocli.CommandLine.Spec;
     subcommands = {
       DemoCommand.class,
       FilterCommand.class,
+      CmsCommand.class,
+      TopCommand.class,
       LabCommand.class,
       CommandLine.HelpCommand.class,
       AutoComplete.GenerateCompletion.class,

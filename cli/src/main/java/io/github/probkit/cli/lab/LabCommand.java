@@ -49,6 +49,8 @@ public final class LabCommand implements Callable<Integer> {
     register(SizingExperiment::new);
     register(FiltersExperiment::new);
     register(DeletionExperiment::new);
+    register(CmsErrorExperiment::new);
+    register(HeavyHittersExperiment::new);
     register(LsmExperiment::new);
     register(CdnExperiment::new);
   }
