@@ -13,7 +13,7 @@ import org.apache.commons.math3.random.Well19937c;
 final class HeavyHittersExperiment implements Experiment {
   private static final double[] SKEWS = {0.8, 1.0, 1.2, 1.5};
   private static final int K = 10;
-  private static final int[] CAPACITIES = {10, 20, 50, 100, 200, 500, 1000, 5000};
+  private static final int[] CAPACITIES = {10, 20, 50, 100, 200, 500, 1000, 2000};
   /** The heavy-hitter threshold: terms above PHI N. */
   private static final double PHI = 0.001;
 
@@ -40,7 +40,7 @@ final class HeavyHittersExperiment implements Experiment {
   }
 
   private static int length(Lab lab) {
-    return lab.pick(100_000, 1_000_000, 5_000_000);
+    return lab.pick(100_000, 500_000, 2_000_000);
   }
 
   private static int universe(Lab lab) {
@@ -56,7 +56,7 @@ final class HeavyHittersExperiment implements Experiment {
       terms[i] = "term-" + i;
     }
     Table t = Table.of("Top " + K + " of Zipfian streams, N = " + Unit.COUNT.format(n),
-        "exponent", Unit.NUMBER, "capacity", Unit.COUNT, "bytes", Unit.BYTES, "N / c", Unit.COUNT,
+        "exponent", Unit.TEXT, "capacity", Unit.COUNT, "bytes", Unit.BYTES, "N / c", Unit.COUNT,
         "top-" + K + " precision", Unit.PERCENT, "certain", Unit.INTEGER, "exact by the bound", Unit.TEXT,
         "terms > 0.1 % N", Unit.INTEGER, "precision", Unit.PERCENT, "recall", Unit.PERCENT);
     long missedAboveThreshold = 0;
@@ -143,7 +143,7 @@ final class HeavyHittersExperiment implements Experiment {
           guaranteed++;
           guaranteedWrong += hits == K ? 0 : 1;
         }
-        t.row(SKEWS[si], c, hh.byteSize(), maxError, p, certain, sure ? "yes" : "no", heavy, hp, hr);
+        t.row(String.valueOf(SKEWS[si]), c, hh.byteSize(), maxError, p, certain, sure ? "yes" : "no", heavy, hp, hr);
         precision[si][ci] = p;
         memory[ci] = memory[ci] == 0 ? hh.byteSize() : memory[ci];
       }
