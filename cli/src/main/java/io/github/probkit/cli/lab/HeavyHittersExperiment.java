@@ -40,7 +40,7 @@ final class HeavyHittersExperiment implements Experiment {
   }
 
   private static int length(Lab lab) {
-    return lab.pick(100_000, 500_000, 2_000_000);
+    return lab.pick(50_000, 500_000, 2_000_000);
   }
 
   private static int universe(Lab lab) {

@@ -169,7 +169,7 @@ final class SizingExperiment implements Experiment {
         theory, accept[0], accept[1], Stats.BINOMIAL + " of 100,000 queries + fill");
     out.checkInterval("seed 001's 1.02 % over 100,000 absent keys, as a sample of the theory",
         Unit.PERCENT, 0.0102, theory, accept[0], accept[1], Stats.BINOMIAL + " of 100,000 queries + fill");
-    long large = lab.pick(1_000_000L, 2_000_000L, 10_000_000L);
+    long large = lab.pick(200_000L, 2_000_000L, 10_000_000L);
     long fpLarge = fp;
     for (long i = small; i < large; i++) {
       fpLarge += f.mightContain("ghost:" + i) ? 1 : 0;
