@@ -1,5 +1,8 @@
 package io.github.probkit;
 
+import io.github.probkit.filter.BinaryFuseFilter;
+import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
+import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
@@ -58,6 +61,17 @@ public final class GoldenFiles {
     ScalableBloomFilter scalable = ScalableBloomFilter.create(100, 0.01);
     Keys.sequential("golden:", 0, 350).forEach(scalable::add);
     write(dir.resolve("scalable-v1.bin"), scalable);
+
+    // 1000 keys at 1 %.
+    BlockedBloomFilter blocked = BlockedBloomFilter.create(1000, 0.01);
+    Keys.sequential("golden-", 0, 1000).forEach(blocked::add);
+    write(dir.resolve("blocked-v1.bin"), blocked);
+
+    // The same 1000 keys, with 8- and with 16-bit fingerprints.
+    for (FingerprintBits bits : FingerprintBits.values()) {
+      write(dir.resolve("binary-fuse" + bits.bits() + "-v1.bin"),
+          BinaryFuseFilter.create(Keys.sequential("golden-", 0, 1000), bits));
+    }
 
     // Seed 000's 2 x 8 sketch; 3 x 64 sketches of "item-i" x (i + 1); a hand-worked Space-Saving.
     write(dir.resolve("count-min-v1.bin"), FrequencyGoldenFiles.seedSketch()::writeTo);
