@@ -1,5 +1,8 @@
 package io.github.probkit;
 
+import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cardinality.UltraLogLog;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
 import io.github.probkit.filter.BlockedBloomFilter;
@@ -78,6 +81,16 @@ public final class GoldenFiles {
     write(dir.resolve("count-min-xxh3-v1.bin"), FrequencyGoldenFiles.xxh3Sketch(false)::writeTo);
     write(dir.resolve("count-min-conservative-v1.bin"), FrequencyGoldenFiles.xxh3Sketch(true)::writeTo);
     write(dir.resolve("heavy-hitters-v1.bin"), FrequencyGoldenFiles.heavyHitters()::writeTo);
+
+    // Keys "user:0", "user:1", ...: HyperLogLog dense and sparse, UltraLogLog.
+    write(dir.resolve("hyperloglog-v1.bin"), sketch(HyperLogLog.create(12), 20_000));
+    write(dir.resolve("hyperloglog-sparse-v1.bin"), sketch(HyperLogLog.create(14), 300));
+    write(dir.resolve("ultraloglog-v1.bin"), sketch(UltraLogLog.create(12), 20_000));
+  }
+
+  private static Writable sketch(CardinalitySketch s, int keys) {
+    Keys.sequential("user:", 0, keys).forEach(s::add);
+    return s::writeTo;
   }
 
   /** Anything with a {@code writeTo(OutputStream)}. */

@@ -3,6 +3,8 @@ package io.github.probkit.io;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cardinality.UltraLogLog;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
 import io.github.probkit.filter.BlockedBloomFilter;
@@ -114,6 +116,18 @@ class ReaderMutationTest {
       top.add("h" + (i * i % 53));
     }
     s.add(new Sample("heavy-hitters", HeavyHitters::readFrom, List.of(bytes(top::writeTo))));
+
+    HyperLogLog sparse = HyperLogLog.create(10);
+    Keys.sequential("h", 0, 60).forEach(sparse::add);
+    HyperLogLog dense = HyperLogLog.create(6);
+    Keys.sequential("h", 0, 300).forEach(dense::add);
+    HyperLogLog merged = HyperLogLog.create(6).merge(dense).merge(sparse);
+    s.add(new Sample("hyperloglog", HyperLogLog::readFrom,
+        List.of(bytes(sparse::writeTo), bytes(dense::writeTo), bytes(merged::writeTo))));
+    UltraLogLog ull = UltraLogLog.create(6);
+    Keys.sequential("u", 0, 300).forEach(ull::add);
+    UltraLogLog ullMerged = UltraLogLog.create(4).merge(ull).merge(ull.downsize(5));
+    s.add(new Sample("ultraloglog", UltraLogLog::readFrom, List.of(bytes(ull::writeTo), bytes(ullMerged::writeTo))));
     return s;
   }
 
