@@ -243,7 +243,7 @@ final class LsmExperiment implements Experiment {
         fileBytes += Files.size(file);
       }
       out.note("Store: " + r + " runs, " + Unit.COUNT.format((long) r * perRun) + " keys, "
-          + Unit.BYTES.format(fileBytes) + " of files in " + dir + " (deleted afterwards).");
+          + Unit.BYTES.format(fileBytes) + " of files in a temporary directory (deleted afterwards).");
       Store store = new Store(runs);
       Pass noneAbsent = pass(store, absent, noOwner, false);
       Pass nonePresent = pass(store, present, owners, false);
@@ -254,7 +254,7 @@ final class LsmExperiment implements Experiment {
           "absent: reads/lookup", Unit.NUMBER, "present: reads/lookup", Unit.NUMBER,
           "unnecessary reads", Unit.COUNT, "reduction", Unit.TIMES, "theory 1/p", Unit.TIMES,
           "us/lookup (absent)", Unit.NUMBER);
-      t.row("none", "-", 1.0, (double) noneAbsent.reads / q, (double) nonePresent.reads / q,
+      t.row("none", "-", "-", (double) noneAbsent.reads / q, (double) nonePresent.reads / q,
           noneAbsent.unnecessary + nonePresent.unnecessary, 1.0, 1.0, noneAbsent.seconds * 1e6 / q);
       long wrong = noneAbsent.wrong + nonePresent.wrong;
       int points = BITS_PER_KEY.length - 1;

@@ -48,8 +48,16 @@ final class Section {
     out.flush();
   }
 
+  /**
+   * Prints a table. In the report it goes before the checks printed just before it, which judge
+   * its rows as they were measured.
+   */
   void table(Table t) {
-    blocks.add(t);
+    int at = blocks.size();
+    while (at > 0 && blocks.get(at - 1) instanceof Check) {
+      at--;
+    }
+    blocks.add(at, t);
     out.println();
     out.print(t.text());
     out.println();

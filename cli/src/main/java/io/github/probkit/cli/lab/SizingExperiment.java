@@ -187,7 +187,7 @@ final class SizingExperiment implements Experiment {
     Table t = Table.of("A million keys: java.util.HashSet<String> on the heap against a 1 % Bloom filter ("
             + layout + ")",
         "keys", Unit.TEXT, "key bytes", Unit.INTEGER, "raw keys", Unit.BYTES, "HashSet measured", Unit.BYTES,
-        "per key", Unit.NUMBER, "layout estimate", Unit.BYTES, "1 % filter", Unit.BYTES,
+        "bytes per key", Unit.NUMBER, "layout estimate", Unit.BYTES, "1 % filter", Unit.BYTES,
         "HashSet / filter", Unit.TIMES);
     double userHeap = 0;
     double userEstimate = 0;
