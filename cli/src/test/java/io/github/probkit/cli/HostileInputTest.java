@@ -92,17 +92,7 @@ class HostileInputTest {
   }
 
   /** A command that reads keys from a file, and the structure file it rewrites (or null). */
-  private static final class Family {
-    final String name;
-    final Function<String, String[]> args;
-    final Path rewrites;
-
-    Family(String name, Path rewrites, Function<String, String[]> args) {
-      this.name = name;
-      this.args = args;
-      this.rewrites = rewrites;
-    }
-  }
+  private record Family(String name, Path rewrites, Function<String, String[]> args) {}
 
   private List<Family> families() {
     String f = bloom.toString();
@@ -128,12 +118,12 @@ class HostileInputTest {
 
   /** Runs the family on {@code input}: checks exit code 1 and the one-line error, and the file. */
   private static void failsNamingTheInput(Family family, Path input, String error) throws IOException {
-    byte[] before = family.rewrites == null ? null : Files.readAllBytes(family.rewrites);
-    Cli r = Cli.run(family.args.apply(input.toString()));
-    assertThat(r.exit).as("%s on %s: %s", family.name, input, r).isEqualTo(Main.EXIT_RUNTIME);
+    byte[] before = family.rewrites() == null ? null : Files.readAllBytes(family.rewrites());
+    Cli r = Cli.run(family.args().apply(input.toString()));
+    assertThat(r.exit).as("%s on %s: %s", family.name(), input, r).isEqualTo(Main.EXIT_RUNTIME);
     assertOneLine(r, "probkit: " + input + ": " + error);
     if (before != null) {
-      assertThat(Files.readAllBytes(family.rewrites)).as("%s left its file as it was", family.name)
+      assertThat(Files.readAllBytes(family.rewrites())).as("%s left its file as it was", family.name())
           .isEqualTo(before);
     }
   }
@@ -143,9 +133,9 @@ class HostileInputTest {
   }
 
   private static void works(Family family, Path input) {
-    Cli r = Cli.run(family.args.apply(input.toString()));
-    assertThat(r.exit).as("%s on %s: %s", family.name, input, r).isZero();
-    assertThat(r.err).as("%s on %s", family.name, input).isEmpty();
+    Cli r = Cli.run(family.args().apply(input.toString()));
+    assertThat(r.exit).as("%s on %s: %s", family.name(), input, r).isZero();
+    assertThat(r.err).as("%s on %s", family.name(), input).isEmpty();
   }
 
   @Test
@@ -158,10 +148,10 @@ class HostileInputTest {
   @Test
   void binaryInputsWorkOrFailOnOneLine() throws IOException {
     for (Family f : families()) {
-      if (f.name.equals("cms add --counts")) {
+      if (f.name().equals("cms add --counts")) {
         // Line 1 is bytes 0 to 9: the tab is its last byte, so the count is empty.
         byte[] before = Files.readAllBytes(cms);
-        Cli r = Cli.run(f.args.apply(binary.toString()));
+        Cli r = Cli.run(f.args().apply(binary.toString()));
         assertThat(r.exit).isEqualTo(Main.EXIT_RUNTIME);
         assertOneLine(r, "probkit: --counts: item 1 has count '', must be an integer in [0, " + Long.MAX_VALUE + "]");
         assertThat(Files.readAllBytes(cms)).isEqualTo(before);
