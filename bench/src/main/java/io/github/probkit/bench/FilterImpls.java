@@ -1,0 +1,261 @@
+package io.github.probkit.bench;
+
+import com.dynatrace.hash4j.hashing.Hasher64;
+import com.dynatrace.hash4j.hashing.Hashing;
+import com.google.common.hash.Funnels;
+import io.github.probkit.filter.BloomFilter;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.commons.codec.digest.MurmurHash3;
+import org.apache.commons.collections4.bloomfilter.EnhancedDoubleHasher;
+import org.apache.commons.collections4.bloomfilter.Shape;
+import org.apache.commons.collections4.bloomfilter.SimpleBloomFilter;
+import org.fastfilter.Filter;
+import org.fastfilter.bloom.BlockedBloom;
+import org.fastfilter.bloom.Bloom;
+import org.fastfilter.cuckoo.Cuckoo8;
+import org.fastfilter.utils.Hash;
+import org.fastfilter.xor.Xor8;
+import org.fastfilter.xor.XorFuse8;
+
+/**
+ * The registry of filter contestants, by the name used in the benchmarks' {@code impl} parameter:
+ * {@code <library>-<family>}. A family groups the filters compared with each other in a table.
+ */
+public final class FilterImpls {
+
+  /** Creates an empty dynamic filter sized for {@code n} keys at rate {@code fpp}. */
+  interface EmptyFactory {
+    FilterContestant create(long n, double fpp, boolean strings);
+  }
+
+  /** Builds a static filter from all its keys at once (FastFilter's xor filters take hashes). */
+  interface StaticFactory {
+    FilterContestant build(long[] keysOrHashes, boolean strings);
+  }
+
+  /** One contestant: exactly one of {@code empty} and {@code build} is set. */
+  public record Spec(String name, String family, String library, EmptyFactory empty, StaticFactory build) {
+    public boolean dynamic() {
+      return empty != null;
+    }
+
+    public boolean probkit() {
+      return library.equals("probkit");
+    }
+  }
+
+  private static final Map<String, Spec> ALL = new LinkedHashMap<>();
+  /** FastFilter draws its seeds from one global Random: seeding it makes runs repeatable. */
+  private static final long FASTFILTER_SEED = 0x6a09e667f3bcc908L;
+  private static final Hasher64 XXH3 = Hashing.xxh3_64();
+
+  static {
+    dynamic("probkit-bloom", (n, p, s) -> new ProbkitBloom(BloomFilter.create(n, p)));
+    dynamic("guava-bloom", GuavaBloom::new);
+    dynamic("commons-bloom", CommonsBloom::new);
+    dynamic("spark-bloom", (n, p, s) -> new SparkBloom(n, p));
+    dynamic("fastfilter-bloom", (n, p, s) -> {
+      // Bloom's sizing constructor is package-private: construct() from n copies of one key is the
+      // public way to get a filter sized for n.
+      Hash.setSeed(FASTFILTER_SEED);
+      return new FastFilter(Bloom.construct(new long[Math.toIntExact(n)], FilterContestant.bloomBitsPerKey(p)));
+    });
+    dynamic("fastfilter-blocked", (n, p, s) -> {
+      Hash.setSeed(FASTFILTER_SEED);
+      int bitsPerKey = (int) Math.ceil(FilterContestant.bloomBitsPerKey(p));
+      return new FastFilter(BlockedBloom.construct(new long[Math.toIntExact(n)], bitsPerKey));
+    });
+    dynamic("fastfilter-cuckoo8", (n, p, s) -> {
+      Hash.setSeed(FASTFILTER_SEED);
+      // The load factor FastFilter's own construct() uses.
+      return new FastCuckoo8(new Cuckoo8((int) (n / 0.95)));
+    });
+    built("fastfilter-xor8", (keys, s) -> {
+      Hash.setSeed(FASTFILTER_SEED);
+      return new FastFilter(Xor8.construct(keys));
+    });
+    built("fastfilter-xorfuse8", (keys, s) -> {
+      Hash.setSeed(FASTFILTER_SEED);
+      return new FastFilter(XorFuse8.construct(keys));
+    });
+  }
+
+  private FilterImpls() {}
+
+  private static void dynamic(String name, EmptyFactory f) {
+    add(name, f, null);
+  }
+
+  private static void built(String name, StaticFactory f) {
+    add(name, null, f);
+  }
+
+  private static void add(String name, EmptyFactory e, StaticFactory b) {
+    int dash = name.indexOf('-');
+    ALL.put(name, new Spec(name, name.substring(dash + 1), name.substring(0, dash), e, b));
+  }
+
+  public static Spec spec(String name) {
+    Spec s = ALL.get(name);
+    if (s == null) {
+      throw new IllegalArgumentException("unknown filter " + name + "; known: " + ALL.keySet());
+    }
+    return s;
+  }
+
+  public static List<Spec> all() {
+    return List.copyOf(ALL.values());
+  }
+
+  /** An empty dynamic filter for {@code n} keys. */
+  public static FilterContestant empty(String name, long n, double fpp, boolean strings) {
+    Spec s = spec(name);
+    if (!s.dynamic()) {
+      throw new IllegalArgumentException(name + " is static: it has no add");
+    }
+    return s.empty.create(n, fpp, strings);
+  }
+
+  /** A filter holding keys {@code [0, n)} of {@link Keys}, as Strings or as longs. */
+  public static FilterContestant filled(String name, long n, double fpp, boolean strings) {
+    Spec s = spec(name);
+    if (s.dynamic()) {
+      FilterContestant f = s.empty.create(n, fpp, strings);
+      for (long i = 0; i < n; i++) {
+        if (strings) {
+          f.add(Keys.stringKey(i));
+        } else {
+          f.add(Keys.longKey(i));
+        }
+      }
+      return f;
+    }
+    long[] keys = new long[Math.toIntExact(n)];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = strings ? hashString(Keys.stringKey(i)) : Keys.longKey(i);
+    }
+    return s.build.build(keys, strings);
+  }
+
+  /** How a contestant that takes longs turns a String into one. */
+  static long hashString(String s) {
+    return XXH3.hashCharsToLong(s);
+  }
+
+  // ---- contestants
+
+  static final class ProbkitBloom extends FilterContestant {
+    private final BloomFilter f;
+
+    ProbkitBloom(BloomFilter f) {
+      this.f = f;
+    }
+
+    @Override public void add(String key) { f.add(key); }
+    @Override public void add(long key) { f.add(key); }
+    @Override public boolean mightContain(String key) { return f.mightContain(key); }
+    @Override public boolean mightContain(long key) { return f.mightContain(key); }
+    @Override public Object root() { return f; }
+  }
+
+  /** Guava's filter is typed by its funnel: one for Strings (UTF-8), one for boxed Longs. */
+  static final class GuavaBloom extends FilterContestant {
+    private final com.google.common.hash.BloomFilter<CharSequence> strings;
+    private final com.google.common.hash.BloomFilter<Long> longs;
+
+    GuavaBloom(long n, double fpp, boolean forStrings) {
+      this.strings = forStrings
+          ? com.google.common.hash.BloomFilter.create(Funnels.stringFunnel(StandardCharsets.UTF_8), n, fpp)
+          : null;
+      this.longs = forStrings ? null : com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), n, fpp);
+    }
+
+    @Override public void add(String key) { strings.put(key); }
+    @Override public void add(long key) { longs.put(key); }
+    @Override public boolean mightContain(String key) { return strings.mightContain(key); }
+    @Override public boolean mightContain(long key) { return longs.mightContain(key); }
+    @Override public Object root() { return strings != null ? strings : longs; }
+  }
+
+  /**
+   * Commons Collections 4.5: SimpleBloomFilter fed an EnhancedDoubleHasher of the key's 128-bit
+   * Murmur3 (commons-codec), the pairing its documentation shows. Longs are hashed as their 8
+   * little-endian bytes, like probkit's.
+   */
+  static final class CommonsBloom extends FilterContestant {
+    private final SimpleBloomFilter f;
+    private final byte[] buf = new byte[8];
+
+    CommonsBloom(long n, double fpp, boolean strings) {
+      this.f = new SimpleBloomFilter(Shape.fromNP(Math.toIntExact(n), fpp));
+    }
+
+    private static EnhancedDoubleHasher hasher(byte[] b, int len) {
+      long[] h = MurmurHash3.hash128x64(b, 0, len, 0);
+      return new EnhancedDoubleHasher(h[0], h[1]);
+    }
+
+    private EnhancedDoubleHasher hasher(long key) {
+      for (int i = 0; i < 8; i++) {
+        buf[i] = (byte) (key >>> (8 * i));
+      }
+      return hasher(buf, 8);
+    }
+
+    private static EnhancedDoubleHasher hasher(String key) {
+      byte[] b = key.getBytes(StandardCharsets.UTF_8);
+      return hasher(b, b.length);
+    }
+
+    @Override public void add(String key) { f.merge(hasher(key)); }
+    @Override public void add(long key) { f.merge(hasher(key)); }
+    @Override public boolean mightContain(String key) { return f.contains(hasher(key)); }
+    @Override public boolean mightContain(long key) { return f.contains(hasher(key)); }
+    @Override public Object root() { return f; }
+  }
+
+  static final class SparkBloom extends FilterContestant {
+    private final org.apache.spark.util.sketch.BloomFilter f;
+
+    SparkBloom(long n, double fpp) {
+      this.f = org.apache.spark.util.sketch.BloomFilter.create(n, fpp);
+    }
+
+    @Override public void add(String key) { f.putString(key); }
+    @Override public void add(long key) { f.putLong(key); }
+    @Override public boolean mightContain(String key) { return f.mightContainString(key); }
+    @Override public boolean mightContain(long key) { return f.mightContainLong(key); }
+    @Override public Object root() { return f; }
+  }
+
+  /** Any FastFilter filter: it takes longs (and hashes them again inside). */
+  static class FastFilter extends FilterContestant {
+    final Filter f;
+
+    FastFilter(Filter f) {
+      this.f = Objects.requireNonNull(f);
+    }
+
+    @Override public void add(String key) { add(hashString(key)); }
+    @Override public void add(long key) { f.add(key); }
+    @Override public boolean mightContain(String key) { return f.mayContain(hashString(key)); }
+    @Override public boolean mightContain(long key) { return f.mayContain(key); }
+    @Override public Object root() { return f; }
+  }
+
+  /** Cuckoo8 adds with {@code insert}; the Filter interface's {@code add} is unsupported there. */
+  static final class FastCuckoo8 extends FastFilter {
+    private final Cuckoo8 c;
+
+    FastCuckoo8(Cuckoo8 c) {
+      super(c);
+      this.c = c;
+    }
+
+    @Override public void add(long key) { c.insert(key); }
+  }
+}
