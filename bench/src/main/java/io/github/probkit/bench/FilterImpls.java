@@ -4,6 +4,7 @@ import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
 import com.google.common.hash.Funnels;
 import io.github.probkit.filter.BloomFilter;
+import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,8 +23,8 @@ import org.fastfilter.xor.Xor8;
 import org.fastfilter.xor.XorFuse8;
 
 /**
- * The registry of filter contestants, by the name used in the benchmarks' {@code impl} parameter:
- * {@code <library>-<family>}. A family groups the filters compared with each other in a table.
+ * The registry of filter contestants, by the name used in the benchmarks' {@code impl} parameter
+ * ({@code <library>-<structure>}). A family groups the filters a probkit filter is compared with.
  */
 public final class FilterImpls {
 
@@ -48,37 +49,45 @@ public final class FilterImpls {
     }
   }
 
+  /** Families: the filters of one family are compared with each other ("best peer"). */
+  public static final String BLOOM = "standard Bloom";
+  public static final String BLOCKED = "blocked Bloom";
+  public static final String STATIC = "static (xor / binary fuse)";
+  public static final String CUCKOO = "cuckoo";
+  public static final String COUNTING = "counting Bloom";
+
   private static final Map<String, Spec> ALL = new LinkedHashMap<>();
   /** FastFilter draws its seeds from one global Random: seeding it makes runs repeatable. */
   private static final long FASTFILTER_SEED = 0x6a09e667f3bcc908L;
   private static final Hasher64 XXH3 = Hashing.xxh3_64();
 
   static {
-    dynamic("probkit-bloom", (n, p, s) -> new ProbkitBloom(BloomFilter.create(n, p)));
-    dynamic("guava-bloom", GuavaBloom::new);
-    dynamic("commons-bloom", CommonsBloom::new);
-    dynamic("spark-bloom", (n, p, s) -> new SparkBloom(n, p));
-    dynamic("fastfilter-bloom", (n, p, s) -> {
-      // Bloom's sizing constructor is package-private: construct() from n copies of one key is the
-      // public way to get a filter sized for n.
-      Hash.setSeed(FASTFILTER_SEED);
-      return new FastFilter(Bloom.construct(new long[Math.toIntExact(n)], FilterContestant.bloomBitsPerKey(p)));
+    dynamic("probkit-bloom", BLOOM, (n, p, s) -> new ProbkitBloom(BloomFilter.create(n, p)));
+    dynamic("guava-bloom", BLOOM, GuavaBloom::new);
+    dynamic("commons-bloom", BLOOM, CommonsBloom::new);
+    dynamic("spark-bloom", BLOOM, (n, p, s) -> new SparkBloom(n, p));
+    dynamic("fastfilter-bloom", BLOOM, (n, p, s) -> {
+      double bitsPerKey = FilterContestant.bloomBitsPerKey(p);
+      // k as Bloom.construct chooses it; the sizing constructor is package-private.
+      int k = Math.max(1, (int) Math.round(bitsPerKey * Math.log(2)));
+      return new FastFilter(fastFilterNew(Bloom.class, new Class<?>[] {int.class, double.class, int.class},
+          Math.toIntExact(n), bitsPerKey, k));
     });
-    dynamic("fastfilter-blocked", (n, p, s) -> {
-      Hash.setSeed(FASTFILTER_SEED);
+    dynamic("fastfilter-blocked", BLOCKED, (n, p, s) -> {
       int bitsPerKey = (int) Math.ceil(FilterContestant.bloomBitsPerKey(p));
-      return new FastFilter(BlockedBloom.construct(new long[Math.toIntExact(n)], bitsPerKey));
+      return new FastFilter(fastFilterNew(BlockedBloom.class, new Class<?>[] {int.class, int.class},
+          Math.toIntExact(n), bitsPerKey));
     });
-    dynamic("fastfilter-cuckoo8", (n, p, s) -> {
+    dynamic("fastfilter-cuckoo8", CUCKOO, (n, p, s) -> {
       Hash.setSeed(FASTFILTER_SEED);
       // The load factor FastFilter's own construct() uses.
       return new FastCuckoo8(new Cuckoo8((int) (n / 0.95)));
     });
-    built("fastfilter-xor8", (keys, s) -> {
+    built("fastfilter-xor8", STATIC, (keys, s) -> {
       Hash.setSeed(FASTFILTER_SEED);
       return new FastFilter(Xor8.construct(keys));
     });
-    built("fastfilter-xorfuse8", (keys, s) -> {
+    built("fastfilter-xorfuse8", STATIC, (keys, s) -> {
       Hash.setSeed(FASTFILTER_SEED);
       return new FastFilter(XorFuse8.construct(keys));
     });
@@ -86,17 +95,16 @@ public final class FilterImpls {
 
   private FilterImpls() {}
 
-  private static void dynamic(String name, EmptyFactory f) {
-    add(name, f, null);
+  private static void dynamic(String name, String family, EmptyFactory f) {
+    add(name, family, f, null);
   }
 
-  private static void built(String name, StaticFactory f) {
-    add(name, null, f);
+  private static void built(String name, String family, StaticFactory f) {
+    add(name, family, null, f);
   }
 
-  private static void add(String name, EmptyFactory e, StaticFactory b) {
-    int dash = name.indexOf('-');
-    ALL.put(name, new Spec(name, name.substring(dash + 1), name.substring(0, dash), e, b));
+  private static void add(String name, String family, EmptyFactory e, StaticFactory b) {
+    ALL.put(name, new Spec(name, family, name.substring(0, name.indexOf('-')), e, b));
   }
 
   public static Spec spec(String name) {
@@ -139,6 +147,21 @@ public final class FilterImpls {
       keys[i] = strings ? hashString(Keys.stringKey(i)) : Keys.longKey(i);
     }
     return s.build.build(keys, strings);
+  }
+
+  /**
+   * An empty FastFilter Bloom or BlockedBloom sized for n keys: their sizing constructors are
+   * package-private, and the public construct(keys) would need the keys up front.
+   */
+  private static Filter fastFilterNew(Class<? extends Filter> type, Class<?>[] signature, Object... args) {
+    Hash.setSeed(FASTFILTER_SEED);
+    try {
+      Constructor<? extends Filter> c = type.getDeclaredConstructor(signature);
+      c.setAccessible(true);
+      return c.newInstance(args);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot create " + type.getName(), e);
+    }
   }
 
   /** How a contestant that takes longs turns a String into one. */
