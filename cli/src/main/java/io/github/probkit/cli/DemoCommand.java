@@ -20,13 +20,14 @@ import picocli.CommandLine.Spec;
       "Run the walkthroughs of the specification through probkit's own structures and print them",
       "exactly as the specification does. With no NAME, run every demo.",
     },
-    footer = {"", "Examples:", "  probkit demo", "  probkit demo bloom"})
+    footer = {"", "Examples:", "  probkit demo", "  probkit demo bloom", "  probkit demo cms"})
 public final class DemoCommand implements Callable<Integer> {
   /** Every demo, in the order {@code probkit demo} runs them. */
   static final Map<String, Consumer<PrintWriter>> DEMOS = new LinkedHashMap<>();
 
   static {
     DEMOS.put("bloom", BloomDemo::run);
+    DEMOS.put("cms", CmsDemo::run);
   }
 
   @Spec CommandSpec spec;

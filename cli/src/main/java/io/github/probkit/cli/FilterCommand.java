@@ -1,9 +1,13 @@
 package io.github.probkit.cli;
 
 import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.filter.CountingBloomFilter;
+import io.github.probkit.filter.CuckooFilter;
+import io.github.probkit.filter.DeletableFilter;
 import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
+import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
@@ -29,6 +33,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
       FilterCommand.Create.class,
       FilterCommand.Add.class,
+      FilterCommand.Remove.class,
       FilterCommand.Query.class,
       FilterCommand.Info.class,
       FilterCommand.Merge.class,
@@ -57,8 +62,26 @@ public final class FilterCommand implements Runnable {
     SketchFiles.write(file, f::writeTo);
   }
 
-  static long addKeys(MutableFilter f, List<String> keys, KeyOptions from) throws IOException {
-    return from.forEach(keys, System.in, f::add);
+  /**
+   * Adds the keys to {@code f} in memory. A cuckoo filter that runs out of room fails the command
+   * with the number of keys it took; since this happens before {@link #save}, {@code file} is left
+   * as it was.
+   */
+  static long addKeys(MutableFilter f, List<String> keys, KeyOptions from, CommandSpec spec, Path file)
+      throws IOException {
+    long[] added = {0};
+    from.forEach(keys, ProbkitCommand.stdin(spec), (buf, off, len) -> {
+      if (f.add(buf, off, len)) {
+        added[0]++;
+      } else if (f instanceof CuckooFilter) {
+        CuckooFilter c = (CuckooFilter) f;
+        throw new CliException(String.format(Locale.ROOT,
+            "%s: the cuckoo filter is full after adding %d keys (load %.1f %%, the maximum is about 95 %%);"
+                + " the file was left as it was",
+            file, added[0], 100 * c.load()));
+      }
+    });
+    return added[0];
   }
 
   @Command(
@@ -76,7 +99,11 @@ public final class FilterCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The filter file to write.")
     Path file;
 
-    @Option(names = "--expected", required = true, paramLabel = "N", description = "Keys the filter is sized for.")
+    @Option(
+        names = "--expected",
+        required = true,
+        paramLabel = "N",
+        description = "Keys the filter is sized for (scalable: its initial capacity; it grows beyond).")
     long expected;
 
     @Option(names = "--fpp", required = true, paramLabel = "P", description = "Target false-positive rate, in (0, 1).")
@@ -97,8 +124,7 @@ public final class FilterCommand implements Runnable {
         completionCandidates = FilterTypes.Names.class)
     String type;
 
-    @Option(names = "--keys", paramLabel = "KEYFILE", description = "Add the keys of KEYFILE, one per line ('-' for stdin).")
-    String keysFile;
+    @Mixin KeyOptions keyOptions;
 
     @Override
     public Integer call() throws IOException {
@@ -110,12 +136,9 @@ public final class FilterCommand implements Runnable {
       }
       HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
       HashStrategy strategy = algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
-      KeyOptions from = null;
-      if (keysFile != null) {
-        from = new KeyOptions();
-        from.keysFile = keysFile;
-      }
-      save(file, FilterTypes.create(type, expected, fpp, strategy, from));
+      // Unlike add, create reads keys only when asked to: a new filter may well start empty.
+      KeyOptions from = keyOptions.keysFile != null ? keyOptions : null;
+      save(file, FilterTypes.create(type, expected, fpp, strategy, from, spec, file));
       return 0;
     }
   }
@@ -139,8 +162,46 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       MutableFilter f = loadMutable(file);
-      addKeys(f, keys, keyOptions);
+      addKeys(f, keys, keyOptions, spec, file);
       save(file, f);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "remove",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Remove keys from a counting or cuckoo filter (from arguments, --keys FILE, or stdin).",
+        "Remove only keys that were added: removing another key can make a present key look absent.",
+        "Keys that are certainly absent are left alone and counted in the summary line.",
+      },
+      footer = {"", "Example:", "  probkit filter remove sessions.bin expired-1 expired-2"})
+  static final class Remove implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The filter file, rewritten in place.")
+    Path file;
+
+    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (default: --keys FILE, or stdin).")
+    List<String> keys = new ArrayList<>();
+
+    @Mixin KeyOptions keyOptions;
+
+    @Override
+    public Integer call() throws IOException {
+      MembershipFilter f = load(file);
+      if (!(f instanceof DeletableFilter)) {
+        throw new CliException(file + ": a " + f.type().label()
+            + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed");
+      }
+      DeletableFilter d = (DeletableFilter) f;
+      long[] removed = {0};
+      long total = keyOptions.forEach(keys, ProbkitCommand.stdin(spec), (buf, off, len) -> removed[0] += d.remove(buf, off, len) ? 1 : 0);
+      save(file, f);
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf(Locale.ROOT, "removed %d of %d keys (%d certainly absent)%n", removed[0], total, total - removed[0]);
+      out.flush();
       return 0;
     }
   }
@@ -167,7 +228,7 @@ public final class FilterCommand implements Runnable {
     public Integer call() throws IOException {
       MembershipFilter f = load(file);
       PrintWriter out = spec.commandLine().getOut();
-      keyOptions.forEach(keys, System.in, (buf, off, len) -> {
+      keyOptions.forEach(keys, ProbkitCommand.stdin(spec), (buf, off, len) -> {
         out.print(new String(buf, off, len, StandardCharsets.UTF_8));
         out.print(f.mightContain(buf, off, len) ? "\tpresent\n" : "\tabsent\n");
       });
@@ -213,6 +274,37 @@ public final class FilterCommand implements Runnable {
           .put("expectedKeys", b.expectedKeys())
           .put("fpp", b.targetFpp())
           .put("bitsSet", b.bitCount());
+    } else if (f instanceof CountingBloomFilter) {
+      CountingBloomFilter c = (CountingBloomFilter) f;
+      j.put("counters", c.counterCount())
+          .put("counterBits", CountingBloomFilter.COUNTER_BITS)
+          .put("hashes", c.hashCount())
+          .put("expectedKeys", c.expectedKeys())
+          .put("fpp", c.targetFpp())
+          .put("nonZeroCounters", c.nonZeroCounters())
+          .put("saturatedCounters", c.saturatedCounters());
+    } else if (f instanceof CuckooFilter) {
+      CuckooFilter c = (CuckooFilter) f;
+      j.put("buckets", c.bucketCount())
+          .put("slotsPerBucket", CuckooFilter.SLOTS_PER_BUCKET)
+          .put("fingerprintBits", c.fingerprintBits())
+          .put("expectedKeys", c.expectedKeys())
+          .put("fpp", c.targetFpp())
+          .put("keys", c.size())
+          .put("load", c.load());
+    } else if (f instanceof ScalableBloomFilter) {
+      ScalableBloomFilter s = (ScalableBloomFilter) f;
+      List<Json> layers = new ArrayList<>();
+      for (ScalableBloomFilter.LayerInfo l : s.layers()) {
+        layers.add(new Json().put("capacity", l.capacity()).put("keys", l.keys()).put("bits", l.bits())
+            .put("hashes", l.hashes()).put("fpp", l.fpp()));
+      }
+      j.put("initialCapacity", s.initialCapacity())
+          .put("fpp", s.targetFpp())
+          .put("growth", s.growth())
+          .put("tightening", s.tightening())
+          .put("capacity", s.capacity())
+          .put("layers", layers);
     }
     if (f instanceof MutableFilter) {
       j.put("approximateCount", ((MutableFilter) f).approximateCount());
@@ -227,7 +319,7 @@ public final class FilterCommand implements Runnable {
   @Command(
       name = "merge",
       mixinStandardHelpOptions = true,
-      description = "Write the union of filters of the same size and hashing to OUT.",
+      description = "Write the union of bloom, counting or cuckoo filters of one type, size and hashing to OUT.",
       footer = {"", "Example:", "  probkit filter merge all.bin monday.bin tuesday.bin"})
   static final class Merge implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "OUT", description = "The merged filter to write.")
@@ -238,19 +330,26 @@ public final class FilterCommand implements Runnable {
 
     @Override
     public Integer call() {
-      MembershipFilter first = load(inputs.get(0));
-      if (!(first instanceof BloomFilter)) {
-        throw new CliException(inputs.get(0) + ": merging " + first.type().label() + " filters is not supported");
+      MembershipFilter union = load(inputs.get(0));
+      if (!(union instanceof BloomFilter || union instanceof CountingBloomFilter || union instanceof CuckooFilter)) {
+        throw new CliException(inputs.get(0) + ": merging " + union.type().label()
+            + " filters is not supported (bloom, counting and cuckoo filters merge)");
       }
-      BloomFilter union = (BloomFilter) first;
       for (Path p : inputs.subList(1, inputs.size())) {
         MembershipFilter f = load(p);
-        if (!(f instanceof BloomFilter)) {
-          throw new CliException(p + ": cannot merge a " + f.type().label() + " filter into a bloom filter");
+        if (f.getClass() != union.getClass()) {
+          throw new CliException(p + ": cannot merge a " + f.type().label() + " filter into a "
+              + union.type().label() + " filter");
         }
         try {
-          union.merge((BloomFilter) f);
-        } catch (IllegalArgumentException e) {
+          if (union instanceof BloomFilter) {
+            ((BloomFilter) union).merge((BloomFilter) f);
+          } else if (union instanceof CountingBloomFilter) {
+            ((CountingBloomFilter) union).merge((CountingBloomFilter) f);
+          } else {
+            ((CuckooFilter) union).merge((CuckooFilter) f);
+          }
+        } catch (IllegalArgumentException | IllegalStateException e) {
           throw new CliException(p + ": " + e.getMessage());
         }
       }

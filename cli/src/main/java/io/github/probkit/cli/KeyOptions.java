@@ -3,14 +3,14 @@ package io.github.probkit.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * Where a command's keys come from. The keys a command works on: from the arguments, from {@code --keys FILE}, or from standard input
- * when neither is given (or with {@code --keys -}). One key per line; keys are the line's bytes.
+ * Where a command's keys come from, and which part of each line is the key. Keys come from the
+ * arguments, from {@code --keys FILE}, or from standard input when neither is given (or with
+ * {@code --keys -}); one key per line, or one column of each line with {@code --field}.
  */
 final class KeyOptions {
   @Option(
@@ -18,6 +18,8 @@ final class KeyOptions {
       paramLabel = "FILE",
       description = "Read keys from FILE, one per line ('-' for stdin; .gz is decompressed).")
   String keysFile;
+
+  @Mixin InputFormat format = new InputFormat();
 
   /** Feeds every key to {@code sink}; returns the number of keys. */
   long forEach(List<String> keys, InputStream stdin, LineReader.LineConsumer sink) throws IOException {
@@ -28,11 +30,9 @@ final class KeyOptions {
       n++;
     }
     if (keysFile != null && !keysFile.equals("-")) {
-      try (InputStream in = LineReader.maybeGunzip(Files.newInputStream(Path.of(keysFile)))) {
-        n += LineReader.forEachLine(in, keysFile, sink);
-      }
+      n += Inputs.forEachLine(List.of(keysFile), stdin, format, sink);
     } else if (keysFile != null || keys.isEmpty()) {
-      n += LineReader.forEachLine(LineReader.maybeGunzip(stdin), "<stdin>", sink);
+      n += Inputs.forEachLine(List.of("-"), stdin, format, sink);
     }
     return n;
   }

@@ -25,7 +25,14 @@ public final class Main {
 
   /** The configured command line, also used by tests to run commands with captured output. */
   public static CommandLine commandLine() {
-    CommandLine cl = new CommandLine(new ProbkitCommand());
+    return commandLine(System.in);
+  }
+
+  /** The command line with {@code stdin} as the input of commands that read keys. */
+  public static CommandLine commandLine(java.io.InputStream stdin) {
+    ProbkitCommand root = new ProbkitCommand();
+    root.stdin = stdin;
+    CommandLine cl = new CommandLine(root);
     cl.setExecutionExceptionHandler(Main::handleExecutionException);
     cl.setParameterExceptionHandler(Main::handleParameterException);
     return cl;

@@ -1,5 +1,7 @@
 package io.github.probkit.cli;
 
+import java.io.InputStream;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,13 +24,18 @@ import picocli.CommandLine.Spec;
       "  probkit demo",
       "  probkit filter create users.bin --expected 1000000 --fpp 0.01 --keys users.txt",
       "  probkit filter query users.bin alice bob",
+      "  probkit cms create terms.cms --epsilon 0.001 --delta 0.01",
+      "  probkit top -k 20 access.log",
       "",
       "Exit codes: 0 success, 1 runtime error (missing or corrupt file), 2 usage error.",
     },
     subcommands = {
       DemoCommand.class,
       FilterCommand.class,
+      CmsCommand.class,
+      TopCommand.class,
       CommandLine.HelpCommand.class,
+      AutoComplete.GenerateCompletion.class,
     })
 public final class ProbkitCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -39,18 +46,29 @@ public final class ProbkitCommand implements Runnable {
       description = "On an error, print the stack trace too.")
   boolean verbose;
 
+  /** Standard input for commands that read keys; tests replace it. */
+  InputStream stdin = System.in;
+
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  /** The standard input of the command line {@code spec} belongs to. */
+  static InputStream stdin(CommandSpec spec) {
+    return root(spec.commandLine()).stdin;
+  }
+
+  private static ProbkitCommand root(CommandLine cl) {
+    while (cl.getParent() != null) {
+      cl = cl.getParent();
+    }
+    return (ProbkitCommand) cl.getCommand();
+  }
+
   /** Whether --verbose was given anywhere on the command line that {@code cl} belongs to. */
   static boolean verbose(CommandLine cl) {
-    CommandLine root = cl;
-    while (root.getParent() != null) {
-      root = root.getParent();
-    }
-    return ((ProbkitCommand) root.getCommand()).verbose
+    return root(cl).verbose
         || cl.getParseResult() != null && cl.getParseResult().hasMatchedOption("--verbose");
   }
 

@@ -3,11 +3,12 @@ package io.github.probkit.filter;
 import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
+import static io.github.probkit.internal.Preconditions.formatBytes;
 
-import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.internal.LongBitArray;
+import io.github.probkit.internal.Probes;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
 import io.github.probkit.io.SketchWriter;
@@ -120,8 +121,8 @@ public final class BloomFilter implements MutableFilter {
     double m = Math.ceil(-n * StrictMath.log(p) / (LN2 * LN2));
     checkArgument(
         m <= MAX_BITS,
-        "%d keys at fpp %s need %.0f bits, more than the maximum of %d",
-        n, p, m, MAX_BITS);
+        "%d keys at fpp %s need %.0f bits (%s), more than the maximum of %d bits (%s)",
+        n, p, m, formatBytes((long) (m / 8)), MAX_BITS, formatBytes(MAX_BITS / 8));
     return (long) m;
   }
 
@@ -165,40 +166,20 @@ public final class BloomFilter implements MutableFilter {
 
   private boolean addHashes(long h1, long h2) {
     boolean changed = false;
-    if (exact) {
-      long p = DoubleHashing.unsignedMod(h1, m);
-      long step = DoubleHashing.unsignedMod(h2, m);
-      for (int i = 0; i < k; i++) {
-        changed |= bits.set(p);
-        p = DoubleHashing.addMod(p, step, m);
-      }
-    } else {
-      long h = h1;
-      for (int i = 0; i < k; i++) {
-        changed |= bits.set(DoubleHashing.reduce(h, m));
-        h += h2;
-      }
+    long step = Probes.stride(h2, m, exact);
+    long s = Probes.start(h1, m, exact);
+    for (int i = 0; i < k; i++, s = Probes.next(s, step, m, exact)) {
+      changed |= bits.set(Probes.position(s, m, exact));
     }
     return changed;
   }
 
   private boolean containsHashes(long h1, long h2) {
-    if (exact) {
-      long p = DoubleHashing.unsignedMod(h1, m);
-      long step = DoubleHashing.unsignedMod(h2, m);
-      for (int i = 0; i < k; i++) {
-        if (!bits.get(p)) {
-          return false;
-        }
-        p = DoubleHashing.addMod(p, step, m);
-      }
-    } else {
-      long h = h1;
-      for (int i = 0; i < k; i++) {
-        if (!bits.get(DoubleHashing.reduce(h, m))) {
-          return false;
-        }
-        h += h2;
+    long step = Probes.stride(h2, m, exact);
+    long s = Probes.start(h1, m, exact);
+    for (int i = 0; i < k; i++, s = Probes.next(s, step, m, exact)) {
+      if (!bits.get(Probes.position(s, m, exact))) {
+        return false;
       }
     }
     return true;
@@ -207,19 +188,11 @@ public final class BloomFilter implements MutableFilter {
   /** The k bit positions of {@code key}, in probe order (for explaining and teaching). */
   public long[] positions(byte[] key, int off, int len) {
     long h1 = hash.hash64(key, off, len);
-    long h2 = hash.secondHash(key, off, len, h1);
+    long step = Probes.stride(hash.secondHash(key, off, len, h1), m, exact);
+    long s = Probes.start(h1, m, exact);
     long[] out = new long[k];
-    if (exact) {
-      long p = DoubleHashing.unsignedMod(h1, m);
-      long step = DoubleHashing.unsignedMod(h2, m);
-      for (int i = 0; i < k; i++) {
-        out[i] = p;
-        p = DoubleHashing.addMod(p, step, m);
-      }
-    } else {
-      for (int i = 0; i < k; i++) {
-        out[i] = DoubleHashing.reduce(h1 + i * h2, m);
-      }
+    for (int i = 0; i < k; i++, s = Probes.next(s, step, m, exact)) {
+      out[i] = Probes.position(s, m, exact);
     }
     return out;
   }

@@ -18,6 +18,12 @@ public final class Filters {
     switch (r.type()) {
       case BLOOM_FILTER:
         return BloomFilter.read(r);
+      case COUNTING_BLOOM_FILTER:
+        return CountingBloomFilter.read(r);
+      case CUCKOO_FILTER:
+        return CuckooFilter.read(r);
+      case SCALABLE_BLOOM_FILTER:
+        return ScalableBloomFilter.read(r);
       default:
         throw new SketchFormatException(
             "expected a filter, found a " + r.type().label() + " structure");

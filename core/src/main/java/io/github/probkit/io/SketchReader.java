@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.zip.CRC32C;
 
@@ -15,12 +17,13 @@ import java.util.zip.CRC32C;
  * validated before anything is allocated from it, and every failure is a {@link
  * SketchFormatException} naming the field and the decoded value.
  *
- * <p>Payload arrays larger than a few megabytes are read in chunks that are allocated only as the
+ * <p>Payload arrays are read in chunks that are allocated only as the
  * bytes arrive, so a corrupt length can never cause an allocation larger than the input itself.
  * The stream is read exactly to the end of the checksum, so structures can follow one another.
  */
 public final class SketchReader {
-  private static final int CHUNK_BYTES = 1 << 23;
+  private static final int FIRST_CHUNK = 1 << 16;
+  private static final int MAX_CHUNK = 1 << 23;
 
   private final InputStream in;
   private final CRC32C crc = new CRC32C();
@@ -207,24 +210,29 @@ public final class SketchReader {
     return ByteBuffer.wrap(scratch, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
   }
 
-  /** Reads {@code n} longs; the array is allocated only once their bytes have arrived when large. */
+  /**
+   * Reads {@code n} longs. Large arrays arrive in chunks that double from 64 KiB up to 8 MiB, each
+   * allocated only once the previous one is full, so a corrupt count fails at the end of the input
+   * having allocated at most about twice what the input held.
+   */
   public long[] readLongs(int n, String field) throws IOException {
     take(8L * n, field);
-    int chunk = CHUNK_BYTES / 8;
-    if (n <= chunk) {
-      long[] out = new long[n];
-      readLongsInto(out, 0, n);
-      return out;
+    List<long[]> parts = new ArrayList<>();
+    for (int done = 0, size = FIRST_CHUNK / 8; done < n; size = Math.min(2 * size, MAX_CHUNK / 8)) {
+      long[] part = new long[Math.min(size, n - done)];
+      readLongsInto(part, 0, part.length);
+      parts.add(part);
+      done += part.length;
     }
-    long[][] parts = new long[(n + chunk - 1) / chunk][];
-    for (int i = 0; i < parts.length; i++) {
-      parts[i] = new long[Math.min(chunk, n - i * chunk)];
-      readLongsInto(parts[i], 0, parts[i].length);
+    if (parts.size() == 1) {
+      return parts.get(0);
     }
     long[] out = new long[n];
-    for (int i = 0; i < parts.length; i++) {
-      System.arraycopy(parts[i], 0, out, i * chunk, parts[i].length);
-      parts[i] = null;
+    int at = 0;
+    for (int i = 0; i < parts.size(); i++) {
+      System.arraycopy(parts.get(i), 0, out, at, parts.get(i).length);
+      at += parts.get(i).length;
+      parts.set(i, null);
     }
     return out;
   }
@@ -241,20 +249,22 @@ public final class SketchReader {
   /** Reads {@code n} bytes, chunked as {@link #readLongs}. */
   public byte[] readBytes(int n, String field) throws IOException {
     take(n, field);
-    if (n <= CHUNK_BYTES) {
-      byte[] out = new byte[n];
-      fill(out, 0, n);
-      return out;
+    List<byte[]> parts = new ArrayList<>();
+    for (int done = 0, size = FIRST_CHUNK; done < n; size = Math.min(2 * size, MAX_CHUNK)) {
+      byte[] part = new byte[Math.min(size, n - done)];
+      fill(part, 0, part.length);
+      parts.add(part);
+      done += part.length;
     }
-    byte[][] parts = new byte[(n + CHUNK_BYTES - 1) / CHUNK_BYTES][];
-    for (int i = 0; i < parts.length; i++) {
-      parts[i] = new byte[Math.min(CHUNK_BYTES, n - i * CHUNK_BYTES)];
-      fill(parts[i], 0, parts[i].length);
+    if (parts.size() == 1) {
+      return parts.get(0);
     }
     byte[] out = new byte[n];
-    for (int i = 0; i < parts.length; i++) {
-      System.arraycopy(parts[i], 0, out, i * CHUNK_BYTES, parts[i].length);
-      parts[i] = null;
+    int at = 0;
+    for (int i = 0; i < parts.size(); i++) {
+      System.arraycopy(parts.get(i), 0, out, at, parts.get(i).length);
+      at += parts.get(i).length;
+      parts.set(i, null);
     }
     return out;
   }

@@ -1,0 +1,321 @@
+package io.github.probkit.cli;
+
+import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.hash.HashAlgorithm;
+import io.github.probkit.hash.HashStrategy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code probkit cms ...}: build, fill, query, inspect and merge count-min sketches. */
+@Command(
+    name = "cms",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Count-min sketches: how often has each item appeared? Estimates are never too low, and too",
+      "high by more than epsilon * N (N the total count) only with probability delta.",
+    },
+    subcommands = {
+      CmsCommand.Create.class,
+      CmsCommand.Add.class,
+      CmsCommand.Query.class,
+      CmsCommand.Info.class,
+      CmsCommand.Merge.class,
+    })
+public final class CmsCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  static CountMinSketch load(Path file) {
+    return SketchFiles.read(file, CountMinSketch::readFrom);
+  }
+
+  static void save(Path file, CountMinSketch s) {
+    SketchFiles.write(file, s::writeTo);
+  }
+
+  /**
+   * Where items come from: the arguments, {@code --items F}, or stdin when neither is given; the
+   * whole line or one field of it.
+   */
+  static KeyOptions source(String itemsFile, InputFormat format) {
+    KeyOptions from = new KeyOptions();
+    from.keysFile = itemsFile;
+    from.format = format;
+    return from;
+  }
+
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Create an empty sketch, sized by its error (--epsilon and --delta: ceil(e/epsilon) counters",
+        "by ceil(ln(1/delta)) rows) or by its dimensions (--width and --depth).",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit cms create terms.cms --epsilon 0.001 --delta 0.01      (5 rows of 2,719 counters)",
+        "  probkit cms create terms.cms --width 2719 --depth 5 --conservative",
+      })
+  static final class Create implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file to write.")
+    Path file;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Sizing sizing;
+
+    static final class Sizing {
+      @ArgGroup(exclusive = false, multiplicity = "1")
+      ByError byError;
+
+      @ArgGroup(exclusive = false, multiplicity = "1")
+      ByDimensions byDimensions;
+    }
+
+    static final class ByError {
+      @Option(names = "--epsilon", required = true, paramLabel = "E", description = "Error factor, in (0, 1).")
+      double epsilon;
+
+      @Option(names = "--delta", required = true, paramLabel = "D", description = "Failure probability, in (0, 1).")
+      double delta;
+    }
+
+    static final class ByDimensions {
+      @Option(names = "--width", required = true, paramLabel = "W", description = "Counters per row.")
+      int width;
+
+      @Option(names = "--depth", required = true, paramLabel = "D", description = "Rows.")
+      int depth;
+    }
+
+    @Option(
+        names = "--conservative",
+        description = "Use conservative update: lower overestimates, merges stay upper bounds.")
+    boolean conservative;
+
+    @Option(
+        names = "--hash",
+        paramLabel = "ALGO",
+        defaultValue = "xxh3",
+        description = "Hash: xxh3 (default) or fnv1a (the specification's walkthrough; at most 2 rows).")
+    String hash;
+
+    @Override
+    public Integer call() {
+      HashStrategy strategy =
+          HashAlgorithm.byLabel(hash) == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
+      CountMinSketch s = sizing.byError != null
+          ? CountMinSketch.create(sizing.byError.epsilon, sizing.byError.delta, strategy)
+          : CountMinSketch.withDimensions(sizing.byDimensions.width, sizing.byDimensions.depth, strategy);
+      save(file, conservative ? s.withConservativeUpdate() : s);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "add",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Count items: each ITEM argument or line is one occurrence; with --counts each is",
+        "ITEM<TAB>COUNT. Items come from the arguments, --items F, or stdin when neither is given.",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit cms add terms.cms cricket rain cricket",
+        "  cut -f2 queries.tsv | probkit cms add terms.cms",
+        "  probkit cms add terms.cms --counts --items daily-counts.tsv",
+      })
+  static final class Add implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file, rewritten in place.")
+    Path file;
+
+    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (default: --items F, or stdin).")
+    List<String> items = new ArrayList<>();
+
+    @Option(names = "--items", paramLabel = "F", description = "Read items from F, one per line ('-' for stdin; .gz is decompressed).")
+    String itemsFile;
+
+    @Option(names = "--counts", description = "Each item is ITEM<TAB>COUNT (split at the last tab).")
+    boolean counts;
+
+    @Mixin InputFormat format;
+
+    @Override
+    public Integer call() throws IOException {
+      if (counts && format.field != 0) {
+        throw new IllegalArgumentException("--field cannot be combined with --counts");
+      }
+      CountMinSketch s = load(file);
+      KeyOptions from = source(itemsFile, format);
+      InputStream stdin = ProbkitCommand.stdin(spec);
+      if (counts) {
+        long[] line = {0};
+        from.forEach(items, stdin, (buf, off, len) -> {
+          line[0]++;
+          int tab = lastTab(buf, off, len);
+          if (tab < 0) {
+            throw new CliException("--counts: item " + line[0] + " has no tab: expected ITEM<TAB>COUNT");
+          }
+          s.add(buf, off, tab - off, parseCount(buf, tab + 1, off + len, line[0]));
+        });
+      } else {
+        from.forEach(items, stdin, s::add);
+      }
+      save(file, s);
+      return 0;
+    }
+  }
+
+  static int lastTab(byte[] buf, int off, int len) {
+    for (int i = off + len - 1; i >= off; i--) {
+      if (buf[i] == '\t') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The decimal count in {@code buf[from, to)}, refusing anything but 1 to 19 digits within a long. */
+  static long parseCount(byte[] buf, int from, int to, long line) {
+    long v = 0;
+    boolean ok = to > from;
+    for (int i = from; i < to && ok; i++) {
+      int digit = buf[i] - '0';
+      ok = digit >= 0 && digit <= 9 && v <= (Long.MAX_VALUE - digit) / 10;
+      v = v * 10 + digit;
+    }
+    if (!ok) {
+      throw new CliException("--counts: item " + line + " has count '"
+          + new String(buf, from, to - from, StandardCharsets.UTF_8)
+          + "', must be an integer in [0, " + Long.MAX_VALUE + "]");
+    }
+    return v;
+  }
+
+  @Command(
+      name = "query",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Print ITEM<TAB>ESTIMATE for each item, in order. The estimate is never below the true count.",
+      },
+      footer = {"", "Example:", "  probkit cms query terms.cms cricket chess"})
+  static final class Query implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file.")
+    Path file;
+
+    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (default: --items F, or stdin).")
+    List<String> items = new ArrayList<>();
+
+    @Option(names = "--items", paramLabel = "F", description = "Read items from F, one per line ('-' for stdin).")
+    String itemsFile;
+
+    @Mixin InputFormat format;
+
+    @Override
+    public Integer call() throws IOException {
+      CountMinSketch s = load(file);
+      PrintWriter out = spec.commandLine().getOut();
+      source(itemsFile, format).forEach(items, ProbkitCommand.stdin(spec), (buf, off, len) -> {
+        out.print(new String(buf, off, len, StandardCharsets.UTF_8));
+        out.print('\t');
+        out.print(s.estimate(buf, off, len));
+        out.print('\n');
+      });
+      out.flush();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "info",
+      mixinStandardHelpOptions = true,
+      description = "Describe a sketch: dimensions, update rule, total count, error bound, size, hashing.",
+      footer = {"", "Example:", "  probkit cms info terms.cms --json"})
+  static final class Info implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file.")
+    Path file;
+
+    @Option(names = "--json", description = "Print one JSON object.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+      Json j = describe(load(file));
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        out.println(j);
+      } else {
+        out.print(TextTable.keyValues(j));
+      }
+      out.flush();
+      return 0;
+    }
+  }
+
+  static Json describe(CountMinSketch s) {
+    return new Json()
+        .put("type", "count-min")
+        .put("width", s.width())
+        .put("depth", s.depth())
+        .put("update", s.updateRule())
+        .put("totalCount", s.totalCount())
+        .put("epsilon", s.epsilon())
+        .put("delta", s.delta())
+        .put("errorBound", s.epsilon() * s.totalCount())
+        .put("bytes", s.byteSize())
+        .put("hash", s.hashStrategy().algorithm().label())
+        .put("hashSeed", String.format(Locale.ROOT, "0x%x", s.hashStrategy().seed()));
+  }
+
+  @Command(
+      name = "merge",
+      mixinStandardHelpOptions = true,
+      description = "Write to OUT the sketch of all the inputs' streams together (same dimensions and hashing).",
+      footer = {"", "Example:", "  probkit cms merge week.cms monday.cms tuesday.cms"})
+  static final class Merge implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "OUT", description = "The merged sketch to write.")
+    Path out;
+
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "IN", description = "Sketches to merge.")
+    List<Path> inputs;
+
+    @Override
+    public Integer call() {
+      CountMinSketch sum = load(inputs.get(0));
+      for (Path p : inputs.subList(1, inputs.size())) {
+        try {
+          sum.merge(load(p));
+        } catch (IllegalArgumentException e) {
+          throw new CliException(p + ": " + e.getMessage());
+        }
+      }
+      save(out, sum);
+      return 0;
+    }
+  }
+}

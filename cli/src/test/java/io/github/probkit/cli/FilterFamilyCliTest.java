@@ -1,0 +1,193 @@
+package io.github.probkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.probkit.filter.CountingBloomFilter;
+import io.github.probkit.filter.CuckooFilter;
+import io.github.probkit.filter.Filters;
+import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.filter.ScalableBloomFilter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code probkit filter} with the counting, cuckoo and scalable types, run in-process with captured output. */
+class FilterFamilyCliTest {
+  @TempDir Path dir;
+
+  private static Cli run(Object... args) {
+    String[] a = new String[args.length];
+    for (int i = 0; i < args.length; i++) {
+      a[i] = args[i].toString();
+    }
+    return Cli.run(a);
+  }
+
+  private Path keys(String name, String prefix, int n) throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      lines.add(prefix + i);
+    }
+    return Files.write(dir.resolve(name), lines);
+  }
+
+  private static MembershipFilter read(Path p) throws IOException {
+    try (InputStream in = Files.newInputStream(p)) {
+      return Filters.readFrom(in);
+    }
+  }
+
+  @Test
+  void createsEachTypeWithItsKeys() throws IOException {
+    Path keys = keys("keys.txt", "user:", 500);
+    for (String type : new String[] {"counting", "cuckoo", "scalable"}) {
+      Path f = dir.resolve(type + ".bin");
+      Cli r = run("filter", "create", f, "--type", type, "--expected", 1000, "--fpp", 0.01, "--keys", keys);
+      assertThat(r.exit).as(r.err).isZero();
+      MembershipFilter m = read(f);
+      assertThat(m.type().label()).isEqualTo(type);
+      Cli q = run("filter", "query", f, "user:7", "user:499");
+      assertThat(q.out).isEqualTo("user:7\tpresent\nuser:499\tpresent\n");
+    }
+    assertThat(read(dir.resolve("counting.bin"))).isInstanceOf(CountingBloomFilter.class);
+    assertThat(((CuckooFilter) read(dir.resolve("cuckoo.bin"))).size()).isEqualTo(500);
+    assertThat(((ScalableBloomFilter) read(dir.resolve("scalable.bin"))).initialCapacity()).isEqualTo(1000);
+  }
+
+  @Test
+  void infoShowsEachTypesFields() {
+    Path c = dir.resolve("c.bin");
+    Path q = dir.resolve("q.bin");
+    Path s = dir.resolve("s.bin");
+    run("filter", "create", c, "--type", "counting", "--expected", 1000, "--fpp", 0.01);
+    run("filter", "create", q, "--type", "cuckoo", "--expected", 1000, "--fpp", 0.01);
+    run("filter", "create", s, "--type", "scalable", "--expected", 100, "--fpp", 0.01);
+    run("filter", "add", c, "a", "b");
+    run("filter", "add", q, "a", "b", "b");
+    List<String> keys = new ArrayList<>(List.of("add", "x"));
+    for (int i = 0; i < 150; i++) {
+      keys.add("k" + i);
+    }
+    List<Object> args = new ArrayList<>(List.of("filter", "add", s));
+    args.addAll(keys.subList(1, keys.size()));
+    assertThat(run(args.toArray()).exit).isZero();
+
+    String counting = run("filter", "info", c, "--json").out;
+    assertThat(counting).startsWith("{\"type\": \"counting\", \"bits\": 38344, \"counters\": 9586, \"counterBits\": 4,"
+        + " \"hashes\": 7, \"expectedKeys\": 1000, \"fpp\": 0.01,");
+    assertThat(counting).contains("\"saturatedCounters\": 0").contains("\"bytes\": 4800");
+
+    String cuckoo = run("filter", "info", q, "--json").out;
+    assertThat(cuckoo).startsWith("{\"type\": \"cuckoo\", \"bits\": 11120, \"buckets\": 278, \"slotsPerBucket\": 4,"
+        + " \"fingerprintBits\": 10, \"expectedKeys\": 1000, \"fpp\": 0.01, \"keys\": 3,");
+    assertThat(cuckoo).contains("\"bytes\": 1392");
+
+    String scalable = run("filter", "info", s, "--json").out;
+    assertThat(scalable).startsWith("{\"type\": \"scalable\", \"bits\": 3598, \"initialCapacity\": 100, \"fpp\": 0.01,"
+        + " \"growth\": 2, \"tightening\": 0.5, \"capacity\": 300, \"layers\": [{\"capacity\": 100, \"keys\": 100,"
+        + " \"bits\": 1103, \"hashes\": 8, \"fpp\": 0.005}, {\"capacity\": 200, \"keys\": ");
+    assertThat(scalable).contains("\"bytes\": " + 8 * (18 + 39));
+
+    assertThat(run("filter", "info", q).out).containsPattern("\nfingerprintBits: +10\n");
+  }
+
+  @Test
+  void removeDeletesFromCountingAndCuckooFilters() throws IOException {
+    Path keys = keys("keys.txt", "key:", 1000);
+    Path gone = keys("gone.txt", "key:", 500);
+    for (String type : new String[] {"counting", "cuckoo"}) {
+      Path f = dir.resolve(type + ".bin");
+      run("filter", "create", f, "--type", type, "--expected", 1000, "--fpp", 0.001, "--keys", keys);
+      Cli r = run("filter", "remove", f, "--keys", gone);
+      assertThat(r.exit).as(r.err).isZero();
+      assertThat(r.out).isEqualTo("removed 500 of 500 keys (0 certainly absent)\n");
+      MembershipFilter m = read(f);
+      int stillThere = 0;
+      for (int i = 0; i < 500; i++) {
+        stillThere += m.mightContain("key:" + i) ? 1 : 0;
+        assertThat(m.mightContain("key:" + (500 + i))).isTrue();
+      }
+      assertThat(stillThere).as("removed keys reported present at 0.1 %").isLessThan(10);
+      Cli again = run("filter", "remove", f, "key:600", "never-added");
+      assertThat(again.out).isEqualTo("removed 1 of 2 keys (1 certainly absent)\n");
+    }
+  }
+
+  @Test
+  void removeRefusesTypesThatCannotDeleteAndLeavesTheFile() throws IOException {
+    for (String type : new String[] {"bloom", "scalable"}) {
+      Path f = dir.resolve(type + ".bin");
+      run("filter", "create", f, "--type", type, "--expected", 100, "--fpp", 0.01);
+      run("filter", "add", f, "a");
+      byte[] before = Files.readAllBytes(f);
+      Cli r = run("filter", "remove", f, "a");
+      assertThat(r.exit).isEqualTo(Main.EXIT_RUNTIME);
+      assertThat(r.err).isEqualTo("probkit: " + f + ": a " + type
+          + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed\n");
+      assertThat(Files.readAllBytes(f)).isEqualTo(before);
+    }
+  }
+
+  @Test
+  void aFullCuckooFilterFailsTheAddAndLeavesTheFile() throws IOException {
+    Path f = dir.resolve("small.bin");
+    // ceil(10 / 3.6) = 3 buckets: 12 slots.
+    assertThat(run("filter", "create", f, "--type", "cuckoo", "--expected", 10, "--fpp", 0.01).exit).isZero();
+    run("filter", "add", f, "first", "second");
+    byte[] before = Files.readAllBytes(f);
+    Cli r = run("filter", "add", f, "--keys", keys("many.txt", "m:", 100));
+    assertThat(r.exit).isEqualTo(Main.EXIT_RUNTIME);
+    assertThat(r.err).matches("probkit: \\Q" + f + "\\E: the cuckoo filter is full after adding (9|10) keys \\(load"
+        + " \\d+\\.\\d %, the maximum is about 95 %\\); the file was left as it was\n");
+    assertThat(Files.readAllBytes(f)).isEqualTo(before);
+    assertThat(((CuckooFilter) read(f)).size()).isEqualTo(2);
+    try (var files = Files.list(dir)) {
+      assertThat(files.filter(p -> p.getFileName().toString().endsWith(".tmp"))).isEmpty();
+    }
+
+    Path g = dir.resolve("never.bin");
+    Cli c = run("filter", "create", g, "--type", "cuckoo", "--expected", 10, "--fpp", 0.01, "--keys", dir.resolve("many.txt"));
+    assertThat(c.exit).isEqualTo(Main.EXIT_RUNTIME);
+    assertThat(c.err).contains(g + ": the cuckoo filter is full after adding");
+    assertThat(g).doesNotExist();
+  }
+
+  @Test
+  void mergesCountingAndCuckooFiltersAndRefusesScalable() throws IOException {
+    for (String type : new String[] {"counting", "cuckoo"}) {
+      Path a = dir.resolve(type + "-a.bin");
+      Path b = dir.resolve(type + "-b.bin");
+      Path u = dir.resolve(type + "-u.bin");
+      run("filter", "create", a, "--type", type, "--expected", 1000, "--fpp", 0.01, "--keys", keys("a.txt", "a:", 300));
+      run("filter", "create", b, "--type", type, "--expected", 1000, "--fpp", 0.01, "--keys", keys("b.txt", "b:", 300));
+      Cli r = run("filter", "merge", u, a, b);
+      assertThat(r.exit).as(r.err).isZero();
+      assertThat(run("filter", "query", u, "a:1", "b:299").out).isEqualTo("a:1\tpresent\nb:299\tpresent\n");
+      Path other = dir.resolve(type + "-other.bin");
+      run("filter", "create", other, "--type", type, "--expected", 5000, "--fpp", 0.01);
+      Cli bad = run("filter", "merge", u, a, other);
+      assertThat(bad.exit).isEqualTo(Main.EXIT_RUNTIME);
+      assertThat(bad.err).startsWith("probkit: " + other + ": cannot merge filters of different sizes");
+    }
+    Path s = dir.resolve("s.bin");
+    run("filter", "create", s, "--type", "scalable", "--expected", 100, "--fpp", 0.01);
+    Cli r = run("filter", "merge", dir.resolve("su.bin"), s, s);
+    assertThat(r.exit).isEqualTo(Main.EXIT_RUNTIME);
+    assertThat(r.err).isEqualTo("probkit: " + s
+        + ": merging scalable filters is not supported (bloom, counting and cuckoo filters merge)\n");
+    Cli mixed = run("filter", "merge", dir.resolve("mx.bin"), dir.resolve("counting-a.bin"), dir.resolve("cuckoo-a.bin"));
+    assertThat(mixed.err).contains("cannot merge a cuckoo filter into a counting filter");
+  }
+
+  @Test
+  void unknownTypeIsAUsageError() {
+    Cli r = run("filter", "create", dir.resolve("x.bin"), "--type", "quotient", "--expected", 10, "--fpp", 0.01);
+    assertThat(r.exit).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.err).contains("bloom, counting, cuckoo, scalable").contains("'quotient'");
+  }
+}

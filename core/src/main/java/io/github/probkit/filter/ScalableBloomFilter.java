@@ -1,0 +1,442 @@
+package io.github.probkit.filter;
+
+import static io.github.probkit.internal.Preconditions.checkAllocatable;
+import static io.github.probkit.internal.Preconditions.checkArgument;
+import static io.github.probkit.internal.Preconditions.checkOpenUnit;
+
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.LongBitArray;
+import io.github.probkit.internal.Probes;
+import io.github.probkit.io.SketchFormatException;
+import io.github.probkit.io.SketchReader;
+import io.github.probkit.io.SketchWriter;
+import io.github.probkit.io.StructureType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A scalable Bloom filter (Almeida, Baquero, Preguiça and Hutchison 2007): a Bloom filter that grows.
+ * It starts as one layer sized for an initial capacity; when that layer holds as many keys as it was
+ * sized for, a new layer {@code s} times larger and with an error {@code r} times smaller is added,
+ * and so on. A key is present when any layer has it. Use it when the number of keys is not known in
+ * advance ("size for the maximum" is not possible).
+ *
+ * <p>Cheat sheet, for an initial capacity n0, a requested rate P, growth s (default 2) and
+ * tightening ratio r (default 0.5):
+ *
+ * <pre>
+ *   layer i     capacity n0 s^i, rate p_i = P (1 - r) r^i, sized as a {@link BloomFilter}
+ *   compound    1 - prod(1 - p_i) &lt;= sum p_i &lt; P (1 - r) / (1 - r) = P, for any number of layers
+ *   bits/key    1.44 log2(1/p_i) in layer i: 11.0 in layer 0 at P = 1 %, r = 0.5 (9.6 for a plain
+ *               filter), 1.44 log2(1/r) more in each later layer (1.44 at r = 0.5)
+ *   layers      about log_s(n / n0) + 1 for n keys
+ * </pre>
+ *
+ * <p>Growth s = 2 with r = 0.5 (RedisBloom's default) keeps few layers; Almeida et al. suggest r
+ * between 0.8 and 0.9 for the least memory when many layers are expected (the first layers are then
+ * looser, the later ones tighten more slowly). A query probes every layer, so it costs about as
+ * many cache misses as the number of layers times k.
+ *
+ * <p>{@link #add} counts a key only when no layer has it yet, so each layer fills with distinct
+ * keys (a key that is a false positive is not stored again, and stays reported present).
+ *
+ * <p>Thread safety: not thread-safe. Concurrent {@code mightContain} calls are safe while nothing
+ * adds; {@code add} (which may allocate a new layer) needs external locking. Scalable filters do not
+ * merge: two filters' layers hold different keys, and their union would not keep the compound
+ * rate below P.
+ */
+public final class ScalableBloomFilter implements MutableFilter {
+  public static final int DEFAULT_GROWTH = 2;
+  public static final double DEFAULT_TIGHTENING = 0.5;
+  public static final int MIN_GROWTH = 2;
+  public static final int MAX_GROWTH = 1024;
+  /** The most layers a serialized filter may declare (with growth 2, 2^64 times the initial capacity). */
+  public static final int MAX_LAYERS = 64;
+
+  /*
+   * Design notes.
+   *
+   * Each layer is a standard Bloom filter (m_i bits, k_i probes, BloomFilter's sizing formulas) over
+   * the same hash: a key is hashed once and its probe sequence (internal.Probes) is reduced into each
+   * layer's size. The positions of one key in different layers are therefore correlated, which does
+   * not matter: the compound bound is a union bound, true whatever the dependence between layers.
+   *
+   * Almeida et al. use partitioned filters and detect "full" from the fill ratio; this follows
+   * RedisBloom instead, counting the distinct keys stored in the newest layer and growing when it
+   * reaches its capacity, so the layer shapes depend only on (n0, P, s, r, i). That makes the format
+   * small: only the number of layers and each layer's key count are stored with the bit arrays.
+   *
+   * Rates are computed with StrictMath so every JVM derives the same layer sizes from a file.
+   *
+   * [1] Almeida, Baquero, Preguiça, Hutchison. Scalable Bloom filters. Information Processing
+   *     Letters 101(6), 2007.
+   * [2] RedisBloom, BF.RESERVE: growth ("EXPANSION") 2 and each new layer's error halved by default.
+   */
+
+  private static final class Layer {
+    final LongBitArray bits;
+    final long m;
+    final int k;
+    final long capacity;
+    long keys;
+
+    Layer(LongBitArray bits, int k, long capacity, long keys) {
+      this.bits = bits;
+      this.m = bits.bitSize();
+      this.k = k;
+      this.capacity = capacity;
+      this.keys = keys;
+    }
+  }
+
+  /** One layer as {@link #layers()} describes it. */
+  public record LayerInfo(long capacity, long keys, long bits, int hashes, double fpp) {}
+
+  private final long initialCapacity;
+  private final double fpp;
+  private final int growth;
+  private final double tightening;
+  private final HashStrategy hash;
+  private final boolean exact;
+  private final List<Layer> layers = new ArrayList<>();
+
+  private ScalableBloomFilter(long initialCapacity, double fpp, int growth, double tightening, HashStrategy hash) {
+    this.initialCapacity = initialCapacity;
+    this.fpp = fpp;
+    this.growth = growth;
+    this.tightening = tightening;
+    this.hash = hash;
+    this.exact = hash.exactModulo();
+  }
+
+  /** A filter starting at {@code initialCapacity} keys, compound rate below {@code fpp}, growth 2, ratio 0.5, XXH3. */
+  public static ScalableBloomFilter create(long initialCapacity, double fpp) {
+    return create(initialCapacity, fpp, DEFAULT_GROWTH, DEFAULT_TIGHTENING, HashStrategy.xxh3());
+  }
+
+  /**
+   * A filter whose first layer holds {@code initialCapacity} keys, each next layer {@code growth}
+   * times more at a rate {@code tightening} times lower, the compound rate staying below {@code fpp}.
+   */
+  public static ScalableBloomFilter create(long initialCapacity, double fpp, int growth, double tightening) {
+    return create(initialCapacity, fpp, growth, tightening, HashStrategy.xxh3());
+  }
+
+  public static ScalableBloomFilter create(
+      long initialCapacity, double fpp, int growth, double tightening, HashStrategy hash) {
+    checkArgument(initialCapacity > 0, "initialCapacity must be positive, was %d", initialCapacity);
+    checkOpenUnit("fpp", fpp);
+    checkArgument(
+        growth >= MIN_GROWTH && growth <= MAX_GROWTH, "growth must be in [%d, %d], was %d",
+        MIN_GROWTH, MAX_GROWTH, growth);
+    checkOpenUnit("tightening", tightening);
+    Objects.requireNonNull(hash, "hash");
+    ScalableBloomFilter f = new ScalableBloomFilter(initialCapacity, fpp, growth, tightening, hash);
+    f.layers.add(f.newLayer(0, null, 0));
+    return f;
+  }
+
+  /** The capacity of layer {@code i}: {@code n0 * s^i}, or -1 past {@code Long.MAX_VALUE}. */
+  private long capacityOf(int i) {
+    long c = initialCapacity;
+    for (int j = 0; j < i; j++) {
+      if (c > Long.MAX_VALUE / growth) {
+        return -1;
+      }
+      c *= growth;
+    }
+    return c;
+  }
+
+  /** The rate of layer {@code i}: {@code P (1 - r) r^i}. */
+  private double fppOf(int i) {
+    return fpp * (1 - tightening) * StrictMath.pow(tightening, i);
+  }
+
+  /**
+   * Layer {@code i} over {@code words} (or fresh); throws IllegalArgumentException when it cannot
+   * exist (its capacity overflows, its bits exceed the maximum, or its rate underflows to 0).
+   */
+  private Layer newLayer(int i, long[] words, long keys) {
+    long capacity = capacityOf(i);
+    checkArgument(capacity > 0, "layer %d would hold more than %d keys", i, Long.MAX_VALUE);
+    double p = fppOf(i);
+    checkArgument(p > 0, "layer %d would need a false-positive rate below the smallest double", i);
+    long m = BloomFilter.optimalBits(capacity, p);
+    int k = BloomFilter.optimalHashes(m, capacity);
+    if (words == null) {
+      checkAllocatable(8L * LongBitArray.wordsFor(m), "layer " + i + " of a scalable Bloom filter (" + m + " bits)");
+      return new Layer(new LongBitArray(m), k, capacity, keys);
+    }
+    return new Layer(new LongBitArray(m, words), k, capacity, keys);
+  }
+
+  // ---- keys
+
+  /**
+   * Adds the key to the newest layer unless some layer already has it; adds a layer first when the
+   * newest is full. Returns whether the key was added (false: it was probably present already).
+   *
+   * @throws IllegalStateException when a new layer is needed but cannot be allocated
+   */
+  @Override
+  public boolean add(byte[] key, int off, int len) {
+    long h1 = hash.hash64(key, off, len);
+    long h2 = hash.secondHash(key, off, len, h1);
+    if (contains(h1, h2)) {
+      return false;
+    }
+    Layer top = layers.get(layers.size() - 1);
+    if (top.keys >= top.capacity) {
+      try {
+        top = newLayer(layers.size(), null, 0);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("cannot grow the scalable filter: " + e.getMessage(), e);
+      }
+      layers.add(top);
+    }
+    long step = Probes.stride(h2, top.m, exact);
+    long s = Probes.start(h1, top.m, exact);
+    for (int i = 0; i < top.k; i++, s = Probes.next(s, step, top.m, exact)) {
+      top.bits.set(Probes.position(s, top.m, exact));
+    }
+    top.keys++;
+    return true;
+  }
+
+  @Override
+  public boolean mightContain(byte[] key, int off, int len) {
+    long h1 = hash.hash64(key, off, len);
+    return contains(h1, hash.secondHash(key, off, len, h1));
+  }
+
+  private boolean contains(long h1, long h2) {
+    // Newest first: the newest layer is the largest and holds most of the keys.
+    for (int l = layers.size() - 1; l >= 0; l--) {
+      Layer layer = layers.get(l);
+      long m = layer.m;
+      long step = Probes.stride(h2, m, exact);
+      long s = Probes.start(h1, m, exact);
+      int i = 0;
+      while (i < layer.k && layer.bits.get(Probes.position(s, m, exact))) {
+        i++;
+        s = Probes.next(s, step, m, exact);
+      }
+      if (i == layer.k) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // ---- introspection
+
+  public long initialCapacity() {
+    return initialCapacity;
+  }
+
+  /** The compound rate requested: the filter stays below it however many keys arrive. */
+  public double targetFpp() {
+    return fpp;
+  }
+
+  public int growth() {
+    return growth;
+  }
+
+  public double tightening() {
+    return tightening;
+  }
+
+  public int layerCount() {
+    return layers.size();
+  }
+
+  /** The layers, oldest first: capacity, keys stored, bits, probes and the rate each was sized for. */
+  public List<LayerInfo> layers() {
+    List<LayerInfo> out = new ArrayList<>(layers.size());
+    for (int i = 0; i < layers.size(); i++) {
+      Layer l = layers.get(i);
+      out.add(new LayerInfo(l.capacity, l.keys, l.m, l.k, fppOf(i)));
+    }
+    return out;
+  }
+
+  /** The keys the current layers hold before another is added. */
+  public long capacity() {
+    long c = 0;
+    for (Layer l : layers) {
+      c += l.capacity;
+    }
+    return c;
+  }
+
+  /** The bits of all layers. */
+  @Override
+  public long bitSize() {
+    long b = 0;
+    for (Layer l : layers) {
+      b += l.m;
+    }
+    return b;
+  }
+
+  /** The bytes of all layers' bit arrays: the sum of {@code 8 * ceil(m_i / 64)}. */
+  @Override
+  public long byteSize() {
+    long b = 0;
+    for (Layer l : layers) {
+      b += 8L * l.bits.words().length;
+    }
+    return b;
+  }
+
+  /** {@code 1 - prod(1 - (X_i/m_i)^k_i)} for X_i bits set in layer i: the rate now. */
+  @Override
+  public double expectedFpp() {
+    double none = 1;
+    for (Layer l : layers) {
+      none *= 1 - Math.pow((double) l.bits.cardinality() / l.m, l.k);
+    }
+    return 1 - none;
+  }
+
+  /** The number of keys added (exact: each layer counts the distinct keys stored in it). */
+  @Override
+  public long approximateCount() {
+    long n = 0;
+    for (Layer l : layers) {
+      n += l.keys;
+    }
+    return n;
+  }
+
+  @Override
+  public HashStrategy hashStrategy() {
+    return hash;
+  }
+
+  @Override
+  public StructureType type() {
+    return StructureType.SCALABLE_BLOOM_FILTER;
+  }
+
+  // ---- serialization
+
+  /**
+   * Parameters: initialCapacity (u64), fpp (f64), growth (u32), tightening (f64), layers L (u32).
+   * Payload: L key counts (u64), then each layer's ceil(m_i/64) words, oldest layer first; layer
+   * shapes are derived from the parameters.
+   */
+  @Override
+  public void writeTo(OutputStream out) throws IOException {
+    ByteBuffer p = SketchWriter.params(32);
+    p.putLong(initialCapacity).putDouble(fpp).putInt(growth).putDouble(tightening).putInt(layers.size());
+    long payload = 8L * layers.size() + byteSize();
+    SketchWriter w = SketchWriter.begin(out, type(), hash, p.array(), payload);
+    for (Layer l : layers) {
+      w.writeLong(l.keys);
+    }
+    for (Layer l : layers) {
+      long[] words = l.bits.words();
+      w.writeLongs(words, 0, words.length);
+    }
+    w.finish();
+  }
+
+  /** Reads a filter written by {@link #writeTo}; corrupt input throws SketchFormatException. */
+  public static ScalableBloomFilter readFrom(InputStream in) throws IOException {
+    return read(SketchReader.open(in, StructureType.SCALABLE_BLOOM_FILTER));
+  }
+
+  static ScalableBloomFilter read(SketchReader r) throws IOException {
+    long n0 = r.paramLong("initialCapacity");
+    r.check(n0 >= 1, "initialCapacity", n0, "positive");
+    double p = r.paramDouble("fpp");
+    r.check(p > 0 && p < 1, "fpp", p, "in (0, 1)");
+    int s = r.paramInt("growth");
+    r.check(s >= MIN_GROWTH && s <= MAX_GROWTH, "growth", s, "in [" + MIN_GROWTH + ", " + MAX_GROWTH + "]");
+    double t = r.paramDouble("tightening");
+    r.check(t > 0 && t < 1, "tightening", t, "in (0, 1)");
+    int count = r.paramInt("layers");
+    r.check(count >= 1 && count <= MAX_LAYERS, "layers", count, "in [1, " + MAX_LAYERS + "]");
+    ScalableBloomFilter f = new ScalableBloomFilter(n0, p, s, t, r.hash());
+    long[] capacities = new long[count];
+    int[] words = new int[count];
+    long payload = 8L * count;
+    for (int i = 0; i < count; i++) {
+      capacities[i] = f.capacityOf(i);
+      double pi = f.fppOf(i);
+      r.check(capacities[i] > 0 && pi > 0, "layers", count, "at most the number of layers the parameters allow");
+      long m;
+      try {
+        m = BloomFilter.optimalBits(capacities[i], pi);
+      } catch (IllegalArgumentException e) {
+        throw new SketchFormatException("scalable layer " + i + " cannot exist: " + e.getMessage());
+      }
+      words[i] = LongBitArray.wordsFor(m);
+      payload += 8L * words[i];
+    }
+    r.expectPayloadLength(payload);
+    long[] keys = new long[count];
+    for (int i = 0; i < count; i++) {
+      keys[i] = r.readLong("keys of layer " + i);
+      // Every layer but the newest was full when the next was added.
+      boolean ok = i < count - 1 ? keys[i] == capacities[i] : keys[i] >= 0 && keys[i] <= capacities[i];
+      r.check(ok, "keys of layer " + i, keys[i],
+          i < count - 1 ? "its capacity " + capacities[i] : "in [0, " + capacities[i] + "]");
+    }
+    long[][] data = new long[count][];
+    for (int i = 0; i < count; i++) {
+      data[i] = r.readLongs(words[i], "bits of layer " + i);
+    }
+    r.finish();
+    for (int i = 0; i < count; i++) {
+      Layer l = f.newLayer(i, data[i], keys[i]);
+      if ((l.m & 63) != 0 && (data[i][words[i] - 1] >>> (l.m & 63)) != 0) {
+        throw new SketchFormatException("scalable layer " + i + " has bits set beyond its " + l.m + " bits");
+      }
+      f.layers.add(l);
+    }
+    return f;
+  }
+
+  // ---- identity
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof ScalableBloomFilter)) {
+      return false;
+    }
+    ScalableBloomFilter g = (ScalableBloomFilter) o;
+    if (initialCapacity != g.initialCapacity || Double.compare(fpp, g.fpp) != 0 || growth != g.growth
+        || Double.compare(tightening, g.tightening) != 0 || !hash.equals(g.hash)
+        || layers.size() != g.layers.size()) {
+      return false;
+    }
+    for (int i = 0; i < layers.size(); i++) {
+      if (layers.get(i).keys != g.layers.get(i).keys
+          || !Arrays.equals(layers.get(i).bits.words(), g.layers.get(i).bits.words())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(initialCapacity, fpp, growth, tightening, hash, layers.size());
+  }
+
+  @Override
+  public String toString() {
+    return "ScalableBloomFilter{initialCapacity=" + initialCapacity + ", fpp=" + fpp + ", growth=" + growth
+        + ", tightening=" + tightening + ", layers=" + layers.size() + ", hash=" + hash + "}";
+  }
+}

@@ -1,0 +1,255 @@
+package io.github.probkit.filter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.SketchFormatException;
+import io.github.probkit.io.StructureType;
+import io.github.probkit.testing.Binomial;
+import io.github.probkit.testing.Bytes;
+import io.github.probkit.testing.Keys;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CuckooFilterTest {
+  private static final String GOLDEN = "cuckoo-v1.bin";
+
+  private static byte[] golden() throws IOException {
+    try (InputStream in = CuckooFilterTest.class.getResourceAsStream("/golden/" + GOLDEN)) {
+      assertThat(in).as(GOLDEN + " (written by io.github.probkit.GoldenFiles)").isNotNull();
+      return in.readAllBytes();
+    }
+  }
+
+  private static byte[] bytes(MembershipFilter f) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    f.writeTo(out);
+    return out.toByteArray();
+  }
+
+  @Test
+  void fingerprintBitsFollowThePaperBound() {
+    // The least f with 8 / (2^f - 1) <= p.
+    assertThat(CuckooFilter.fingerprintBits(0.01)).isEqualTo(10);
+    assertThat(CuckooFilter.fingerprintBits(0.001)).isEqualTo(13);
+    assertThat(CuckooFilter.fingerprintBits(0.03)).isEqualTo(9);
+    assertThat(CuckooFilter.fingerprintBits(0.6)).isEqualTo(4);
+    assertThat(CuckooFilter.fingerprintBits(0.5)).as("8/15 is above 0.5").isEqualTo(5);
+    assertThat(CuckooFilter.fingerprintBits(8.0 / 1023)).isEqualTo(10);
+    assertThat(CuckooFilter.fingerprintBits(1.0 / 128)).as("8/1023 is just above 2^-7").isEqualTo(11);
+    assertThatThrownBy(() -> CuckooFilter.fingerprintBits(1e-12)).hasMessageContaining("1.0E-12");
+  }
+
+  @Test
+  void sizedForNinetyPercentLoad() {
+    // ceil(1000 / 3.6) = 278 buckets of 4 slots of 10 bits: 11,120 bits in 174 longs.
+    CuckooFilter f = CuckooFilter.create(1000, 0.01);
+    assertThat(f.bucketCount()).isEqualTo(278);
+    assertThat(f.fingerprintBits()).isEqualTo(10);
+    assertThat(f.bitSize()).isEqualTo(11_120);
+    assertThat(f.byteSize()).isEqualTo(1392);
+  }
+
+  @Test
+  void falsePositiveRateMatchesTheory() {
+    int n = 50_000;
+    int probes = 200_000;
+    CuckooFilter f = CuckooFilter.create(n, 0.01);
+    for (byte[] k : Keys.sequential("in:", 0, n)) {
+      assertThat(f.add(k)).isTrue();
+    }
+    int fp = 0;
+    for (byte[] k : Keys.sequential("out:", 0, probes)) {
+      fp += f.mightContain(k) ? 1 : 0;
+    }
+    // 13,889 buckets: load 50,000 / 55,556; each query compares 8 * load fingerprints of 1 in 1023.
+    double load = 50_000.0 / (4 * 13_889);
+    double theory = 1 - Math.pow(1 - 1.0 / 1023, 8 * load);
+    assertThat(f.load()).isEqualTo(load);
+    long[] interval = Binomial.interval(probes, theory, 0.999);
+    assertThat((long) fp).isBetween(interval[0], interval[1]);
+    assertThat(theory).isLessThan(0.01);
+  }
+
+  /**
+   * Filling a table to the end: adds succeed to about 95 % load; a failed add leaves the table byte
+   * for byte as it was, and no key that was stored is ever lost, however many adds fail.
+   */
+  @Test
+  void aFullTableRefusesNewKeysAndLosesNone() throws IOException {
+    CuckooFilter f = CuckooFilter.withBuckets(1000, 12);
+    List<byte[]> stored = new ArrayList<>();
+    double firstFailureLoad = -1;
+    int failures = 0;
+    for (byte[] k : Keys.randomBytes(5_000, 0x5eed3001L)) {
+      byte[] before = firstFailureLoad < 0 ? null : bytes(f);
+      if (f.add(k)) {
+        stored.add(k);
+      } else {
+        failures++;
+        if (firstFailureLoad < 0) {
+          firstFailureLoad = f.load();
+        } else {
+          assertThat(bytes(f)).as("a failed add changed the table").isEqualTo(before);
+        }
+      }
+    }
+    assertThat(firstFailureLoad).as("load at the first failure").isGreaterThan(0.9);
+    assertThat(failures).isGreaterThan(900);
+    assertThat(f.size()).isEqualTo(stored.size());
+    assertThat(f.load()).isLessThanOrEqualTo(1.0).isGreaterThan(0.95);
+    for (byte[] k : stored) {
+      assertThat(f.mightContain(k)).as("a stored key was lost").isTrue();
+    }
+    // Room made by removals is used again.
+    for (byte[] k : stored.subList(0, 100)) {
+      assertThat(f.remove(k)).isTrue();
+    }
+    int readded = 0;
+    for (byte[] k : stored.subList(0, 100)) {
+      readded += f.add(k) ? 1 : 0;
+    }
+    assertThat(readded).isGreaterThan(90);
+  }
+
+  @Test
+  void theFirstFailedAddChangesNothingEither() throws IOException {
+    CuckooFilter f = CuckooFilter.withBuckets(64, 8);
+    for (byte[] k : Keys.randomBytes(1_000, 0x5eed3002L)) {
+      byte[] before = bytes(f);
+      if (!f.add(k)) {
+        assertThat(bytes(f)).isEqualTo(before);
+        return;
+      }
+    }
+    throw new AssertionError("64 buckets took 1000 keys");
+  }
+
+  @Test
+  void aKeyFitsEightTimesAndIsCounted() throws IOException {
+    CuckooFilter f = CuckooFilter.create(1000, 0.01);
+    for (int i = 1; i <= 8; i++) {
+      assertThat(f.add("dup")).isTrue();
+      assertThat(f.count("dup")).isEqualTo(i);
+    }
+    byte[] before = bytes(f);
+    assertThat(f.add("dup")).as("both buckets hold only dup").isFalse();
+    assertThat(bytes(f)).isEqualTo(before);
+    for (int i = 7; i >= 0; i--) {
+      assertThat(f.remove("dup")).isTrue();
+      assertThat(f.count("dup")).isEqualTo(i);
+    }
+    assertThat(f.remove("dup")).isFalse();
+    assertThat(f.size()).isZero();
+  }
+
+  @Test
+  void aSingleBucketHoldsFour() {
+    CuckooFilter f = CuckooFilter.withBuckets(1, 16);
+    List<byte[]> keys = Keys.sequential("one:", 0, 5);
+    for (byte[] k : keys.subList(0, 4)) {
+      assertThat(f.add(k)).isTrue();
+    }
+    assertThat(f.add(keys.get(4))).isFalse();
+    assertThat(f.load()).isEqualTo(1.0);
+  }
+
+  @Test
+  void mergeStoresBothAllOrNothing() throws IOException {
+    CuckooFilter a = CuckooFilter.create(10_000, 0.01);
+    CuckooFilter b = CuckooFilter.create(10_000, 0.01);
+    List<byte[]> ka = Keys.sequential("a:", 0, 4_000);
+    List<byte[]> kb = Keys.sequential("b:", 0, 4_000);
+    ka.forEach(a::add);
+    kb.forEach(b::add);
+    a.merge(b);
+    assertThat(a.size()).isEqualTo(8_000);
+    for (byte[] k : kb) {
+      assertThat(a.mightContain(k)).isTrue();
+      assertThat(a.remove(k)).isTrue();
+    }
+    for (byte[] k : ka) {
+      assertThat(a.mightContain(k)).isTrue();
+    }
+    // a now holds 4,000 keys, c 6,900: 10,900 keys in 11,112 slots (98 %) is past the maximum load.
+    CuckooFilter c = CuckooFilter.create(10_000, 0.01);
+    Keys.sequential("c:", 0, 6_900).forEach(c::add);
+    byte[] before = bytes(a);
+    assertThatThrownBy(() -> a.merge(c)).isInstanceOf(IllegalStateException.class).hasMessageContaining("does not fit");
+    assertThat(bytes(a)).as("a refused merge leaves the filter as it was").isEqualTo(before);
+    assertThat(a.size()).isEqualTo(4_000);
+    CuckooFilter d = CuckooFilter.create(10_000, 0.01);
+    Keys.sequential("d:", 0, 8_000).forEach(d::add);
+    assertThatThrownBy(() -> a.merge(d)).isInstanceOf(IllegalStateException.class).hasMessageContaining("exceed");
+  }
+
+  @Test
+  void mergeRefusesIncompatibleFiltersNamingBothValues() {
+    CuckooFilter a = CuckooFilter.withBuckets(100, 10);
+    assertThatThrownBy(() -> a.merge(a)).hasMessageContaining("itself");
+    assertThatThrownBy(() -> a.merge(CuckooFilter.withBuckets(101, 10))).hasMessageContaining("100 buckets and 101");
+    assertThatThrownBy(() -> a.merge(CuckooFilter.withBuckets(100, 12))).hasMessageContaining("10 and 12");
+    assertThatThrownBy(() -> a.merge(CuckooFilter.withBuckets(100, 10, HashStrategy.fnv1a())))
+        .hasMessageContaining("fnv1a");
+  }
+
+  @Test
+  void badShapesAreRefusedWithTheValue() {
+    assertThatThrownBy(() -> CuckooFilter.withBuckets(0, 8)).hasMessageContaining("buckets").hasMessageContaining("was 0");
+    assertThatThrownBy(() -> CuckooFilter.withBuckets(10, 3)).hasMessageContaining("fingerprintBits").hasMessageContaining("was 3");
+    assertThatThrownBy(() -> CuckooFilter.withBuckets(10, 33)).hasMessageContaining("was 33");
+  }
+
+  @Test
+  void corruptFieldsAreNamed() throws IOException {
+    CuckooFilter f = CuckooFilter.withBuckets(10, 12);
+    f.add("x");
+    byte[] good = bytes(f);
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, Bytes.PARAMS, 0))))
+        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'buckets' is 0");
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, Bytes.PARAMS + 8, 40))))
+        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'fingerprintBits' is 40");
+    // 40 slots of 12 bits: 480 bits, 7 full words and 32 bits of the 8th.
+    int lastWord = good.length - 4 - 8;
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, lastWord, -1L))))
+        .isInstanceOf(SketchFormatException.class).hasMessageContaining("beyond");
+  }
+
+  @Test
+  void sizeIsCountedBackFromTheTable() throws IOException {
+    CuckooFilter f = CuckooFilter.create(1000, 0.001);
+    Keys.sequential("s:", 0, 700).forEach(f::add);
+    CuckooFilter g = (CuckooFilter) Filters.readFrom(new ByteArrayInputStream(bytes(f)));
+    assertThat(g.size()).isEqualTo(700);
+    assertThat(g.approximateCount()).isEqualTo(700);
+    assertThat(g).isEqualTo(f);
+  }
+
+  // ---- golden file: 200 keys at 1 %, 50 removed, one key added three times
+
+  @Test
+  void readsTheGoldenFile() throws IOException {
+    byte[] file = golden();
+    MembershipFilter read = Filters.readFrom(new ByteArrayInputStream(file));
+    assertThat(read.type()).isEqualTo(StructureType.CUCKOO_FILTER);
+    CuckooFilter f = (CuckooFilter) read;
+    // ceil(200 / 3.6) = 56 buckets; 10-bit fingerprints for 1 %.
+    assertThat(f.bucketCount()).isEqualTo(56);
+    assertThat(f.fingerprintBits()).isEqualTo(10);
+    assertThat(f.expectedKeys()).isEqualTo(200);
+    assertThat(f.targetFpp()).isEqualTo(0.01);
+    assertThat(f.byteSize()).isEqualTo(8 * 35);
+    assertThat(f.size()).isEqualTo(200 - 50 + 3);
+    for (byte[] k : Keys.sequential("golden:", 50, 150)) {
+      assertThat(f.mightContain(k)).isTrue();
+    }
+    assertThat(f.count("thrice")).isGreaterThanOrEqualTo(3);
+    assertThat(bytes(f)).as("written back byte for byte").isEqualTo(file);
+  }
+}

@@ -1,0 +1,200 @@
+package io.github.probkit.filter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.SketchFormatException;
+import io.github.probkit.io.StructureType;
+import io.github.probkit.testing.Binomial;
+import io.github.probkit.testing.Bytes;
+import io.github.probkit.testing.Keys;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ScalableBloomFilterTest {
+  private static final String GOLDEN = "scalable-v1.bin";
+  private static final double LN2_SQUARED = Math.log(2) * Math.log(2);
+
+  private static byte[] golden() throws IOException {
+    try (InputStream in = ScalableBloomFilterTest.class.getResourceAsStream("/golden/" + GOLDEN)) {
+      assertThat(in).as(GOLDEN + " (written by io.github.probkit.GoldenFiles)").isNotNull();
+      return in.readAllBytes();
+    }
+  }
+
+  private static byte[] bytes(MembershipFilter f) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    f.writeTo(out);
+    return out.toByteArray();
+  }
+
+  private static int falsePositives(MembershipFilter f, String prefix, int probes) {
+    int fp = 0;
+    for (byte[] k : Keys.sequential(prefix, 0, probes)) {
+      fp += f.mightContain(k) ? 1 : 0;
+    }
+    return fp;
+  }
+
+  /**
+   * The promise: whatever the number of keys (here from the initial capacity to 255 times it, eight
+   * layers), the compound rate stays below the requested 1 %, within the binomial tolerance.
+   */
+  @Test
+  void compoundRateStaysBelowTheRequestedRateAsItGrows() {
+    ScalableBloomFilter f = ScalableBloomFilter.create(1_000, 0.01);
+    int added = 0;
+    int probes = 50_000;
+    long upper = Binomial.upper(probes, 0.01, 0.999);
+    for (int checkpoint : new int[] {1_000, 3_000, 15_000, 63_000, 255_000}) {
+      for (byte[] k : Keys.sequential("in:", added, checkpoint - added)) {
+        f.add(k);
+      }
+      added = checkpoint;
+      int fp = falsePositives(f, "out" + checkpoint + ":", probes);
+      assertThat((long) fp).as("false positives of %d probes at %d keys, %d layers", probes, added, f.layerCount())
+          .isLessThanOrEqualTo(upper);
+    }
+    assertThat(f.layerCount()).isEqualTo(8);
+    // With every layer full the rate is near sum p_i = 1 % (1 - 2^-8): the bound is nearly tight.
+    int fp = falsePositives(f, "final:", 200_000);
+    assertThat((long) fp).isLessThanOrEqualTo(Binomial.upper(200_000, 0.01, 0.999));
+    assertThat((long) fp).isGreaterThanOrEqualTo(Binomial.interval(200_000, 0.006, 0.999)[0]);
+  }
+
+  @Test
+  void compoundRateHoldsForOtherGrowthAndTightening() {
+    ScalableBloomFilter f = ScalableBloomFilter.create(500, 0.02, 4, 0.85);
+    Keys.sequential("in:", 0, 100_000).forEach(f::add);
+    assertThat(f.layerCount()).isEqualTo(5); // 500 + 2,000 + 8,000 + 32,000 < 100,000 <= ... + 128,000
+    int probes = 100_000;
+    assertThat((long) falsePositives(f, "out:", probes)).isLessThanOrEqualTo(Binomial.upper(probes, 0.02, 0.999));
+  }
+
+  @Test
+  void layersGrowAndTightenAsConfigured() {
+    ScalableBloomFilter f = ScalableBloomFilter.create(100, 0.01);
+    List<byte[]> keys = Keys.sequential("k:", 0, 301);
+    int accepted = 0;
+    for (byte[] k : keys.subList(0, 100)) {
+      accepted += f.add(k) ? 1 : 0;
+    }
+    assertThat(f.layerCount()).isEqualTo(1);
+    for (byte[] k : keys.subList(100, 301)) {
+      accepted += f.add(k) ? 1 : 0;
+    }
+    assertThat(f.approximateCount()).isEqualTo(accepted);
+    assertThat(accepted).isGreaterThan(295);
+    for (byte[] k : keys) {
+      assertThat(f.mightContain(k)).isTrue();
+    }
+    List<ScalableBloomFilter.LayerInfo> layers = f.layers();
+    long bytes = 0;
+    for (int i = 0; i < layers.size(); i++) {
+      ScalableBloomFilter.LayerInfo l = layers.get(i);
+      long capacity = 100L << i;
+      double p = 0.01 * 0.5 * Math.pow(0.5, i);
+      long m = (long) Math.ceil(-capacity * Math.log(p) / LN2_SQUARED);
+      assertThat(l.capacity()).isEqualTo(capacity);
+      assertThat(l.fpp()).isEqualTo(p);
+      assertThat(l.bits()).isEqualTo(m);
+      assertThat(l.hashes()).isEqualTo((int) Math.rint((double) m / capacity * Math.log(2)));
+      bytes += 8 * ((m + 63) / 64);
+    }
+    assertThat(layers).hasSize(accepted > 300 ? 3 : 2);
+    assertThat(layers.get(0).keys()).isEqualTo(100);
+    assertThat(f.byteSize()).isEqualTo(bytes);
+    assertThat(f.capacity()).isEqualTo(layers.size() == 3 ? 700 : 300);
+  }
+
+  @Test
+  void aKeyAddedTwiceIsStoredOnce() {
+    ScalableBloomFilter f = ScalableBloomFilter.create(10, 0.01);
+    assertThat(f.add("a")).isTrue();
+    for (int i = 0; i < 100; i++) {
+      assertThat(f.add("a")).isFalse();
+    }
+    assertThat(f.approximateCount()).isEqualTo(1);
+    assertThat(f.layerCount()).isEqualTo(1);
+  }
+
+  @Test
+  void fnvHashingGrowsToo() {
+    ScalableBloomFilter f = ScalableBloomFilter.create(50, 0.01, 2, 0.5, HashStrategy.fnv1a());
+    List<byte[]> keys = Keys.randomBytes(2_000, 0x5eed4001L);
+    keys.forEach(f::add);
+    for (byte[] k : keys) {
+      assertThat(f.mightContain(k)).isTrue();
+    }
+    assertThat(f.layerCount()).isEqualTo(6);
+  }
+
+  @Test
+  void badParametersAreRefusedWithTheValue() {
+    assertThatThrownBy(() -> ScalableBloomFilter.create(100, 0.01, 1, 0.5)).hasMessageContaining("growth").hasMessageContaining("was 1");
+    assertThatThrownBy(() -> ScalableBloomFilter.create(100, 0.01, 1025, 0.5)).hasMessageContaining("was 1025");
+    assertThatThrownBy(() -> ScalableBloomFilter.create(100, 0.01, 2, 1.0)).hasMessageContaining("tightening").hasMessageContaining("1.0");
+    assertThatThrownBy(() -> ScalableBloomFilter.create(100, 0.01, 2, 0)).hasMessageContaining("0.0");
+    assertThatThrownBy(() -> ScalableBloomFilter.create(0, 0.01)).hasMessageContaining("initialCapacity").hasMessageContaining("was 0");
+  }
+
+  @Test
+  void corruptFieldsAreNamed() throws IOException {
+    ScalableBloomFilter f = ScalableBloomFilter.create(10, 0.01);
+    Keys.sequential("x:", 0, 25).forEach(f::add);
+    assertThat(f.layerCount()).isEqualTo(2);
+    byte[] good = bytes(f);
+    int p = Bytes.PARAMS;
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, p, 0))))
+        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'initialCapacity' is 0");
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 16, 1))))
+        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'growth' is 1");
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putDouble(good, p + 20, 1.5))))
+        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'tightening' is 1.5");
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 28, 0))))
+        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'layers' is 0");
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 28, 3))))
+        .isInstanceOf(SketchFormatException.class).hasMessageContaining("payload length");
+    // The first layer's key count must equal its capacity, 10, since a second layer exists.
+    int keys0 = p + 32;
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, keys0, 9))))
+        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'keys of layer 0' is 9");
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, keys0 + 8, 21))))
+        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'keys of layer 1' is 21");
+    // Absurd shapes are refused before anything is allocated.
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, p, Long.MAX_VALUE / 2))))
+        .isInstanceOf(SketchFormatException.class);
+  }
+
+  // ---- golden file: initial capacity 100 at 1 %, 350 keys: layers of 100, 200 and 400
+
+  @Test
+  void readsTheGoldenFile() throws IOException {
+    byte[] file = golden();
+    MembershipFilter read = Filters.readFrom(new ByteArrayInputStream(file));
+    assertThat(read.type()).isEqualTo(StructureType.SCALABLE_BLOOM_FILTER);
+    ScalableBloomFilter f = (ScalableBloomFilter) read;
+    assertThat(f.initialCapacity()).isEqualTo(100);
+    assertThat(f.targetFpp()).isEqualTo(0.01);
+    assertThat(f.growth()).isEqualTo(2);
+    assertThat(f.tightening()).isEqualTo(0.5);
+    List<ScalableBloomFilter.LayerInfo> layers = f.layers();
+    assertThat(layers).hasSize(3);
+    // ceil(-n ln p / (ln 2)^2) bits for (100, 0.5 %), (200, 0.25 %), (400, 0.125 %).
+    assertThat(layers).extracting(ScalableBloomFilter.LayerInfo::bits).containsExactly(1103L, 2495L, 5566L);
+    assertThat(layers).extracting(ScalableBloomFilter.LayerInfo::hashes).containsExactly(8, 9, 10);
+    assertThat(layers.get(0).keys()).isEqualTo(100);
+    assertThat(layers.get(1).keys()).isEqualTo(200);
+    assertThat(layers.get(2).keys()).isBetween(45L, 50L);
+    assertThat(f.byteSize()).isEqualTo(8 * (18 + 39 + 87));
+    for (byte[] k : Keys.sequential("golden:", 0, 350)) {
+      assertThat(f.mightContain(k)).isTrue();
+    }
+    assertThat(bytes(f)).as("written back byte for byte").isEqualTo(file);
+  }
+}

@@ -1,0 +1,349 @@
+package io.github.probkit.frequency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.probkit.io.SketchFormatException;
+import io.github.probkit.testing.Corrupt;
+import io.github.probkit.testing.Zipf;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class HeavyHittersTest {
+  // Offsets in the container: capacity, size, total count, item bytes; then the payload.
+  private static final int CAPACITY = Corrupt.PARAMS;
+  private static final int SIZE = CAPACITY + 4;
+  private static final int TOTAL = SIZE + 4;
+  private static final int ITEM_BYTES = TOTAL + 8;
+  private static final int PAYLOAD = ITEM_BYTES + 8;
+
+  static byte[] bytes(HeavyHitters h) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    h.writeTo(out);
+    return out.toByteArray();
+  }
+
+  static HeavyHitters read(byte[] b) throws IOException {
+    return HeavyHitters.readFrom(new ByteArrayInputStream(b));
+  }
+
+  private static List<String> items(List<HeavyHitters.Entry> entries) {
+    return entries.stream().map(HeavyHitters.Entry::itemAsString).collect(Collectors.toList());
+  }
+
+  @Test
+  void countsAreExactWhileTheCapacityIsNotReached() {
+    HeavyHitters h = HeavyHitters.withCapacity(100);
+    for (int i = 1; i <= 50; i++) {
+      h.add("item" + i, i);
+    }
+    assertThat(h.size()).isEqualTo(50);
+    assertThat(h.maxError()).isZero();
+    assertThat(h.totalCount()).isEqualTo(50 * 51 / 2);
+    List<HeavyHitters.Entry> top = h.top(5);
+    assertThat(items(top)).containsExactly("item50", "item49", "item48", "item47", "item46");
+    assertThat(top).allMatch(e -> e.error() == 0 && e.isCertain());
+    assertThat(top.get(0).count()).isEqualTo(50);
+    assertThat(h.estimate("item7")).isEqualTo(7);
+    assertThat(h.lowerBound("item7")).isEqualTo(7);
+    assertThat(h.estimate("never")).isZero();
+    assertThat(h.entries()).hasSize(50);
+  }
+
+  @Test
+  void evictionFollowsSpaceSaving() {
+    // Worked by hand: with 3 counters, d replaces c, the smallest (2), and inherits 2 + 1 with error 2.
+    HeavyHitters h = FrequencyGoldenFiles.heavyHitters();
+    List<HeavyHitters.Entry> all = h.entries();
+    assertThat(items(all)).containsExactly("a", "b", "d");
+    assertThat(all).extracting(HeavyHitters.Entry::count).containsExactly(5L, 3L, 3L);
+    assertThat(all).extracting(HeavyHitters.Entry::error).containsExactly(0L, 0L, 2L);
+    assertThat(all).extracting(HeavyHitters.Entry::lowerBound).containsExactly(5L, 3L, 1L);
+    assertThat(h.maxError()).isEqualTo(3);
+    assertThat(h.totalCount()).isEqualTo(11);
+    // c is no longer monitored: it occurred at most maxError() = 3 times.
+    assertThat(h.estimate("c")).isEqualTo(3);
+    assertThat(h.lowerBound("c")).isZero();
+    // Top 2: a (at least 5) beats everything outside (at most 3); b (at least 3) might tie with d.
+    List<HeavyHitters.Entry> top = h.top(2);
+    assertThat(items(top)).containsExactly("a", "b");
+    assertThat(top).extracting(HeavyHitters.Entry::isCertain).containsExactly(true, false);
+  }
+
+  @Test
+  void boundsHoldAgainstExactCounts() {
+    SplittableRandom r = new SplittableRandom(0x5a5e0001L);
+    for (int round = 0; round < 60; round++) {
+      int capacity = 1 + r.nextInt(300);
+      HeavyHitters h = HeavyHitters.withCapacity(capacity);
+      Map<String, Long> exact = new HashMap<>();
+      double s = r.nextInt(4) * 0.5;
+      Zipf zipf = new Zipf(1 + r.nextInt(5000), s, r.nextLong());
+      boolean weighted = r.nextBoolean();
+      for (int i = 0; i < 20_000; i++) {
+        String item = "x" + zipf.next();
+        long count = weighted ? r.nextInt(50) : 1;
+        h.add(item, count);
+        exact.merge(item, count, Long::sum);
+      }
+      checkAgainstExact(h, exact, 1 + r.nextInt(20), "round " + round);
+    }
+  }
+
+  /** Every guarantee of the class comment, checked against exact counts. */
+  static void checkAgainstExact(HeavyHitters h, Map<String, Long> exact, int k, String what) {
+    long n = exact.values().stream().mapToLong(Long::longValue).sum();
+    assertThat(h.totalCount()).as(what).isEqualTo(n);
+    assertThat(h.maxError() * (double) h.capacity()).as(what + ": maxError <= N/m").isLessThanOrEqualTo(n);
+    Set<String> monitored = new HashSet<>();
+    for (HeavyHitters.Entry e : h.entries()) {
+      long truth = exact.getOrDefault(e.itemAsString(), 0L);
+      assertThat(truth).as("%s: %s", what, e).isBetween(e.lowerBound(), e.count());
+      assertThat(e.error()).isBetween(0L, h.maxError());
+      monitored.add(e.itemAsString());
+    }
+    for (Map.Entry<String, Long> e : exact.entrySet()) {
+      if (!monitored.contains(e.getKey())) {
+        assertThat(e.getValue()).as("%s: unmonitored %s", what, e.getKey()).isLessThanOrEqualTo(h.maxError());
+        assertThat(h.estimate(e.getKey())).isGreaterThanOrEqualTo(e.getValue());
+      } else {
+        assertThat(h.estimate(e.getKey())).isGreaterThanOrEqualTo(e.getValue());
+        assertThat(h.lowerBound(e.getKey())).isLessThanOrEqualTo(e.getValue());
+      }
+      if (e.getValue() * (double) h.capacity() > n) {
+        assertThat(monitored).as("%s: item above N/m", what).contains(e.getKey());
+      }
+    }
+    // A certain entry of the top k has fewer than k items truly more frequent than it.
+    for (HeavyHitters.Entry e : h.top(k)) {
+      if (e.isCertain()) {
+        long truth = exact.get(e.itemAsString());
+        long above = exact.values().stream().filter(v -> v > truth).count();
+        assertThat(above).as("%s: certain %s", what, e).isLessThan(k);
+        // And no item outside the list is as frequent.
+        Set<String> listed = new HashSet<>(items(h.top(k)));
+        exact.forEach((item, v) -> {
+          if (!listed.contains(item)) {
+            assertThat(v).as("%s: %s outside the top %d", what, item, k).isLessThan(truth);
+          }
+        });
+      }
+    }
+  }
+
+  @Test
+  void findsTheTrueTopTenOfAZipfianStream() {
+    int[] stream = new Zipf(100_000, 1.0, 0x70910001L).stream(1_000_000);
+    HeavyHitters h = HeavyHitters.withCapacity(1000);
+    Map<String, Long> exact = new HashMap<>();
+    for (int item : stream) {
+      String s = "term-" + item;
+      h.add(s);
+      exact.merge(s, 1L, Long::sum);
+    }
+    List<String> trueTop = exact.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
+        .limit(10).map(Map.Entry::getKey).collect(Collectors.toList());
+    List<HeavyHitters.Entry> top = h.top(10);
+    assertThat(items(top)).containsExactlyElementsOf(trueTop);
+    assertThat(top).allMatch(HeavyHitters.Entry::isCertain);
+    checkAgainstExact(h, exact, 10, "zipf");
+  }
+
+  @Test
+  void mergedSummariesKeepTheGuarantees() {
+    SplittableRandom r = new SplittableRandom(0x3e7e1001L);
+    for (int round = 0; round < 40; round++) {
+      int parts = 2 + r.nextInt(3);
+      List<HeavyHitters> summaries = new ArrayList<>();
+      int capacity = 1 + r.nextInt(200);
+      for (int p = 0; p < parts; p++) {
+        // The first is the smallest: the others are merged into it.
+        summaries.add(HeavyHitters.withCapacity(p == 0 ? capacity : capacity + r.nextInt(100)));
+      }
+      Map<String, Long> exact = new HashMap<>();
+      Zipf zipf = new Zipf(1 + r.nextInt(3000), r.nextInt(4) * 0.5, r.nextLong());
+      for (int i = 0; i < 20_000; i++) {
+        String item = "y" + zipf.next();
+        long count = 1 + r.nextInt(3);
+        summaries.get(r.nextInt(parts)).add(item, count);
+        exact.merge(item, count, Long::sum);
+      }
+      HeavyHitters merged = summaries.get(0);
+      for (HeavyHitters other : summaries.subList(1, parts)) {
+        merged.merge(other);
+      }
+      checkAgainstExact(merged, exact, 1 + r.nextInt(10), "merge round " + round);
+      // Adding after a merge keeps them too.
+      for (int i = 0; i < 5_000; i++) {
+        String item = "y" + zipf.next();
+        merged.add(item);
+        exact.merge(item, 1L, Long::sum);
+      }
+      checkAgainstExact(merged, exact, 5, "after merge round " + round);
+    }
+  }
+
+  @Test
+  void mergeRefusesASmallerCapacity() {
+    assertThatThrownBy(() -> HeavyHitters.withCapacity(100).merge(HeavyHitters.withCapacity(50)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("cannot merge a heavy-hitters summary of capacity 50 into one of capacity 100: "
+            + "its counts are only within N/50");
+  }
+
+  @Test
+  void mergeWithItselfDoublesEveryCount() {
+    HeavyHitters h = FrequencyGoldenFiles.heavyHitters();
+    h.merge(h);
+    assertThat(h.totalCount()).isEqualTo(22);
+    assertThat(h.entries()).extracting(HeavyHitters.Entry::count).containsExactly(10L, 6L, 6L);
+    assertThat(h.entries()).extracting(HeavyHitters.Entry::error).containsExactly(0L, 0L, 4L);
+  }
+
+  @Test
+  void countsSaturateInsteadOfWrapping() {
+    HeavyHitters h = HeavyHitters.withCapacity(2);
+    h.add("a", Long.MAX_VALUE - 1);
+    h.add("a", 10);
+    h.add("b", 5);
+    h.add("c", Long.MAX_VALUE);
+    assertThat(h.totalCount()).isEqualTo(Long.MAX_VALUE);
+    assertThat(h.estimate("a")).isEqualTo(Long.MAX_VALUE);
+    assertThat(h.entries()).allMatch(e -> e.count() > 0 && e.lowerBound() >= 0);
+  }
+
+  @Test
+  void badArgumentsAreRefused() {
+    assertThatThrownBy(() -> HeavyHitters.withCapacity(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("capacity must be in [1, 268435456], was 0");
+    assertThatThrownBy(() -> HeavyHitters.create(1.5)).hasMessage("epsilon must be in (0, 1), was 1.5");
+    assertThat(HeavyHitters.create(0.001).capacity()).isEqualTo(1000);
+    HeavyHitters h = HeavyHitters.withCapacity(4);
+    assertThatThrownBy(() -> h.add("x", -2)).hasMessage("count must be non-negative, was -2");
+    assertThatThrownBy(() -> h.top(0)).hasMessage("k must be positive, was 0");
+  }
+
+  @Test
+  void memoryGrowsWithTheItemsNotTheCapacity() {
+    HeavyHitters h = HeavyHitters.withCapacity(HeavyHitters.MAX_CAPACITY);
+    long empty = h.byteSize();
+    assertThat(empty).isLessThan(2_000);
+    for (int i = 0; i < 10_000; i++) {
+      h.add("k" + i);
+    }
+    assertThat(h.byteSize()).isBetween(10_000L * 40, 10_000L * 200);
+  }
+
+  // ---- serialization
+
+  @Test
+  void roundTripKeepsEverything() throws IOException {
+    HeavyHitters h = HeavyHitters.withCapacity(50);
+    for (int item : new Zipf(500, 1.0, 0x40171001L).stream(10_000)) {
+      h.add("z" + item);
+    }
+    h.add(new byte[0]);
+    h.add("grüße".getBytes(StandardCharsets.UTF_8), 3);
+    byte[] b = bytes(h);
+    HeavyHitters t = read(b);
+    assertThat(t).isEqualTo(h);
+    assertThat(t.capacity()).isEqualTo(50);
+    assertThat(t.maxError()).isEqualTo(h.maxError());
+    assertThat(t.entries()).isEqualTo(h.entries());
+    assertThat(bytes(t)).isEqualTo(b);
+    // It keeps counting as the original would.
+    for (int item : new Zipf(500, 1.0, 0x40171002L).stream(1_000)) {
+      h.add("z" + item);
+      t.add("z" + item);
+    }
+    assertThat(t.entries()).isEqualTo(h.entries());
+    assertThat(read(bytes(HeavyHitters.withCapacity(7))).size()).isZero();
+  }
+
+  @Test
+  void goldenFileReads() throws IOException {
+    byte[] b = CountMinSketchTest.golden("heavy-hitters-v1.bin");
+    HeavyHitters h = read(b);
+    // The hand-worked Space-Saving example: capacity 3, a x5, b x3, c x2, d x1.
+    assertThat(h.capacity()).isEqualTo(3);
+    assertThat(h.totalCount()).isEqualTo(11);
+    assertThat(items(h.entries())).containsExactly("a", "b", "d");
+    assertThat(h.entries()).extracting(HeavyHitters.Entry::count).containsExactly(5L, 3L, 3L);
+    assertThat(h.entries()).extracting(HeavyHitters.Entry::error).containsExactly(0L, 0L, 2L);
+    assertThat(bytes(h)).isEqualTo(b);
+  }
+
+  @Test
+  void truncatedOrFlippedBytesAreRefused() throws IOException {
+    HeavyHitters h = HeavyHitters.withCapacity(10);
+    for (int item : new Zipf(100, 1.0, 0x40171003L).stream(1_000)) {
+      h.add("w" + item);
+    }
+    byte[] b = bytes(h);
+    for (int len = 0; len < b.length; len++) {
+      byte[] cut = Arrays.copyOf(b, len);
+      assertThatThrownBy(() -> read(cut)).as("truncated to %d", len).isInstanceOf(SketchFormatException.class);
+    }
+    SplittableRandom r = new SplittableRandom(0xf1101001L);
+    for (int i = 0; i < 300; i++) {
+      byte[] bad = b.clone();
+      int bit = r.nextInt(8 * bad.length);
+      bad[bit >>> 3] ^= (byte) (1 << (bit & 7));
+      assertThatThrownBy(() -> read(bad)).as("bit %d flipped", bit).isInstanceOf(SketchFormatException.class);
+    }
+  }
+
+  @Test
+  void invalidFieldsAreRefusedEvenWithAValidChecksum() throws IOException {
+    // Entries of the golden example, in order: a (5, 0), b (3, 0), d (3, 2); each 20 + 1 bytes.
+    byte[] b = bytes(FrequencyGoldenFiles.heavyHitters());
+    int a = PAYLOAD;
+    int bEntry = a + 21;
+    int d = bEntry + 21;
+    assertRefused(Corrupt.putInt(b, CAPACITY, 0), "heavy-hitters field 'capacity' is 0, must be in [1, 268435456]");
+    assertRefused(Corrupt.putInt(b, CAPACITY, 2), "heavy-hitters field 'size' is 3, must be in [0, capacity 2]");
+    assertRefused(Corrupt.putLong(b, TOTAL, -5), "heavy-hitters field 'total count' is -5, must be non-negative");
+    assertRefused(Corrupt.putLong(b, TOTAL, 10), "heavy-hitters counts sum to 11, more than the total count 10");
+    assertRefused(Corrupt.putLong(b, a, 2),
+        "heavy-hitters entry 1 has count 3, must be non-negative and no larger than the entry before it");
+    assertRefused(Corrupt.putLong(b, d + 8, 4), "heavy-hitters entry 2 has error 4, must be in [0, 3]");
+    assertRefused(Corrupt.putLong(b, a + 8, -1), "heavy-hitters entry 0 has error -1, must be in [0, 3]");
+    // With room to spare, every count is exact, so no error is allowed.
+    assertRefused(Corrupt.putInt(b, CAPACITY, 4), "heavy-hitters entry 2 has error 2, must be in [0, 0]");
+    // The same item twice ("b" renamed "a").
+    assertRefused(Corrupt.putByte(b, bEntry + 20, 'a'), "heavy-hitters summary lists an item twice");
+    // An item length running past the payload.
+    assertThatThrownBy(() -> read(Corrupt.putInt(b, d + 16, 1000)))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'item' needs 1000 bytes");
+    // A huge size and item total with nothing behind them: the payload length must match them, and
+    // when it does too, reading fails at the end of the input having allocated only what it read.
+    byte[] huge = Corrupt.putLong(Corrupt.putInt(Corrupt.putInt(b, CAPACITY, 1 << 28), SIZE, 1 << 28),
+        ITEM_BYTES, 1L << 40);
+    assertThatThrownBy(() -> read(huge))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("payload length");
+    assertThatThrownBy(() -> read(Corrupt.putLong(huge, 20, 20L * (1 << 28) + (1L << 40))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("truncated heavy-hitters payload");
+  }
+
+  private static void assertRefused(byte[] b, String message) {
+    assertThatThrownBy(() -> read(b)).isInstanceOf(SketchFormatException.class).hasMessage(message);
+  }
+}

@@ -1,0 +1,184 @@
+package io.github.probkit.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.testing.Keys;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every reader against hostile bytes: valid files with bits flipped, truncated, extended, length and
+ * parameter fields set to huge or negative values, type and version bytes changed — half of them
+ * with the checksum recomputed, so that the mutation reaches the structure's own validation instead
+ * of stopping at the CRC. Every input must end in a valid structure or a SketchFormatException:
+ * never another exception, and never an allocation out of proportion to the input.
+ */
+class ReaderMutationTest {
+  private static final int MUTATIONS_PER_TYPE = 10_000;
+
+  @FunctionalInterface
+  interface Reader {
+    Object read(InputStream in) throws IOException;
+  }
+
+  /** A structure type, its reader and a few valid serialized examples. */
+  static final class Sample {
+    final String name;
+    final Reader reader;
+    final List<byte[]> files;
+
+    Sample(String name, Reader reader, List<byte[]> files) {
+      this.name = name;
+      this.reader = reader;
+      this.files = files;
+    }
+  }
+
+  interface Writer {
+    void write(ByteArrayOutputStream out) throws IOException;
+  }
+
+  static byte[] bytes(Writer w) {
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      w.write(out);
+      return out.toByteArray();
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  static List<Sample> samples() {
+    List<Sample> s = new ArrayList<>();
+    BloomFilter small = BloomFilter.withBits(16, 2, HashStrategy.fnv1a());
+    small.add("asha");
+    BloomFilter mid = BloomFilter.create(500, 0.01);
+    Keys.sequential("k", 0, 500).forEach(mid::add);
+    s.add(new Sample("bloom", BloomFilter::readFrom, List.of(bytes(small::writeTo), bytes(mid::writeTo))));
+    return s;
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyReaderSurvivesMutatedInput() {
+    return samples().stream().map(sample -> DynamicTest.dynamicTest(sample.name, () -> fuzz(sample)));
+  }
+
+  private static void fuzz(Sample sample) throws Exception {
+    SplittableRandom r = new SplittableRandom(0x0ddba11cafef00dL ^ sample.name.hashCode());
+    int valid = 0;
+    for (int i = 0; i < MUTATIONS_PER_TYPE; i++) {
+      byte[] original = sample.files.get(i % sample.files.size());
+      byte[] input = mutate(original, r);
+      if (r.nextBoolean()) {
+        fixChecksum(input);
+      }
+      long before = allocatedBytes();
+      try {
+        sample.reader.read(new ByteArrayInputStream(input));
+        valid++;
+      } catch (SketchFormatException expected) {
+        // the one acceptable failure
+      } catch (Throwable t) {
+        fail("%s mutation %d (%d bytes): %s", sample.name, i, input.length, t, t);
+      }
+      long allocated = allocatedBytes() - before;
+      // The reader's buffers (64 KiB scratch) plus at most twice the input for the structure.
+      assertThat(allocated)
+          .as("%s mutation %d allocated %d bytes for a %d-byte input", sample.name, i, allocated, input.length)
+          .isLessThan(4L * input.length + (1 << 20));
+    }
+    // Some mutations must survive (changes confined to unused fields or with fixed checksums),
+    // or the mutator is not exercising the happy path at all.
+    assertThat(valid).isPositive();
+  }
+
+  private static long allocatedBytes() {
+    return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
+        .getThreadAllocatedBytes(Thread.currentThread().getId());
+  }
+
+  static byte[] mutate(byte[] original, SplittableRandom r) {
+    byte[] b = original.clone();
+    ByteBuffer le = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+    long[] extremes = {0, 1, -1, Integer.MAX_VALUE, Integer.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE,
+        1L << 31, 1L << 32, 1L << 40, 1L << 62};
+    switch (r.nextInt(9)) {
+      case 0: // flip 1..4 bits
+        for (int n = 1 + r.nextInt(4); n > 0; n--) {
+          int bit = r.nextInt(8 * b.length);
+          b[bit >>> 3] ^= (byte) (1 << (bit & 7));
+        }
+        return b;
+      case 1: // truncate
+        return java.util.Arrays.copyOf(b, r.nextInt(b.length));
+      case 2: { // extend with random bytes
+        byte[] e = java.util.Arrays.copyOf(b, b.length + 1 + r.nextInt(64));
+        for (int i = b.length; i < e.length; i++) {
+          e[i] = (byte) r.nextInt(256);
+        }
+        return e;
+      }
+      case 3: // the parameter length
+        le.putInt(16, (int) extremes[r.nextInt(extremes.length)]);
+        return b;
+      case 4: // the payload length
+        le.putLong(20, extremes[r.nextInt(extremes.length)]);
+        return b;
+      case 5: // type, version, algorithm or flags byte
+        b[4 + r.nextInt(4)] = (byte) r.nextInt(256);
+        return b;
+      case 6: { // a 4- or 8-byte parameter field set to an extreme
+        int params = le.getInt(16);
+        if (params >= 4) {
+          int at = 28 + 4 * r.nextInt(params / 4);
+          long v = extremes[r.nextInt(extremes.length)];
+          if (at + 8 <= 28 + params && r.nextBoolean()) {
+            le.putLong(at, v);
+          } else {
+            le.putInt(at, (int) v);
+          }
+        }
+        return b;
+      }
+      case 7: { // parameter field and payload length changed together, consistently large
+        int params = le.getInt(16);
+        if (params >= 8) {
+          le.putLong(28, 1L << (20 + r.nextInt(20)));
+        }
+        le.putLong(20, 1L << (17 + r.nextInt(20)));
+        return b;
+      }
+      default: { // random bytes anywhere
+        for (int n = 1 + r.nextInt(8); n > 0; n--) {
+          b[r.nextInt(b.length)] = (byte) r.nextInt(256);
+        }
+        return b;
+      }
+    }
+  }
+
+  /** Recomputes the trailing CRC32C so that a mutation reaches the structure's own checks. */
+  static void fixChecksum(byte[] b) {
+    if (b.length < 4) {
+      return;
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(b, 0, b.length - 4);
+    ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(b.length - 4, (int) crc.getValue());
+  }
+}
