@@ -4,6 +4,10 @@ import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
 import com.google.common.hash.Funnels;
 import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.filter.CountingBloomFilter;
+import io.github.probkit.filter.CuckooFilter;
+import io.github.probkit.filter.MutableFilter;
+import io.github.probkit.filter.ScalableBloomFilter;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -17,6 +21,7 @@ import org.apache.commons.collections4.bloomfilter.SimpleBloomFilter;
 import org.fastfilter.Filter;
 import org.fastfilter.bloom.BlockedBloom;
 import org.fastfilter.bloom.Bloom;
+import org.fastfilter.bloom.count.CountingBloom;
 import org.fastfilter.cuckoo.Cuckoo8;
 import org.fastfilter.utils.Hash;
 import org.fastfilter.xor.Xor8;
@@ -55,6 +60,7 @@ public final class FilterImpls {
   public static final String STATIC = "static (xor / binary fuse)";
   public static final String CUCKOO = "cuckoo";
   public static final String COUNTING = "counting Bloom";
+  public static final String SCALABLE = "scalable Bloom";
 
   private static final Map<String, Spec> ALL = new LinkedHashMap<>();
   /** FastFilter draws its seeds from one global Random: seeding it makes runs repeatable. */
@@ -62,7 +68,11 @@ public final class FilterImpls {
   private static final Hasher64 XXH3 = Hashing.xxh3_64();
 
   static {
-    dynamic("probkit-bloom", BLOOM, (n, p, s) -> new ProbkitBloom(BloomFilter.create(n, p)));
+    dynamic("probkit-bloom", BLOOM, (n, p, s) -> new Probkit(BloomFilter.create(n, p)));
+    dynamic("probkit-counting", COUNTING, (n, p, s) -> new Probkit(CountingBloomFilter.create(n, p)));
+    dynamic("probkit-cuckoo", CUCKOO, (n, p, s) -> new Probkit(CuckooFilter.create(n, p)));
+    // Started at n/8, as when n is not known: holding n keys it has grown to four layers.
+    dynamic("probkit-scalable", SCALABLE, (n, p, s) -> new Probkit(ScalableBloomFilter.create(Math.max(1, n / 8), p)));
     dynamic("guava-bloom", BLOOM, GuavaBloom::new);
     dynamic("commons-bloom", BLOOM, CommonsBloom::new);
     dynamic("spark-bloom", BLOOM, (n, p, s) -> new SparkBloom(n, p));
@@ -77,6 +87,12 @@ public final class FilterImpls {
       int bitsPerKey = (int) Math.ceil(FilterContestant.bloomBitsPerKey(p));
       return new FastFilter(fastFilterNew(BlockedBloom.class, new Class<?>[] {int.class, int.class},
           Math.toIntExact(n), bitsPerKey));
+    });
+    dynamic("fastfilter-counting", COUNTING, (n, p, s) -> {
+      double bitsPerKey = FilterContestant.bloomBitsPerKey(p);
+      int k = Math.max(1, (int) Math.round(bitsPerKey * Math.log(2)));
+      return new FastFilter(fastFilterNew(CountingBloom.class, new Class<?>[] {int.class, double.class, int.class},
+          Math.toIntExact(n), bitsPerKey, k));
     });
     dynamic("fastfilter-cuckoo8", CUCKOO, (n, p, s) -> {
       Hash.setSeed(FASTFILTER_SEED);
@@ -150,7 +166,7 @@ public final class FilterImpls {
   }
 
   /**
-   * An empty FastFilter Bloom or BlockedBloom sized for n keys: their sizing constructors are
+   * An empty FastFilter Bloom, BlockedBloom or CountingBloom sized for n keys: their sizing constructors are
    * package-private, and the public construct(keys) would need the keys up front.
    */
   private static Filter fastFilterNew(Class<? extends Filter> type, Class<?>[] signature, Object... args) {
@@ -171,10 +187,11 @@ public final class FilterImpls {
 
   // ---- contestants
 
-  static final class ProbkitBloom extends FilterContestant {
-    private final BloomFilter f;
+  /** Any probkit filter that takes adds (one implementation per fork, so the calls inline). */
+  static final class Probkit extends FilterContestant {
+    private final MutableFilter f;
 
-    ProbkitBloom(BloomFilter f) {
+    Probkit(MutableFilter f) {
       this.f = f;
     }
 

@@ -61,7 +61,7 @@ public class FrequencyBenchmark {
 
   @State(Scope.Thread)
   public static class CountMinState {
-    @Param({"streamlib-cms", "spark-cms"})
+    @Param({"probkit-cms", "probkit-cms-conservative", "streamlib-cms", "spark-cms"})
     public String cms;
 
     FrequencyImpls.CountMin sketch;
@@ -80,10 +80,10 @@ public class FrequencyBenchmark {
 
   @State(Scope.Thread)
   public static class HeavyHittersState {
-    @Param({"streamlib-spacesaving", "datasketches-frequent"})
+    @Param({"probkit-heavyhitters", "streamlib-spacesaving", "datasketches-frequent"})
     public String hh;
 
-    FrequencyImpls.HeavyHitters sketch;
+    FrequencyImpls.HeavyHittersContestant sketch;
 
     @Setup(Level.Trial)
     public void setup(Stream stream) {

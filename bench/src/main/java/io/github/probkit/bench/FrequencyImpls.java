@@ -3,8 +3,12 @@ package io.github.probkit.bench;
 import com.clearspring.analytics.stream.StreamSummary;
 import com.clearspring.analytics.stream.frequency.CountMinSketch;
 import com.clearspring.analytics.stream.frequency.FrequencyMergeException;
+import io.github.probkit.frequency.HeavyHitters;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.datasketches.common.ArrayOfStringsSerDe;
 import org.apache.datasketches.frequencies.ErrorType;
@@ -22,8 +26,8 @@ public final class FrequencyImpls {
   public static final int WIDTH = 2719;
   public static final int SEED = 0x2545F491;
   public static final int COUNTERS = 1000;
-  static final List<String> COUNT_MIN = List.of("streamlib-cms", "spark-cms");
-  static final List<String> HEAVY_HITTERS = List.of("streamlib-spacesaving", "datasketches-frequent");
+  static final List<String> COUNT_MIN = List.of("probkit-cms", "probkit-cms-conservative", "streamlib-cms", "spark-cms");
+  static final List<String> HEAVY_HITTERS = List.of("probkit-heavyhitters", "streamlib-spacesaving", "datasketches-frequent");
 
   private FrequencyImpls() {}
 
@@ -44,7 +48,7 @@ public final class FrequencyImpls {
   }
 
   /** A heavy-hitters summary. */
-  public abstract static class HeavyHitters {
+  public abstract static class HeavyHittersContestant {
     public abstract void add(String key);
 
     /** The most frequent items, most frequent first (at most {@code k}). */
@@ -57,18 +61,37 @@ public final class FrequencyImpls {
 
   public static CountMin countMin(String name) {
     switch (name) {
+      case "probkit-cms": return new ProbkitCms(io.github.probkit.frequency.CountMinSketch.withDimensions(WIDTH, DEPTH));
+      case "probkit-cms-conservative":
+        return new ProbkitCms(io.github.probkit.frequency.CountMinSketch.withDimensions(WIDTH, DEPTH).withConservativeUpdate());
       case "streamlib-cms": return new StreamCms(new CountMinSketch(DEPTH, WIDTH, SEED));
       case "spark-cms": return new SparkCms(org.apache.spark.util.sketch.CountMinSketch.create(DEPTH, WIDTH, SEED));
       default: throw new IllegalArgumentException("unknown count-min sketch " + name + "; known: " + COUNT_MIN);
     }
   }
 
-  public static HeavyHitters heavyHitters(String name) {
+  public static HeavyHittersContestant heavyHitters(String name) {
     switch (name) {
+      case "probkit-heavyhitters": return new ProbkitHeavyHitters(HeavyHitters.withCapacity(COUNTERS));
       case "streamlib-spacesaving": return new StreamSpaceSaving(new StreamSummary<>(COUNTERS));
       case "datasketches-frequent": return new DsFrequent(new ItemsSketch<>(2048));
       default: throw new IllegalArgumentException("unknown heavy hitters " + name + "; known: " + HEAVY_HITTERS);
     }
+  }
+
+  static final class ProbkitCms extends CountMin {
+    private final io.github.probkit.frequency.CountMinSketch s;
+
+    ProbkitCms(io.github.probkit.frequency.CountMinSketch s) {
+      this.s = s;
+    }
+
+    @Override public void add(String key) { s.add(key); }
+    @Override public void add(long key) { s.add(key); }
+    @Override public long estimate(String key) { return s.estimate(key); }
+    @Override public CountMin merge(CountMin o) { s.merge(((ProbkitCms) o).s); return this; }
+    @Override public byte[] serialize() { return bytes(s::writeTo); }
+    @Override public Object root() { return s; }
   }
 
   static final class StreamCms extends CountMin {
@@ -125,7 +148,28 @@ public final class FrequencyImpls {
     @Override public Object root() { return s; }
   }
 
-  static final class StreamSpaceSaving extends HeavyHitters {
+  static final class ProbkitHeavyHitters extends HeavyHittersContestant {
+    private final HeavyHitters s;
+
+    ProbkitHeavyHitters(HeavyHitters s) {
+      this.s = s;
+    }
+
+    @Override public void add(String key) { s.add(key); }
+
+    @Override public List<String> top(int k) {
+      List<String> out = new ArrayList<>(k);
+      for (HeavyHitters.Entry e : s.top(k)) {
+        out.add(e.itemAsString());
+      }
+      return out;
+    }
+
+    @Override public byte[] serialize() { return bytes(s::writeTo); }
+    @Override public Object root() { return s; }
+  }
+
+  static final class StreamSpaceSaving extends HeavyHittersContestant {
     private final StreamSummary<String> s;
 
     StreamSpaceSaving(StreamSummary<String> s) {
@@ -146,7 +190,7 @@ public final class FrequencyImpls {
     @Override public Object root() { return s; }
   }
 
-  static final class DsFrequent extends HeavyHitters {
+  static final class DsFrequent extends HeavyHittersContestant {
     private static final ArrayOfStringsSerDe SERDE = new ArrayOfStringsSerDe();
     private final ItemsSketch<String> s;
 
@@ -158,7 +202,7 @@ public final class FrequencyImpls {
 
     @Override public List<String> top(int k) {
       ItemsSketch.Row<String>[] rows = s.getFrequentItems(ErrorType.NO_FALSE_NEGATIVES);
-      List<String> out = new java.util.ArrayList<>(k);
+      List<String> out = new ArrayList<>(k);
       for (int i = 0; i < rows.length && i < k; i++) {
         out.add(rows[i].getItem());
       }
@@ -167,5 +211,21 @@ public final class FrequencyImpls {
 
     @Override public byte[] serialize() { return s.toByteArray(SERDE); }
     @Override public Object root() { return s; }
+  }
+
+  /** Writes to a byte array through a stream, for the APIs that write to one. */
+  static byte[] bytes(StreamWriter w) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      w.writeTo(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  /** Something that writes itself to a stream. */
+  interface StreamWriter {
+    void writeTo(OutputStream out) throws IOException;
   }
 }

@@ -148,7 +148,7 @@ public final class Measure {
   }
 
   static HeavyHittersRow heavyHitters(String impl, long[] stream) {
-    FrequencyImpls.HeavyHitters s = FrequencyImpls.heavyHitters(impl);
+    FrequencyImpls.HeavyHittersContestant s = FrequencyImpls.heavyHitters(impl);
     int[] exact = new int[FrequencyBenchmark.UNIVERSE];
     for (long i : stream) {
       s.add(Keys.stringKey(i));
@@ -165,7 +165,7 @@ public final class Measure {
    * The share of the summary's top k that belong to the true top k; a key tied in count with the
    * true k-th is as right as any other, so every key at least as frequent as the k-th counts.
    */
-  private static double recall(FrequencyImpls.HeavyHitters s, Integer[] order, int[] exact, int k) {
+  private static double recall(FrequencyImpls.HeavyHittersContestant s, Integer[] order, int[] exact, int k) {
     int kth = exact[order[k - 1]];
     Set<String> truth = new HashSet<>();
     for (int i = 0; i < order.length && exact[order[i]] >= kth; i++) {
