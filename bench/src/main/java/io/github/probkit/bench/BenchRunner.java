@@ -1,6 +1,8 @@
 package io.github.probkit.bench;
 
 import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,6 +23,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  *
  * <pre>
  * bench/run [--quick] [--only REGEX] [--out FILE] [--no-measure]
+ * bench/run --report-only        rewrites the report from the last run's saved results (after editing bench/NOTES.md)
  * </pre>
  *
  * The quick set runs every contestant at n = 10^6 with 2 warm-up and 3 measured iterations of one
@@ -39,6 +42,7 @@ public final class BenchRunner {
   public static void main(String[] args) throws IOException, RunnerException {
     boolean quick = false;
     boolean measure = true;
+    boolean reportOnly = false;
     Pattern only = null;
     Path out = Path.of("docs/BENCHMARKS.md");
     Path results = Path.of("bench/results");
@@ -46,14 +50,20 @@ public final class BenchRunner {
       switch (args[i]) {
         case "--quick": quick = true; break;
         case "--no-measure": measure = false; break;
+        case "--report-only": reportOnly = true; break;
         case "--only": only = Pattern.compile(args[++i]); break;
         case "--out": out = Path.of(args[++i]); break;
         case "--results": results = Path.of(args[++i]); break;
         default: throw new IllegalArgumentException("unknown option " + args[i]
-            + "; usage: BenchRunner [--quick] [--only REGEX] [--out FILE] [--results DIR] [--no-measure]");
+            + "; usage: BenchRunner [--quick] [--only REGEX] [--out FILE] [--results DIR] [--no-measure] [--report-only]");
       }
     }
     Files.createDirectories(results);
+    Path saved = results.resolve("run.ser");
+    if (reportOnly) {
+      write(out, load(saved));
+      return;
+    }
     Report.Run run = new Report.Run(quick);
     for (Job job : jobs(quick)) {
       if (only != null && !only.matcher(job.label()).find()) {
@@ -68,9 +78,24 @@ public final class BenchRunner {
       Measure.print(run.measured, System.out);
     }
     run.finish();
+    try (ObjectOutputStream o = new ObjectOutputStream(Files.newOutputStream(saved))) {
+      o.writeObject(run);
+    }
+    write(out, run);
+  }
+
+  private static void write(Path out, Report.Run run) throws IOException {
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, Report.markdown(run, Path.of("bench/NOTES.md")));
     System.out.println("# probkit bench: wrote " + out);
+  }
+
+  private static Report.Run load(Path saved) throws IOException {
+    try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(saved))) {
+      return (Report.Run) in.readObject();
+    } catch (ClassNotFoundException e) {
+      throw new IOException("cannot read " + saved + ": " + e, e);
+    }
   }
 
   static List<Job> jobs(boolean quick) {

@@ -38,9 +38,13 @@ public final class FilterImpls {
     FilterContestant create(long n, double fpp, boolean strings);
   }
 
-  /** Builds a static filter from all its keys at once (FastFilter's xor filters take hashes). */
+  /**
+   * Builds a static filter from all its keys at once: keys {@code [0, n)} of {@link Keys}, as
+   * Strings or longs. FastFilter's take longs, so their String keys arrive hashed (see
+   * {@link #hashString}).
+   */
   interface StaticFactory {
-    FilterContestant build(long[] keysOrHashes, boolean strings);
+    FilterContestant build(long n, boolean strings);
   }
 
   /** One contestant: exactly one of {@code empty} and {@code build} is set. */
@@ -99,11 +103,13 @@ public final class FilterImpls {
       // The load factor FastFilter's own construct() uses.
       return new FastCuckoo8(new Cuckoo8((int) (n / 0.95)));
     });
-    built("fastfilter-xor8", STATIC, (keys, s) -> {
+    built("fastfilter-xor8", STATIC, (n, s) -> {
+      long[] keys = fastFilterKeys(n, s);
       Hash.setSeed(FASTFILTER_SEED);
       return new FastFilter(Xor8.construct(keys));
     });
-    built("fastfilter-xorfuse8", STATIC, (keys, s) -> {
+    built("fastfilter-xorfuse8", STATIC, (n, s) -> {
+      long[] keys = fastFilterKeys(n, s);
       Hash.setSeed(FASTFILTER_SEED);
       return new FastFilter(XorFuse8.construct(keys));
     });
@@ -158,11 +164,16 @@ public final class FilterImpls {
       }
       return f;
     }
+    return s.build.build(n, strings);
+  }
+
+  /** Keys {@code [0, n)} as a FastFilter user passes them: longs, or Strings hashed to longs. */
+  static long[] fastFilterKeys(long n, boolean strings) {
     long[] keys = new long[Math.toIntExact(n)];
     for (int i = 0; i < keys.length; i++) {
       keys[i] = strings ? hashString(Keys.stringKey(i)) : Keys.longKey(i);
     }
-    return s.build.build(keys, strings);
+    return keys;
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.github.probkit.bench;
 
 import java.io.PrintStream;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -30,7 +31,7 @@ public final class Measure {
 
   /** One filter's false-positive rate and memory. */
   public record FilterRow(String impl, String family, boolean strings, long n, long falsePositives,
-      long queries, long bytes) {
+      long queries, long bytes) implements Serializable {
     public double fpr() {
       return (double) falsePositives / queries;
     }
@@ -42,18 +43,18 @@ public final class Measure {
 
   /** One distinct-count sketch's relative error over {@code trials} sketches of {@code n} keys. */
   public record CardinalityRow(String impl, int n, int trials, double bias, double rmse,
-      int serializedBytes, long bytes) {}
+      int serializedBytes, long bytes) implements Serializable {}
 
   /** One count-min sketch's overestimates on the Zipf stream of {@link FrequencyBenchmark}. */
   public record CountMinRow(String impl, long streamLength, double meanError, long maxError,
-      double shareAboveEpsilonN, int serializedBytes, long bytes) {}
+      double shareAboveEpsilonN, int serializedBytes, long bytes) implements Serializable {}
 
   /** One heavy-hitters summary's recall of the true top 10 and top 100. */
   public record HeavyHittersRow(String impl, double recall10, double recall100, int serializedBytes,
-      long bytes) {}
+      long bytes) implements Serializable {}
 
   public record Results(List<FilterRow> filters, List<CardinalityRow> cardinality,
-      List<CountMinRow> countMin, List<HeavyHittersRow> heavyHitters) {}
+      List<CountMinRow> countMin, List<HeavyHittersRow> heavyHitters) implements Serializable {}
 
   private Measure() {}
 

@@ -1,6 +1,7 @@
 package io.github.probkit.bench;
 
 import java.io.IOException;
+import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,7 @@ final class Report {
 
   /** One benchmark's figure: JMH's mean and 99.9 % error, and the allocation per operation. */
   record Score(String benchmark, String method, Map<String, String> params, double score,
-      double error, String unit, double allocPerOp, double cpu, double cpuError) {
+      double error, String unit, double allocPerOp, double cpu, double cpuError) implements Serializable {
     String param(String name) {
       return params.getOrDefault(name, "");
     }
@@ -58,7 +59,8 @@ final class Report {
   }
 
   /** Everything one run produced. */
-  static final class Run {
+  static final class Run implements Serializable {
+    private static final long serialVersionUID = 1L;
     final boolean quick;
     final Instant start = Instant.now();
     final String loadAtStart = loadAverage();
