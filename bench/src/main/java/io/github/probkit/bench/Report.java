@@ -58,6 +58,12 @@ final class Report {
     }
   }
 
+  /** "peer/mine" on wall-clock time, and on CPU time where both have it. */
+  static String ratioCell(Score peer, Score mine) {
+    String wall = Ratio.of(peer, mine).toString();
+    return mine.inCpuTime().flatMap(m -> peer.inCpuTime().map(p -> wall + " (cpu " + Ratio.of(p, m) + ")")).orElse(wall);
+  }
+
   /** Everything one run produced. */
   static final class Run implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -266,13 +272,13 @@ final class Report {
         alloc = Math.max(0, alloc - filterBytesPerKey(run, spec.name(), method.endsWith("String")) * Long.parseLong(n) / FilterAddBenchmark.BATCH);
       }
       String ratioBest = best.map(b -> {
-        Ratio r = Ratio.of(b, s);
-        return (r.value() < 1 && spec.probkit() ? "**" + r + "** (" + b.param("impl") + " faster)" : r.toString());
+        String cell = ratioCell(b, s);
+        return Ratio.of(b, s).value() < 1 && spec.probkit() ? "**" + cell + "** " + b.param("impl") + " faster" : cell;
       }).orElse("—");
       md.append("| ").append(bold(spec)).append(" | ").append(spec.family()).append(" | ").append(time(s))
           .append(" | ").append(s.inCpuTime().map(Report::time).orElse("—"))
           .append(" | ").append(bytes(alloc)).append(" | ")
-          .append(guava.map(g -> Ratio.of(g, s).toString()).orElse("—")).append(" | ")
+          .append(guava.map(g -> ratioCell(g, s)).orElse("—")).append(" | ")
           .append(ratioBest).append(" |\n");
     }
     md.append('\n');
@@ -353,8 +359,8 @@ final class Report {
       Optional<Score> s = run.find("HashBenchmark", "hashString", "impl", impl, null);
       Optional<Score> l = run.find("HashBenchmark", "hashLong", "impl", impl, null);
       md.append("| ").append(impl.startsWith("probkit") ? "**" + impl + "**" : impl).append(" | ")
-          .append(s.map(Report::time).orElse("—")).append(" | ").append(s.map(x -> bytes(x.allocPerOp())).orElse("—")).append(" | ")
-          .append(l.map(Report::time).orElse("—")).append(" | ").append(l.map(x -> bytes(x.allocPerOp())).orElse("—")).append(" |\n");
+          .append(cell(s)).append(" | ").append(s.map(x -> bytes(x.allocPerOp())).orElse("—")).append(" | ")
+          .append(cell(l)).append(" | ").append(l.map(x -> bytes(x.allocPerOp())).orElse("—")).append(" |\n");
     }
     md.append('\n');
   }
@@ -382,7 +388,7 @@ final class Report {
           .append(cell(run.find("CardinalityBenchmark", "merge", "impl", impl, null))).append(" | ")
           .append(cell(run.find("CardinalityBenchmark", "serialize", "impl", impl, null))).append(" | ")
           .append(add.map(a -> bytes(a.allocPerOp())).orElse("—")).append(" | ")
-          .append(add.isPresent() && best.isPresent() ? Ratio.of(best.get(), add.get()).toString() : "—").append(" | ");
+          .append(add.isPresent() && best.isPresent() ? ratioCell(best.get(), add.get()) : "—").append(" | ");
       Optional<Measure.CardinalityRow> m = run.measured == null ? Optional.empty()
           : run.measured.cardinality().stream().filter(c -> c.impl().equals(impl)).findFirst();
       md.append(m.map(c -> String.format(Locale.ROOT, "%+.2f %% | %.2f %% (%d sketches) | %d / %d",
@@ -411,7 +417,7 @@ final class Report {
           .append(cell(run.find("FrequencyBenchmark", "countMinMerge", "cms", impl, null))).append(" | ")
           .append(cell(run.find("FrequencyBenchmark", "countMinSerialize", "cms", impl, null))).append(" | ")
           .append(add.map(a -> bytes(a.allocPerOp())).orElse("—")).append(" | ")
-          .append(add.isPresent() && sl.isPresent() ? Ratio.of(sl.get(), add.get()).toString() : "—").append(" | ");
+          .append(add.isPresent() && sl.isPresent() ? ratioCell(sl.get(), add.get()) : "—").append(" | ");
       Optional<Measure.CountMinRow> m = run.measured == null ? Optional.empty()
           : run.measured.countMin().stream().filter(c -> c.impl().equals(impl)).findFirst();
       md.append(m.map(c -> String.format(Locale.ROOT, "%.1f / %d | %.4f %% | %d / %d", c.meanError(), c.maxError(),
@@ -459,8 +465,9 @@ final class Report {
     return s.probkit() ? "**" + s.name() + "**" : s.name();
   }
 
+  /** Wall-clock time with its error, and the CPU time where measured. */
   private static String cell(Optional<Score> s) {
-    return s.map(Report::time).orElse("—");
+    return s.map(x -> time(x) + x.inCpuTime().map(c -> " (cpu " + num(c.score()) + ")").orElse("")).orElse("—");
   }
 
   private static String time(Score s) {
