@@ -1,5 +1,11 @@
 package io.github.probkit;
 
+import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cardinality.UltraLogLog;
+import io.github.probkit.filter.BinaryFuseFilter;
+import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
+import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
@@ -59,11 +65,32 @@ public final class GoldenFiles {
     Keys.sequential("golden:", 0, 350).forEach(scalable::add);
     write(dir.resolve("scalable-v1.bin"), scalable);
 
+    // 1000 keys at 1 %.
+    BlockedBloomFilter blocked = BlockedBloomFilter.create(1000, 0.01);
+    Keys.sequential("golden-", 0, 1000).forEach(blocked::add);
+    write(dir.resolve("blocked-v1.bin"), blocked);
+
+    // The same 1000 keys, with 8- and with 16-bit fingerprints.
+    for (FingerprintBits bits : FingerprintBits.values()) {
+      write(dir.resolve("binary-fuse" + bits.bits() + "-v1.bin"),
+          BinaryFuseFilter.create(Keys.sequential("golden-", 0, 1000), bits));
+    }
+
     // Seed 000's 2 x 8 sketch; 3 x 64 sketches of "item-i" x (i + 1); a hand-worked Space-Saving.
     write(dir.resolve("count-min-v1.bin"), FrequencyGoldenFiles.seedSketch()::writeTo);
     write(dir.resolve("count-min-xxh3-v1.bin"), FrequencyGoldenFiles.xxh3Sketch(false)::writeTo);
     write(dir.resolve("count-min-conservative-v1.bin"), FrequencyGoldenFiles.xxh3Sketch(true)::writeTo);
     write(dir.resolve("heavy-hitters-v1.bin"), FrequencyGoldenFiles.heavyHitters()::writeTo);
+
+    // Keys "user:0", "user:1", ...: HyperLogLog dense and sparse, UltraLogLog.
+    write(dir.resolve("hyperloglog-v1.bin"), sketch(HyperLogLog.create(12), 20_000));
+    write(dir.resolve("hyperloglog-sparse-v1.bin"), sketch(HyperLogLog.create(14), 300));
+    write(dir.resolve("ultraloglog-v1.bin"), sketch(UltraLogLog.create(12), 20_000));
+  }
+
+  private static Writable sketch(CardinalitySketch s, int keys) {
+    Keys.sequential("user:", 0, keys).forEach(s::add);
+    return s::writeTo;
   }
 
   /** Anything with a {@code writeTo(OutputStream)}. */

@@ -25,8 +25,10 @@ import picocli.CommandLine.Spec;
     name = "cms",
     mixinStandardHelpOptions = true,
     description = {
-      "Count-min sketches: how often has each item appeared? Estimates are never too low, and too",
-      "high by more than epsilon * N (N the total count) only with probability delta.",
+      "Count-min sketches: how often has each item appeared?",
+      "",
+      "Estimates are never too low, and too high by more than epsilon * N (N the total count)",
+      "only with probability delta.",
     },
     subcommands = {
       CmsCommand.Create.class,
@@ -66,8 +68,10 @@ public final class CmsCommand implements Runnable {
       name = "create",
       mixinStandardHelpOptions = true,
       description = {
-        "Create an empty sketch, sized by its error (--epsilon and --delta: ceil(e/epsilon) counters",
-        "by ceil(ln(1/delta)) rows) or by its dimensions (--width and --depth).",
+        "Create an empty sketch, sized by its error or by its dimensions.",
+        "",
+        "--epsilon and --delta give ceil(e/epsilon) counters by ceil(ln(1/delta)) rows;",
+        "--width and --depth set them directly.",
       },
       footer = {
         "",
@@ -134,8 +138,9 @@ public final class CmsCommand implements Runnable {
       name = "add",
       mixinStandardHelpOptions = true,
       description = {
-        "Count items: each ITEM argument or line is one occurrence; with --counts each is",
-        "ITEM<TAB>COUNT. Items come from the arguments, --items F, or stdin when neither is given.",
+        "Count items (from arguments, --items FILE, or stdin).",
+        "",
+        "Each ITEM argument or line is one occurrence; with --counts each line is ITEM<TAB>COUNT.",
       },
       footer = {
         "",
@@ -217,7 +222,9 @@ public final class CmsCommand implements Runnable {
       name = "query",
       mixinStandardHelpOptions = true,
       description = {
-        "Print ITEM<TAB>ESTIMATE for each item, in order. The estimate is never below the true count.",
+        "Print ITEM<TAB>ESTIMATE for each item, in order.",
+        "",
+        "The estimate is never below the true count.",
       },
       footer = {"", "Example:", "  probkit cms query terms.cms cricket chess"})
   static final class Query implements Callable<Integer> {

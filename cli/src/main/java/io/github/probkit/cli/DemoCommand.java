@@ -17,8 +17,9 @@ import picocli.CommandLine.Spec;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "Run the walkthroughs of the specification through probkit's own structures and print them",
-      "exactly as the specification does. With no NAME, run every demo.",
+      "Run the specification's walkthroughs through probkit's own structures.",
+      "",
+      "Each prints exactly what the specification prints. With no NAME, run every demo.",
     },
     footer = {"", "Examples:", "  probkit demo", "  probkit demo bloom", "  probkit demo cms"})
 public final class DemoCommand implements Callable<Integer> {

@@ -1,5 +1,7 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.filter.BinaryFuseFilter;
+import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
@@ -53,7 +55,8 @@ public final class FilterCommand implements Runnable {
   static MutableFilter loadMutable(Path file) {
     MembershipFilter f = load(file);
     if (!(f instanceof MutableFilter)) {
-      throw new CliException(file + ": a " + f.type().label() + " filter cannot take new keys");
+      throw new CliException(
+          file + ": " + f.type().label() + " is a static filter, rebuild it with filter create");
     }
     return (MutableFilter) f;
   }
@@ -92,6 +95,7 @@ public final class FilterCommand implements Runnable {
         "",
         "Example:",
         "  probkit filter create users.bin --expected 1000000 --fpp 0.01 --keys users.txt",
+        "  probkit filter create users.fuse --type binary-fuse8 --keys users.txt",
       })
   static final class Create implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -101,13 +105,16 @@ public final class FilterCommand implements Runnable {
 
     @Option(
         names = "--expected",
-        required = true,
         paramLabel = "N",
-        description = "Keys the filter is sized for (scalable: its initial capacity; it grows beyond).")
-    long expected;
+        description = "Keys the filter is sized for (scalable: its initial capacity; it grows beyond)."
+            + " Not needed by the binary fuse types, which count their keys.")
+    Long expected;
 
-    @Option(names = "--fpp", required = true, paramLabel = "P", description = "Target false-positive rate, in (0, 1).")
-    double fpp;
+    @Option(
+        names = "--fpp",
+        paramLabel = "P",
+        description = "Target false-positive rate, in (0, 1). Binary fuse types have 2^-8 or 2^-16.")
+    Double fpp;
 
     @Option(
         names = "--hash",
@@ -128,16 +135,24 @@ public final class FilterCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
+      HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
+      HashStrategy strategy = algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
+      // Unlike add, create reads keys only when asked to: a new filter may well start empty.
+      KeyOptions from = keyOptions.keysFile != null ? keyOptions : null;
+      if (FilterTypes.isStatic(type)) {
+        save(file, FilterTypes.buildStatic(type, expected, fpp, strategy, from, spec));
+        return 0;
+      }
+      if (expected == null || fpp == null) {
+        throw new IllegalArgumentException("Missing required option: '"
+            + (expected == null ? "--expected=N" : "--fpp=P") + "' (needed by --type " + type + ")");
+      }
       if (expected <= 0) {
         throw new IllegalArgumentException("--expected must be positive, was " + expected);
       }
       if (!(fpp > 0 && fpp < 1)) {
         throw new IllegalArgumentException("--fpp must be in (0, 1), was " + fpp);
       }
-      HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
-      HashStrategy strategy = algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
-      // Unlike add, create reads keys only when asked to: a new filter may well start empty.
-      KeyOptions from = keyOptions.keysFile != null ? keyOptions : null;
       save(file, FilterTypes.create(type, expected, fpp, strategy, from, spec, file));
       return 0;
     }
@@ -305,6 +320,20 @@ public final class FilterCommand implements Runnable {
           .put("tightening", s.tightening())
           .put("capacity", s.capacity())
           .put("layers", layers);
+    } else if (f instanceof BlockedBloomFilter) {
+      BlockedBloomFilter b = (BlockedBloomFilter) f;
+      j.put("blocks", b.blockCount())
+          .put("hashes", b.hashCount())
+          .put("expectedKeys", b.expectedKeys())
+          .put("fpp", b.targetFpp())
+          .put("bitsSet", b.bitCount());
+    } else if (f instanceof BinaryFuseFilter) {
+      BinaryFuseFilter b = (BinaryFuseFilter) f;
+      j.put("fingerprintBits", b.fingerprintBits().bits())
+          .put("keys", b.keyCount())
+          .put("segmentLength", b.segmentLength())
+          .put("segmentCount", b.segmentCount())
+          .put("bitsPerKey", b.bitsPerKey());
     }
     if (f instanceof MutableFilter) {
       j.put("approximateCount", ((MutableFilter) f).approximateCount());
@@ -319,7 +348,7 @@ public final class FilterCommand implements Runnable {
   @Command(
       name = "merge",
       mixinStandardHelpOptions = true,
-      description = "Write the union of bloom, counting or cuckoo filters of one type, size and hashing to OUT.",
+      description = "Write the union of bloom, blocked, counting or cuckoo filters of one type, size and hashing to OUT.",
       footer = {"", "Example:", "  probkit filter merge all.bin monday.bin tuesday.bin"})
   static final class Merge implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "OUT", description = "The merged filter to write.")
@@ -331,9 +360,10 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() {
       MembershipFilter union = load(inputs.get(0));
-      if (!(union instanceof BloomFilter || union instanceof CountingBloomFilter || union instanceof CuckooFilter)) {
+      if (!(union instanceof BloomFilter || union instanceof BlockedBloomFilter
+          || union instanceof CountingBloomFilter || union instanceof CuckooFilter)) {
         throw new CliException(inputs.get(0) + ": merging " + union.type().label()
-            + " filters is not supported (bloom, counting and cuckoo filters merge)");
+            + " filters is not supported (bloom, blocked, counting and cuckoo filters merge)");
       }
       for (Path p : inputs.subList(1, inputs.size())) {
         MembershipFilter f = load(p);
@@ -344,6 +374,8 @@ public final class FilterCommand implements Runnable {
         try {
           if (union instanceof BloomFilter) {
             ((BloomFilter) union).merge((BloomFilter) f);
+          } else if (union instanceof BlockedBloomFilter) {
+            ((BlockedBloomFilter) union).merge((BlockedBloomFilter) f);
           } else if (union instanceof CountingBloomFilter) {
             ((CountingBloomFilter) union).merge((CountingBloomFilter) f);
           } else {

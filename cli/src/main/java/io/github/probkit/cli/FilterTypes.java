@@ -1,5 +1,8 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.filter.BinaryFuseFilter;
+import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
+import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
@@ -10,15 +13,23 @@ import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** The filter types {@code probkit filter create --type} can build. */
 final class FilterTypes {
   /** Type names, in the order help lists them. */
-  static final List<String> NAMES = List.of("bloom", "counting", "cuckoo", "scalable");
+  static final List<String> NAMES =
+      List.of("bloom", "counting", "cuckoo", "scalable", "blocked", "binary-fuse8", "binary-fuse16", "fuse");
 
   private FilterTypes() {}
+
+  /** Whether {@code type} is built once from all its keys (and so needs --keys, not --expected). */
+  static boolean isStatic(String type) {
+    return type.equals("binary-fuse8") || type.equals("binary-fuse16") || type.equals("fuse");
+  }
 
   /**
    * Builds a filter of {@code type} sized for {@code expected} keys at {@code fpp} (for scalable: its
@@ -43,6 +54,9 @@ final class FilterTypes {
         f = ScalableBloomFilter.create(
             expected, fpp, ScalableBloomFilter.DEFAULT_GROWTH, ScalableBloomFilter.DEFAULT_TIGHTENING, hash);
         break;
+      case "blocked":
+        f = BlockedBloomFilter.create(expected, fpp, hash);
+        break;
       default:
         throw new IllegalArgumentException(
             "--type must be one of " + String.join(", ", NAMES) + ", was '" + type + "'");
@@ -51,6 +65,59 @@ final class FilterTypes {
       FilterCommand.addKeys(f, List.of(), keys, spec, file);
     }
     return f;
+  }
+
+  /**
+   * Builds a static (binary fuse) filter from every key of {@code keys}. {@code binary-fuse8} and
+   * {@code binary-fuse16} fix the fingerprint width; {@code fuse} takes the narrowest that meets
+   * {@code fpp} (8 bits when none is given). {@code expected}, when given, only presizes the buffer.
+   */
+  static MembershipFilter buildStatic(
+      String type, Long expected, Double fpp, HashStrategy hash, KeyOptions keys, CommandSpec spec)
+      throws IOException {
+    if (keys == null) {
+      throw new IllegalArgumentException(
+          "--type " + type + " is built once from all its keys: give them with --keys FILE ('-' for stdin)");
+    }
+    FingerprintBits bits;
+    switch (type) {
+      case "binary-fuse8":
+        bits = FingerprintBits.BITS_8;
+        break;
+      case "binary-fuse16":
+        bits = FingerprintBits.BITS_16;
+        break;
+      default:
+        bits = fpp == null ? FingerprintBits.BITS_8 : FingerprintBits.forFpp(fpp);
+    }
+    if (fpp != null && bits.fpp() > fpp) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "--type %s has a false-positive rate of 2^-%d (%s), above --fpp %s; use binary-fuse16",
+          type, bits.bits(), bits.fpp(), fpp));
+    }
+    // Only the 64-bit hashes are kept, never the keys.
+    HashBuffer hashes = new HashBuffer(expected == null ? 0 : expected);
+    keys.forEach(List.of(), ProbkitCommand.stdin(spec), (b, off, len) -> hashes.add(hash.hash64(b, off, len)));
+    return BinaryFuseFilter.fromHashes(hashes.values, hashes.size, bits, hash);
+  }
+
+  private static final class HashBuffer {
+    long[] values;
+    int size;
+
+    HashBuffer(long expected) {
+      values = new long[(int) Math.max(16, Math.min(1 << 20, expected))];
+    }
+
+    void add(long h) {
+      if (size == values.length) {
+        if (size == BinaryFuseFilter.MAX_SLOTS) {
+          throw new CliException("more than " + size + " keys for a binary fuse filter");
+        }
+        values = Arrays.copyOf(values, (int) Math.min(BinaryFuseFilter.MAX_SLOTS, 2L * size));
+      }
+      values[size++] = h;
+    }
   }
 
   static final class Names extends ArrayList<String> {

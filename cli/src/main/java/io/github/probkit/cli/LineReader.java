@@ -3,6 +3,9 @@ package io.github.probkit.cli;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -16,6 +19,9 @@ final class LineReader {
   interface LineConsumer {
     void accept(byte[] buf, int off, int len) throws IOException;
   }
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** Lines longer than this are refused rather than buffered without bound. */
   static final int MAX_LINE = 64 << 20;
@@ -34,7 +40,7 @@ final class LineReader {
 
   /** Feeds every line of {@code in} to {@code sink}; {@code name} is used in error messages. */
   static long forEachLine(InputStream in, String name, LineConsumer sink) throws IOException {
-    byte[] buf = new byte[1 << 16];
+    byte[] buf = new byte[1 << 18];
     int start = 0;
     int end = 0;
     long lines = 0;
@@ -43,14 +49,13 @@ final class LineReader {
       if (n < 0) {
         break;
       }
+      // Bytes before end - n were scanned already and hold no newline.
+      int from = end;
       end += n;
-      int scan = end - n;
-      for (int i = scan; i < end; i++) {
-        if (buf[i] == '\n') {
-          emit(buf, start, i, sink);
-          lines++;
-          start = i + 1;
-        }
+      for (int nl; (nl = indexOfNewline(buf, from, end)) >= 0; from = start) {
+        emit(buf, start, nl, sink);
+        lines++;
+        start = nl + 1;
       }
       if (start == end) {
         start = end = 0;
@@ -73,6 +78,28 @@ final class LineReader {
       lines++;
     }
     return lines;
+  }
+
+  /**
+   * The index of the first '\n' in {@code buf[from, to)}, or -1. Eight bytes at a time: a byte of
+   * {@code w ^ 0x0a..0a} is zero where w holds a newline, and {@code (x - 0x01..01) & ~x & 0x80..80}
+   * marks the lowest zero byte exactly (borrows only disturb the bytes above it).
+   */
+  static int indexOfNewline(byte[] buf, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long x = (long) LONGS.get(buf, i) ^ 0x0A0A0A0A0A0A0A0AL;
+      long t = (x - 0x0101010101010101L) & ~x & 0x8080808080808080L;
+      if (t != 0) {
+        return i + (Long.numberOfTrailingZeros(t) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      if (buf[i] == '\n') {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static void emit(byte[] buf, int from, int to, LineConsumer sink) throws IOException {

@@ -15,8 +15,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = ProbkitCommand.Version.class,
     description = {
-      "Probabilistic data structures at the shell: Bloom and related filters, count-min sketches,",
-      "heavy hitters and HyperLogLog, in fixed memory with a chosen error.",
+      "Probabilistic data structures at the shell, in fixed memory with a chosen error.",
+      "",
+      "Bloom and related filters (is this key in the set?), count-min sketches",
+      "and heavy hitters (how often?), HyperLogLog (how many distinct?).",
     },
     footer = {
       "",
@@ -26,6 +28,7 @@ import picocli.CommandLine.Spec;
       "  probkit filter query users.bin alice bob",
       "  probkit cms create terms.cms --epsilon 0.001 --delta 0.01",
       "  probkit top -k 20 access.log",
+      "  probkit distinct access.log",
       "",
       "Exit codes: 0 success, 1 runtime error (missing or corrupt file), 2 usage error.",
     },
@@ -34,6 +37,8 @@ import picocli.CommandLine.Spec;
       FilterCommand.class,
       CmsCommand.class,
       TopCommand.class,
+      DistinctCommand.class,
+      HllCommand.class,
       CommandLine.HelpCommand.class,
       AutoComplete.GenerateCompletion.class,
     })

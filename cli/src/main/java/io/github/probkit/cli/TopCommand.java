@@ -18,7 +18,9 @@ import picocli.CommandLine.Spec;
     name = "top",
     mixinStandardHelpOptions = true,
     description = {
-      "Print the K most frequent lines of the inputs (stdin when none), most frequent first, as",
+      "Print the K most frequent lines of the inputs (stdin when none).",
+      "",
+      "Most frequent first, as",
       "COUNT<TAB>LINE, keeping at most C candidate lines in memory. Each COUNT is an upper bound,",
       "exact while fewer than C distinct lines have been seen, and never more than N/C too high",
       "(N the number of lines); every line occurring more than N/C times is listed if in the top K.",

@@ -179,7 +179,7 @@ class FilterFamilyCliTest {
     Cli r = run("filter", "merge", dir.resolve("su.bin"), s, s);
     assertThat(r.exit).isEqualTo(Main.EXIT_RUNTIME);
     assertThat(r.err).isEqualTo("probkit: " + s
-        + ": merging scalable filters is not supported (bloom, counting and cuckoo filters merge)\n");
+        + ": merging scalable filters is not supported (bloom, blocked, counting and cuckoo filters merge)\n");
     Cli mixed = run("filter", "merge", dir.resolve("mx.bin"), dir.resolve("counting-a.bin"), dir.resolve("cuckoo-a.bin"));
     assertThat(mixed.err).contains("cannot merge a cuckoo filter into a counting filter");
   }

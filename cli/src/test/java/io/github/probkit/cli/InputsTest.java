@@ -50,6 +50,28 @@ class InputsTest {
   }
 
   @Test
+  void newlineScanFindsEveryNewlineAtEveryAlignment() {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(0x11e5ca11L);
+    for (int trial = 0; trial < 2000; trial++) {
+      byte[] b = new byte[r.nextInt(40)];
+      for (int i = 0; i < b.length; i++) {
+        // Bytes next to '\n' (0x0a) in value, and 0x8a, stress the word trick's borrows.
+        byte[] choices = {'\n', 0x0b, 0x09, (byte) 0x8a, 0, (byte) 0xff, 'a'};
+        b[i] = choices[r.nextInt(choices.length)];
+      }
+      int from = b.length == 0 ? 0 : r.nextInt(b.length + 1);
+      int expected = -1;
+      for (int i = from; i < b.length; i++) {
+        if (b[i] == '\n') {
+          expected = i;
+          break;
+        }
+      }
+      assertThat(LineReader.indexOfNewline(b, from, b.length)).isEqualTo(expected);
+    }
+  }
+
+  @Test
   void versionAndCompletion() {
     assertThat(Cli.run("--version").out).startsWith("probkit ");
     Cli c = Cli.run("generate-completion");

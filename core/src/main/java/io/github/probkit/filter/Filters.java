@@ -24,6 +24,10 @@ public final class Filters {
         return CuckooFilter.read(r);
       case SCALABLE_BLOOM_FILTER:
         return ScalableBloomFilter.read(r);
+      case BLOCKED_BLOOM_FILTER:
+        return BlockedBloomFilter.read(r);
+      case BINARY_FUSE_FILTER:
+        return BinaryFuseFilter.read(r);
       default:
         throw new SketchFormatException(
             "expected a filter, found a " + r.type().label() + " structure");

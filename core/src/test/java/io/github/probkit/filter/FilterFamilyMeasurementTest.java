@@ -31,6 +31,10 @@ class FilterFamilyMeasurementTest {
         throw new AssertionError(name + " full after " + i + " keys");
       }
     }
+    report(name, target, f, keys);
+  }
+
+  private static void report(String name, double target, MembershipFilter f, int keys) {
     long fp = 0;
     for (int i = 0; i < PROBES; i++) {
       fp += f.mightContain(key("ghost:", i)) ? 1 : 0;
@@ -55,6 +59,22 @@ class FilterFamilyMeasurementTest {
       assertThat(s.layerCount()).isEqualTo(5);
       ScalableBloomFilter s9 = ScalableBloomFilter.create(N / 16, p, 2, 0.9);
       row("scalable (n0 = n/16, r = 0.9)", p, s9, N);
+      BlockedBloomFilter b = BlockedBloomFilter.create(N, p);
+      row("blocked (k=" + b.hashCount() + ")", p, b, N);
+      BinaryFuseFilter.FingerprintBits bits = BinaryFuseFilter.FingerprintBits.forFpp(p);
+      report("binary fuse (f=" + bits.bits() + ")", p, BinaryFuseFilter.create(() -> new java.util.Iterator<byte[]>() {
+        int i;
+
+        @Override
+        public boolean hasNext() {
+          return i < N;
+        }
+
+        @Override
+        public byte[] next() {
+          return key("user:", i++);
+        }
+      }, bits), N);
     }
     BiFunction<Integer, Integer, Double> firstFailure = (buckets, bits) -> {
       CuckooFilter f = CuckooFilter.withBuckets(buckets, bits);

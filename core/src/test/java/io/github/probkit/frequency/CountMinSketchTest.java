@@ -9,7 +9,7 @@ import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.hash.KeySink;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Binomial;
-import io.github.probkit.testing.Corrupt;
+import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Zipf;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 
 class CountMinSketchTest {
   // Offsets of the parameters in the container: width, depth, update rule, total; then the payload.
-  private static final int WIDTH = Corrupt.PARAMS;
+  private static final int WIDTH = Bytes.PARAMS;
   private static final int DEPTH = WIDTH + 4;
   private static final int RULE = DEPTH + 4;
   private static final int TOTAL = RULE + 1;
@@ -530,21 +530,21 @@ class CountMinSketchTest {
   @Test
   void invalidFieldsAreRefusedEvenWithAValidChecksum() throws IOException {
     byte[] b = bytes(FrequencyGoldenFiles.seedSketch());
-    assertRefused(Corrupt.putInt(b, WIDTH, 0), "count-min field 'width' is 0, must be positive");
-    assertRefused(Corrupt.putInt(b, DEPTH, 65), "count-min field 'depth' is 65, must be in [1, 64]");
-    assertRefused(Corrupt.putInt(b, DEPTH, 3), "count-min field 'depth' is 3, must be 1 or 2 with the fnv1a hash");
-    assertRefused(Corrupt.putInt(b, WIDTH, 1 << 30),
+    assertRefused(Bytes.putInt(b, WIDTH, 0), "count-min field 'width' is 0, must be positive");
+    assertRefused(Bytes.putInt(b, DEPTH, 65), "count-min field 'depth' is 65, must be in [1, 64]");
+    assertRefused(Bytes.putInt(b, DEPTH, 3), "count-min field 'depth' is 3, must be 1 or 2 with the fnv1a hash");
+    assertRefused(Bytes.putInt(b, WIDTH, 1 << 30),
         "count-min field 'width * depth' is 2147483648, must be at most 2147483639");
-    assertRefused(Corrupt.putByte(b, RULE, 2), "count-min field 'update rule' is 2, must be 0 (standard) or 1 (conservative)");
-    assertRefused(Corrupt.putLong(b, TOTAL, -1), "count-min field 'total count' is -1, must be non-negative");
-    assertRefused(Corrupt.putLong(b, TOTAL, 13), "count-min row 0 sums to 12, the total count is 13");
-    assertRefused(Corrupt.putLong(b, PAYLOAD + 8 * 9, -4), "count-min counter 9 is -4, must be in [0, total count 12]");
+    assertRefused(Bytes.putByte(b, RULE, 2), "count-min field 'update rule' is 2, must be 0 (standard) or 1 (conservative)");
+    assertRefused(Bytes.putLong(b, TOTAL, -1), "count-min field 'total count' is -1, must be non-negative");
+    assertRefused(Bytes.putLong(b, TOTAL, 13), "count-min row 0 sums to 12, the total count is 13");
+    assertRefused(Bytes.putLong(b, PAYLOAD + 8 * 9, -4), "count-min counter 9 is -4, must be in [0, total count 12]");
     // A width the payload does not have: the declared payload length no longer matches.
-    assertRefused(Corrupt.putInt(b, WIDTH, 9), "count-min payload length is 128 bytes, its parameters imply 144");
+    assertRefused(Bytes.putInt(b, WIDTH, 9), "count-min payload length is 128 bytes, its parameters imply 144");
     // Conservative counters cannot exceed the total.
-    byte[] c = Corrupt.putByte(b, RULE, 1);
+    byte[] c = Bytes.putByte(b, RULE, 1);
     assertThat(read(c).isConservative()).isTrue();
-    assertRefused(Corrupt.putLong(c, PAYLOAD, 13), "count-min counter 0 is 13, must be in [0, total count 12]");
+    assertRefused(Bytes.putLong(c, PAYLOAD, 13), "count-min counter 0 is 13, must be in [0, total count 12]");
   }
 
   @Test

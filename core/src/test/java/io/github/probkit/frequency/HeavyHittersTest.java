@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.probkit.io.SketchFormatException;
-import io.github.probkit.testing.Corrupt;
+import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Zipf;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 class HeavyHittersTest {
   // Offsets in the container: capacity, size, total count, item bytes; then the payload.
-  private static final int CAPACITY = Corrupt.PARAMS;
+  private static final int CAPACITY = Bytes.PARAMS;
   private static final int SIZE = CAPACITY + 4;
   private static final int TOTAL = SIZE + 4;
   private static final int ITEM_BYTES = TOTAL + 8;
@@ -315,30 +315,30 @@ class HeavyHittersTest {
     int a = PAYLOAD;
     int bEntry = a + 21;
     int d = bEntry + 21;
-    assertRefused(Corrupt.putInt(b, CAPACITY, 0), "heavy-hitters field 'capacity' is 0, must be in [1, 268435456]");
-    assertRefused(Corrupt.putInt(b, CAPACITY, 2), "heavy-hitters field 'size' is 3, must be in [0, capacity 2]");
-    assertRefused(Corrupt.putLong(b, TOTAL, -5), "heavy-hitters field 'total count' is -5, must be non-negative");
-    assertRefused(Corrupt.putLong(b, TOTAL, 10), "heavy-hitters counts sum to 11, more than the total count 10");
-    assertRefused(Corrupt.putLong(b, a, 2),
+    assertRefused(Bytes.putInt(b, CAPACITY, 0), "heavy-hitters field 'capacity' is 0, must be in [1, 268435456]");
+    assertRefused(Bytes.putInt(b, CAPACITY, 2), "heavy-hitters field 'size' is 3, must be in [0, capacity 2]");
+    assertRefused(Bytes.putLong(b, TOTAL, -5), "heavy-hitters field 'total count' is -5, must be non-negative");
+    assertRefused(Bytes.putLong(b, TOTAL, 10), "heavy-hitters counts sum to 11, more than the total count 10");
+    assertRefused(Bytes.putLong(b, a, 2),
         "heavy-hitters entry 1 has count 3, must be non-negative and no larger than the entry before it");
-    assertRefused(Corrupt.putLong(b, d + 8, 4), "heavy-hitters entry 2 has error 4, must be in [0, 3]");
-    assertRefused(Corrupt.putLong(b, a + 8, -1), "heavy-hitters entry 0 has error -1, must be in [0, 3]");
+    assertRefused(Bytes.putLong(b, d + 8, 4), "heavy-hitters entry 2 has error 4, must be in [0, 3]");
+    assertRefused(Bytes.putLong(b, a + 8, -1), "heavy-hitters entry 0 has error -1, must be in [0, 3]");
     // With room to spare, every count is exact, so no error is allowed.
-    assertRefused(Corrupt.putInt(b, CAPACITY, 4), "heavy-hitters entry 2 has error 2, must be in [0, 0]");
+    assertRefused(Bytes.putInt(b, CAPACITY, 4), "heavy-hitters entry 2 has error 2, must be in [0, 0]");
     // The same item twice ("b" renamed "a").
-    assertRefused(Corrupt.putByte(b, bEntry + 20, 'a'), "heavy-hitters summary lists an item twice");
+    assertRefused(Bytes.putByte(b, bEntry + 20, 'a'), "heavy-hitters summary lists an item twice");
     // An item length running past the payload.
-    assertThatThrownBy(() -> read(Corrupt.putInt(b, d + 16, 1000)))
+    assertThatThrownBy(() -> read(Bytes.putInt(b, d + 16, 1000)))
         .isInstanceOf(SketchFormatException.class)
         .hasMessageContaining("'item' needs 1000 bytes");
     // A huge size and item total with nothing behind them: the payload length must match them, and
     // when it does too, reading fails at the end of the input having allocated only what it read.
-    byte[] huge = Corrupt.putLong(Corrupt.putInt(Corrupt.putInt(b, CAPACITY, 1 << 28), SIZE, 1 << 28),
+    byte[] huge = Bytes.putLong(Bytes.putInt(Bytes.putInt(b, CAPACITY, 1 << 28), SIZE, 1 << 28),
         ITEM_BYTES, 1L << 40);
     assertThatThrownBy(() -> read(huge))
         .isInstanceOf(SketchFormatException.class)
         .hasMessageContaining("payload length");
-    assertThatThrownBy(() -> read(Corrupt.putLong(huge, 20, 20L * (1 << 28) + (1L << 40))))
+    assertThatThrownBy(() -> read(Bytes.putLong(huge, 20, 20L * (1 << 28) + (1L << 40))))
         .isInstanceOf(SketchFormatException.class)
         .hasMessageContaining("truncated heavy-hitters payload");
   }

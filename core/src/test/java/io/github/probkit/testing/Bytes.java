@@ -27,6 +27,12 @@ public final class Bytes {
     return withCrc(c);
   }
 
+  public static byte[] putByte(byte[] b, int offset, int v) {
+    byte[] c = b.clone();
+    c[offset] = (byte) v;
+    return withCrc(c);
+  }
+
   public static byte[] putDouble(byte[] b, int offset, double v) {
     return putLong(b, offset, Double.doubleToRawLongBits(v));
   }

@@ -1,0 +1,292 @@
+package io.github.probkit.cli;
+
+import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.CardinalitySketches;
+import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cardinality.UltraLogLog;
+import io.github.probkit.io.StructureType;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code probkit hll ...}: distinct-count sketches kept in files, filled and merged over time. */
+@Command(
+    name = "hll",
+    mixinStandardHelpOptions = true,
+    description = {
+      "HyperLogLog sketches in files: distinct counts over time and machines.",
+      "",
+      "Create a sketch, add items to it over time, merge the sketches of",
+      "different days or machines, and count their union.",
+    },
+    subcommands = {
+      HllCommand.Create.class,
+      HllCommand.Add.class,
+      HllCommand.Count.class,
+      HllCommand.Merge.class,
+      HllCommand.Info.class,
+    })
+public final class HllCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  static int checkPrecision(int precision) {
+    if (precision < HyperLogLog.MIN_PRECISION || precision > HyperLogLog.MAX_PRECISION) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "--precision must be in [%d, %d], was %d",
+          HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION, precision));
+    }
+    return precision;
+  }
+
+  static CardinalitySketch load(Path file) {
+    return SketchFiles.read(file, CardinalitySketches::readFrom);
+  }
+
+  static void save(Path file, CardinalitySketch s) {
+    SketchFiles.write(file, s::writeTo);
+  }
+
+  /**
+   * The union of the sketches in {@code files} at the lowest of their precisions; a single file's
+   * sketch as it is. Sketches that cannot be combined are refused naming the file.
+   */
+  static CardinalitySketch union(List<Path> files) {
+    List<CardinalitySketch> sketches = new ArrayList<>();
+    for (Path p : files) {
+      CardinalitySketch s = load(p);
+      if (!sketches.isEmpty()) {
+        CardinalitySketch first = sketches.get(0);
+        if (s.type() != first.type()) {
+          throw new CliException(p + ": cannot combine a " + s.type().label() + " sketch with the "
+              + first.type().label() + " sketch of " + files.get(0));
+        }
+        if (!s.hashStrategy().equals(first.hashStrategy())) {
+          throw new CliException(p + ": hashed with " + s.hashStrategy() + ", " + files.get(0)
+              + " with " + first.hashStrategy() + "; such sketches cannot be combined");
+        }
+      }
+      sketches.add(s);
+    }
+    return sketches.size() == 1 ? sketches.get(0) : CardinalitySketches.union(sketches);
+  }
+
+  /** The estimate and its error: the martingale estimate when the sketch has one. */
+  static Json estimateJson(CardinalitySketch s) {
+    double estimate = s.bestEstimate();
+    double rse = s.bestRelativeStandardError();
+    return new Json()
+        .put("estimate", Math.round(estimate))
+        .put("standardError", Math.round(estimate * rse * 10) / 10.0)
+        .put("relativeStandardError", rse)
+        .put("estimator", s.martingaleEstimate().isPresent() ? "martingale" : "registers")
+        .put("type", s.type().label())
+        .put("precision", s.precision())
+        .put("bytes", s.byteSize());
+  }
+
+  private static void print(CommandSpec spec, Json j, boolean json) {
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(j);
+    } else {
+      out.print(TextTable.keyValues(j));
+    }
+    out.flush();
+  }
+
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description = "Create an empty sketch of 2^P registers.",
+      footer = {
+        "",
+        "Examples:",
+        "  probkit hll create visitors.hll",
+        "  probkit hll create visitors.ull --precision 12 --type ultraloglog",
+      })
+  static final class Create implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file to write.")
+    Path file;
+
+    @Option(
+        names = {"-p", "--precision"},
+        paramLabel = "P",
+        defaultValue = "14",
+        description = "Precision in [4, 18] (default: 14: 12 KiB, 0.81 %%).")
+    int precision;
+
+    @Option(
+        names = "--type",
+        paramLabel = "TYPE",
+        defaultValue = "hyperloglog",
+        description = "hyperloglog (default; 6-bit registers) or ultraloglog (8-bit registers, "
+            + "the same error in 2/3 of the memory at one precision lower).")
+    String type;
+
+    @Override
+    public Integer call() {
+      checkPrecision(precision);
+      CardinalitySketch s;
+      if (type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label()) || type.equalsIgnoreCase("hll")) {
+        s = HyperLogLog.create(precision);
+      } else if (type.equalsIgnoreCase(StructureType.ULTRA_LOG_LOG.label()) || type.equalsIgnoreCase("ull")) {
+        s = UltraLogLog.create(precision);
+      } else {
+        throw new IllegalArgumentException("--type must be hyperloglog or ultraloglog, was '" + type + "'");
+      }
+      save(file, s);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "add",
+      mixinStandardHelpOptions = true,
+      description = "Add items to a sketch: the arguments, the lines of --items F, or stdin.",
+      footer = {
+        "",
+        "Examples:",
+        "  probkit hll add visitors.hll alice bob",
+        "  probkit hll add visitors.hll --items today.txt.gz",
+        "  cut -f2 access.tsv | probkit hll add visitors.hll",
+      })
+  static final class Add implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file, rewritten in place.")
+    Path file;
+
+    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (default: --items F, or stdin).")
+    List<String> items = new ArrayList<>();
+
+    @Option(names = "--items", paramLabel = "F", description = "Add the lines of F ('-' for stdin; .gz is decompressed).")
+    String itemsFile;
+
+    @Mixin InputFormat format = new InputFormat();
+
+    @Override
+    public Integer call() throws IOException {
+      CardinalitySketch s = load(file);
+      KeyOptions from = new KeyOptions();
+      from.keysFile = itemsFile;
+      from.format = format;
+      from.forEach(items, ProbkitCommand.stdin(spec), s::add);
+      save(file, s);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "count",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Print the estimated number of distinct items in the union of the sketches.",
+        "",
+        "Sketches of different precisions are combined at the lowest of them.",
+      },
+      footer = {"", "Examples:", "  probkit hll count visitors.hll", "  probkit hll count day1.hll day2.hll day3.hll"})
+  static final class Count implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Sketch files.")
+    List<Path> files;
+
+    @Option(names = "--json", description = "Print one JSON object with the standard error, precision and bytes.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+      CardinalitySketch s = union(files);
+      if (json) {
+        print(spec, estimateJson(s), true);
+      } else {
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(Math.round(s.bestEstimate()));
+        out.flush();
+      }
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "merge",
+      mixinStandardHelpOptions = true,
+      description = "Write the union of the sketches to OUT, at the lowest of their precisions.",
+      footer = {"", "Example:", "  probkit hll merge week.hll mon.hll tue.hll wed.hll"})
+  static final class Merge implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "OUT", description = "The merged sketch to write.")
+    Path out;
+
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "IN", description = "Sketches to merge.")
+    List<Path> inputs;
+
+    @Override
+    public Integer call() {
+      save(out, union(inputs));
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "info",
+      mixinStandardHelpOptions = true,
+      description = "Describe a sketch: type, precision, form, estimates and their errors, size, hashing.",
+      footer = {"", "Example:", "  probkit hll info visitors.hll --json"})
+  static final class Info implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file.")
+    Path file;
+
+    @Option(names = "--json", description = "Print one JSON object.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+      print(spec, describe(load(file), json), json);
+      return 0;
+    }
+  }
+
+  static Json describe(CardinalitySketch s, boolean json) {
+    Json j = new Json()
+        .put("type", s.type().label())
+        .put("precision", s.precision())
+        .put("registers", 1 << s.precision());
+    if (s instanceof HyperLogLog) {
+      HyperLogLog h = (HyperLogLog) s;
+      j.put("representation", h.isSparse() ? "sparse" : "dense");
+      if (h.isSparse()) {
+        j.put("sparseEntries", h.sparseEntries());
+      }
+    } else {
+      j.put("representation", "dense");
+    }
+    j.put("estimate", Math.round(s.estimate()))
+        .put("relativeStandardError", s.relativeStandardError());
+    if (s.martingaleEstimate().isPresent()) {
+      j.put("martingaleEstimate", Math.round(s.martingaleEstimate().getAsDouble()))
+          .put("martingaleRelativeStandardError", s.martingaleRelativeStandardError());
+    } else {
+      j.put("martingaleEstimate", json ? null : "none (ended by a merge)");
+    }
+    return j.put("bytes", s.byteSize())
+        .put("hash", s.hashStrategy().algorithm().label())
+        .put("hashSeed", String.format(Locale.ROOT, "0x%x", s.hashStrategy().seed()));
+  }
+}

@@ -1,0 +1,57 @@
+package io.github.probkit.cardinality;
+
+import static io.github.probkit.internal.Preconditions.checkArgument;
+
+import io.github.probkit.io.SketchFormatException;
+import io.github.probkit.io.SketchReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+
+/** Reading and combining cardinality sketches of any type. Stateless and thread-safe. */
+public final class CardinalitySketches {
+  private CardinalitySketches() {}
+
+  /**
+   * Reads the next cardinality sketch in {@code in}, whatever its type. Throws
+   * SketchFormatException when the bytes are corrupt or hold a structure of another kind.
+   */
+  public static CardinalitySketch readFrom(InputStream in) throws IOException {
+    SketchReader r = SketchReader.open(in);
+    switch (r.type()) {
+      case HYPER_LOG_LOG:
+        return HyperLogLog.read(r);
+      case ULTRA_LOG_LOG:
+        return UltraLogLog.read(r);
+      default:
+        throw new SketchFormatException(
+            "expected a cardinality sketch, found a " + r.type().label() + " structure");
+    }
+  }
+
+  /**
+   * A new sketch of the union of {@code sketches}, at the lowest of their precisions; the inputs
+   * are not changed. All must be of one type and use the same hashing. A single sketch is copied,
+   * and keeps its martingale estimate.
+   */
+  public static CardinalitySketch union(List<? extends CardinalitySketch> sketches) {
+    checkArgument(!sketches.isEmpty(), "union of no sketches");
+    CardinalitySketch first = sketches.get(0);
+    int precision = first.precision();
+    for (CardinalitySketch s : sketches) {
+      checkArgument(
+          s.type() == first.type(),
+          "cannot combine a %s sketch with a %s sketch", first.type().label(), s.type().label());
+      precision = Math.min(precision, s.precision());
+    }
+    CardinalitySketch union = first.downsize(precision);
+    for (CardinalitySketch s : sketches.subList(1, sketches.size())) {
+      if (union instanceof HyperLogLog) {
+        ((HyperLogLog) union).merge((HyperLogLog) s);
+      } else {
+        ((UltraLogLog) union).merge((UltraLogLog) s);
+      }
+    }
+    return union;
+  }
+}
