@@ -34,7 +34,7 @@ public class CardinalityBenchmark {
   private static final int KEYS = 1 << 20;
   private static final int MASK = KEYS - 1;
 
-  @Param({"hash4j-ull", "hash4j-hll", "datasketches-hll4", "datasketches-hll6", "datasketches-hll8",
+  @Param({"probkit-ull", "probkit-hll", "hash4j-ull", "hash4j-hll", "datasketches-hll4", "datasketches-hll6", "datasketches-hll8",
       "datasketches-cpc", "streamlib-hllp"})
   public String impl;
 

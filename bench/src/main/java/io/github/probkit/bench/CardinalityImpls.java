@@ -6,6 +6,7 @@ import com.dynatrace.hash4j.distinctcount.HyperLogLog;
 import com.dynatrace.hash4j.distinctcount.UltraLogLog;
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
+import io.github.probkit.cardinality.CardinalitySketch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -25,7 +26,7 @@ import org.apache.datasketches.hll.Union;
 public final class CardinalityImpls {
   public static final int PRECISION = 14;
   static final List<String> NAMES = List.of(
-      "hash4j-ull", "hash4j-hll", "datasketches-hll4", "datasketches-hll6", "datasketches-hll8",
+      "probkit-ull", "probkit-hll", "hash4j-ull", "hash4j-hll", "datasketches-hll4", "datasketches-hll6", "datasketches-hll8",
       "datasketches-cpc", "streamlib-hllp");
   private static final Hasher64 XXH3 = Hashing.xxh3_64();
 
@@ -39,7 +40,10 @@ public final class CardinalityImpls {
 
     public abstract double estimate();
 
-    /** A sketch of the union of this and {@code other} (of the same implementation). */
+    /**
+     * Merges {@code other} (of the same implementation) in place where the library can (probkit,
+     * hash4j, stream-lib); DataSketches merges through a new Union, as its API requires.
+     */
     public abstract Sketch merge(Sketch other);
 
     public abstract byte[] serialize();
@@ -50,6 +54,8 @@ public final class CardinalityImpls {
 
   public static Sketch create(String name) {
     switch (name) {
+      case "probkit-ull": return new Probkit(io.github.probkit.cardinality.UltraLogLog.create(PRECISION));
+      case "probkit-hll": return new Probkit(io.github.probkit.cardinality.HyperLogLog.create(PRECISION));
       case "hash4j-ull": return new Hash4jUll(UltraLogLog.create(PRECISION));
       case "hash4j-hll": return new Hash4jHll(HyperLogLog.create(PRECISION));
       case "datasketches-hll4": return new DsHll(new HllSketch(PRECISION, TgtHllType.HLL_4));
@@ -62,6 +68,32 @@ public final class CardinalityImpls {
     }
   }
 
+  /** probkit's sketches hash the key themselves (XXH3 of its bytes). Merge is in place. */
+  static final class Probkit extends Sketch {
+    private final CardinalitySketch s;
+
+    Probkit(CardinalitySketch s) {
+      this.s = s;
+    }
+
+    @Override public void add(long key) { s.add(key); }
+    @Override public void add(String key) { s.add(key); }
+    @Override public double estimate() { return s.estimate(); }
+
+    @Override public Sketch merge(Sketch o) {
+      CardinalitySketch other = ((Probkit) o).s;
+      if (s instanceof io.github.probkit.cardinality.HyperLogLog) {
+        ((io.github.probkit.cardinality.HyperLogLog) s).merge((io.github.probkit.cardinality.HyperLogLog) other);
+      } else {
+        ((io.github.probkit.cardinality.UltraLogLog) s).merge((io.github.probkit.cardinality.UltraLogLog) other);
+      }
+      return this;
+    }
+
+    @Override public byte[] serialize() { return FrequencyImpls.bytes(s::writeTo); }
+    @Override public Object root() { return s; }
+  }
+
   static final class Hash4jUll extends Sketch {
     private final UltraLogLog s;
 
@@ -72,7 +104,7 @@ public final class CardinalityImpls {
     @Override public void add(long key) { s.add(XXH3.hashLongToLong(key)); }
     @Override public void add(String key) { s.add(XXH3.hashCharsToLong(key)); }
     @Override public double estimate() { return s.getDistinctCountEstimate(); }
-    @Override public Sketch merge(Sketch o) { return new Hash4jUll(UltraLogLog.merge(s, ((Hash4jUll) o).s)); }
+    @Override public Sketch merge(Sketch o) { s.add(((Hash4jUll) o).s); return this; }
     // getState() is the live register array: a caller that keeps the bytes must copy them.
     @Override public byte[] serialize() { return s.getState().clone(); }
     @Override public Object root() { return s; }
@@ -88,7 +120,7 @@ public final class CardinalityImpls {
     @Override public void add(long key) { s.add(XXH3.hashLongToLong(key)); }
     @Override public void add(String key) { s.add(XXH3.hashCharsToLong(key)); }
     @Override public double estimate() { return s.getDistinctCountEstimate(); }
-    @Override public Sketch merge(Sketch o) { return new Hash4jHll(HyperLogLog.merge(s, ((Hash4jHll) o).s)); }
+    @Override public Sketch merge(Sketch o) { s.add(((Hash4jHll) o).s); return this; }
     @Override public byte[] serialize() { return s.getState().clone(); }
     @Override public Object root() { return s; }
   }
@@ -150,7 +182,8 @@ public final class CardinalityImpls {
 
     @Override public Sketch merge(Sketch o) {
       try {
-        return new StreamHllp((HyperLogLogPlus) s.merge(((StreamHllp) o).s));
+        s.addAll(((StreamHllp) o).s);
+        return this;
       } catch (CardinalityMergeException e) {
         throw new IllegalStateException(e);
       }

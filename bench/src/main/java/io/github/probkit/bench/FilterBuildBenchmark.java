@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * milliseconds per filter; the report divides by n.
  *
  * <pre>
- * java -jar bench/target/benchmarks.jar FilterBuildBenchmark -p impl=fastfilter-xor8,fastfilter-xorfuse8 \
+ * java -jar bench/target/benchmarks.jar FilterBuildBenchmark -p impl=probkit-binaryfuse8,fastfilter-xorfuse8 \
  *     -p n=1000000 -prof gc
  * </pre>
  */
@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class FilterBuildBenchmark {
-  @Param({"fastfilter-xor8", "fastfilter-xorfuse8"})
+  @Param({"probkit-binaryfuse8", "fastfilter-xor8", "fastfilter-xorfuse8"})
   public String impl;
 
   @Param({"1000000"})

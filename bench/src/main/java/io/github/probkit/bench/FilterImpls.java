@@ -3,10 +3,15 @@ package io.github.probkit.bench;
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
 import com.google.common.hash.Funnels;
+import io.github.probkit.filter.BinaryFuseFilter;
+import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
+import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
+import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
+import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.filter.ScalableBloomFilter;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +78,19 @@ public final class FilterImpls {
 
   static {
     dynamic("probkit-bloom", BLOOM, (n, p, s) -> new Probkit(BloomFilter.create(n, p)));
+    dynamic("probkit-blocked", BLOCKED, (n, p, s) -> new Probkit(BlockedBloomFilter.create(n, p)));
+    built("probkit-binaryfuse8", STATIC, (n, s) -> {
+      if (!s) {
+        return new ProbkitStatic(BinaryFuseFilter.ofLongs(Keys.longs(0, Math.toIntExact(n)), FingerprintBits.BITS_8));
+      }
+      // The hashes of the keys' UTF-8 bytes, which is what ofStrings computes, without a list of n Strings.
+      HashStrategy h = HashStrategy.xxh3();
+      long[] hashes = new long[Math.toIntExact(n)];
+      for (int i = 0; i < hashes.length; i++) {
+        hashes[i] = h.hash64(Keys.stringKey(i));
+      }
+      return new ProbkitStatic(BinaryFuseFilter.fromHashes(hashes, FingerprintBits.BITS_8, h));
+    });
     dynamic("probkit-counting", COUNTING, (n, p, s) -> new Probkit(CountingBloomFilter.create(n, p)));
     dynamic("probkit-cuckoo", CUCKOO, (n, p, s) -> new Probkit(CuckooFilter.create(n, p)));
     // Started at n/8, as when n is not known: holding n keys it has grown to four layers.
@@ -208,6 +226,19 @@ public final class FilterImpls {
 
     @Override public void add(String key) { f.add(key); }
     @Override public void add(long key) { f.add(key); }
+    @Override public boolean mightContain(String key) { return f.mightContain(key); }
+    @Override public boolean mightContain(long key) { return f.mightContain(key); }
+    @Override public Object root() { return f; }
+  }
+
+  /** A probkit filter built from all its keys at once. */
+  static final class ProbkitStatic extends FilterContestant {
+    private final MembershipFilter f;
+
+    ProbkitStatic(MembershipFilter f) {
+      this.f = f;
+    }
+
     @Override public boolean mightContain(String key) { return f.mightContain(key); }
     @Override public boolean mightContain(long key) { return f.mightContain(key); }
     @Override public Object root() { return f; }
