@@ -5,10 +5,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /** A flat or nested JSON object with keys in insertion order, for {@code --json} output. */
-final class Json {
+public final class Json {
   private final Map<String, Object> fields = new LinkedHashMap<>();
 
-  Json put(String key, Object value) {
+  public Json put(String key, Object value) {
     fields.put(key, value);
     return this;
   }

@@ -1,5 +1,6 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.cli.lab.LabCommand;
 import java.io.InputStream;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -29,6 +30,7 @@ import picocli.CommandLine.Spec;
       "  probkit cms create terms.cms --epsilon 0.001 --delta 0.01",
       "  probkit top -k 20 access.log",
       "  probkit distinct access.log",
+      "  probkit lab all --quick",
       "",
       "Exit codes: 0 success, 1 runtime error (missing or corrupt file), 2 usage error.",
     },
@@ -39,6 +41,7 @@ import picocli.CommandLine.Spec;
       TopCommand.class,
       DistinctCommand.class,
       HllCommand.class,
+      LabCommand.class,
       CommandLine.HelpCommand.class,
       AutoComplete.GenerateCompletion.class,
     })

@@ -9,12 +9,10 @@ import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.internal.LongBitArray;
 import io.github.probkit.internal.Mix;
 import io.github.probkit.io.SketchReader;
-import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -463,11 +461,7 @@ public final class BlockedBloomFilter implements MutableFilter {
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    ByteBuffer p = SketchWriter.params(28);
-    p.putLong(bitSize()).putInt(k).putLong(expectedKeys).putDouble(fpp);
-    SketchWriter w = SketchWriter.begin(out, type(), hash, p.array(), 8L * words.length);
-    w.writeLongs(words, 0, words.length);
-    w.finish();
+    new BloomShape(bitSize(), k, expectedKeys, fpp).write(out, type(), hash, words);
   }
 
   /** Reads a filter written by {@link #writeTo}; corrupt input throws SketchFormatException. */
@@ -476,20 +470,14 @@ public final class BlockedBloomFilter implements MutableFilter {
   }
 
   static BlockedBloomFilter read(SketchReader r) throws IOException {
-    long m = r.paramLong("bits");
-    r.check(m >= BLOCK_BITS && m <= MAX_BITS && m % BLOCK_BITS == 0,
-        "bits", m, "a multiple of " + BLOCK_BITS + " in [" + BLOCK_BITS + ", " + MAX_BITS + "]");
-    int k = r.paramInt("hashes");
-    r.check(k >= 1 && k <= MAX_HASHES, "hashes", k, "in [1, " + MAX_HASHES + "]");
-    long n = r.paramLong("expectedKeys");
-    r.check(n >= 0, "expectedKeys", n, "non-negative");
-    double p = r.paramDouble("fpp");
-    r.check(p == 0 || (p > 0 && p < 1), "fpp", p, "0 or in (0, 1)");
+    BloomShape s = BloomShape.read(r, "bits", b -> b >= BLOCK_BITS && b <= MAX_BITS && b % BLOCK_BITS == 0,
+        "a multiple of " + BLOCK_BITS + " in [" + BLOCK_BITS + ", " + MAX_BITS + "]", MAX_HASHES);
+    long m = s.cells;
     int words = LongBitArray.wordsFor(m);
     r.expectPayloadLength(8L * words);
     long[] data = r.readLongs(words, "table");
     r.finish();
-    return new BlockedBloomFilter(new LongBitArray(m, data), k, r.hash(), n, p);
+    return new BlockedBloomFilter(new LongBitArray(m, data), s.hashes, r.hash(), s.expectedKeys, s.fpp);
   }
 
   // ---- identity

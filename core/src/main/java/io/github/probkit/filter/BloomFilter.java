@@ -11,12 +11,10 @@ import io.github.probkit.internal.LongBitArray;
 import io.github.probkit.internal.Probes;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
-import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -295,11 +293,7 @@ public final class BloomFilter implements MutableFilter {
    */
   @Override
   public long approximateCount() {
-    long x = bitCount();
-    if (x >= m) {
-      return Long.MAX_VALUE;
-    }
-    return Math.round(-(double) m / k * Math.log1p(-(double) x / m));
+    return BloomShape.approximateCount(bitCount(), m, k);
   }
 
   @Override
@@ -320,12 +314,7 @@ public final class BloomFilter implements MutableFilter {
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    ByteBuffer p = SketchWriter.params(28);
-    p.putLong(m).putInt(k).putLong(expectedKeys).putDouble(fpp);
-    long[] words = bits.words();
-    SketchWriter w = SketchWriter.begin(out, type(), hash, p.array(), 8L * words.length);
-    w.writeLongs(words, 0, words.length);
-    w.finish();
+    new BloomShape(m, k, expectedKeys, fpp).write(out, type(), hash, bits.words());
   }
 
   /** Reads a filter written by {@link #writeTo}; corrupt input throws SketchFormatException. */
@@ -334,14 +323,8 @@ public final class BloomFilter implements MutableFilter {
   }
 
   static BloomFilter read(SketchReader r) throws IOException {
-    long m = r.paramLong("bits");
-    r.check(m >= 1 && m <= MAX_BITS, "bits", m, "in [1, " + MAX_BITS + "]");
-    int k = r.paramInt("hashes");
-    r.check(k >= 1 && k <= MAX_HASHES, "hashes", k, "in [1, " + MAX_HASHES + "]");
-    long n = r.paramLong("expectedKeys");
-    r.check(n >= 0, "expectedKeys", n, "non-negative");
-    double p = r.paramDouble("fpp");
-    r.check(p == 0 || (p > 0 && p < 1), "fpp", p, "0 or in (0, 1)");
+    BloomShape s = BloomShape.read(r, "bits", b -> b >= 1 && b <= MAX_BITS, "in [1, " + MAX_BITS + "]", MAX_HASHES);
+    long m = s.cells;
     int words = LongBitArray.wordsFor(m);
     r.expectPayloadLength(8L * words);
     long[] data = r.readLongs(words, "bit array");
@@ -350,7 +333,7 @@ public final class BloomFilter implements MutableFilter {
       throw new SketchFormatException(
           "bloom bit array has bits set beyond its " + m + " bits");
     }
-    return new BloomFilter(new LongBitArray(m, data), k, r.hash(), n, p);
+    return new BloomFilter(new LongBitArray(m, data), s.hashes, r.hash(), s.expectedKeys, s.fpp);
   }
 
   // ---- identity

@@ -10,12 +10,10 @@ import io.github.probkit.internal.PackedArray;
 import io.github.probkit.internal.Probes;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
-import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -326,11 +324,7 @@ public final class CountingBloomFilter implements DeletableFilter {
    */
   @Override
   public long approximateCount() {
-    long x = nonZeroCounters();
-    if (x >= m) {
-      return Long.MAX_VALUE;
-    }
-    return Math.round(-(double) m / k * Math.log1p(-(double) x / m));
+    return BloomShape.approximateCount(nonZeroCounters(), m, k);
   }
 
   @Override
@@ -351,12 +345,7 @@ public final class CountingBloomFilter implements DeletableFilter {
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    ByteBuffer p = SketchWriter.params(28);
-    p.putLong(m).putInt(k).putLong(expectedKeys).putDouble(fpp);
-    long[] words = counters.words();
-    SketchWriter w = SketchWriter.begin(out, type(), hash, p.array(), 8L * words.length);
-    w.writeLongs(words, 0, words.length);
-    w.finish();
+    new BloomShape(m, k, expectedKeys, fpp).write(out, type(), hash, counters.words());
   }
 
   /** Reads a filter written by {@link #writeTo}; corrupt input throws SketchFormatException. */
@@ -365,14 +354,9 @@ public final class CountingBloomFilter implements DeletableFilter {
   }
 
   static CountingBloomFilter read(SketchReader r) throws IOException {
-    long m = r.paramLong("counters");
-    r.check(m >= 1 && m <= MAX_COUNTERS, "counters", m, "in [1, " + MAX_COUNTERS + "]");
-    int k = r.paramInt("hashes");
-    r.check(k >= 1 && k <= MAX_HASHES, "hashes", k, "in [1, " + MAX_HASHES + "]");
-    long n = r.paramLong("expectedKeys");
-    r.check(n >= 0, "expectedKeys", n, "non-negative");
-    double p = r.paramDouble("fpp");
-    r.check(p == 0 || (p > 0 && p < 1), "fpp", p, "0 or in (0, 1)");
+    BloomShape s = BloomShape.read(
+        r, "counters", c -> c >= 1 && c <= MAX_COUNTERS, "in [1, " + MAX_COUNTERS + "]", MAX_HASHES);
+    long m = s.cells;
     int words = PackedArray.wordsFor(m, COUNTER_BITS);
     r.expectPayloadLength(8L * words);
     long[] data = r.readLongs(words, "counters");
@@ -380,7 +364,8 @@ public final class CountingBloomFilter implements DeletableFilter {
     if (!PackedArray.tailIsClear(data, COUNTER_BITS * m)) {
       throw new SketchFormatException("counting counter array has bits set beyond its " + m + " counters");
     }
-    return new CountingBloomFilter(new PackedArray(m, COUNTER_BITS, data), k, r.hash(), n, p);
+    return new CountingBloomFilter(
+        new PackedArray(m, COUNTER_BITS, data), s.hashes, r.hash(), s.expectedKeys, s.fpp);
   }
 
   // ---- identity

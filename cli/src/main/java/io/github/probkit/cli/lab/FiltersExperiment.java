@@ -1,0 +1,239 @@
+package io.github.probkit.cli.lab;
+
+import io.github.probkit.filter.BinaryFuseFilter;
+import io.github.probkit.filter.BlockedBloomFilter;
+import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.filter.CountingBloomFilter;
+import io.github.probkit.filter.CuckooFilter;
+import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.filter.ScalableBloomFilter;
+import java.util.ArrayList;
+import java.util.List;
+
+/** filters: bits per key against the false-positive rate for every filter type, with the lower bound. */
+final class FiltersExperiment implements Experiment {
+  private static final String[] TYPES = {"standard", "blocked", "counting", "cuckoo", "scalable", "binary fuse"};
+  /** How accurate the blocked filter's second-order theory is (its Javadoc: about 1 % of simulation). */
+  private static final double BLOCKED_MODEL = 0.01;
+
+  @Override
+  public String name() {
+    return "filters";
+  }
+
+  @Override
+  public String title() {
+    return "Bits per key against false-positive rate for every filter type";
+  }
+
+  @Override
+  public String description(Lab lab) {
+    return "Each filter type created for n = " + Unit.COUNT.format(keys(lab)) + " keys (consecutive integers) at"
+        + " target rates from 10 % down, queried with " + Unit.COUNT.format(queries(lab)) + " absent keys: its"
+        + " table's bits per key (bitSize / n) against the measured rate, each judged against the theory"
+        + " of its type. Standard and counting Bloom: (1 - e^(-kn/m))^k (a counting filter answers as a"
+        + " Bloom filter of its m counters, in 4 bits each). Blocked Bloom: the Poisson mixture over the"
+        + " loads of its 512-bit blocks. Cuckoo: 1 - (1 - 1/(2^f - 1))^(8a) at load a. Scalable (started at"
+        + " n/8 keys, growing by doubling): 1 - the product over its layers of (1 - (set bits / m)^k), and"
+        + " below the target. Binary fuse: 2^-f for f-bit fingerprints. No filter can beat log2(1/p) bits per"
+        + " key (Carter et al. 1978); a Bloom filter needs 1/ln 2 = 1.44 times that.";
+  }
+
+  private static int keys(Lab lab) {
+    return lab.pick(10_000, 100_000, 1_000_000);
+  }
+
+  private static long queries(Lab lab) {
+    return lab.pick(200_000L, 1_000_000L, 5_000_000L);
+  }
+
+  private static double[] targets(Lab lab) {
+    return lab.scale == Lab.Scale.FULL
+        ? new double[] {0.1, 0.03, 0.01, 0.003, 0.001, 0.0003, 0.0001}
+        : new double[] {0.1, 0.01, 0.001};
+  }
+
+  @Override
+  public void run(Lab lab, Section out) throws Exception {
+    int n = keys(lab);
+    long q = queries(lab);
+    double[] targets = targets(lab);
+    Table t = Table.of("Bits per key and false-positive rate, n = " + Unit.COUNT.format(n) + ", "
+            + Unit.COUNT.format(q) + " absent queries",
+        "filter", Unit.TEXT, "target", Unit.PERCENT, "bits/key", Unit.NUMBER, "measured", Unit.PERCENT,
+        "theory", Unit.PERCENT, "bits/key over log2(1/p)", Unit.NUMBER);
+    List<double[]> series = new ArrayList<>();
+    for (String type : TYPES) {
+      List<double[]> points = new ArrayList<>();
+      if (type.equals("binary fuse")) {
+        long[] keys = new long[n];
+        for (int i = 0; i < n; i++) {
+          keys[i] = i;
+        }
+        for (BinaryFuseFilter.FingerprintBits bits : BinaryFuseFilter.FingerprintBits.values()) {
+          BinaryFuseFilter f = BinaryFuseFilter.ofLongs(keys, bits);
+          double theory = Math.pow(2, -bits.bits());
+          double[] c = Stats.binomial(q, theory);
+          points.add(measure(out, t, type, theory, f, n, q, theory, c[0] / q, c[1] / q,
+              Stats.BINOMIAL + " of " + Unit.COUNT.format(q) + " queries"));
+        }
+      } else {
+        for (double target : targets) {
+          points.add(measure(out, t, type, target, n, q));
+        }
+      }
+      series.add(flatten(points));
+    }
+    out.table(t);
+
+    BloomFilter onePercent = BloomFilter.create(n, 0.01);
+    double ratio = (double) onePercent.bitSize() / n / (Math.log(100) / Math.log(2));
+    out.checkStated("standard filter at 1 %: bits per key over log2(1/p) (seed 001: m/n = 1.44 log2(1/p))",
+        Unit.NUMBER, ratio, ratio, ratio, 1.44, Stats.halfUnit(1.44, 3), "1.44");
+
+    // the theory lines down to a little below the lowest measured rate
+    double lowest = 1;
+    for (double[] sr : series) {
+      for (int j = 1; j < sr.length; j += 4) {
+        lowest = sr[j] > 0 ? Math.min(lowest, sr[j]) : lowest;
+      }
+    }
+    int points = 0;
+    while (Math.pow(2, -(1 + points * 0.25)) > lowest / 5) {
+      points++;
+    }
+    double[] bx = new double[points];
+    double[] bound = new double[points];
+    double[] bloom = new double[points];
+    for (int i = 0; i < points; i++) {
+      bx[i] = 1 + i * 0.25;
+      bound[i] = Math.pow(2, -bx[i]);
+      bloom[i] = Math.exp(-bx[i] * Math.log(2) * Math.log(2));
+    }
+    Chart chart = Chart.xy("filters-bits", "Filters: bits per key against false-positive rate",
+        "bits per key (bitSize / n)", "false-positive rate").logY();
+    for (int i = 0; i < TYPES.length; i++) {
+      double[] s = series.get(i);
+      int k = s.length / 4;
+      double[] x = new double[k];
+      double[] y = new double[k];
+      double[] lo = new double[k];
+      double[] hi = new double[k];
+      for (int j = 0; j < k; j++) {
+        x[j] = s[4 * j];
+        y[j] = s[4 * j + 1];
+        lo[j] = s[4 * j + 2];
+        hi[j] = s[4 * j + 3];
+      }
+      chart.points(TYPES[i], x, y, lo, hi);
+    }
+    chart.dashedOwn("Bloom optimum e^(-(m/n)(ln 2)^2)", bx, bloom)
+        .line("lower bound 2^(-bits/key)", bx, bound);
+    out.chart(chart);
+  }
+
+  private static double[] flatten(List<double[]> points) {
+    double[] out = new double[4 * points.size()];
+    for (int i = 0; i < points.size(); i++) {
+      System.arraycopy(points.get(i), 0, out, 4 * i, 4);
+    }
+    return out;
+  }
+
+  /** Builds one filter of {@code type} for {@code target}, measures it and judges it. */
+  private static double[] measure(Section out, Table t, String type, double target, int n, long q) {
+    String why = Stats.BINOMIAL + " of " + Unit.COUNT.format(q) + " queries";
+    switch (type) {
+      case "standard": {
+        BloomFilter f = BloomFilter.create(n, target);
+        Measure.addRange(f, 0, n);
+        double theory = BloomFilter.falsePositiveRate(f.bitSize(), n, f.hashCount());
+        double[] a = Stats.filterFpr(q, theory, f.bitSize(), n, f.hashCount());
+        return measure(out, t, type, target, f, n, q, theory, a[0], a[1], why + " + fill");
+      }
+      case "counting": {
+        CountingBloomFilter f = CountingBloomFilter.create(n, target);
+        Measure.addRange(f, 0, n);
+        double theory = BloomFilter.falsePositiveRate(f.counterCount(), n, f.hashCount());
+        double[] a = Stats.filterFpr(q, theory, f.counterCount(), n, f.hashCount());
+        return measure(out, t, type, target, f, n, q, theory, a[0], a[1], why + " + fill");
+      }
+      case "blocked": {
+        BlockedBloomFilter f = BlockedBloomFilter.create(n, target);
+        Measure.addRange(f, 0, n);
+        double theory = BlockedBloomFilter.falsePositiveRate(f.bitSize(), n, f.hashCount());
+        double[] c = Stats.binomial(q, theory);
+        double spread = Stats.Z * blockedSd(f.blockCount(), n, f.hashCount()) + BLOCKED_MODEL * theory;
+        return measure(out, t, type, target, f, n, q, theory, Math.max(0, c[0] / q - spread), c[1] / q + spread,
+            why + " + block loads + 1 % model");
+      }
+      case "cuckoo": {
+        CuckooFilter f = CuckooFilter.create(n, target);
+        Measure.addRange(f, 0, n);
+        double theory = CuckooFilter.falsePositiveRate(f.fingerprintBits(), f.load());
+        double[] c = Stats.binomial(q, theory);
+        return measure(out, t, type, target, f, n, q, theory, c[0] / q, c[1] / q, why);
+      }
+      case "scalable": {
+        // A layer skips keys some layer already reports present, so its fill is that of every key
+        // offered to it, more than LayerInfo.keys(): the theory is taken from the fill itself,
+        // 1 - prod(1 - (set bits / m)^k), so only the queries vary.
+        ScalableBloomFilter f = ScalableBloomFilter.create(Math.max(1, n / 8), target);
+        Measure.addRange(f, 0, n);
+        double theory = f.expectedFpp();
+        double[] c = Stats.binomial(q, theory);
+        double[] point = measure(out, t, type, target, f, n, q, theory, c[0] / q, c[1] / q,
+            why + " (" + f.layerCount() + " layers, rate from their fill)");
+        out.checkBound("scalable filter for " + Unit.PERCENT.format(target) + ": compound rate below the target",
+            Unit.PERCENT, point[1], theory, Stats.binomialUpper(q, target) / q, true,
+            "the target's upper " + Stats.pct(1 - (1 - Stats.CONFIDENCE) / 2) + " binomial quantile");
+        return point;
+      }
+      default:
+        throw new IllegalStateException("no filter type " + type);
+    }
+  }
+
+  /** Records, judges and returns {bits/key, measured, interval low, interval high}. */
+  private static double[] measure(Section out, Table t, String type, double target, MembershipFilter f, int n,
+      long q, double theory, double lo, double hi, String why) {
+    long fp = Measure.positives(f, Measure.ABSENT, q);
+    double rate = (double) fp / q;
+    double bits = (double) f.bitSize() / n;
+    t.row(type, target, bits, rate, theory, rate > 0 ? bits / (Math.log(1 / rate) / Math.log(2)) : Double.NaN);
+    out.checkInterval(type + " filter for " + Unit.PERCENT.format(target) + " (" + Unit.sig(bits) + " bits/key)",
+        Unit.PERCENT, rate, theory, lo, hi, why);
+    double[] ci = Stats.wilson(fp, q);
+    return new double[] {bits, rate, ci[0], ci[1]};
+  }
+
+  /**
+   * The standard deviation of a blocked filter's own rate around its expectation: the mean over its
+   * B blocks of each block's rate, which varies with the block's Poisson load j and, given j, with
+   * its set bits X (to first order, k mu^(k-1) times the deviation of X/512).
+   */
+  static double blockedSd(long blocks, long n, int k) {
+    double lambda = (double) n / blocks;
+    double mean = 0;
+    double square = 0;
+    double within = 0;
+    double w = Math.exp(-lambda);
+    int hi = (int) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 8);
+    for (int j = 0; j <= hi; j++) {
+      if (j > 0) {
+        w *= lambda / j;
+      }
+      double t = (double) j * k;
+      double a = Math.pow(1 - 1.0 / 512, t);
+      double b = Math.pow(1 - 2.0 / 512, t);
+      double mu = 1 - a;
+      double var = Math.max(0, a / 512 + (1 - 1.0 / 512) * b - a * a);
+      double g = Math.pow(mu, k);
+      mean += w * g;
+      square += w * g * g;
+      double slope = k * Math.pow(mu, k - 1);
+      within += w * slope * slope * var;
+    }
+    return Math.sqrt(Math.max(0, square - mean * mean + within) / blocks);
+  }
+}
