@@ -17,8 +17,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Distinct-count sketches at precision 14: adding a key (long or String) to a sketch already holding
- * {@code n} distinct keys (so in its dense, steady state), estimating, merging two sketches of n
- * keys, and serializing one. ns per operation.
+ * {@code n} distinct keys (so in its dense, steady state), estimating, merging a sketch of n other
+ * keys into it (in place where the library can; DataSketches through a new Union), and serializing
+ * it to a byte array. ns per operation.
  *
  * <pre>
  * java -jar bench/target/benchmarks.jar CardinalityBenchmark.addLong -p impl=hash4j-ull,datasketches-hll8 -prof gc

@@ -144,8 +144,8 @@ final class Report {
     row(md, "OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
     row(md, "JVM", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
         + " (" + System.getProperty("java.vm.vendor") + "), default GC");
-    row(md, "JMH", Version.getPlainVersion() + "; 1 fork per figure, " + (run.quick ? "2 warm-up + 3" : "3 warm-up + 5")
-        + " measured iterations of 1 s (static builds: 2 s); forks run with `-XX:+AlwaysPreTouch " + BenchRunner.SMALL_HEAP
+    row(md, "JMH", Version.getPlainVersion() + "; 1 fork per figure, " + (run.quick ? "2 warm-up iterations of 1 s + 5 measured of 0.6 s"
+        : "3 warm-up + 5 measured iterations of 1 s") + "; forks run with `-XX:+AlwaysPreTouch " + BenchRunner.SMALL_HEAP
         + "` (n = 10^8: `" + BenchRunner.LARGE_HEAP + "`)");
     row(md, "load average (1, 5, 15 min)", "at start " + run.loadAtStart + ", at end " + run.loadAtEnd);
     md.append('\n');
@@ -375,7 +375,8 @@ final class Report {
     }
     md.append("## Distinct counting (precision 14), sketch of 10^6 keys\n\n")
         .append("add: ns per new key into a sketch already in its dense state. Error: relative error of the estimate over ")
-        .append("independent sketches of 10^6 random keys. Bytes: serialized size / retained heap.\n\n")
+        .append("independent sketches of 10^6 random keys. Merge: another sketch of 10^6 keys into this one, in place where the library can ")
+        .append("(DataSketches through a new Union). Bytes: serialized size / retained heap.\n\n")
         .append("| sketch | add long | add String | estimate | merge | serialize | B/op (add long) | × fastest peer (add long) | bias | RMSE | bytes (ser. / heap) |\n")
         .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (String impl : impls) {
@@ -404,7 +405,8 @@ final class Report {
     }
     md.append("## Count-min (depth 5, width 2719: ε = 0.1 %, δ = 0.7 %)\n\n")
         .append("A Zipf(1.1) stream of 2^20 keys over 10^6 distinct. Error: overestimate of each of the 10^6 keys' counts ")
-        .append("(mean, max, share above εN, which theory bounds by δ).\n\n")
+        .append("(mean, max, share above εN, which theory bounds by δ). Merge: another sketch into this one, in place ")
+        .append("(stream-lib into a new sketch, its only merge).\n\n")
         .append("| sketch | add String | add long | estimate | merge | serialize | B/op (add String) | × stream-lib (add String) | mean / max error | share > εN | bytes (ser. / heap) |\n")
         .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (String impl : cms) {
