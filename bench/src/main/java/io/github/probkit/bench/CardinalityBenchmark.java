@@ -1,0 +1,97 @@
+package io.github.probkit.bench;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * Distinct-count sketches at precision 14: adding a key (long or String) to a sketch already holding
+ * {@code n} distinct keys (so in its dense, steady state), estimating, merging a sketch of n other
+ * keys into it (in place where the library can; DataSketches through a new Union), and serializing
+ * it to a byte array. ns per operation.
+ *
+ * <pre>
+ * java -jar bench/target/benchmarks.jar CardinalityBenchmark.addLong -p impl=hash4j-ull,datasketches-hll8 -prof gc
+ * </pre>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class CardinalityBenchmark {
+  private static final int KEYS = 1 << 20;
+  private static final int MASK = KEYS - 1;
+
+  @Param({"probkit-ull", "probkit-hll", "hash4j-ull", "hash4j-hll", "datasketches-hll4", "datasketches-hll6", "datasketches-hll8",
+      "datasketches-cpc", "streamlib-hllp"})
+  public String impl;
+
+  @Param({"1000000"})
+  public int n;
+
+  private CardinalityImpls.Sketch sketch;
+  private CardinalityImpls.Sketch other;
+  private long[] longs;
+  private String[] strings;
+  private int next;
+
+  @Setup(Level.Trial)
+  public void setup(BenchmarkParams params) {
+    boolean s = params.getBenchmark().endsWith("String");
+    sketch = CardinalityImpls.create(impl);
+    other = CardinalityImpls.create(impl);
+    for (int i = 0; i < n; i++) {
+      if (s) {
+        sketch.add(Keys.stringKey(i));
+        other.add(Keys.stringKey(n + i));
+      } else {
+        sketch.add(Keys.longKey(i));
+        other.add(Keys.longKey(n + i));
+      }
+    }
+    // Keys not yet seen, as a stream of new keys would be.
+    if (s) {
+      strings = Keys.strings(2L * n, KEYS);
+    } else {
+      longs = Keys.longs(2L * n, KEYS);
+    }
+  }
+
+  @Benchmark
+  public void addLong() {
+    sketch.add(longs[next++ & MASK]);
+  }
+
+  @Benchmark
+  public void addString() {
+    sketch.add(strings[next++ & MASK]);
+  }
+
+  @Benchmark
+  public double estimate() {
+    return sketch.estimate();
+  }
+
+  @Benchmark
+  public CardinalityImpls.Sketch merge() {
+    return sketch.merge(other);
+  }
+
+  @Benchmark
+  public byte[] serialize() {
+    return sketch.serialize();
+  }
+}

@@ -1,0 +1,131 @@
+package io.github.probkit.bench;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Frequency sketches on a Zipf stream (exponent 1.1 over 10^6 distinct {@code "user:"} keys, 2^20
+ * draws, cycled): count-min add and estimate, merge and serialize; heavy-hitter add and top-10.
+ * ns per operation.
+ *
+ * <pre>
+ * java -jar bench/target/benchmarks.jar 'FrequencyBenchmark.countMin.*' -prof gc
+ * java -jar bench/target/benchmarks.jar 'FrequencyBenchmark.heavyHitters.*' -prof gc
+ * </pre>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class FrequencyBenchmark {
+  static final int KEYS = 1 << 20;
+  static final int MASK = KEYS - 1;
+  static final int UNIVERSE = 1_000_000;
+  static final double ZIPF = 1.1;
+
+  /** The stream, its keys allocated in the order they arrive. */
+  @State(Scope.Thread)
+  public static class Stream {
+    String[] strings;
+    long[] longs;
+    int next;
+
+    @Setup(Level.Trial)
+    public void setup() {
+      long[] idx = Keys.zipfIndices(UNIVERSE, ZIPF, KEYS, 0x9b05688c2b3e6c1fL);
+      strings = Keys.stringsAt(idx);
+      longs = Keys.longsAt(idx);
+    }
+
+    String nextString() {
+      return strings[next++ & MASK];
+    }
+
+    long nextLong() {
+      return longs[next++ & MASK];
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class CountMinState {
+    @Param({"probkit-cms", "probkit-cms-conservative", "streamlib-cms", "spark-cms"})
+    public String cms;
+
+    FrequencyImpls.CountMin sketch;
+    FrequencyImpls.CountMin other;
+
+    @Setup(Level.Trial)
+    public void setup(Stream stream) {
+      sketch = FrequencyImpls.countMin(cms);
+      other = FrequencyImpls.countMin(cms);
+      for (int i = 0; i < KEYS; i++) {
+        sketch.add(stream.strings[i]);
+        other.add(stream.strings[KEYS - 1 - i]);
+      }
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class HeavyHittersState {
+    @Param({"probkit-heavyhitters", "streamlib-spacesaving", "datasketches-frequent"})
+    public String hh;
+
+    FrequencyImpls.HeavyHittersContestant sketch;
+
+    @Setup(Level.Trial)
+    public void setup(Stream stream) {
+      sketch = FrequencyImpls.heavyHitters(hh);
+      for (String k : stream.strings) {
+        sketch.add(k);
+      }
+    }
+  }
+
+  @Benchmark
+  public void countMinAddString(CountMinState s, Stream keys) {
+    s.sketch.add(keys.nextString());
+  }
+
+  @Benchmark
+  public void countMinAddLong(CountMinState s, Stream keys) {
+    s.sketch.add(keys.nextLong());
+  }
+
+  @Benchmark
+  public long countMinEstimate(CountMinState s, Stream keys) {
+    return s.sketch.estimate(keys.nextString());
+  }
+
+  @Benchmark
+  public FrequencyImpls.CountMin countMinMerge(CountMinState s) {
+    return s.sketch.merge(s.other);
+  }
+
+  @Benchmark
+  public byte[] countMinSerialize(CountMinState s) {
+    return s.sketch.serialize();
+  }
+
+  @Benchmark
+  public void heavyHittersAdd(HeavyHittersState s, Stream keys) {
+    s.sketch.add(keys.nextString());
+  }
+
+  @Benchmark
+  public List<String> heavyHittersTop10(HeavyHittersState s) {
+    return s.sketch.top(10);
+  }
+}
