@@ -211,11 +211,24 @@ public final class CmsCommand implements Runnable {
       v = v * 10 + digit;
     }
     if (!ok) {
-      throw new CliException("--counts: item " + line + " has count '"
-          + new String(buf, from, to - from, StandardCharsets.UTF_8)
+      throw new CliException("--counts: item " + line + " has count '" + shown(buf, from, to)
           + "', must be an integer in [0, " + Long.MAX_VALUE + "]");
     }
     return v;
+  }
+
+  /**
+   * Input bytes as they may appear in a one-line error: at most 40 characters, control characters
+   * as '?', so that a binary or enormous field cannot flood or garble the terminal.
+   */
+  static String shown(byte[] buf, int from, int to) {
+    String s = new String(buf, from, Math.min(to - from, 160), StandardCharsets.UTF_8);
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < s.length() && b.length() < 40; i++) {
+      char c = s.charAt(i);
+      b.append(Character.isISOControl(c) ? '?' : c);
+    }
+    return b.length() < s.length() || to - from > 160 ? b + "..." : b.toString();
   }
 
   @Command(

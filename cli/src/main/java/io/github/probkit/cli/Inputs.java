@@ -14,6 +14,24 @@ import java.util.List;
 final class Inputs {
   private Inputs() {}
 
+  /**
+   * {@link Files#newInputStream}, made safe for pipes. The JDK's stream answers {@code available()}
+   * by asking its channel for the position, which a FIFO or a process substitution ({@code <(...)})
+   * refuses with "Illegal seek"; BufferedInputStream asks on every read. There it answers 0.
+   */
+  static InputStream open(Path p) throws IOException {
+    return new java.io.FilterInputStream(Files.newInputStream(p)) {
+      @Override
+      public int available() {
+        try {
+          return super.available();
+        } catch (IOException e) {
+          return 0;
+        }
+      }
+    };
+  }
+
   /** Feeds the key of every line of every input to {@code sink}; returns the number of keys. */
   static long forEachLine(List<String> inputs, InputStream stdin, InputFormat format,
       LineReader.LineConsumer sink) throws IOException {
@@ -36,7 +54,7 @@ final class Inputs {
           throw new CliException(name + ": is a directory");
         }
         try {
-          raw = Files.newInputStream(p);
+          raw = open(p);
           size = Files.size(p);
         } catch (NoSuchFileException e) {
           throw new CliException(name + ": no such file");
@@ -51,6 +69,9 @@ final class Inputs {
         throw new CliException(name + ": corrupt gzip data (" + e.getMessage() + ")", e);
       } catch (java.io.EOFException e) {
         throw new CliException(name + ": truncated gzip data", e);
+      } catch (IOException e) {
+        // A read that fails after the open (EIO from /proc/self/mem, a device, a network mount).
+        throw new CliException((isStdin ? "<stdin>" : name) + ": " + Main.describe(e), e);
       }
     }
     if (skipped[0] > 0) {

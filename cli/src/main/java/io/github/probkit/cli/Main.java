@@ -35,7 +35,28 @@ public final class Main {
     CommandLine cl = new CommandLine(root);
     cl.setExecutionExceptionHandler(Main::handleExecutionException);
     cl.setParameterExceptionHandler(Main::handleParameterException);
+    cl.setExecutionStrategy(Main::executeReportingOutOfMemory);
     return cl;
+  }
+
+  /**
+   * Runs the command; an OutOfMemoryError, which picocli lets through its exception handler as it
+   * does every Error, becomes one line and exit code 1 like any other runtime failure. (The arrays
+   * that filled the heap are garbage by then, so there is room to print.)
+   */
+  private static int executeReportingOutOfMemory(CommandLine.ParseResult parseResult) {
+    try {
+      return new CommandLine.RunLast().execute(parseResult);
+    } catch (OutOfMemoryError e) {
+      CommandLine cl = parseResult.commandSpec().commandLine();
+      PrintWriter err = cl.getErr();
+      err.println("probkit: " + describe(e));
+      if (ProbkitCommand.verbose(cl)) {
+        e.printStackTrace(err);
+      }
+      err.flush();
+      return EXIT_RUNTIME;
+    }
   }
 
   private static int handleParameterException(CommandLine.ParameterException e, String[] args) {

@@ -167,7 +167,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
     for (byte[] k : keys) {
       h.add(hash.hash64(k, 0, k.length));
     }
-    return build(h.values, h.size, bits, hash);
+    return build(h.values, h.size, true, bits, hash);
   }
 
   /** A filter of the UTF-8 bytes of the keys, hashed with XXH3. */
@@ -184,7 +184,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
       KeyBuffer b = KeyBuffer.utf8(k);
       h.add(hash.hash64(b.bytes(), 0, b.length()));
     }
-    return build(h.values, h.size, bits, hash);
+    return build(h.values, h.size, true, bits, hash);
   }
 
   /** A filter of long keys (their 8 little-endian bytes), hashed with XXH3. */
@@ -199,7 +199,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
     for (int i = 0; i < keys.length; i++) {
       h[i] = hash.hash64(keys[i]);
     }
-    return build(h, h.length, bits, hash);
+    return build(h, h.length, true, bits, hash);
   }
 
   /**
@@ -218,7 +218,9 @@ public final class BinaryFuseFilter implements MembershipFilter {
     Objects.requireNonNull(hash, "hash");
     checkArgument(count >= 0 && count <= hashes.length,
         "count must be in [0, %d], was %d", hashes.length, count);
-    return build(Arrays.copyOf(hashes, count), count, bits, hash);
+    // Not copied up front: the build reads the hashes and copies them only to deduplicate, so the
+    // memory check below comes before any allocation the size of the input.
+    return build(hashes, count, false, bits, hash);
   }
 
   /** A growable array of hashes, so that keys are never held. */
@@ -235,8 +237,9 @@ public final class BinaryFuseFilter implements MembershipFilter {
     }
   }
 
-  /** Builds from {@code h[0, count)}, which it may reorder. */
-  private static BinaryFuseFilter build(long[] h, int count, FingerprintBits bits, HashStrategy hash) {
+  /** Builds from {@code h[0, count)}, which it may reorder when {@code ours}, and copies otherwise. */
+  private static BinaryFuseFilter build(
+      long[] h, int count, boolean ours, FingerprintBits bits, HashStrategy hash) {
     Objects.requireNonNull(bits, "bits");
     boolean eight = bits == FingerprintBits.BITS_8;
     if (count == 0) {
@@ -265,6 +268,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
       }
       if (!unique) {
         // Equal hashes share all three slots and never peel: remove them once, on the first failure.
+        h = ours ? h : Arrays.copyOf(h, n);
         n = sortUnique(h, n);
         unique = true;
       }

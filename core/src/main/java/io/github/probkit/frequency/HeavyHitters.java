@@ -2,6 +2,7 @@ package io.github.probkit.frequency;
 
 import static io.github.probkit.frequency.CountMinSketch.checkCount;
 import static io.github.probkit.frequency.CountMinSketch.saturatedAdd;
+import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
@@ -56,6 +57,8 @@ public final class HeavyHitters {
 
   private static final HashStrategy HASH = HashStrategy.xxh3();
   private static final int INITIAL_SLOTS = 16;
+  /** The bytes of the per-slot arrays: two counts and a hash, four ints (references as 4 bytes). */
+  private static final int SLOT_BYTES = 3 * 8 + 4 * 4;
 
   /*
    * Design notes.
@@ -114,7 +117,7 @@ public final class HeavyHitters {
     checkArgument(
         capacity >= 1 && capacity <= MAX_CAPACITY,
         "capacity must be in [1, %d], was %d", MAX_CAPACITY, capacity);
-    return new HeavyHitters(capacity);
+    return newChecked(capacity);
   }
 
   /**
@@ -125,7 +128,18 @@ public final class HeavyHitters {
     checkOpenUnit("epsilon", epsilon);
     double m = Math.ceil(1 / epsilon);
     checkArgument(m <= MAX_CAPACITY, "epsilon must be at least 1/%d, was %s", MAX_CAPACITY, epsilon);
-    return new HeavyHitters((int) m);
+    return newChecked((int) m);
+  }
+
+  /**
+   * A new summary, refused up front when its arrays could not all fit in the heap once the stream
+   * has {@code capacity} distinct items (they grow as items arrive; the items' own bytes come on top).
+   */
+  private static HeavyHitters newChecked(int capacity) {
+    checkAllocatable(
+        (long) capacity * SLOT_BYTES + 4L * tableLength(capacity),
+        "a heavy-hitters summary of capacity " + capacity);
+    return new HeavyHitters(capacity);
   }
 
   private void allocate(int slots) {
@@ -451,7 +465,7 @@ public final class HeavyHitters {
    * table. Object headers are excluded.
    */
   public long byteSize() {
-    long b = (long) counts.length * (3 * 8 + 4 * 4) + 4L * table.length;
+    long b = (long) counts.length * SLOT_BYTES + 4L * table.length;
     for (int s = 0; s < size; s++) {
       b += keys[s].length;
     }

@@ -8,6 +8,7 @@ import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Keys;
+import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -191,6 +192,20 @@ class BinaryFuseFilterTest {
   }
 
   @Test
+  void fromHashesWithDuplicatesLeavesItsArgumentAlone() {
+    // Duplicates make the first attempt fail and the build deduplicate: on a copy, not the argument.
+    long[] hashes = new long[4_000];
+    SplittableRandom r = new SplittableRandom(0xd0b1edL);
+    for (int i = 0; i < hashes.length; i += 2) {
+      hashes[i] = hashes[i + 1] = r.nextLong();
+    }
+    long[] copy = hashes.clone();
+    BinaryFuseFilter f = BinaryFuseFilter.fromHashes(hashes, FingerprintBits.BITS_8, HashStrategy.xxh3());
+    assertThat(hashes).isEqualTo(copy);
+    assertThat(f.keyCount()).isEqualTo(hashes.length / 2);
+  }
+
+  @Test
   void otherHashStrategiesWork() {
     int n = 20_000;
     List<byte[]> keys = Keys.sequential("k", 0, n);
@@ -264,5 +279,28 @@ class BinaryFuseFilterTest {
     MembershipFilter f = BinaryFuseFilter.ofLongs(new long[] {1}, FingerprintBits.BITS_8);
     assertThat(f).isNotInstanceOf(MutableFilter.class);
     assertThat(f.type().label()).isEqualTo("binary-fuse");
+  }
+
+  @Test
+  void concurrentQueriesGiveTheSerialAnswers() throws Exception {
+    List<byte[]> keys = Keys.sequential("shared-", 0, 50_000);
+    BinaryFuseFilter f = BinaryFuseFilter.create(keys, FingerprintBits.BITS_8);
+    int probes = 50_000;
+    boolean[] serial = new boolean[probes];
+    for (int i = 0; i < probes; i++) {
+      serial[i] = f.mightContain((long) i);
+    }
+    Threads.run(Threads.COUNT, t -> {
+      for (byte[] k : keys) {
+        if (!f.mightContain(k)) {
+          throw new AssertionError(new String(k, java.nio.charset.StandardCharsets.UTF_8) + " absent");
+        }
+      }
+      for (int i = 0; i < probes; i++) {
+        if (f.mightContain((long) i) != serial[i]) {
+          throw new AssertionError("thread " + t + " answered differently for " + i);
+        }
+      }
+    });
   }
 }

@@ -7,6 +7,7 @@ import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Keys;
+import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -14,11 +15,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 class BlockedBloomFilterTest {
@@ -178,29 +175,23 @@ class BlockedBloomFilterTest {
 
   @Test
   void concurrentAddsGiveTheSameBitsAsSequentialOnes() throws Exception {
-    int threads = 4;
     int perThread = 50_000;
-    BlockedBloomFilter shared = BlockedBloomFilter.create(threads * perThread, 0.01);
-    BlockedBloomFilter sequential = BlockedBloomFilter.create(threads * perThread, 0.01);
-    for (long i = 0; i < threads * perThread; i++) {
+    long n = (long) Threads.COUNT * perThread;
+    BlockedBloomFilter shared = BlockedBloomFilter.create(n, 0.01);
+    BlockedBloomFilter sequential = BlockedBloomFilter.create(n, 0.01);
+    for (long i = 0; i < n; i++) {
       sequential.add(i);
     }
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        long from = (long) t * perThread;
-        done.add(pool.submit(() -> {
-          for (long i = from; i < from + perThread; i++) {
-            shared.add(i);
-          }
-        }));
+    Threads.run(Threads.COUNT, t -> {
+      for (long i = (long) t * perThread; i < (t + 1L) * perThread; i++) {
+        shared.add(i);
+        if (!shared.mightContain(i)) {
+          throw new AssertionError(i + " absent right after its add");
+        }
       }
-      for (Future<?> f : done) {
-        f.get();
-      }
-    } finally {
-      pool.shutdown();
+    });
+    for (long i = 0; i < n; i++) {
+      assertThat(shared.mightContain(i)).isTrue();
     }
     // OR is commutative: any interleaving of lock-free adds must end in the sequential state.
     assertThat(shared).isEqualTo(sequential);

@@ -8,16 +8,13 @@ import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Keys;
+import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -301,34 +298,44 @@ class BloomFilterTest {
 
   @Test
   void concurrentAddsLoseNothing() throws Exception {
-    int threads = 8;
     int perThread = 50_000;
-    BloomFilter shared = BloomFilter.create(threads * perThread, 0.01);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int id = t;
-        done.add(pool.submit(() -> {
-          for (int i = 0; i < perThread; i++) {
-            shared.add("t" + id + ":" + i);
-          }
-        }));
-      }
-      for (Future<?> f : done) {
-        f.get();
-      }
-    } finally {
-      pool.shutdown();
-    }
-    BloomFilter serial = BloomFilter.create(threads * perThread, 0.01);
-    for (int t = 0; t < threads; t++) {
+    BloomFilter shared = BloomFilter.create(Threads.COUNT * perThread, 0.01);
+    Threads.run(Threads.COUNT, t -> {
       for (int i = 0; i < perThread; i++) {
+        shared.add("t" + t + ":" + i);
+        // The add happened-before this query, in this thread, whatever the others do.
+        if (!shared.mightContain("t" + t + ":" + i)) {
+          throw new AssertionError("t" + t + ":" + i + " absent right after its add");
+        }
+      }
+    });
+    BloomFilter serial = BloomFilter.create(Threads.COUNT * perThread, 0.01);
+    for (int t = 0; t < Threads.COUNT; t++) {
+      for (int i = 0; i < perThread; i++) {
+        assertThat(shared.mightContain("t" + t + ":" + i)).isTrue();
         serial.add("t" + t + ":" + i);
       }
     }
     // Same keys, same bits: not one atomic OR was lost.
     assertThat(shared).isEqualTo(serial);
+  }
+
+  @Test
+  void writeToDuringConcurrentAddsWritesAReadableFilter() throws Exception {
+    BloomFilter shared = BloomFilter.create(100_000, 0.01);
+    Threads.run(Threads.COUNT, t -> {
+      if (t == 0) {
+        for (int round = 0; round < 20; round++) {
+          ByteArrayOutputStream out = new ByteArrayOutputStream();
+          shared.writeTo(out);
+          BloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray()));
+        }
+      } else {
+        for (int i = 0; i < 10_000; i++) {
+          shared.add(t * 1_000_000L + i);
+        }
+      }
+    });
   }
 
   // ---- above 2^32 bits (512 MiB of heap; run with -Dprobkit.excludedGroups=)

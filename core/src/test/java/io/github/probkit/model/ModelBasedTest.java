@@ -2,6 +2,10 @@ package io.github.probkit.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.CardinalitySketches;
+import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cardinality.UltraLogLog;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
@@ -17,10 +21,13 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.BinaryOperator;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -236,6 +243,46 @@ class ModelBasedTest {
           long est = h.estimate(key(e.getKey()));
           assertThat(est).isGreaterThanOrEqualTo(e.getValue());
         }
+      }
+    }
+  }
+
+  /**
+   * Random adds, merges (of sketches at the same or a higher precision, which fold down) and
+   * write-reads: after every step the sketch has exactly the registers of the sketch built directly
+   * from the set of keys it saw, so a merge is the sketch of the union.
+   */
+  @Test
+  void cardinalitySketchesAreTheSketchOfTheKeysTheySaw() throws IOException {
+    SplittableRandom r = new SplittableRandom(0x4111ca4d1ae1L);
+    for (int seq = 0; seq < SEQUENCES; seq++) {
+      boolean ultra = seq % 2 == 1;
+      int p = 6 + r.nextInt(5);
+      IntFunction<CardinalitySketch> make = q -> ultra ? UltraLogLog.create(q) : HyperLogLog.create(q);
+      CardinalitySketch s = make.apply(p);
+      // The model: the keys seen, and the sketch built from them alone, key by key.
+      Set<Integer> model = new HashSet<>();
+      CardinalitySketch direct = make.apply(p);
+      for (int step = 0; step < STEPS; step++) {
+        int op = r.nextInt(10);
+        if (op < 6) {
+          int k = r.nextInt(4 * POOL);
+          s.add(key(k));
+          model.add(k);
+          direct.add(key(k));
+        } else if (op < 8) {
+          CardinalitySketch other = make.apply(p + r.nextInt(3));
+          for (int i = 0, n = r.nextInt(60); i < n; i++) {
+            int k = r.nextInt(4 * POOL);
+            other.add(key(k));
+            model.add(k);
+            direct.add(key(k));
+          }
+          s = ultra ? ((UltraLogLog) s).merge((UltraLogLog) other) : ((HyperLogLog) s).merge((HyperLogLog) other);
+        } else {
+          s = roundTrip(s, (x, out) -> x.writeTo(out), CardinalitySketches::readFrom);
+        }
+        assertThat(s).as("%s seq %d step %d, %d keys", s, seq, step, model.size()).isEqualTo(direct);
       }
     }
   }

@@ -1,0 +1,63 @@
+package io.github.probkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every structure (a public class with {@code writeTo} and a static {@code readFrom}) states its thread safety in its
+ * class Javadoc, and every one that claims any is one whose claim the concurrency tests check with
+ * {@code Threads.COUNT} threads at once. A new structure therefore fails here until its Javadoc says
+ * "not thread-safe" or its claim gets a test (and an entry below).
+ */
+class ThreadSafetyDocumentedTest {
+  /** The structures that claim thread safety, and the test that holds them to it. */
+  private static final Map<String, String> TESTED_CLAIMS = Map.of(
+      "BloomFilter", "BloomFilterTest.concurrentAddsLoseNothing, writeToDuringConcurrentAddsWritesAReadableFilter",
+      "BlockedBloomFilter", "BlockedBloomFilterTest.concurrentAddsGiveTheSameBitsAsSequentialOnes",
+      "BinaryFuseFilter", "BinaryFuseFilterTest.concurrentQueriesGiveTheSerialAnswers",
+      "CountMinSketch", "CountMinSketchTest.concurrentAddsLoseNoCount, concurrentMergesAndAddsLoseNoCount,"
+          + " writeToDuringConcurrentAddsWritesAValidSketch");
+
+  private static final Path SOURCES = Path.of("src/main/java/io/github/probkit");
+  private static final Pattern READ_FROM = Pattern.compile("public static \\w+ readFrom\\(InputStream");
+  private static final Pattern CLASS_DOC =
+      Pattern.compile("/\\*\\*((?:(?!\\*/).)*)\\*/\\s*public final class (\\w+)", Pattern.DOTALL);
+
+  @Test
+  void everyStructureStatesItsThreadSafetyAndEveryClaimIsTested() throws IOException {
+    List<String> structures = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(SOURCES)) {
+      for (Path file : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+        String source = Files.readString(file);
+        if (!READ_FROM.matcher(source).find() || !source.contains("public void writeTo(OutputStream")) {
+          continue;
+        }
+        Matcher m = CLASS_DOC.matcher(source);
+        assertThat(m.find()).as("%s has a class Javadoc", file).isTrue();
+        String name = m.group(2);
+        String doc = m.group(1).replaceAll("\\s*\\*\\s*", " ");
+        structures.add(name);
+        assertThat(doc).as("%s states its thread safety", name).contains("Thread safety:");
+        String statement = doc.substring(doc.indexOf("Thread safety:"));
+        if (!statement.contains("not thread-safe")) {
+          assertThat(TESTED_CLAIMS)
+              .as("%s claims thread safety (%s) but no concurrency test checks it", name, statement)
+              .containsKey(name);
+        }
+      }
+    }
+    // The scan found the structures (guards against a moved source tree passing vacuously).
+    assertThat(structures).contains("BloomFilter", "CountMinSketch", "HeavyHitters", "CuckooFilter")
+        .containsAll(TESTED_CLAIMS.keySet());
+  }
+}
