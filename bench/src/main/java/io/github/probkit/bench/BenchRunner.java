@@ -32,6 +32,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * builds, and the sketches' estimate, merge and serialize, with 3 + 5 iterations of 1 s.
  */
 public final class BenchRunner {
+  static final String USAGE = "usage: bench/run [--quick] [--only REGEX] [--out FILE] [--results DIR]"
+      + " [--no-measure] [--report-only]";
   static final String SMALL_HEAP = "-Xms2g -Xmx2g";
   static final String LARGE_HEAP = "-Xms10g -Xmx10g";
 
@@ -55,8 +57,12 @@ public final class BenchRunner {
         case "--only": only = Pattern.compile(args[++i]); break;
         case "--out": out = Path.of(args[++i]); break;
         case "--results": results = Path.of(args[++i]); break;
-        default: throw new IllegalArgumentException("unknown option " + args[i]
-            + "; usage: BenchRunner [--quick] [--only REGEX] [--out FILE] [--results DIR] [--no-measure] [--report-only]");
+        case "--help": case "-h":
+          System.out.println(USAGE);
+          return;
+        default:
+          System.err.println("unknown option " + args[i] + "; " + USAGE);
+          System.exit(2);
       }
     }
     Files.createDirectories(results);
