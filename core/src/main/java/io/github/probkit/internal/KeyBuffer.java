@@ -91,16 +91,31 @@ public final class KeyBuffer implements KeySink {
   public KeySink putString(CharSequence s) {
     int n = s.length();
     ensure(n);
-    // ASCII needs no encoder and no allocation; anything else goes through the JDK's UTF-8 encoder,
-    // which also turns unpaired surrogates into '?' exactly as String.getBytes does.
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (c >= 0x80) {
-        byte[] rest = s.subSequence(i, n).toString().getBytes(StandardCharsets.UTF_8);
-        return putBytes(rest, 0, rest.length);
+    byte[] b = buf;
+    int at = len;
+    int seen = 0;
+    // Copy every char's low byte and OR the chars together: a loop without an early exit, which the
+    // JIT compiles tightly. Only an all-ASCII string is its own UTF-8; anything else is encoded by
+    // the JDK, which also turns unpaired surrogates into '?' exactly as String.getBytes does.
+    if (s instanceof String) {
+      String str = (String) s;
+      for (int i = 0; i < n; i++) {
+        char c = str.charAt(i);
+        seen |= c;
+        b[at + i] = (byte) c;
       }
-      buf[len++] = (byte) c;
+    } else {
+      for (int i = 0; i < n; i++) {
+        char c = s.charAt(i);
+        seen |= c;
+        b[at + i] = (byte) c;
+      }
     }
-    return this;
+    if (seen < 0x80) {
+      len = at + n;
+      return this;
+    }
+    byte[] utf8 = s.toString().getBytes(StandardCharsets.UTF_8);
+    return putBytes(utf8, 0, utf8.length);
   }
 }
