@@ -285,14 +285,7 @@ public final class CmsCommand implements Runnable {
 
     @Override
     public Integer call() {
-      Json j = describe(load(file));
-      PrintWriter out = spec.commandLine().getOut();
-      if (json) {
-        out.println(j);
-      } else {
-        out.print(TextTable.keyValues(j));
-      }
-      out.flush();
+      TextTable.print(spec, describe(load(file)), json);
       return 0;
     }
   }

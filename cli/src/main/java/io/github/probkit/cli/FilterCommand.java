@@ -268,15 +268,7 @@ public final class FilterCommand implements Runnable {
 
     @Override
     public Integer call() {
-      MembershipFilter f = load(file);
-      Json j = describe(f);
-      PrintWriter out = spec.commandLine().getOut();
-      if (json) {
-        out.println(j);
-      } else {
-        out.print(TextTable.keyValues(j));
-      }
-      out.flush();
+      TextTable.print(spec, describe(load(file)), json);
       return 0;
     }
   }

@@ -99,16 +99,6 @@ public final class HllCommand implements Runnable {
         .put("bytes", s.byteSize());
   }
 
-  private static void print(CommandSpec spec, Json j, boolean json) {
-    PrintWriter out = spec.commandLine().getOut();
-    if (json) {
-      out.println(j);
-    } else {
-      out.print(TextTable.keyValues(j));
-    }
-    out.flush();
-  }
-
   @Command(
       name = "create",
       mixinStandardHelpOptions = true,
@@ -213,7 +203,7 @@ public final class HllCommand implements Runnable {
     public Integer call() {
       CardinalitySketch s = union(files);
       if (json) {
-        print(spec, estimateJson(s), true);
+        TextTable.print(spec, estimateJson(s), true);
       } else {
         PrintWriter out = spec.commandLine().getOut();
         out.println(Math.round(s.bestEstimate()));
@@ -258,7 +248,7 @@ public final class HllCommand implements Runnable {
 
     @Override
     public Integer call() {
-      print(spec, describe(load(file), json), json);
+      TextTable.print(spec, describe(load(file), json), json);
       return 0;
     }
   }

@@ -1,10 +1,23 @@
 package io.github.probkit.cli;
 
+import java.io.PrintWriter;
 import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** Plain-text rendering of command output. */
 final class TextTable {
   private TextTable() {}
+
+  /** Prints {@code j} to the command's output: one JSON object with --json, else key: value lines. */
+  static void print(CommandSpec spec, Json j, boolean json) {
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(j);
+    } else {
+      out.print(keyValues(j));
+    }
+    out.flush();
+  }
 
   /** One {@code key: value} line per field of {@code j}, keys padded to one width. */
   static String keyValues(Json j) {
