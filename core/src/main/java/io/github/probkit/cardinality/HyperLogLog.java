@@ -333,13 +333,7 @@ public final class HyperLogLog implements CardinalitySketch {
    */
   public HyperLogLog merge(HyperLogLog other) {
     Objects.requireNonNull(other, "other");
-    checkArgument(
-        hash.equals(other.hash),
-        "cannot merge sketches with different hashing: %s and %s", hash, other.hash);
-    checkArgument(
-        other.p >= p,
-        "cannot merge a sketch of precision %d into one of precision %d: downsize this one to %d first",
-        other.p, p, other.p);
+    LogLogMath.checkMergeable(hash, p, other.hash, other.p);
     if (other == this || other.isEmpty()) {
       return this;
     }

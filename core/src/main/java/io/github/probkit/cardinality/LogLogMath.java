@@ -1,5 +1,8 @@
 package io.github.probkit.cardinality;
 
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Preconditions;
+
 /**
  * What HyperLogLog and UltraLogLog share: how a hash becomes a register index and an update value,
  * how an update value moves when the precision is lowered, and the two estimators. Not public API.
@@ -181,5 +184,16 @@ final class LogLogMath {
     double t = Math.exp(-x);
     double oneMinusT = -Math.expm1(-x);
     return t * (oneMinusT - x) / (oneMinusT * oneMinusT);
+  }
+
+  /** Refuses a merge of {@code other} into {@code this}: different hashing, or a lower precision. */
+  static void checkMergeable(HashStrategy hash, int p, HashStrategy otherHash, int otherP) {
+    Preconditions.checkArgument(
+        hash.equals(otherHash),
+        "cannot merge sketches with different hashing: %s and %s", hash, otherHash);
+    Preconditions.checkArgument(
+        otherP >= p,
+        "cannot merge a sketch of precision %d into one of precision %d: downsize this one to %d first",
+        otherP, p, otherP);
   }
 }
