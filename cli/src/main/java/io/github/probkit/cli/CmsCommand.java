@@ -185,7 +185,8 @@ public final class CmsCommand implements Runnable {
           s.add(buf, off, tab - off, parseCount(buf, tab + 1, off + len, line[0]));
         });
       } else {
-        from.forEach(items, stdin, s::add);
+        // Standard-mode adds commute and are lock-free; conservative ones depend on their order.
+        from.forEach(items, stdin, s.isConservative() ? Inputs.KeySink.inOrder(s::add) : Inputs.KeySink.concurrently(s::add));
       }
       save(file, s);
       return 0;

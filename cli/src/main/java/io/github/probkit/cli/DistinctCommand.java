@@ -53,7 +53,8 @@ final class DistinctCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     HyperLogLog sketch = HyperLogLog.create(HllCommand.checkPrecision(precision));
     List<String> from = inputs.isEmpty() ? List.of("-") : inputs;
-    long lines = Inputs.forEachLine(from, ProbkitCommand.stdin(spec), format, sketch::add);
+    long lines = Inputs.forEachLine(
+        from, ProbkitCommand.stdin(spec), format, Inputs.KeySink.hashes(sketch.hashStrategy(), sketch::addHash));
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(HllCommand.estimateJson(sketch).put("lines", lines));

@@ -70,8 +70,13 @@ public final class FilterCommand implements Runnable {
    * with the number of keys it took; since this happens before {@link #save}, {@code file} is left
    * as it was.
    */
-  static long addKeys(MutableFilter f, List<String> keys, KeyOptions from, CommandSpec spec, Path file)
+  static void addKeys(MutableFilter f, List<String> keys, KeyOptions from, CommandSpec spec, Path file)
       throws IOException {
+    if (f instanceof BloomFilter || f instanceof BlockedBloomFilter) {
+      // Lock-free adds that commute (bits are only ever ORed in): the same bits from any number of threads.
+      from.forEach(keys, ProbkitCommand.stdin(spec), Inputs.KeySink.concurrently(f::add));
+      return;
+    }
     long[] added = {0};
     from.forEach(keys, ProbkitCommand.stdin(spec), (buf, off, len) -> {
       if (f.add(buf, off, len)) {
@@ -84,7 +89,6 @@ public final class FilterCommand implements Runnable {
             file, added[0], 100 * c.load()));
       }
     });
-    return added[0];
   }
 
   @Command(

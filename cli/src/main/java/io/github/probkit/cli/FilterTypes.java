@@ -97,7 +97,7 @@ final class FilterTypes {
     }
     // Only the 64-bit hashes are kept, never the keys.
     HashBuffer hashes = new HashBuffer(expected == null ? 0 : expected);
-    keys.forEach(List.of(), ProbkitCommand.stdin(spec), (b, off, len) -> hashes.add(hash.hash64(b, off, len)));
+    keys.forEach(List.of(), ProbkitCommand.stdin(spec), Inputs.KeySink.hashes(hash, hashes::add));
     return BinaryFuseFilter.fromHashes(hashes.values, hashes.size, bits, hash);
   }
 

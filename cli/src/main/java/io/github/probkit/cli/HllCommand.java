@@ -175,7 +175,7 @@ public final class HllCommand implements Runnable {
       KeyOptions from = new KeyOptions();
       from.keysFile = itemsFile;
       from.format = format;
-      from.forEach(items, ProbkitCommand.stdin(spec), s::add);
+      from.forEach(items, ProbkitCommand.stdin(spec), Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
       save(file, s);
       return 0;
     }

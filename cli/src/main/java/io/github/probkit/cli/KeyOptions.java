@@ -21,8 +21,13 @@ final class KeyOptions {
 
   @Mixin InputFormat format = new InputFormat();
 
-  /** Feeds every key to {@code sink}; returns the number of keys. */
+  /** Feeds every key to {@code sink} on the calling thread, in order; returns the number of keys. */
   long forEach(List<String> keys, InputStream stdin, LineReader.LineConsumer sink) throws IOException {
+    return forEach(keys, stdin, Inputs.KeySink.inOrder(sink));
+  }
+
+  /** Feeds every key to {@code sink}; returns the number of keys. */
+  long forEach(List<String> keys, InputStream stdin, Inputs.KeySink sink) throws IOException {
     long n = 0;
     for (String k : keys) {
       byte[] b = k.getBytes(StandardCharsets.UTF_8);

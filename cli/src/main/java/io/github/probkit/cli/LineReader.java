@@ -6,12 +6,14 @@ import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Splits a byte stream into lines without making a String per line: each line is handed over as a
- * slice of a shared buffer, valid only during the call. A trailing '\r' is stripped, so CRLF files
- * give the same keys as LF files. Gzip input is recognised by its magic bytes and decompressed.
+ * Splits a byte stream into lines without making a String per line. The stream is read as blocks
+ * of whole lines, so that each block can be split on its own thread; each line is handed over as a
+ * slice of the block's buffer, valid only during the call. A trailing '\r' is stripped, so CRLF
+ * files give the same keys as LF files. Gzip input is recognised by its magic bytes.
  */
 final class LineReader {
   /** Receives one line as {@code buf[off, off + len)}. */
@@ -25,8 +27,21 @@ final class LineReader {
 
   /** Lines longer than this are refused rather than buffered without bound. */
   static final int MAX_LINE = 64 << 20;
+  /** The usual size of a block: big enough that handing it to a thread costs nothing per line. */
+  static final int BLOCK = 1 << 20;
 
-  private LineReader() {}
+  private final InputStream in;
+  private final String name;
+  private byte[] carry = new byte[0];
+  private int carried;
+  private long offset;
+  private boolean eof;
+
+  /** Reads {@code in}; {@code name} is used in error messages. */
+  LineReader(InputStream in, String name) {
+    this.in = in;
+    this.name = name;
+  }
 
   /** Wraps {@code in} in a gzip decoder when it starts with the gzip magic bytes. */
   static InputStream maybeGunzip(InputStream in) throws IOException {
@@ -38,43 +53,71 @@ final class LineReader {
     return a == 0x1f && c == 0x8b ? new GZIPInputStream(b, 1 << 16) : b;
   }
 
-  /** Feeds every line of {@code in} to {@code sink}; {@code name} is used in error messages. */
-  static long forEachLine(InputStream in, String name, LineConsumer sink) throws IOException {
-    byte[] buf = new byte[1 << 18];
-    int start = 0;
-    int end = 0;
-    long lines = 0;
+  /**
+   * Fills {@code b} with the next run of whole lines (the stream's last line may lack its newline);
+   * false at the end of the stream. The bytes after the block's last newline are kept for the next.
+   */
+  boolean next(Block b) throws IOException {
+    byte[] buf = b.buf.length >= carried ? b.buf : new byte[carried];
+    System.arraycopy(carry, 0, buf, 0, carried);
+    int end = carried;
+    int scanned = carried; // the carried bytes hold no newline
+    carried = 0;
     while (true) {
-      int n = in.read(buf, end, buf.length - end);
-      if (n < 0) {
-        break;
-      }
-      // Bytes before end - n were scanned already and hold no newline.
-      int from = end;
-      end += n;
-      for (int nl; (nl = indexOfNewline(buf, from, end)) >= 0; from = start) {
-        emit(buf, start, nl, sink);
-        lines++;
-        start = nl + 1;
-      }
-      if (start == end) {
-        start = end = 0;
-      } else if (end == buf.length) {
-        if (start > 0) {
-          System.arraycopy(buf, start, buf, 0, end - start);
-          end -= start;
-          start = 0;
+      while (!eof && end < buf.length) {
+        int n = in.read(buf, end, buf.length - end);
+        if (n < 0) {
+          eof = true;
         } else {
-          if (buf.length >= MAX_LINE) {
-            throw new CliException(
-                name + ": line " + (lines + 1) + " is longer than " + (MAX_LINE >> 20) + " MiB");
-          }
-          buf = java.util.Arrays.copyOf(buf, Math.min(MAX_LINE, buf.length * 2));
+          end += n;
         }
       }
+      int cut = eof ? end : lastNewline(buf, scanned, end) + 1;
+      if (cut > 0) {
+        carried = end - cut;
+        if (carry.length < carried) {
+          carry = new byte[Math.max(carried, Math.min(MAX_LINE, 2 * carry.length))];
+        }
+        System.arraycopy(buf, cut, carry, 0, carried);
+        b.fill(buf, cut);
+        offset += cut;
+        return true;
+      }
+      if (eof) {
+        return false;
+      }
+      // A full buffer without a newline: one line longer than the buffer.
+      if (buf.length >= MAX_LINE) {
+        throw new CliException(
+            name + ": the line at byte " + offset + " is longer than " + (MAX_LINE >> 20) + " MiB");
+      }
+      scanned = end;
+      buf = Arrays.copyOf(buf, Math.min(MAX_LINE, buf.length * 2));
     }
-    if (start < end) {
-      emit(buf, start, end, sink);
+  }
+
+  private static int lastNewline(byte[] buf, int from, int to) {
+    for (int i = to - 1; i >= from; i--) {
+      if (buf[i] == '\n') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Hands every line of {@code buf[0, len)} to {@code sink}; a final line without its newline counts.
+   * Returns the number of lines.
+   */
+  static long split(byte[] buf, int len, LineConsumer sink) throws IOException {
+    long lines = 0;
+    int start = 0;
+    for (int nl; (nl = indexOfNewline(buf, start, len)) >= 0; start = nl + 1) {
+      emit(buf, start, nl, sink);
+      lines++;
+    }
+    if (start < len) {
+      emit(buf, start, len, sink);
       lines++;
     }
     return lines;
@@ -107,5 +150,36 @@ final class LineReader {
       to--;
     }
     sink.accept(buf, from, to - from);
+  }
+
+  /** A run of whole lines, and what became of them: its line counts and, when hashed, the hashes. */
+  static final class Block {
+    byte[] buf = new byte[BLOCK];
+    int len;
+    long lines;
+    long skipped;
+    long[] hashes = new long[0];
+    int hashCount;
+
+    void fill(byte[] buf, int len) {
+      this.buf = buf;
+      this.len = len;
+      lines = skipped = 0;
+      hashCount = 0;
+    }
+
+    void addHash(long h) {
+      if (hashCount == hashes.length) {
+        hashes = Arrays.copyOf(hashes, Math.max(1024, 2 * hashCount));
+      }
+      hashes[hashCount++] = h;
+    }
+
+    /** Drops a buffer grown for a long line, so that a recycled block holds no more than usual. */
+    void shrink() {
+      if (buf.length > BLOCK) {
+        buf = new byte[BLOCK];
+      }
+    }
   }
 }

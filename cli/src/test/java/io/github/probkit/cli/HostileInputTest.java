@@ -164,13 +164,13 @@ class HostileInputTest {
   @Test
   void anEnormousLineIsRefused() throws IOException {
     for (Family f : families()) {
-      failsNamingTheInput(f, enormous, "line 1 is longer than 64 MiB");
+      failsNamingTheInput(f, enormous, "the line at byte 0 is longer than 64 MiB");
     }
     // Gzipped, from a file and from standard input.
-    failsNamingTheInput(families().get(0), enormousGz, "line 1 is longer than 64 MiB");
+    failsNamingTheInput(families().get(0), enormousGz, "the line at byte 0 is longer than 64 MiB");
     Cli r = Cli.runWithInput(Files.newInputStream(enormousGz), "filter", "add", bloom.toString());
     assertThat(r.exit).isEqualTo(Main.EXIT_RUNTIME);
-    assertOneLine(r, "probkit: <stdin>: line 1 is longer than 64 MiB");
+    assertOneLine(r, "probkit: <stdin>: the line at byte 0 is longer than 64 MiB");
   }
 
   @Test
