@@ -13,6 +13,7 @@ import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,11 +22,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /** {@code probkit filter ...}: build, fill, query, inspect and merge membership filters. */
 @Command(
@@ -59,6 +62,29 @@ public final class FilterCommand implements Runnable {
           file + ": " + f.type().label() + " is a static filter, rebuild it with filter create");
     }
     return (MutableFilter) f;
+  }
+
+  /** A number of keys as people write it: 20000000, 20_000_000, 2e7 or 20M (k, M, G: powers of 1000). */
+  static final class KeyCount implements ITypeConverter<Long> {
+    @Override
+    public Long convert(String text) {
+      String t = text.strip().replace("_", "");
+      long scale = 1;
+      if (!t.isEmpty()) {
+        int unit = "kMG".indexOf(t.charAt(t.length() - 1));
+        if (unit >= 0) {
+          scale = (long) Math.pow(1000, unit + 1);
+          t = t.substring(0, t.length() - 1);
+        }
+      }
+      try {
+        BigDecimal n = new BigDecimal(t).multiply(BigDecimal.valueOf(scale));
+        return n.longValueExact();
+      } catch (NumberFormatException | ArithmeticException e) {
+        throw new TypeConversionException(
+            "'" + text + "' is not a whole number of keys (write 20000000, 2e7 or 20M)");
+      }
+    }
   }
 
   static void save(Path file, MembershipFilter f) {
@@ -110,8 +136,9 @@ public final class FilterCommand implements Runnable {
     @Option(
         names = "--expected",
         paramLabel = "N",
-        description = "Keys the filter is sized for (scalable: its initial capacity; it grows beyond)."
-            + " Not needed by the binary fuse types, which count their keys.")
+        converter = KeyCount.class,
+        description = "Keys the filter is sized for (scalable: its initial capacity; it grows beyond):"
+            + " 1000000, 1e6 or 1M. Not needed by the binary fuse types, which count their keys.")
     Long expected;
 
     @Option(

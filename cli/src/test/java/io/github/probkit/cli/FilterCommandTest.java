@@ -33,6 +33,22 @@ class FilterCommandTest {
   }
 
   @Test
+  void expectedKeysMayBeWrittenAsPeopleWriteThem() {
+    String[][] same = {{"1000000"}, {"1_000_000"}, {"1e6"}, {"1M"}, {"1000k"}, {"0.001G"}};
+    for (String[] n : same) {
+      Cli c = Cli.run("filter", "create", f("f.bin"), "--expected", n[0], "--fpp", "0.01");
+      assertThat(c.exit).as(n[0]).isZero();
+      assertThat(Cli.run("filter", "info", f("f.bin"), "--json").out).as(n[0]).contains("\"bits\": 9585059");
+    }
+    for (String bad : new String[] {"1.5", "many", "1e30", "2T", ""}) {
+      Cli c = Cli.run("filter", "create", f("g.bin"), "--expected", bad, "--fpp", "0.01");
+      assertThat(c.exit).as(bad).isEqualTo(2);
+      assertThat(c.err).as(bad).startsWith("probkit: ").contains("'" + bad + "' is not a whole number of keys");
+      assertThat(Files.exists(dir.resolve("g.bin"))).isFalse();
+    }
+  }
+
+  @Test
   void addAndQueryFromArgumentsFilesAndStdin() throws IOException {
     Path keys = dir.resolve("keys.txt");
     Files.writeString(keys, "alice\r\nbob\ncarol");
