@@ -7,7 +7,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -52,19 +55,65 @@ final class SketchFiles {
   }
 
   /**
-   * A new empty file {@code .NAME.RANDOM.tmp} in {@code dir}. Not Files.createTempFile, which makes
-   * it readable by its owner only whatever the umask: the rename would pass that on to the file.
+   * A new empty file {@code .NAME.RANDOM.tmp} in {@code dir}, open for writing and locked: the lock
+   * tells {@link #removeStale} that a live process owns it. Not Files.createTempFile, which makes it
+   * readable by its owner only whatever the umask: the rename would pass that on to the file.
    */
-  private static Path createTemporary(Path dir, String name) throws IOException {
+  private static FileChannel createTemporary(Path dir, String name, Path[] created) throws IOException {
     while (true) {
       Path tmp = dir.resolve("." + name + "."
           + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36) + ".tmp");
+      FileChannel ch;
       try {
-        Files.newByteChannel(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
-        return tmp;
+        ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
       } catch (FileAlreadyExistsException e) {
-        // another name
+        continue; // another name
       }
+      created[0] = tmp;
+      try {
+        ch.lock();
+      } catch (IOException | RuntimeException e) {
+        ch.close();
+        throw e;
+      }
+      return ch;
+    }
+  }
+
+  /** How old an unlocked temporary file must be before it counts as left behind by a killed write. */
+  static final long STALE_MILLIS = 60_000;
+
+  /**
+   * Deletes the temporary files of {@code name} that a killed write (kill -9, power loss) left
+   * behind: old, and locked by no process. Best effort: whatever fails is left alone.
+   */
+  static void removeStale(Path dir, String name) {
+    String prefix = "." + name + ".";
+    long now = System.currentTimeMillis();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> {
+      String f = p.getFileName().toString();
+      return f.startsWith(prefix) && f.endsWith(".tmp")
+          && f.substring(prefix.length(), f.length() - 4).matches("[0-9a-z]{1,13}");
+    })) {
+      for (Path p : entries) {
+        try {
+          if (now - Files.getLastModifiedTime(p).toMillis() < STALE_MILLIS) {
+            continue;
+          }
+          try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE);
+              FileLock lock = ch.tryLock()) {
+            if (lock != null) {
+              Files.deleteIfExists(p);
+            }
+          } catch (OverlappingFileLockException e) {
+            // locked by this very process: in use
+          }
+        } catch (IOException e) {
+          // gone already, or not ours to delete
+        }
+      }
+    } catch (IOException e) {
+      // an unreadable directory: the write itself will report what is wrong
     }
   }
 
@@ -84,25 +133,29 @@ final class SketchFiles {
     if (Files.isDirectory(abs)) {
       throw new CliException(file + ": is a directory");
     }
-    Path tmp = null;
+    Path[] created = {null};
+    boolean moved = false;
     try {
-      tmp = createTemporary(dir, abs.getFileName().toString());
-      if (Files.exists(abs)) {
-        keepPermissions(abs, tmp);
+      String name = abs.getFileName().toString();
+      if (Files.isDirectory(dir)) {
+        removeStale(dir, name);
       }
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
+      try (FileChannel ch = createTemporary(dir, name, created);
           OutputStream out =
               new BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 16)) {
+        if (Files.exists(abs)) {
+          keepPermissions(abs, created[0]);
+        }
         writer.write(out);
         out.flush();
         ch.force(true);
       }
       try {
-        Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(created[0], abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(created[0], abs, StandardCopyOption.REPLACE_EXISTING);
       }
-      tmp = null;
+      moved = true;
     } catch (NoSuchFileException e) {
       throw new CliException(file + (Files.isDirectory(dir)
           ? ": cannot write: " + Main.describe(e) // e.g. a directory of /proc, where nothing can be created
@@ -110,9 +163,9 @@ final class SketchFiles {
     } catch (IOException e) {
       throw new CliException(file + ": cannot write: " + Main.describe(e), e);
     } finally {
-      if (tmp != null) {
+      if (!moved && created[0] != null) {
         try {
-          Files.deleteIfExists(tmp);
+          Files.deleteIfExists(created[0]);
         } catch (IOException ignored) {
           // The write already failed; its error is the one to report.
         }

@@ -237,6 +237,40 @@ class CrashSafetyTest {
     assertThat(Files.readAllBytes(filter)).isEqualTo(before);
   }
 
+  /**
+   * A write removes the temporary files that killed writes of the same target left behind (old and
+   * unlocked), and nothing else: not a recent one, not one a live writer holds locked, not another
+   * target's, not a file that only looks similar.
+   */
+  @Test
+  void aWriteRemovesTemporaryFilesThatKilledWritesLeftBehind() throws IOException {
+    java.nio.file.attribute.FileTime old =
+        java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 2 * 3600_000L);
+    Path stale = dir.resolve(".t.bin.abc123.tmp");
+    Path fresh = dir.resolve(".t.bin.def456.tmp");
+    Path locked = dir.resolve(".t.bin.ghi789.tmp");
+    Path otherTarget = dir.resolve(".u.bin.abc123.tmp");
+    Path lookalike = dir.resolve(".t.bin.notes.txt");
+    for (Path p : new Path[] {stale, fresh, locked, otherTarget, lookalike}) {
+      Files.write(p, new byte[] {1, 2, 3});
+      if (p != fresh) {
+        Files.setLastModifiedTime(p, old);
+      }
+    }
+    try (java.nio.channels.FileChannel ch =
+            java.nio.channels.FileChannel.open(locked, java.nio.file.StandardOpenOption.WRITE);
+        java.nio.channels.FileLock lock = ch.lock()) {
+      Cli c = Cli.run("filter", "create", dir.resolve("t.bin").toString(), "--expected", "100", "--fpp", "0.01");
+      assertThat(c.exit).as(c.toString()).isZero();
+    }
+    assertThat(stale).doesNotExist();
+    assertThat(fresh).exists();
+    assertThat(locked).exists();
+    assertThat(otherTarget).exists();
+    assertThat(lookalike).exists();
+    assertThat(dir.resolve("t.bin")).exists();
+  }
+
   @Test
   void rewritingAFileKeepsItsPermissions() throws IOException {
     Path filter = dir.resolve("p.bin");
