@@ -186,7 +186,8 @@ public final class CmsCommand implements Runnable {
         });
       } else {
         // Standard-mode adds commute and are lock-free; conservative ones depend on their order.
-        from.forEach(items, stdin, s.isConservative() ? Inputs.KeySink.inOrder(s::add) : Inputs.KeySink.concurrently(s::add));
+        from.forEach(items, stdin,
+            s.isConservative() ? Inputs.KeySink.inOrder(s::add) : Inputs.KeySink.concurrently(s::add));
       }
       save(file, s);
       return 0;

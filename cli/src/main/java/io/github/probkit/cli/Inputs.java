@@ -58,10 +58,15 @@ final class Inputs {
 
   /** Where the keys go, and which threads may take them there. */
   abstract static class KeySink {
-    /** Whether {@link #work} may run on several threads at once. */
+    /** Whether blocks may go through {@link #keysOf} on several threads at once. */
     abstract boolean concurrent();
 
-    /** Runs on the calling thread for each block, in input order, after {@link #work}. */
+    /** What the keys of block {@code b} are handed to, on a worker thread when {@link #concurrent}. */
+    LineConsumer keysOf(Block b) {
+      return this::accept;
+    }
+
+    /** Runs on the calling thread for each block, in input order, after {@link #keysOf} took its keys. */
     void finish(Block b) {}
 
     /** A key given directly, such as a command-line argument; on the calling thread. */
@@ -120,11 +125,6 @@ final class Inputs {
           return (buf, off, len) -> b.addHash(hash.hash64(buf, off, len));
         }
       };
-    }
-
-    /** What the keys of block {@code b} are handed to, on a worker thread when {@link #concurrent}. */
-    LineConsumer keysOf(Block b) {
-      return this::accept;
     }
   }
 
