@@ -20,19 +20,23 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    System.exit(commandLine(System.in, args).execute(args));
   }
 
-  /** The configured command line, also used by tests to run commands with captured output. */
+  /** The configured command line with every subcommand, also used by tests. */
   public static CommandLine commandLine() {
     return commandLine(System.in);
   }
 
-  /** The command line with {@code stdin} as the input of commands that read keys. */
-  public static CommandLine commandLine(java.io.InputStream stdin) {
+  /**
+   * The command line for running {@code args}, with {@code stdin} as the input of commands that read
+   * keys; without {@code args}, with every subcommand.
+   */
+  public static CommandLine commandLine(java.io.InputStream stdin, String... args) {
     ProbkitCommand root = new ProbkitCommand();
     root.stdin = stdin;
     CommandLine cl = new CommandLine(root);
+    ProbkitCommand.addSubcommands(cl, args);
     cl.setExecutionExceptionHandler(Main::handleExecutionException);
     cl.setParameterExceptionHandler(Main::handleParameterException);
     cl.setExecutionStrategy(Main::executeReportingOutOfMemory);

@@ -30,7 +30,7 @@ final class Cli {
   static Cli runWithInput(InputStream stdin, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cl = Main.commandLine(stdin);
+    CommandLine cl = Main.commandLine(stdin, args);
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
     int code = cl.execute(args);

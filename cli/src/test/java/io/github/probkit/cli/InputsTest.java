@@ -82,6 +82,30 @@ class InputsTest {
     }
   }
 
+  /**
+   * A run registers only the subcommand it names; whatever names none, or needs the others (help,
+   * completion, a mistyped name), sees all of them.
+   */
+  @Test
+  void everyWayOfNamingACommandFindsIt() {
+    String[] all = {"demo", "filter", "cms", "top", "distinct", "hll", "lab", "help", "generate-completion"};
+    for (String[] args : new String[][] {{}, {"--help"}, {"help"}}) {
+      Cli c = Cli.run(args);
+      assertThat(c.exit).as(String.join(" ", args)).isZero();
+      int at = -1;
+      for (String name : all) {
+        int i = c.out.indexOf("\n  " + name + " ");
+        assertThat(i).as("%s lists %s", String.join(" ", args), name).isGreaterThan(at);
+        at = i;
+      }
+    }
+    assertThat(Cli.run("help", "distinct").out).contains("Usage: probkit distinct");
+    assertThat(Cli.runWithInput("a\nb\na\n", "--verbose", "distinct").out).isEqualTo("2\n");
+    Cli typo = Cli.run("distnct", "x.txt");
+    assertThat(typo.exit).isEqualTo(2);
+    assertThat(typo.err).contains("distinct");
+  }
+
   @Test
   void versionAndCompletion() {
     assertThat(Cli.run("--version").out).startsWith("probkit ");
