@@ -276,19 +276,10 @@ public final class CmsCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = "Describe a sketch: dimensions, update rule, total count, error bound, size, hashing.",
       footer = {"", "Example:", "  probkit cms info terms.cms --json"})
-  static final class Info implements Callable<Integer> {
-    @Spec CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file.")
-    Path file;
-
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
-
+  static final class Info extends InfoCommand {
     @Override
-    public Integer call() {
-      TextTable.print(spec, describe(load(file)), json);
-      return 0;
+    Json describe(Path f, boolean json) {
+      return CmsCommand.describe(load(f));
     }
   }
 

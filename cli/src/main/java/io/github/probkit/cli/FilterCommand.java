@@ -288,19 +288,10 @@ public final class FilterCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = "Describe a filter: type, size, hashing, fill and estimated keys.",
       footer = {"", "Example:", "  probkit filter info users.bin --json"})
-  static final class Info implements Callable<Integer> {
-    @Spec CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "FILE", description = "The filter file.")
-    Path file;
-
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
-
+  static final class Info extends InfoCommand {
     @Override
-    public Integer call() {
-      TextTable.print(spec, describe(load(file)), json);
-      return 0;
+    Json describe(Path f, boolean json) {
+      return FilterCommand.describe(load(f));
     }
   }
 

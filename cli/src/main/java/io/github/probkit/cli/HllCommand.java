@@ -237,19 +237,10 @@ public final class HllCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = "Describe a sketch: type, precision, form, estimates and their errors, size, hashing.",
       footer = {"", "Example:", "  probkit hll info visitors.hll --json"})
-  static final class Info implements Callable<Integer> {
-    @Spec CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file.")
-    Path file;
-
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
-
+  static final class Info extends InfoCommand {
     @Override
-    public Integer call() {
-      TextTable.print(spec, describe(load(file), json), json);
-      return 0;
+    Json describe(Path f, boolean json) {
+      return HllCommand.describe(load(f), json);
     }
   }
 
