@@ -9,6 +9,7 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,6 +72,19 @@ final class Args {
       }
     }
     return a.toString().contentEquals(s);
+  }
+
+  /**
+   * {@code name} as a path. The JVM encodes file names in the locale's charset: with LANG unset,
+   * ASCII, so that no other name can be opened; the launcher sets a UTF-8 locale then.
+   */
+  static Path path(String name) {
+    try {
+      return Path.of(name);
+    } catch (InvalidPathException e) {
+      throw new CliException(name + ": not a file name this JVM can encode in the locale's charset "
+          + System.getProperty("sun.jnu.encoding") + " (set LC_ALL=C.UTF-8, as the launcher does)");
+    }
   }
 
   /** {@code raw} as UTF-8, each byte of an invalid sequence as the lone surrogate {@code U+DC00 + byte}. */

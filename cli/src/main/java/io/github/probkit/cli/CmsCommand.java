@@ -171,9 +171,10 @@ public final class CmsCommand implements Runnable {
       if (counts && format.field != 0) {
         throw new IllegalArgumentException("--field cannot be combined with --counts");
       }
+      KeyOptions from = KeyOptions.of(itemsFiles, format).require(items, spec);
       try (SketchFiles.Lock lock = writing.lock(file)) {
         CountMinSketch s = load(file);
-        add(s, KeyOptions.of(itemsFiles, format));
+        add(s, from);
         lock.write(s::writeTo);
       }
       return 0;
@@ -266,9 +267,10 @@ public final class CmsCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
+      KeyOptions from = KeyOptions.of(itemsFiles, format).require(items, spec);
       CountMinSketch s = load(file);
       OutputStream out = ProbkitCommand.stdout(spec);
-      KeyOptions.of(itemsFiles, format).forEach(items, spec, (buf, off, len) -> {
+      from.forEach(items, spec, (buf, off, len) -> {
         out.write(buf, off, len);
         out.write(('\t' + Long.toString(s.estimate(buf, off, len)) + '\n').getBytes(StandardCharsets.US_ASCII));
       });

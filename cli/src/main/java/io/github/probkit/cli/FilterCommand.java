@@ -292,6 +292,7 @@ public final class FilterCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
+      keyOptions.require(keys, spec);
       try (SketchFiles.Lock lock = writing.lock(file)) {
         MutableFilter f = loadMutable(file);
         addKeys(f, keys, keyOptions, multiset, spec, file);
@@ -327,6 +328,7 @@ public final class FilterCommand implements Runnable {
     public Integer call() throws IOException {
       long[] removed = {0};
       long total;
+      keyOptions.require(keys, spec);
       try (SketchFiles.Lock lock = writing.lock(file)) {
         MembershipFilter f = load(file);
         if (!(f instanceof DeletableFilter)) {
@@ -367,6 +369,7 @@ public final class FilterCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
+      keyOptions.require(keys, spec);
       MembershipFilter f = load(file);
       OutputStream out = ProbkitCommand.stdout(spec);
       keyOptions.forEach(keys, spec, (buf, off, len) -> {

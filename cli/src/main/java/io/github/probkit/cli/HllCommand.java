@@ -182,10 +182,10 @@ public final class HllCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
+      KeyOptions from = KeyOptions.of(itemsFiles, format).require(items, spec);
       try (SketchFiles.Lock lock = writing.lock(file)) {
         CardinalitySketch s = load(file);
-        KeyOptions.of(itemsFiles, format)
-            .forEach(items, spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
+        from.forEach(items, spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
         lock.write(s::writeTo);
       }
       return 0;

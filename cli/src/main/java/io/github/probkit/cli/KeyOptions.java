@@ -43,14 +43,20 @@ final class KeyOptions {
   }
 
   /**
-   * Feeds every key to {@code sink}; returns the number of keys. With no keys named and a terminal
-   * on standard input, fails: nobody means to type keys there unasked.
+   * Fails when no keys are named and standard input is a terminal: nobody means to type keys there
+   * unasked. Commands call it before any work; {@link #forEach} does too.
    */
-  long forEach(List<String> keys, CommandSpec spec, Inputs.KeySink sink) throws IOException {
+  KeyOptions require(List<String> keys, CommandSpec spec) {
     if (!given(keys) && ProbkitCommand.stdinIsTerminal(spec)) {
       throw new IllegalArgumentException("no keys: give them as arguments, with --keys FILE..., or on"
           + " standard input (--keys - reads a terminal)");
     }
+    return this;
+  }
+
+  /** Feeds every key to {@code sink}; returns the number of keys. */
+  long forEach(List<String> keys, CommandSpec spec, Inputs.KeySink sink) throws IOException {
+    require(keys, spec);
     long n = 0;
     for (String k : keys) {
       byte[] b = Args.bytes(k);

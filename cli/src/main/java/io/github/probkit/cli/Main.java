@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import picocli.CommandLine;
 
 /**
@@ -77,6 +78,13 @@ public final class Main {
     CommandLine cl = new CommandLine(root);
     ProbkitCommand.addSubcommands(cl, args);
     cl.setOut(new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8)));
+    cl.registerConverter(Path.class, name -> {
+      try {
+        return Args.path(name);
+      } catch (CliException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    });
     cl.setExecutionExceptionHandler(Main::handleExecutionException);
     cl.setParameterExceptionHandler(Main::handleParameterException);
     cl.setExecutionStrategy(Main::executeReportingOutOfMemory);
