@@ -149,15 +149,10 @@ public final class CmsCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file, rewritten in place.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (default: --items F, or stdin).")
+    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (or --items F..., or stdin).")
     List<String> items = new ArrayList<>();
 
-    @Option(
-        names = "--items",
-        arity = "1..*",
-        paramLabel = "F",
-        description = "Read items from the files F, one per line ('-' for stdin; .gz is decompressed).")
-    List<String> itemsFiles = new ArrayList<>();
+    @Mixin KeyOptions.Items itemFiles;
 
     @Option(names = "--counts", description = "Each item is ITEM<TAB>COUNT (split at the last tab).")
     boolean counts;
@@ -171,7 +166,7 @@ public final class CmsCommand implements Runnable {
       if (counts && format.field != 0) {
         throw new IllegalArgumentException("--field cannot be combined with --counts");
       }
-      KeyOptions from = KeyOptions.of(itemsFiles, format).require(items, spec);
+      KeyOptions from = itemFiles.in(format).require(items, spec);
       try (SketchFiles.Lock lock = writing.lock(file)) {
         CountMinSketch s = load(file);
         add(s, from);
@@ -253,21 +248,16 @@ public final class CmsCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (default: --items F, or stdin).")
+    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (or --items F..., or stdin).")
     List<String> items = new ArrayList<>();
 
-    @Option(
-        names = "--items",
-        arity = "1..*",
-        paramLabel = "F",
-        description = "Read items from the files F, one per line ('-' for stdin; .gz is decompressed).")
-    List<String> itemsFiles = new ArrayList<>();
+    @Mixin KeyOptions.Items itemFiles;
 
     @Mixin InputFormat format;
 
     @Override
     public Integer call() throws IOException {
-      KeyOptions from = KeyOptions.of(itemsFiles, format).require(items, spec);
+      KeyOptions from = itemFiles.in(format).require(items, spec);
       CountMinSketch s = load(file);
       OutputStream out = ProbkitCommand.stdout(spec);
       from.forEach(items, spec, (buf, off, len) -> {
@@ -316,8 +306,8 @@ public final class CmsCommand implements Runnable {
       footer = {
         "",
         "Examples:",
-        "  probkit cms merge all.cms monday.cms tuesday.cms        (all.cms += monday, tuesday)",
-        "  probkit cms merge --replace week.cms mon.cms tue.cms    (week.cms = mon + tue)",
+        "  probkit cms merge all.cms monday.cms tuesday.cms",
+        "  probkit cms merge --replace week.cms monday.cms tuesday.cms",
       })
   static final class Merge implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into (created if missing).")

@@ -169,7 +169,12 @@ public final class FilterCommand implements Runnable {
   @Command(
       name = "create",
       mixinStandardHelpOptions = true,
-      description = "Create a filter sized for N keys at false-positive rate P, optionally adding keys.",
+      description = {
+        "Create a filter sized for N keys at false-positive rate P, optionally adding keys.",
+        "",
+        "Keys come from --keys FILE..., or from stdin unless it is a terminal.",
+        "An existing FILE is refused unless --force.",
+      },
       footer = {
         "",
         "Example:",
@@ -278,7 +283,7 @@ public final class FilterCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The filter file, rewritten in place.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (default: --keys FILE, or stdin).")
+    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
 
     @Option(
@@ -317,7 +322,7 @@ public final class FilterCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The filter file, rewritten in place.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (default: --keys FILE, or stdin).")
+    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
 
     @Mixin KeyOptions keyOptions;
@@ -359,7 +364,7 @@ public final class FilterCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The filter file.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (default: --keys FILE, or stdin).")
+    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
 
     @Mixin KeyOptions keyOptions;
@@ -475,8 +480,8 @@ public final class FilterCommand implements Runnable {
       footer = {
         "",
         "Examples:",
-        "  probkit filter merge all.bin monday.bin tuesday.bin        (all.bin += monday, tuesday)",
-        "  probkit filter merge --replace week.bin mon.bin tue.bin    (week.bin = mon + tue)",
+        "  probkit filter merge all.bin monday.bin tuesday.bin",
+        "  probkit filter merge --replace week.bin monday.bin tuesday.bin",
       })
   static final class Merge implements Callable<Integer> {
     @Spec CommandSpec spec;

@@ -166,15 +166,10 @@ public final class HllCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file, rewritten in place.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (default: --items F, or stdin).")
+    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (or --items F..., or stdin).")
     List<String> items = new ArrayList<>();
 
-    @Option(
-        names = "--items",
-        arity = "1..*",
-        paramLabel = "F",
-        description = "Add the lines of the files F ('-' for stdin; .gz is decompressed).")
-    List<String> itemsFiles = new ArrayList<>();
+    @Mixin KeyOptions.Items itemFiles;
 
     @Mixin InputFormat format = new InputFormat();
 
@@ -182,7 +177,7 @@ public final class HllCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      KeyOptions from = KeyOptions.of(itemsFiles, format).require(items, spec);
+      KeyOptions from = itemFiles.in(format).require(items, spec);
       try (SketchFiles.Lock lock = writing.lock(file)) {
         CardinalitySketch s = load(file);
         from.forEach(items, spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
@@ -234,8 +229,8 @@ public final class HllCommand implements Runnable {
       footer = {
         "",
         "Examples:",
-        "  probkit hll merge all.hll mon.hll tue.hll              (all.hll += mon, tue)",
-        "  probkit hll merge --replace week.hll mon.hll tue.hll   (week.hll = mon + tue)",
+        "  probkit hll merge all.hll mon.hll tue.hll",
+        "  probkit hll merge --replace week.hll mon.hll tue.hll",
       })
   static final class Merge implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into (created if missing).")

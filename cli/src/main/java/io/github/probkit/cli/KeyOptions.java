@@ -24,12 +24,22 @@ final class KeyOptions {
 
   @Mixin InputFormat format = new InputFormat();
 
-  /** Keys from {@code files} (the command's own option, such as --items) in the line format {@code format}. */
-  static KeyOptions of(List<String> files, InputFormat format) {
-    KeyOptions k = new KeyOptions();
-    k.keysFiles = files;
-    k.format = format;
-    return k;
+  /** {@code --items F...}: what {@code --keys} is to filters, for the sketches' items. */
+  static final class Items {
+    @Option(
+        names = "--items",
+        arity = "1..*",
+        paramLabel = "F",
+        description = "Read items from the files F, one per line ('-' for stdin; .gz is decompressed).")
+    List<String> files = new ArrayList<>();
+
+    /** Items from these files, in the line format {@code format}. */
+    KeyOptions in(InputFormat format) {
+      KeyOptions k = new KeyOptions();
+      k.keysFiles = files;
+      k.format = format;
+      return k;
+    }
   }
 
   /** Whether keys were named at all: arguments, or files. */
