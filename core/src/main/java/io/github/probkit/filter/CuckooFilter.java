@@ -289,6 +289,15 @@ public final class CuckooFilter implements DeletableFilter {
     return insert(bucketOf(h), fingerprintOf(h));
   }
 
+  /** As {@link DeletableFilter#addIfAbsent}, hashing the key once. */
+  @Override
+  public boolean addIfAbsent(byte[] key, int off, int len) {
+    long h = hash.hash64(key, off, len);
+    long fp = fingerprintOf(h);
+    long b = bucketOf(h);
+    return !has(b, fp) && !has(alternate(b, fp), fp) && insert(b, fp);
+  }
+
   @Override
   public boolean mightContain(byte[] key, int off, int len) {
     long h = hash.hash64(key, off, len);
