@@ -65,8 +65,6 @@ public final class CmsCommand implements Runnable {
         "  probkit cms create terms.cms --width 2719 --depth 5 --conservative",
       })
   static final class Create implements Callable<Integer> {
-    @Spec CommandSpec spec;
-
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file to write.")
     Path file;
 

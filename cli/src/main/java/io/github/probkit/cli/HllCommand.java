@@ -106,8 +106,6 @@ public final class HllCommand implements Runnable {
         "  probkit hll create visitors.ull --precision 12 --type ultraloglog",
       })
   static final class Create implements Callable<Integer> {
-    @Spec CommandSpec spec;
-
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file to write.")
     Path file;
 

@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -53,14 +52,7 @@ class CrashSafetyTest {
   }
 
   private Process start(String... args) throws IOException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx512m");
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(Main.class.getName());
-    cmd.addAll(List.of(args));
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("out.log").toFile())
+    return Probkit.builder(List.of(), args).redirectErrorStream(true).redirectOutput(dir.resolve("out.log").toFile())
         .start();
   }
 
@@ -225,11 +217,8 @@ class CrashSafetyTest {
         out.write(chunk);
       }
     }
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx32m",
-        "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-        "filter", "add", filter.toString(), "--keys", line.toString()));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    Process p = Probkit.builder(List.of("-Xmx32m"), "filter", "add", filter.toString(), "--keys", line.toString())
+        .redirectErrorStream(true).start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(out).isEqualTo("probkit: out of memory (raise the heap with JAVA_OPTS=-Xmx...)\n");
@@ -254,9 +243,8 @@ class CrashSafetyTest {
       Files.write(p, new byte[] {1, 2, 3});
     }
     // flock(1) would take another kind of lock; a JVM takes the kind probkit tests for.
-    Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), LockHolder.class.getName(), locked.toString())
-        .redirectErrorStream(true).start();
+    Process holder = new ProcessBuilder(Probkit.java(), "-cp", System.getProperty("java.class.path"),
+        LockHolder.class.getName(), locked.toString()).redirectErrorStream(true).start();
     try {
       assertThat(new String(holder.getInputStream().readNBytes(7), StandardCharsets.US_ASCII)).isEqualTo("locked\n");
       Cli c = Cli.run("filter", "create", dir.resolve("t.bin").toString(), "--expected", "100", "--fpp", "0.01");
