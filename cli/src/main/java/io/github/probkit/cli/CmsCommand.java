@@ -165,7 +165,7 @@ public final class CmsCommand implements Runnable {
         throw new IllegalArgumentException("--field cannot be combined with --counts");
       }
       KeyOptions from = itemFiles.in(format).require(items, spec);
-      try (SketchFiles.Lock lock = writing.lock(file)) {
+      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         CountMinSketch s = load(file);
         add(s, from);
         lock.write(s::writeTo);

@@ -298,7 +298,7 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       keyOptions.require(keys, spec);
-      try (SketchFiles.Lock lock = writing.lock(file)) {
+      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         MutableFilter f = loadMutable(file);
         addKeys(f, keys, keyOptions, multiset, spec, file);
         lock.write(f::writeTo);
@@ -334,7 +334,7 @@ public final class FilterCommand implements Runnable {
       long[] removed = {0};
       long total;
       keyOptions.require(keys, spec);
-      try (SketchFiles.Lock lock = writing.lock(file)) {
+      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         MembershipFilter f = load(file);
         if (!(f instanceof DeletableFilter)) {
           throw new CliException(file + ": a " + f.type().label()

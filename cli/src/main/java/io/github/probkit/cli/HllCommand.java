@@ -176,7 +176,7 @@ public final class HllCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
-      try (SketchFiles.Lock lock = writing.lock(file)) {
+      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         CardinalitySketch s = load(file);
         from.forEach(items, spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
         lock.write(s::writeTo);

@@ -1,5 +1,6 @@
 package io.github.probkit.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -18,9 +19,20 @@ final class WriteOptions {
           + " instead of waiting for it to finish.")
   boolean noWait;
 
-  /** Locks {@code file} for a rewrite. */
+  /** Locks {@code file}, which may not exist yet, for a rewrite (merge). */
   SketchFiles.Lock lock(Path file) {
     return SketchFiles.lock(file, !noWait, spec.commandLine().getErr());
+  }
+
+  /**
+   * Locks {@code file}, which must exist, for a rewrite (add, remove): a mistyped name fails before
+   * a lock file is made for it.
+   */
+  SketchFiles.Lock lockExisting(Path file) {
+    if (!Files.exists(file)) {
+      throw new CliException(file + ": no such file");
+    }
+    return lock(file);
   }
 
   /** Locks {@code file} for create, refusing an existing file unless {@code force}. */

@@ -58,6 +58,16 @@ class WritingCommandsTest {
   }
 
   @Test
+  void aMistypedFileNameLeavesNoLockFileBehind() throws IOException {
+    assertOneLineError(Cli.run("filter", "add", f("usres.bin"), "k"), 1, f("usres.bin") + ": no such file");
+    assertOneLineError(Cli.run("cms", "add", f("usres.cms"), "k"), 1, f("usres.cms") + ": no such file");
+    assertOneLineError(Cli.run("hll", "add", f("usres.hll"), "k"), 1, f("usres.hll") + ": no such file");
+    try (var files = Files.list(dir)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
+  @Test
   void mergeIncludesAnExistingDestinationUnlessReplace() {
     // HyperLogLog: X holds a and b, Y holds c.
     Cli.run("hll", "create", f("x.hll"));
