@@ -56,13 +56,13 @@ class LauncherIT {
   }
 
   /**
-   * Without any locale (env -i), a file named café.txt can be read and café.bin written (the
+   * Without any locale (env -i, keeping PATH), a file named café.txt can be read and café.bin written (the
    * launcher gives the JVM a UTF-8 locale for file names), and the key café is answered as the
    * bytes it is. The bytes come from printf, not from this test's own locale.
    */
   @Test
   void withoutALocaleFileNamesAndKeysKeepTheirBytes() throws Exception {
-    String probkit = "env -i " + launcher();
+    String probkit = "env -i PATH=\"$PATH\" " + launcher(); // no locale at all; java where it is
     String sh = "cd " + dir + " && k=$(printf 'caf\\303\\251') && printf '%s\\n' \"$k\" > \"$k.txt\""
         + " && " + probkit + " filter create \"$k.bin\" --expected 100 --fpp 0.01 --keys \"$k.txt\""
         + " && " + probkit + " filter query \"$k.bin\" \"$k\" cafe";
