@@ -46,11 +46,7 @@ public final class CardinalitySketches {
     }
     CardinalitySketch union = first.downsize(precision);
     for (CardinalitySketch s : sketches.subList(1, sketches.size())) {
-      if (union instanceof HyperLogLog) {
-        ((HyperLogLog) union).merge((HyperLogLog) s);
-      } else {
-        ((UltraLogLog) union).merge((UltraLogLog) s);
-      }
+      union.merge(s);
     }
     return union;
   }

@@ -1,7 +1,6 @@
 package io.github.probkit.cardinality;
 
-import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.Preconditions;
+import io.github.probkit.internal.Compatibility;
 
 /**
  * What HyperLogLog and UltraLogLog share: how a hash becomes a register index and an update value,
@@ -186,14 +185,14 @@ final class LogLogMath {
     return t * (oneMinusT - x) / (oneMinusT * oneMinusT);
   }
 
-  /** Refuses a merge of {@code other} into {@code this}: different hashing, or a lower precision. */
-  static void checkMergeable(HashStrategy hash, int p, HashStrategy otherHash, int otherP) {
-    Preconditions.checkArgument(
-        hash.equals(otherHash),
-        "cannot merge sketches with different hashing: %s and %s", hash, otherHash);
-    Preconditions.checkArgument(
-        otherP >= p,
-        "cannot merge a sketch of precision %d into one of precision %d: downsize this one to %d first",
-        otherP, p, otherP);
+  /** Whether {@code other} merges into {@code self}: the same type and hashing, and no lower precision. */
+  static Compatibility compatibility(CardinalitySketch self, CardinalitySketch other) {
+    CardinalitySketch o = other != null && other.getClass() == self.getClass() ? other : self;
+    return Compatibility.ofSelfAllowed("merge", self, other, self.getClass())
+        .require(self.hashStrategy().equals(o.hashStrategy()),
+            "sketches with different hashing: %s and %s", self.hashStrategy(), o.hashStrategy())
+        .require(o.precision() >= self.precision(),
+            "a sketch of precision %d into one of precision %d: downsize this one to %d first",
+            o.precision(), self.precision(), o.precision());
   }
 }

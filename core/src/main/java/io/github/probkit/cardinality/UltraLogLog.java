@@ -1,6 +1,7 @@
 package io.github.probkit.cardinality;
 
 import static io.github.probkit.internal.Preconditions.checkArgument;
+import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
@@ -100,7 +101,7 @@ public final class UltraLogLog implements CardinalitySketch {
     checkArgument(
         precision >= MIN_PRECISION && precision <= MAX_PRECISION,
         "precision must be in [%d, %d], was %d", MIN_PRECISION, MAX_PRECISION, precision);
-    UltraLogLog s = new UltraLogLog(precision, Objects.requireNonNull(hash, "hash"), new byte[1 << precision]);
+    UltraLogLog s = new UltraLogLog(precision, checkUniformHash(hash, "an UltraLogLog sketch"), new byte[1 << precision]);
     s.changeSum = 1 << precision;
     return s;
   }
@@ -239,9 +240,10 @@ public final class UltraLogLog implements CardinalitySketch {
    * of this precision built from the keys of both. {@code other} must use the same hashing and
    * have this precision or a higher one. Ends the martingale estimate unless one side is empty.
    */
-  public UltraLogLog merge(UltraLogLog other) {
-    Objects.requireNonNull(other, "other");
-    LogLogMath.checkMergeable(hash, p, other.hash, other.p);
+  @Override
+  public UltraLogLog merge(CardinalitySketch sketch) {
+    LogLogMath.compatibility(this, sketch).orThrow();
+    UltraLogLog other = (UltraLogLog) sketch;
     if (other == this || other.isEmpty()) {
       return this;
     }
@@ -301,6 +303,11 @@ public final class UltraLogLog implements CardinalitySketch {
     out.changeSum = changeSum;
     out.martingale = martingale;
     return out;
+  }
+
+  @Override
+  public boolean isCompatible(CardinalitySketch other) {
+    return LogLogMath.compatibility(this, other).ok();
   }
 
   // ---- introspection

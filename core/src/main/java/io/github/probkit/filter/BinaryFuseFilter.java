@@ -6,7 +6,6 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.internal.Mix;
 import io.github.probkit.io.SketchReader;
 import io.github.probkit.io.SketchWriter;
@@ -181,8 +180,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
     Objects.requireNonNull(hash, "hash");
     Hashes h = new Hashes();
     for (CharSequence k : keys) {
-      KeyBuffer b = KeyBuffer.utf8(k);
-      h.add(hash.hash64(b.bytes(), 0, b.length()));
+      h.add(hash.hash64(k));
     }
     return build(h.values, h.size, true, bits, hash);
   }
@@ -437,6 +435,12 @@ public final class BinaryFuseFilter implements MembershipFilter {
       return (byte) fingerprint(x) == (byte) (t8[p0] ^ t8[p1] ^ t8[p2]);
     }
     return (short) fingerprint(x) == (short) (t16[p0] ^ t16[p1] ^ t16[p2]);
+  }
+
+  /** This filter: it is immutable, so a copy would be indistinguishable from it. */
+  @Override
+  public BinaryFuseFilter copy() {
+    return this;
   }
 
   // ---- introspection

@@ -3,10 +3,11 @@ package io.github.probkit.filter;
 import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
+import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.KeyBuffer;
+import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.PackedArray;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
@@ -47,7 +48,7 @@ import java.util.Objects;
  * safe while nothing modifies the filter; {@code add}, {@code remove} and {@code merge} need
  * external locking.
  */
-public final class CuckooFilter implements DeletableFilter {
+public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   /** Fingerprints per bucket. */
   public static final int SLOTS_PER_BUCKET = 4;
   public static final int MIN_FINGERPRINT_BITS = 4;
@@ -143,7 +144,7 @@ public final class CuckooFilter implements DeletableFilter {
     checkArgument(
         bits >= MIN_FINGERPRINT_BITS && bits <= MAX_FINGERPRINT_BITS,
         "fingerprintBits must be in [%d, %d], was %d", MIN_FINGERPRINT_BITS, MAX_FINGERPRINT_BITS, bits);
-    Objects.requireNonNull(hash, "hash");
+    checkUniformHash(hash, "a cuckoo filter");
     long slots = b * SLOTS_PER_BUCKET;
     checkAllocatable(8L * PackedArray.wordsFor(slots, bits), "a cuckoo filter of " + b + " buckets");
     return new CuckooFilter(new PackedArray(slots, bits), 0, hash, n, p);
@@ -316,22 +317,13 @@ public final class CuckooFilter implements DeletableFilter {
    * The copies of the key's fingerprint in its two buckets: the number of times it was added and not
    * removed, plus any other keys that share its fingerprint and a bucket (0 to 8).
    */
+  @Override
   public int count(byte[] key, int off, int len) {
     long h = hash.hash64(key, off, len);
     long fp = fingerprintOf(h);
     long b = bucketOf(h);
     long alt = alternate(b, fp);
     return occurrences(b, fp) + (alt == b ? 0 : occurrences(alt, fp));
-  }
-
-  public int count(byte[] key) {
-    return count(key, 0, key.length);
-  }
-
-  /** The count of the UTF-8 bytes of {@code key}. */
-  public int count(CharSequence key) {
-    KeyBuffer b = KeyBuffer.utf8(key);
-    return count(b.bytes(), 0, b.length());
   }
 
   // ---- combining
@@ -342,15 +334,10 @@ public final class CuckooFilter implements DeletableFilter {
    * they do not all fit, this filter is left unchanged and an IllegalStateException is thrown. Both
    * must have the same buckets, fingerprint bits and hash strategy.
    */
-  public CuckooFilter merge(CuckooFilter other) {
-    Objects.requireNonNull(other, "other");
-    checkArgument(other != this, "cannot merge a filter with itself");
-    checkArgument(
-        buckets == other.buckets, "cannot merge filters of different sizes: %d buckets and %d buckets",
-        buckets, other.buckets);
-    checkArgument(f == other.f, "cannot merge filters with different fingerprint bits: %d and %d", f, other.f);
-    checkArgument(
-        hash.equals(other.hash), "cannot merge filters with different hashing: %s and %s", hash, other.hash);
+  @Override
+  public CuckooFilter merge(MembershipFilter filter) {
+    compatibility(filter).orThrow();
+    CuckooFilter other = (CuckooFilter) filter;
     if (size + other.size > buckets * SLOTS_PER_BUCKET) {
       throw new IllegalStateException(String.format(Locale.ROOT,
           "cannot merge: %d + %d keys exceed the %d slots", size, other.size, buckets * SLOTS_PER_BUCKET));
@@ -371,10 +358,20 @@ public final class CuckooFilter implements DeletableFilter {
   }
 
   /** Whether {@link #merge} would accept {@code other}'s shape (it may still not fit). */
-  public boolean isCompatible(CuckooFilter other) {
-    return other != this && buckets == other.buckets && f == other.f && hash.equals(other.hash);
+  @Override
+  public boolean isCompatible(MembershipFilter other) {
+    return compatibility(other).ok();
   }
 
+  private Compatibility compatibility(MembershipFilter other) {
+    CuckooFilter o = other instanceof CuckooFilter ? (CuckooFilter) other : this;
+    return Compatibility.of("merge", this, other, CuckooFilter.class)
+        .require(buckets == o.buckets, "filters of different sizes: %d buckets and %d buckets", buckets, o.buckets)
+        .require(f == o.f, "filters with different fingerprint bits: %d and %d", f, o.f)
+        .require(hash.equals(o.hash), "filters with different hashing: %s and %s", hash, o.hash);
+  }
+
+  @Override
   public CuckooFilter copy() {
     return new CuckooFilter(slots.copy(), size, hash, expectedKeys, fpp);
   }

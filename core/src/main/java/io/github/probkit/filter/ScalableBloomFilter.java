@@ -235,6 +235,15 @@ public final class ScalableBloomFilter implements MutableFilter {
     return false;
   }
 
+  @Override
+  public ScalableBloomFilter copy() {
+    ScalableBloomFilter c = new ScalableBloomFilter(initialCapacity, fpp, growth, tightening, hash);
+    for (Layer l : layers) {
+      c.layers.add(new Layer(l.bits.copy(), l.k, l.capacity, l.keys));
+    }
+    return c;
+  }
+
   // ---- introspection
 
   public long initialCapacity() {
