@@ -22,6 +22,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.stream.Collector;
 
 /**
  * The count-min sketch (Cormode and Muthukrishnan 2005): d rows of w counters, one counter per row
@@ -178,6 +179,17 @@ public final class CountMinSketch implements FrequencySketch {
   /** As {@link #withDimensions(int, int, HashStrategy)}, updating by {@code rule}. */
   public static CountMinSketch withDimensions(int width, int depth, HashStrategy hash, UpdateRule rule) {
     return allocate(width, depth, hash, rule);
+  }
+
+  /**
+   * A collector of items (their UTF-8 bytes) into a sketch of {@link #create(double, double)}; a
+   * parallel stream fills one per thread and merges them:
+   * {@code terms.stream().collect(CountMinSketch.toCountMinSketch(0.001, 0.01))}.
+   */
+  public static Collector<CharSequence, ?, CountMinSketch> toCountMinSketch(double epsilon, double delta) {
+    widthFor(epsilon, delta); // checks the arguments now
+    return Collector.of(() -> create(epsilon, delta), CountMinSketch::add, CountMinSketch::merge,
+        Collector.Characteristics.UNORDERED, Collector.Characteristics.IDENTITY_FINISH);
   }
 
   /**
