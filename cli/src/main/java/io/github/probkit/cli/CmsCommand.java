@@ -126,10 +126,12 @@ public final class CmsCommand implements Runnable {
     public Integer call() {
       HashStrategy strategy =
           HashAlgorithm.byLabel(hash) == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
+      CountMinSketch.UpdateRule rule =
+          conservative ? CountMinSketch.UpdateRule.CONSERVATIVE : CountMinSketch.UpdateRule.STANDARD;
       CountMinSketch s = sizing.byError != null
-          ? CountMinSketch.create(sizing.byError.epsilon, sizing.byError.delta, strategy)
-          : CountMinSketch.withDimensions(sizing.byDimensions.width, sizing.byDimensions.depth, strategy);
-      save(file, conservative ? s.withConservativeUpdate() : s);
+          ? CountMinSketch.create(sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
+          : CountMinSketch.withDimensions(sizing.byDimensions.width, sizing.byDimensions.depth, strategy, rule);
+      save(file, s);
       return 0;
     }
   }

@@ -97,6 +97,11 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     return create(expectedKeys, fpp, HashStrategy.xxh3());
   }
 
+  /**
+   * As {@link #create(long, double)}, hashed with {@code hash}. Refuses a hash that
+   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
+   * would crowd a few counters until they saturate.
+   */
   public static CountingBloomFilter create(long expectedKeys, double fpp, HashStrategy hash) {
     checkArgument(expectedKeys > 0, "expectedKeys must be positive, was %d", expectedKeys);
     checkOpenUnit("fpp", fpp);
@@ -109,6 +114,11 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     return withCounters(counters, hashes, HashStrategy.xxh3());
   }
 
+  /**
+   * As {@link #withCounters(long, int)}, hashed with {@code hash}. Refuses a hash that
+   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
+   * would crowd a few counters until they saturate.
+   */
   public static CountingBloomFilter withCounters(long counters, int hashes, HashStrategy hash) {
     return allocate(counters, hashes, hash, 0, 0);
   }

@@ -133,6 +133,11 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
     return create(expectedKeys, fpp, HashStrategy.xxh3());
   }
 
+  /**
+   * As {@link #create(long, double)}, hashed with {@code hash}. Refuses a hash that
+   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
+   * would crowd a few buckets and fill the table early.
+   */
   public static CuckooFilter create(long expectedKeys, double fpp, HashStrategy hash) {
     int bits = Math.max(MIN_CREATE_FINGERPRINT_BITS, fingerprintBits(fpp));
     return allocate(bucketsFor(expectedKeys, bits), bits, hash, expectedKeys, fpp);
@@ -163,6 +168,11 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
     return withBuckets(buckets, fingerprintBits, HashStrategy.xxh3());
   }
 
+  /**
+   * As {@link #withBuckets(long, int)}, hashed with {@code hash}. Refuses a hash that
+   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
+   * would crowd a few buckets and fill the table early.
+   */
   public static CuckooFilter withBuckets(long buckets, int fingerprintBits, HashStrategy hash) {
     return allocate(buckets, fingerprintBits, hash, 0, 0);
   }

@@ -6,6 +6,7 @@ import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.stream.Stream;
 
 /**
  * A sketch that counts how often each item occurs in a stream, in memory that does not grow with
@@ -58,6 +59,25 @@ public interface FrequencySketch {
 
   default <T> void add(T item, KeyEncoder<? super T> encoder, long count) {
     addBuffered(KeyBuffer.encode(item, encoder), count);
+  }
+
+  /** Adds one occurrence of every item (their UTF-8 bytes). */
+  default void addAll(Iterable<? extends CharSequence> items) {
+    for (CharSequence item : items) {
+      add(item, 1);
+    }
+  }
+
+  /** Adds one occurrence of every item (their 8 little-endian bytes). */
+  default void addAll(long[] items) {
+    for (long item : items) {
+      add(item, 1);
+    }
+  }
+
+  /** Adds one occurrence of every item of the stream, in its order. */
+  default void addAll(Stream<? extends CharSequence> items) {
+    items.forEachOrdered(item -> add(item, 1));
   }
 
   /** The estimated count of the item of {@code len} bytes of {@code item} from {@code off}: never below the true count. */

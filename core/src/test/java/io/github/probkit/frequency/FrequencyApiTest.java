@@ -25,6 +25,13 @@ class FrequencyApiTest {
     s.add("x", 4);
     assertThat(s.estimate("x")).isEqualTo(4);
     assertThat(s.totalCount()).isEqualTo(10);
+    FrequencySketch more = CountMinSketch.withDimensions(1 << 12, 4);
+    more.addAll(List.of("a", "b", "a"));
+    more.addAll(new long[] {7, 7});
+    more.addAll(java.util.stream.Stream.of("b"));
+    assertThat(more.estimate("a")).isEqualTo(2);
+    assertThat(more.estimate("b")).isEqualTo(2);
+    assertThat(more.estimate(7L)).isEqualTo(2);
     FrequencySketch copy = s.copy();
     copy.add("x");
     assertThat(s.estimate("x")).isEqualTo(4);
