@@ -47,36 +47,36 @@ public interface CardinalitySketch {
     return addHash(hashStrategy().hash64(key, encoder));
   }
 
-  /** Adds every key (their UTF-8 bytes); returns whether the sketch changed. */
-  default boolean addAll(Iterable<? extends CharSequence> keys) {
-    boolean changed = false;
+  /** Adds every key (their UTF-8 bytes); returns how many of the adds changed the sketch. */
+  default long addAll(Iterable<? extends CharSequence> keys) {
+    long changed = 0;
     for (CharSequence k : keys) {
-      changed |= add(k);
+      changed += add(k) ? 1 : 0;
     }
     return changed;
   }
 
-  /** Adds every key (their 8 little-endian bytes); returns whether the sketch changed. */
-  default boolean addAll(long[] keys) {
-    boolean changed = false;
+  /** Adds every key (their 8 little-endian bytes); returns how many of the adds changed the sketch. */
+  default long addAll(long[] keys) {
+    long changed = 0;
     for (long k : keys) {
-      changed |= add(k);
+      changed += add(k) ? 1 : 0;
     }
     return changed;
   }
 
-  /** Adds every key of the stream, in its order; returns whether the sketch changed. */
-  default boolean addAll(Stream<? extends CharSequence> keys) {
-    boolean[] changed = {false};
-    keys.forEachOrdered(k -> changed[0] |= add(k));
+  /** Adds every key of the stream, in its order; returns how many of the adds changed the sketch. */
+  default long addAll(Stream<? extends CharSequence> keys) {
+    long[] changed = {0};
+    keys.forEachOrdered(k -> changed[0] += add(k) ? 1 : 0);
     return changed[0];
   }
 
-  /** Adds the bytes {@code encoder} writes for every key; returns whether the sketch changed. */
-  default <T> boolean addAll(Iterable<? extends T> keys, KeyEncoder<? super T> encoder) {
-    boolean changed = false;
+  /** Adds the bytes {@code encoder} writes for every key; returns how many of the adds changed the sketch. */
+  default <T> long addAll(Iterable<? extends T> keys, KeyEncoder<? super T> encoder) {
+    long changed = 0;
     for (T k : keys) {
-      changed |= add(k, encoder);
+      changed += add(k, encoder) ? 1 : 0;
     }
     return changed;
   }
