@@ -7,6 +7,7 @@
 module io.github.probkit.core {
   requires com.dynatrace.hash4j;
 
+  exports io.github.probkit;
   exports io.github.probkit.cardinality;
   exports io.github.probkit.filter;
   exports io.github.probkit.frequency;
