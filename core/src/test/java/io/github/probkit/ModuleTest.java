@@ -27,7 +27,7 @@ class ModuleTest {
     ModuleFinder finder = ModuleFinder.of(location(BloomFilter.class), location(Hashing.class));
     ModuleDescriptor d = finder.find("io.github.probkit.core").orElseThrow().descriptor();
     Set<String> exported = d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
-    assertThat(exported).containsExactlyInAnyOrder("io.github.probkit.cardinality", "io.github.probkit.filter",
+    assertThat(exported).containsExactlyInAnyOrder("io.github.probkit", "io.github.probkit.cardinality", "io.github.probkit.filter",
         "io.github.probkit.frequency", "io.github.probkit.hash", "io.github.probkit.io");
     assertThat(d.packages()).contains("io.github.probkit.internal");
 
