@@ -28,7 +28,9 @@ public final class CardinalityImpls {
   static final List<String> NAMES = List.of(
       "probkit-ull", "probkit-hll", "hash4j-ull", "hash4j-hll", "datasketches-hll4", "datasketches-hll6", "datasketches-hll8",
       "datasketches-cpc", "streamlib-hllp");
-  private static final Hasher64 XXH3 = Hashing.xxh3_64();
+  /** The sketches that take a key's hash. */
+  static final List<String> HASH_NAMES = List.of("probkit-ull", "probkit-hll", "hash4j-ull", "hash4j-hll");
+  static final Hasher64 XXH3 = Hashing.xxh3_64();
 
   private CardinalityImpls() {}
 
@@ -37,6 +39,11 @@ public final class CardinalityImpls {
     public abstract void add(long key);
 
     public abstract void add(String key);
+
+    /** Adds a key by its 64-bit hash, where the library takes one. */
+    public void addHash(long hash) {
+      throw new UnsupportedOperationException(getClass().getSimpleName() + " takes no hash");
+    }
 
     public abstract double estimate();
 
@@ -78,6 +85,7 @@ public final class CardinalityImpls {
 
     @Override public void add(long key) { s.add(key); }
     @Override public void add(String key) { s.add(key); }
+    @Override public void addHash(long hash) { s.addHash(hash); }
     @Override public double estimate() { return s.estimate(); }
 
     @Override public Sketch merge(Sketch o) {
@@ -103,6 +111,7 @@ public final class CardinalityImpls {
 
     @Override public void add(long key) { s.add(XXH3.hashLongToLong(key)); }
     @Override public void add(String key) { s.add(XXH3.hashCharsToLong(key)); }
+    @Override public void addHash(long hash) { s.add(hash); }
     @Override public double estimate() { return s.getDistinctCountEstimate(); }
     @Override public Sketch merge(Sketch o) { s.add(((Hash4jUll) o).s); return this; }
     // getState() is the live register array: a caller that keeps the bytes must copy them.
@@ -119,6 +128,7 @@ public final class CardinalityImpls {
 
     @Override public void add(long key) { s.add(XXH3.hashLongToLong(key)); }
     @Override public void add(String key) { s.add(XXH3.hashCharsToLong(key)); }
+    @Override public void addHash(long hash) { s.add(hash); }
     @Override public double estimate() { return s.getDistinctCountEstimate(); }
     @Override public Sketch merge(Sketch o) { s.add(((Hash4jHll) o).s); return this; }
     @Override public byte[] serialize() { return s.getState().clone(); }
