@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -140,7 +139,8 @@ public final class BenchRunner {
     int total = units.size() * forks;
     for (int round = 0; round < forks; round++) {
       for (Unit u : rotated(units, round)) {
-        System.out.printf(Locale.ROOT, "# probkit bench: round %d/%d, fork %d/%d (%s), load %s: %s%n", round + 1, forks,
+        System.out.printf(Locale.ROOT, "# probkit bench: %s round %d/%d, fork %d/%d (%s), load %s: %s%n",
+            Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS), round + 1, forks,
             done + 1, total, eta(start, done, total), Report.loadAverage(), u.label());
         run.add(round, runUnit(u, it));
         done++;
@@ -270,12 +270,32 @@ public final class BenchRunner {
         .warmupTime(TimeValue.milliseconds((long) (it.warmupSeconds() * 1000)))
         .measurementIterations(it.measured())
         .measurementTime(TimeValue.milliseconds((long) (it.measuredSeconds() * 1000)))
-        .addProfiler(GCProfiler.class)
         .addProfiler(CpuTimeProfiler.class)
         .jvmArgsAppend(("-XX:+AlwaysPreTouch " + u.heap()).split(" "))
         .verbosity(VerboseMode.NORMAL)
         .param(u.param(), u.value());
     u.fixed().forEach((k, v) -> o.param(k, v));
-    return new Runner(o.build()).run();
+    boolean told = false;
+    while (true) {
+      try {
+        return new Runner(o.build()).run();
+      } catch (RunnerException e) {
+        // JMH allows one run per machine at a time (/tmp/jmh.lock): wait for the other to finish its
+        // fork rather than measure two benchmarks against each other.
+        if (!String.valueOf(e.getMessage()).contains("JMH lock")) {
+          throw e;
+        }
+        if (!told) {
+          System.out.println("# probkit bench: another JMH run holds /tmp/jmh.lock; waiting for it");
+          told = true;
+        }
+        try {
+          Thread.sleep(5_000);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
   }
 }

@@ -78,6 +78,7 @@ public final class CardinalityImpls {
   /** probkit's sketches hash the key themselves (XXH3 of its bytes). Merge is in place. */
   static final class Probkit extends Sketch {
     private final CardinalitySketch s;
+    private final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
 
     Probkit(CardinalitySketch s) {
       this.s = s;
@@ -98,7 +99,7 @@ public final class CardinalityImpls {
       return this;
     }
 
-    @Override public byte[] serialize() { return FrequencyImpls.bytes(s::writeTo); }
+    @Override public byte[] serialize() { return FrequencyImpls.bytes(out, s::writeTo); }
     @Override public Object root() { return s; }
   }
 

@@ -23,8 +23,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * present would be cheaper for filters that read before they write, so every add here is of a new
  * key. At n = 10^6 an invocation builds the whole filter; at larger n it adds the first 10^6 keys
  * into a filter of full size, so every probe still lands at a random place in the whole array. The
- * filter's own allocation (made in the per-invocation setup) is counted by {@code -prof gc}: the
- * report subtracts it. Its CPU time is not counted (CpuTimeProfiler).
+ * filter is made in the per-invocation setup, whose CPU time and allocation CpuTimeProfiler leaves
+ * out ({@code -prof gc} counts the bytes).
  *
  * <pre>
  * java -jar bench/target/benchmarks.jar FilterAddBenchmark -p impl=probkit-bloom,guava-bloom \

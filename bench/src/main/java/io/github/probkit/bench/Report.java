@@ -164,8 +164,7 @@ final class Report {
       if (!present()) {
         return "—";
       }
-      return pairs < 2 ? String.format(Locale.ROOT, "%.2f× (1 round)", value)
-          : String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", value, lo, hi);
+      return pairs < 2 ? factor(value) + "× (1 round)" : factor(value) + "× (" + factor(lo) + "–" + factor(hi) + ")";
     }
   }
 
@@ -209,7 +208,7 @@ final class Report {
               scores.add(n);
               return n;
             });
-        s.forks.add(new Fork(round, primary.getScore(), secondary(r, "cpu.time.norm"), secondary(r, "gc.alloc.rate.norm")));
+        s.forks.add(new Fork(round, primary.getScore(), secondary(r, "cpu.time.norm"), secondary(r, "alloc.norm")));
       }
     }
 
@@ -248,8 +247,8 @@ final class Report {
         .append("shared machine they measure the neighbours. A ratio `peer / probkit` (above 1: probkit is faster) is ")
         .append("taken round by round, each pair of forks having run minutes apart at most, as the geometric mean with ")
         .append("its 95 % interval in parentheses. A goal is **met** when its whole interval is on the right side, ")
-        .append("**not met** when the whole interval is on the wrong side, and **undecided** otherwise. B/op is the ")
-        .append("allocation per operation (`-prof gc`). String keys are `\"user:\"` + 15 digits (20 bytes) and every ")
+        .append("**not met** when the whole interval is on the wrong side, and **undecided** otherwise. B/op is what the ")
+        .append("benchmark thread allocates per operation, setup excluded. String keys are `\"user:\"` + 15 digits (20 bytes) and every ")
         .append("contestant takes the String; queries are half present, half absent.\n\n");
     goals(md, run, "Goals of issue 15 (performance)", Goals.ISSUE_15, true);
     goals(md, run, "Goals of issue 8", Goals.ISSUE_8, false);
@@ -408,8 +407,7 @@ final class Report {
     md.append("### ").append(title).append(", n = ").append(pow10(n)).append("\n\n");
     if (add) {
       md.append("Each add is of a new key into an empty filter sized for n (").append(pow10(String.valueOf(FilterAddBenchmark.BATCH)))
-          .append(" keys per invocation). B/op excludes the filter's own arrays, allocated once per invocation, ")
-          .append("and the CPU time excludes allocating them.\n\n");
+          .append(" keys per invocation). Neither the CPU time nor B/op includes making that filter (the invocation's setup).\n\n");
     }
     md.append("| filter | family | CPU ns/op | wall ns/op | B/op | × Guava | × best peer |\n|---|---|---:|---:|---:|---:|---:|\n");
     Optional<Score> guava = rows.stream().filter(s -> s.param("impl").equals(GUAVA)).findFirst();
@@ -422,9 +420,6 @@ final class Report {
           .filter(o -> FilterImpls.spec(o.param("impl")).family().equals(spec.family()))
           .min(Comparator.comparingDouble(o -> o.cpu().mean()));
       double alloc = s.alloc();
-      if (add) {
-        alloc = Math.max(0, alloc - filterBytesPerKey(run, spec.name(), method.endsWith("String")) * Long.parseLong(n) / FilterAddBenchmark.BATCH);
-      }
       String ratioBest = best.map(b -> {
         Ratio r = Ratio.of(b, s);
         return r.value() < 1 && spec.probkit() ? "**" + r + "** " + b.param("impl") + " faster" : r.toString();
@@ -456,15 +451,6 @@ final class Report {
           .append(bytes(s.alloc() / keys)).append(" |\n");
     }
     md.append('\n');
-  }
-
-  private static double filterBytesPerKey(Run run, String impl, boolean strings) {
-    if (run.measured == null) {
-      return 0;
-    }
-    return run.measured.filters().stream()
-        .filter(f -> f.impl().equals(impl) && f.strings() == strings)
-        .mapToDouble(Measure.FilterRow::bytesPerKey).findFirst().orElse(0);
   }
 
   private static void fprTable(StringBuilder md, Run run) {
@@ -653,6 +639,13 @@ final class Report {
     double scale = a >= 1e7 ? 1e6 : a >= 1e4 ? 1e3 : 1;
     String unit = a >= 1e7 ? " ms" : a >= 1e4 ? " µs" : "";
     return num(ns / scale) + (Double.isNaN(half) ? "" : " ± " + num(half / scale)) + unit;
+  }
+
+  /** A ratio: two decimals, or two significant digits below 0.1. */
+  static String factor(double v) {
+    return v >= 0.1 || v == 0 || Double.isNaN(v) || Double.isInfinite(v)
+        ? String.format(Locale.ROOT, "%.2f", v)
+        : new java.math.BigDecimal(v).round(new java.math.MathContext(2)).toPlainString();
   }
 
   static String num(double v) {
