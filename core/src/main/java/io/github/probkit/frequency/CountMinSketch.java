@@ -365,14 +365,23 @@ public final class CountMinSketch implements FrequencySketch {
       }
       return;
     }
-    if (concurrent) {
+    if (exact) {
       for (int r = 0; r < depth; r++) {
         addToCell(index(h1, h2, r), count);
       }
+      return;
+    }
+    // index() for every row, computed incrementally: h1 + r * h2 and r * width by addition.
+    long x = h1;
+    if (concurrent) {
+      for (int base = 0, end = depth * width; base < end; base += width, x += h2) {
+        addToCell(base + (int) DoubleHashing.reduce(Mix.mix64(x), width), count);
+      }
     } else {
-      for (int r = 0; r < depth; r++) {
-        int i = index(h1, h2, r);
-        cells[i] = saturatedAdd(cells[i], count);
+      long[] c = cells;
+      for (int base = 0, end = depth * width; base < end; base += width, x += h2) {
+        int i = base + (int) DoubleHashing.reduce(Mix.mix64(x), width);
+        c[i] = saturatedAdd(c[i], count);
       }
     }
   }
@@ -447,8 +456,15 @@ public final class CountMinSketch implements FrequencySketch {
 
   private long estimateHashes(long h1, long h2) {
     long min = Long.MAX_VALUE;
-    for (int r = 0; r < depth; r++) {
-      min = Math.min(min, (long) CELLS.getOpaque(cells, index(h1, h2, r)));
+    if (exact) {
+      for (int r = 0; r < depth; r++) {
+        min = Math.min(min, (long) CELLS.getOpaque(cells, index(h1, h2, r)));
+      }
+      return min;
+    }
+    long x = h1;
+    for (int base = 0, end = depth * width; base < end; base += width, x += h2) {
+      min = Math.min(min, (long) CELLS.getOpaque(cells, base + (int) DoubleHashing.reduce(Mix.mix64(x), width)));
     }
     return min;
   }
