@@ -13,9 +13,8 @@ import java.util.Arrays;
  * when it is alone there: O(1), whatever the ties. A larger addition walks a few buckets, then
  * looks the target count up in a treap over the buckets (expected O(log buckets)), so no weight
  * can make an add cost more. The lowest bucket is ordered lazily: when an eviction first needs it,
- * its slots are sorted into a queue in eviction order. No slot can join the lowest bucket of a full
- * summary (every new or raised count exceeds it), so the queue only loses slots; those that moved
- * on are skipped when their turn comes.
+ * its list is sorted in eviction order, and the first is evicted. No slot can join the lowest
+ * bucket of a full summary (every new or raised count exceeds it), so the list stays sorted.
  *
  * <p>Orders (all counts equal within a bucket):
  *
@@ -27,9 +26,8 @@ import java.util.Arrays;
  */
 final class CountBuckets {
   /**
-   * At most, per slot: an error, a bucket, two links, two places in the eviction queue's arrays;
-   * and a bucket (up to one per slot, and one more): a count, a first slot, five links and a
-   * priority. Bucket and queue arrays grow as they are used.
+   * At most, per slot: an error, a bucket, two links, two places in the sort's arrays; and a bucket (up to one per slot, and one more): a count, a first slot, five links and a
+   * priority. Bucket and sort arrays grow as they are used.
    */
   static final int SLOT_BYTES = 8 + 4 * 3 + 4 * 2 + 8 + 4 * 7;
   private static final int INITIAL_BUCKETS = 16;
@@ -64,12 +62,14 @@ final class CountBuckets {
   private int freeBuckets = NIL;
   private int usedBuckets;
 
-  /** The slots of bucket {@code queueBucket} (and some that left it) in eviction order, from head. */
-  private int[] queue = new int[0];
+  /**
+   * The bucket whose list is in eviction order, or NIL: the lowest, from its first eviction on (no
+   * slot joins the lowest bucket of a full summary; those that leave unlink themselves).
+   */
+  private int sortedBucket = NIL;
+  /** Scratch of the sort. */
+  private int[] sorted = new int[0];
   private int[] spare = new int[0];
-  private int head;
-  private int queued;
-  private int queueBucket = NIL;
   // The prefix of the eviction order that sortLowest radix-sorts: maxError - error in spreadBits,
   // then the top hashBits of the order hash.
   private long prefixError;
@@ -152,14 +152,10 @@ final class CountBuckets {
    * eviction order. It stays in its bucket until {@link #restart}.
    */
   int evict() {
-    if (queueBucket != lowest) {
+    if (sortedBucket != lowest) {
       sortLowest();
     }
-    int s;
-    do {
-      s = queue[head++];
-    } while (bucketOf[s] != queueBucket);
-    return s;
+    return first[lowest];
   }
 
   /**
@@ -167,63 +163,59 @@ final class CountBuckets {
    * {@code w} and the evicted count as its error.
    */
   void restart(int s, long w) {
-    errors[s] = count(s);
+    int b = bucketOf[s];
+    errors[s] = count[b];
     increment(s, w);
-    if (bucketOf[s] == queueBucket) {
-      // Still in the lowest bucket (alone there, or saturated): back into the queue, in its place.
-      int lo = head;
-      int hi = queued;
-      while (lo < hi) {
-        int mid = (lo + hi) >>> 1;
-        if (evictsBefore(queue[mid], s)) {
-          lo = mid + 1;
-        } else {
-          hi = mid;
-        }
+    if (bucketOf[s] == sortedBucket) {
+      // Still in the lowest bucket (alone there, or saturated): back to its place in the order.
+      unlink(s, b);
+      int p = NIL;
+      for (int x = first[b]; x != NIL && evictsBefore(x, s); x = nextInBucket[x]) {
+        p = x;
       }
-      System.arraycopy(queue, head, queue, head - 1, lo - head);
-      head--;
-      queue[lo - 1] = s;
+      linkAfter(s, p, b);
     }
   }
 
   /**
-   * Puts the slots of the lowest bucket into the queue in eviction order: a radix sort on a prefix
-   * of the order (the error, then the top bits of the order hash), then a comparison sort of each
-   * run of equal prefixes. O(n) for the usual few distinct errors, O(n log n) at worst.
+   * Relinks the slots of the lowest bucket in eviction order: a radix sort on a prefix of the order
+   * (the error, then the top bits of the order hash), then a comparison sort of each run of equal
+   * prefixes. O(n) for the usual few distinct errors, O(n log n) at worst.
    */
   private void sortLowest() {
-    queueBucket = lowest;
-    head = 0;
-    queued = 0;
+    int n = 0;
     long maxError = 0;
     long minError = Long.MAX_VALUE;
     for (int s = first[lowest]; s != NIL; s = nextInBucket[s]) {
-      if (queued == queue.length) {
-        queue = Arrays.copyOf(queue, Math.max(16, 2 * queued));
+      if (n == sorted.length) {
+        sorted = Arrays.copyOf(sorted, Math.max(16, 2 * n));
       }
-      queue[queued++] = s;
+      sorted[n++] = s;
       maxError = Math.max(maxError, errors[s]);
       minError = Math.min(minError, errors[s]);
     }
-    int n = queued;
     // A small bucket is one run of equal (empty) prefixes.
     spreadBits = n < RADIX_MIN ? 0 : 64 - Long.numberOfLeadingZeros(maxError - minError);
     hashBits = n < RADIX_MIN ? 0 : Math.min(16, 64 - spreadBits);
     prefixError = maxError;
     if (spare.length < n) {
-      spare = new int[queue.length];
+      spare = new int[sorted.length];
     }
     for (int shift = 0; shift < spreadBits + hashBits; shift += 8) {
       radixPass(n, shift);
     }
     for (int i = 0, j; i < n; i = j) {
-      long p = prefix(queue[i]);
-      for (j = i + 1; j < n && prefix(queue[j]) == p; j++) {}
+      long p = prefix(sorted[i]);
+      for (j = i + 1; j < n && prefix(sorted[j]) == p; j++) {}
       if (j - i > 1) {
-        IndexSort.sort(queue, i, j, this::evictsBefore);
+        IndexSort.sort(sorted, i, j, this::evictsBefore);
       }
     }
+    first[lowest] = NIL;
+    for (int i = n - 1; i >= 0; i--) {
+      link(sorted[i], lowest);
+    }
+    sortedBucket = lowest;
   }
 
   private long prefix(int s) {
@@ -231,22 +223,22 @@ final class CountBuckets {
     return spreadBits == 0 ? top : (prefixError - errors[s]) << hashBits | top;
   }
 
-  /** A stable counting sort of queue[0, n) on the 8 bits of the prefix from {@code shift}. */
+  /** A stable counting sort of sorted[0, n) on the 8 bits of the prefix from {@code shift}. */
   private void radixPass(int n, int shift) {
     int[] at = digits;
     Arrays.fill(at, 0);
     for (int i = 0; i < n; i++) {
-      at[((int) (prefix(queue[i]) >>> shift) & 0xff) + 1]++;
+      at[((int) (prefix(sorted[i]) >>> shift) & 0xff) + 1]++;
     }
     for (int d = 0; d < 256; d++) {
       at[d + 1] += at[d];
     }
     for (int i = 0; i < n; i++) {
-      int s = queue[i];
+      int s = sorted[i];
       spare[at[(int) (prefix(s) >>> shift) & 0xff]++] = s;
     }
-    int[] t = queue;
-    queue = spare;
+    int[] t = sorted;
+    sorted = spare;
     spare = t;
   }
 
@@ -313,13 +305,25 @@ final class CountBuckets {
   }
 
   private void link(int s, int b) {
-    int f = first[b];
-    nextInBucket[s] = f;
-    prevInBucket[s] = NIL;
-    if (f != NIL) {
-      prevInBucket[f] = s;
+    if (b == sortedBucket) {
+      sortedBucket = NIL; // cannot happen once full, when the order is needed; but then it is safe
     }
-    first[b] = s;
+    linkAfter(s, NIL, b);
+  }
+
+  /** Links slot s into bucket b's list after slot p (first when NIL). */
+  private void linkAfter(int s, int p, int b) {
+    int n = p == NIL ? first[b] : nextInBucket[p];
+    nextInBucket[s] = n;
+    prevInBucket[s] = p;
+    if (n != NIL) {
+      prevInBucket[n] = s;
+    }
+    if (p == NIL) {
+      first[b] = s;
+    } else {
+      nextInBucket[p] = s;
+    }
     bucketOf[s] = b;
   }
 
@@ -382,8 +386,8 @@ final class CountBuckets {
       prev[n] = p;
     }
     treapRemove(b);
-    if (b == queueBucket) {
-      queueBucket = NIL;
+    if (b == sortedBucket) {
+      sortedBucket = NIL;
     }
     next[b] = freeBuckets;
     freeBuckets = b;
@@ -484,9 +488,9 @@ final class CountBuckets {
     return (int) (z ^ (z >>> 31));
   }
 
-  /** Bytes of the arrays: per slot, per bucket, and the eviction queue's. */
+  /** Bytes of the arrays: per slot, per bucket, and the sort's. */
   long byteSize() {
     return (long) errors.length * (8 + 4 * 3) + (long) count.length * (8 + 4 * 7)
-        + 4L * (queue.length + spare.length);
+        + 4L * (sorted.length + spare.length);
   }
 }
