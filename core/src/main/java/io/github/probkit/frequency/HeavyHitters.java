@@ -78,10 +78,11 @@ public final class HeavyHitters {
    *
    * Flooding: items are placed in the table by PolymurHash 2.0 [5] keyed with 128 random bits per
    * summary, an almost pairwise independent hash, so nobody without the key can choose items that
-   * share a probe run. A public hash would not do: XXH3 with a known seed has full 64-bit
-   * collisions for the asking (32-byte items whose bytes 0-7 and 16-23 equal its secret's all hash
-   * alike), and 30,000 of them made 90,000 adds 45 times slower. The key is never written and no
-   * result depends on it: ties are broken by the public hash and the bytes, lists are sorted.
+   * share a probe run. A public hash would not do, not even remixed with a key: XXH3 with a known
+   * seed has full 64-bit collisions for the asking (32-byte items whose bytes 0-7 and 16-23 equal
+   * its secret's all hash alike), which put every item in one probe run and made adds quadratic.
+   * The key is never written and no result depends on it: ties are broken by the public hash and
+   * the bytes, and lists are sorted.
    *
    * Merge follows the mergeable-summaries construction [2], [3]: an item's merged count is its count
    * in each summary, or that summary's c_min where it is not monitored (the most it can have
