@@ -39,6 +39,8 @@ final class CountBuckets {
   private static final int RADIX_MIN = 64;
 
   private final ItemTable items;
+  private final IndexSort.Order evictionOrder = this::evictsBefore;
+  private final IndexSort.Order listingOrder = this::listsBefore;
   private long priorities;
 
   // Per slot.
@@ -208,7 +210,7 @@ final class CountBuckets {
       long p = prefix(sorted[i]);
       for (j = i + 1; j < n && prefix(sorted[j]) == p; j++) {}
       if (j - i > 1) {
-        IndexSort.sort(sorted, i, j, this::evictsBefore);
+        IndexSort.sort(sorted, i, j, evictionOrder);
       }
     }
     first[lowest] = NIL;
@@ -264,7 +266,6 @@ final class CountBuckets {
   int[] listing(int k) {
     int[] out = new int[k];
     int[] bucket = new int[16];
-    IndexSort.Order order = this::listsBefore;
     int n = 0;
     for (int b = highest; n < k; b = prev[b]) {
       int m = 0;
@@ -275,7 +276,7 @@ final class CountBuckets {
         bucket[m++] = s;
       }
       int take = Math.min(m, k - n);
-      IndexSort.selectFirst(bucket, m, take, order);
+      IndexSort.selectFirst(bucket, 0, m, take, listingOrder);
       System.arraycopy(bucket, 0, out, n, take);
       n += take;
     }

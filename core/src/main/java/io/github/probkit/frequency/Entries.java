@@ -53,7 +53,7 @@ final class Entries {
     for (int i = 0; i < size; i++) {
       order[i] = i;
     }
-    IndexSort.selectFirst(order, size, k, this::listsBefore);
+    IndexSort.selectFirst(order, 0, size, k, this::listsBefore);
     return Arrays.copyOf(order, k);
   }
 

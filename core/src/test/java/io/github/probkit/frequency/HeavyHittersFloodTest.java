@@ -33,17 +33,22 @@ class HeavyHittersFloodTest {
     SplittableRandom r = new SplittableRandom(seed);
     List<byte[]> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      ByteBuffer b = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
-      b.putLong(0, 0xbe4ba423396cfeb8L);
-      b.putLong(16, 0xdb979083e96dd4deL);
-      // Distinct by construction: i in base 26 in bytes 8-15, random letters in 24-31.
-      for (int j = 0, v = i; j < 8; j++, v /= 26) {
-        b.put(8 + j, (byte) ('a' + v % 26));
-        b.put(24 + j, (byte) ('a' + r.nextInt(26)));
-      }
-      out.add(b.array());
+      out.add(xxh3Collision(i, r.nextLong()));
     }
     return out;
+  }
+
+  /** The crafted item of index i (distinct for distinct i), its free bytes 24-31 chosen by v. */
+  static byte[] xxh3Collision(int i, long v) {
+    ByteBuffer b = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
+    b.putLong(0, 0xbe4ba423396cfeb8L);
+    b.putLong(16, 0xdb979083e96dd4deL);
+    // i in base 26 in bytes 8-15, letters from v in 24-31.
+    for (int j = 0; j < 8; j++, i /= 26, v >>>= 5) {
+      b.put(8 + j, (byte) ('a' + i % 26));
+      b.put(24 + j, (byte) ('a' + (int) (v & 31) % 26));
+    }
+    return b.array();
   }
 
   @Test

@@ -145,13 +145,17 @@ class HeavyHittersModelTest {
     final byte[] bytes;
     final int form;
 
-    Op(SplittableRandom r, int universe) {
+    /** Item k of the universe; when {@code colliding}, all items share one XXH3 hash. */
+    Op(SplittableRandom r, int universe, boolean colliding) {
       int k = (int) Math.min(universe - 1, Math.abs(r.nextGaussian()) * universe / 5);
       if (r.nextInt(5) == 0) {
         k = r.nextInt(universe);
       }
-      form = r.nextInt(5);
-      switch (form) {
+      form = colliding ? 0 : r.nextInt(5);
+      switch (colliding ? -1 : form) {
+        case -1:
+          bytes = HeavyHittersFloodTest.xxh3Collision(k, k * 0x9e3779b97f4a7c15L);
+          break;
         case 0:
         case 1:
           bytes = ("item-" + k).getBytes(StandardCharsets.UTF_8);
@@ -239,17 +243,20 @@ class HeavyHittersModelTest {
   void equalsTheModelUnderRandomOperations() throws IOException {
     SplittableRandom r = new SplittableRandom(0x6d0de1a5L);
     for (int seq = 0; seq < 100; seq++) {
-      int capacity = seq % 15 == 0 ? 200 + r.nextInt(400) : 1 + r.nextInt(60);
+      int capacity = seq % 15 == 0 || seq % 7 == 3 ? 200 + r.nextInt(400) : 1 + r.nextInt(60);
       int universe = 1 + r.nextInt(seq % 3 == 0 ? 50_000 : 400);
       int mode = r.nextInt(4);
+      // Some streams of items with one XXH3 hash: ties in the eviction order go to the bytes.
+      boolean colliding = seq % 7 == 3;
       HeavyHitters h = HeavyHitters.withCapacity(capacity);
       Model model = new Model(capacity);
       Map<String, Long> exact = new HashMap<>();
-      String what = "sequence " + seq + ", capacity " + capacity + ", weights " + mode;
+      String what = "sequence " + seq + ", capacity " + capacity + ", weights " + mode
+          + (colliding ? ", colliding items" : "");
       // The model's linear search for the item to evict: fewer steps at large capacities.
       int steps = capacity > 100 ? 5000 : 3000 + r.nextInt(15_000);
       for (int step = 0; step < steps; step++) {
-        Op op = new Op(r, universe);
+        Op op = new Op(r, universe, colliding);
         long w = weight(r, mode);
         op.addTo(h, w);
         model.add(op.bytes, w);
@@ -261,7 +268,7 @@ class HeavyHittersModelTest {
             HeavyHitters other = HeavyHitters.withCapacity(otherCapacity);
             Model otherModel = new Model(otherCapacity);
             for (int i = 0, n = r.nextInt(4000); i < n; i++) {
-              Op o = new Op(r, universe);
+              Op o = new Op(r, universe, colliding);
               long ow = weight(r, mode);
               o.addTo(other, ow);
               otherModel.add(o.bytes, ow);
