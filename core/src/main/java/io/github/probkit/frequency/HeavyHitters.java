@@ -215,7 +215,11 @@ public final class HeavyHitters {
 
   public void add(CharSequence item, long count) {
     KeyBuffer b = KeyBuffer.utf8(item);
-    add(b.bytes(), 0, b.length(), count);
+    try {
+      add(b.bytes(), 0, b.length(), count);
+    } finally {
+      b.release();
+    }
   }
 
   /** Adds one occurrence of the 8 little-endian bytes of {@code item}. */
@@ -282,7 +286,11 @@ public final class HeavyHitters {
 
   public long estimate(CharSequence item) {
     KeyBuffer b = KeyBuffer.utf8(item);
-    return estimate(b.bytes(), 0, b.length());
+    try {
+      return estimate(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
   }
 
   /** The estimate of the 8 little-endian bytes of {@code item}. */
@@ -310,7 +318,11 @@ public final class HeavyHitters {
 
   public long lowerBound(CharSequence item) {
     KeyBuffer b = KeyBuffer.utf8(item);
-    return lowerBound(b.bytes(), 0, b.length());
+    try {
+      return lowerBound(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
   }
 
   /** The lower bound of the 8 little-endian bytes of {@code item}. */
