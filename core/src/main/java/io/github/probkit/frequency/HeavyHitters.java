@@ -8,8 +8,11 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
+import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.hash.KeyEncoder;
+import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.KeyBuffer;
+import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,6 +23,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collector;
 
 /**
  * The most frequent items of a stream in fixed memory: the Space-Saving algorithm (Metwally,
@@ -57,7 +61,7 @@ import java.util.Objects;
  * <p>Thread safety: not thread-safe. Guard an instance with a lock, or give each thread its own and
  * {@link #merge} them.
  */
-public final class HeavyHitters {
+public final class HeavyHitters implements FrequencySketch {
   /** The largest capacity. */
   public static final int MAX_CAPACITY = 1 << 28;
 
@@ -168,15 +172,12 @@ public final class HeavyHitters {
 
   // ---- adding
 
-  /** Adds one occurrence of the item made of {@code len} bytes of {@code item} from {@code off}. */
-  public void add(byte[] item, int off, int len) {
-    add(item, off, len, 1);
-  }
-
   /**
    * Adds {@code count} occurrences (count &gt;= 0) of the item made of {@code len} bytes of
-   * {@code item} from {@code off}. The bytes are copied only when the item becomes monitored.
+   * {@code item} from {@code off}. The bytes are copied only when the item becomes monitored. The
+   * other forms (String, long, encoded object) are this one on the item's bytes.
    */
+  @Override
   public void add(byte[] item, int off, int len, long count) {
     checkCount(count);
     Objects.checkFromIndexSize(off, len, item.length);
@@ -200,66 +201,6 @@ public final class HeavyHitters {
     }
   }
 
-  public void add(byte[] item) {
-    add(item, 0, item.length, 1);
-  }
-
-  public void add(byte[] item, long count) {
-    add(item, 0, item.length, count);
-  }
-
-  /** Adds one occurrence of the UTF-8 bytes of {@code item}. */
-  public void add(CharSequence item) {
-    add(item, 1);
-  }
-
-  public void add(CharSequence item, long count) {
-    KeyBuffer b = KeyBuffer.utf8(item);
-    try {
-      add(b.bytes(), 0, b.length(), count);
-    } finally {
-      b.release();
-    }
-  }
-
-  /** Adds one occurrence of the 8 little-endian bytes of {@code item}. */
-  public void add(long item) {
-    add(item, 1L);
-  }
-
-  /** Adds {@code count} occurrences of the 8 little-endian bytes of {@code item}, as {@link #add(byte[], long)}. */
-  public void add(long item, long count) {
-    checkCount(count);
-    if (count == 0) {
-      return;
-    }
-    total = saturatedAdd(total, count);
-    int place = table.place(item);
-    int s = table.find(item, place);
-    if (s >= 0) {
-      buckets.increment(s, count);
-    } else if (size < capacity) {
-      s = freeSlot();
-      table.insert(s, item, place);
-      buckets.insert(s, count, 0);
-    } else {
-      s = buckets.evict();
-      table.remove(s);
-      table.insert(s, item, place);
-      buckets.restart(s, count);
-    }
-  }
-
-  /** Adds one occurrence of the bytes {@code encoder} writes for {@code item}. */
-  public <T> void add(T item, KeyEncoder<T> encoder) {
-    add(item, encoder, 1);
-  }
-
-  public <T> void add(T item, KeyEncoder<T> encoder, long count) {
-    KeyBuffer b = KeyBuffer.encode(item, encoder);
-    add(b.bytes(), 0, b.length(), count);
-  }
-
   /** A slot that holds no item yet (size < capacity), growing the arrays when all are taken. */
   private int freeSlot() {
     if (size == table.slots()) {
@@ -270,73 +211,61 @@ public final class HeavyHitters {
     return size++;
   }
 
+  /**
+   * A collector of items (their UTF-8 bytes) into a summary of {@link #withCapacity(int)}; a
+   * parallel stream fills one per thread and merges them, which keeps every guarantee but may list
+   * other counts than one summary of the whole stream in order would:
+   * {@code terms.stream().collect(HeavyHitters.toHeavyHitters(1000)).top(10)}.
+   */
+  public static Collector<CharSequence, ?, HeavyHitters> toHeavyHitters(int capacity) {
+    withCapacity(capacity); // checks the argument now
+    return Collector.of(() -> withCapacity(capacity), HeavyHitters::add, HeavyHitters::merge,
+        Collector.Characteristics.IDENTITY_FINISH);
+  }
+
   // ---- queries
 
   /**
    * An upper bound on the item's count: its count when monitored, otherwise {@link #maxError()}
    * (the most an unmonitored item can have occurred). Never below the true count.
    */
+  @Override
   public long estimate(byte[] item, int off, int len) {
-    return estimateAt(table.find(item, off, len, table.place(item, off, len)));
-  }
-
-  public long estimate(byte[] item) {
-    return estimate(item, 0, item.length);
-  }
-
-  public long estimate(CharSequence item) {
-    KeyBuffer b = KeyBuffer.utf8(item);
-    try {
-      return estimate(b.bytes(), 0, b.length());
-    } finally {
-      b.release();
-    }
-  }
-
-  /** The estimate of the 8 little-endian bytes of {@code item}. */
-  public long estimate(long item) {
-    return estimateAt(table.find(item, table.place(item)));
-  }
-
-  public <T> long estimate(T item, KeyEncoder<T> encoder) {
-    KeyBuffer b = KeyBuffer.encode(item, encoder);
-    return estimate(b.bytes(), 0, b.length());
-  }
-
-  private long estimateAt(int s) {
+    int s = table.find(item, off, len, table.place(item, off, len));
     return s >= 0 ? buckets.count(s) : maxError();
   }
 
   /** A lower bound on the item's count: {@code count - error} when monitored, otherwise 0. */
   public long lowerBound(byte[] item, int off, int len) {
-    return lowerBoundAt(table.find(item, off, len, table.place(item, off, len)));
+    int s = table.find(item, off, len, table.place(item, off, len));
+    return s >= 0 ? buckets.count(s) - buckets.error(s) : 0;
   }
 
   public long lowerBound(byte[] item) {
     return lowerBound(item, 0, item.length);
   }
 
+  /** The lower bound of the UTF-8 bytes of {@code item}. */
   public long lowerBound(CharSequence item) {
-    KeyBuffer b = KeyBuffer.utf8(item);
+    return lowerBound(KeyBuffer.utf8(item));
+  }
+
+  /** The lower bound of the 8 little-endian bytes of {@code item}. */
+  public long lowerBound(long item) {
+    return lowerBound(KeyBuffer.ofLong(item));
+  }
+
+  /** The lower bound of the bytes {@code encoder} writes for {@code item}. */
+  public <T> long lowerBound(T item, KeyEncoder<? super T> encoder) {
+    return lowerBound(KeyBuffer.encode(item, encoder));
+  }
+
+  private long lowerBound(KeyBuffer b) {
     try {
       return lowerBound(b.bytes(), 0, b.length());
     } finally {
       b.release();
     }
-  }
-
-  /** The lower bound of the 8 little-endian bytes of {@code item}. */
-  public long lowerBound(long item) {
-    return lowerBoundAt(table.find(item, table.place(item)));
-  }
-
-  public <T> long lowerBound(T item, KeyEncoder<T> encoder) {
-    KeyBuffer b = KeyBuffer.encode(item, encoder);
-    return lowerBound(b.bytes(), 0, b.length());
-  }
-
-  private long lowerBoundAt(int s) {
-    return s >= 0 ? buckets.count(s) - buckets.error(s) : 0;
   }
 
   /**
@@ -374,6 +303,7 @@ public final class HeavyHitters {
   }
 
   /** N, the sum of all counts added (saturating at Long.MAX_VALUE). */
+  @Override
   public long totalCount() {
     return total;
   }
@@ -392,24 +322,54 @@ public final class HeavyHitters {
    * its length, two hashes, a count's bucket and error, list and tree links, plus the hash table and
    * the items' bytes; references counted as 4 bytes (compressed oops), object headers excluded.
    */
+  @Override
   public long byteSize() {
     return table.byteSize(size) + buckets.byteSize();
+  }
+
+  /** XXH3 with seed 0: the public hash that orders tied items (items are placed by a secret one). */
+  @Override
+  public HashStrategy hashStrategy() {
+    return ItemTable.ORDER_HASH;
+  }
+
+  @Override
+  public StructureType type() {
+    return StructureType.HEAVY_HITTERS;
   }
 
   // ---- combining
 
   /**
-   * Adds the counts of {@code other} to this summary; afterwards it has the guarantees of a summary
-   * of the two streams together (see the class comment), with N the sum of both totals. The other
-   * summary's capacity must be at least this one's, which this summary keeps: a smaller one's counts
-   * could be off by more than N / capacity. {@code other} is unchanged.
+   * Adds the counts of {@code other}, a heavy-hitters summary, to this one; afterwards it has the
+   * guarantees of a summary of the two streams together (see the class comment), with N the sum of
+   * both totals. The other summary's capacity must be at least this one's, which this summary
+   * keeps: a smaller one's counts could be off by more than N / capacity. {@code other} is
+   * unchanged.
    */
-  public HeavyHitters merge(HeavyHitters other) {
-    HeavyHittersMerge.merge(this, other);
+  @Override
+  public HeavyHitters merge(FrequencySketch other) {
+    compatibility(other).orThrow();
+    HeavyHittersMerge.merge(this, (HeavyHitters) other);
     return this;
   }
 
+  /** Whether {@link #merge} would accept {@code other}. */
+  @Override
+  public boolean isCompatible(FrequencySketch other) {
+    return compatibility(other).ok();
+  }
+
+  private Compatibility compatibility(FrequencySketch other) {
+    HeavyHitters o = other instanceof HeavyHitters ? (HeavyHitters) other : this;
+    return Compatibility.ofSelfAllowed("merge", this, other, HeavyHitters.class)
+        .require(o.capacity >= capacity,
+            "a heavy-hitters summary of capacity %d into one of capacity %d: its counts are only within N/%d",
+            o.capacity, capacity, o.capacity);
+  }
+
   /** An independent copy. */
+  @Override
   public HeavyHitters copy() {
     HeavyHitters h = new HeavyHitters(capacity, placement);
     Entries e = new Entries(size);
@@ -478,6 +438,7 @@ public final class HeavyHitters {
    * lengths). Payload: per monitored item, in listing order: count (u64), error (u64), length
    * (u32), the item's bytes. docs/FORMAT.md has the layout.
    */
+  @Override
   public void writeTo(OutputStream out) throws IOException {
     HeavyHittersFormat.write(this, out);
   }

@@ -1,9 +1,6 @@
 package io.github.probkit.frequency;
 
 import static io.github.probkit.frequency.CountMinSketch.saturatedAdd;
-import static io.github.probkit.internal.Preconditions.checkArgument;
-
-import java.util.Objects;
 
 /**
  * Merging two Space-Saving summaries (Agarwal et al., Mergeable summaries): an item's count and
@@ -14,13 +11,8 @@ import java.util.Objects;
 final class HeavyHittersMerge {
   private HeavyHittersMerge() {}
 
-  /** Merges {@code other} into {@code into}; see {@link HeavyHitters#merge}. */
+  /** Merges {@code other}, of a capacity at least {@code into}'s, into {@code into}. */
   static void merge(HeavyHitters into, HeavyHitters other) {
-    Objects.requireNonNull(other, "other");
-    checkArgument(
-        other.capacity() >= into.capacity(),
-        "cannot merge a heavy-hitters summary of capacity %d into one of capacity %d: its counts "
-            + "are only within N/%d", other.capacity(), into.capacity(), other.capacity());
     long total = saturatedAdd(into.totalCount(), other.totalCount());
     into.refill(entries(into, other), total);
   }

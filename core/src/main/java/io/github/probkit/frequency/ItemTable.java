@@ -2,9 +2,6 @@ package io.github.probkit.frequency;
 
 import com.dynatrace.hash4j.hashing.Hasher64;
 import io.github.probkit.hash.HashStrategy;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -22,9 +19,6 @@ final class ItemTable {
 
   /** Per slot: an item reference, its length, placement and order hash. */
   static final int SLOT_BYTES = 4 + 4 + 4 + 8;
-
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final Hasher64 placement;
 
@@ -73,11 +67,6 @@ final class ItemTable {
     return (int) placement.hashBytesToLong(item, off, len);
   }
 
-  /** The placement of the 8 little-endian bytes of {@code item}, as {@link #place(byte[], int, int)}. */
-  int place(long item) {
-    return (int) placement.hashLongToLong(item);
-  }
-
   /** The slot of the item, or -1. */
   int find(byte[] item, int off, int len, int place) {
     for (int i = place & mask; ; i = (i + 1) & mask) {
@@ -93,20 +82,6 @@ final class ItemTable {
     }
   }
 
-  /** The slot of the item made of the 8 little-endian bytes of {@code item}, or -1. */
-  int find(long item, int place) {
-    for (int i = place & mask; ; i = (i + 1) & mask) {
-      int t = table[i];
-      if (t == 0) {
-        return -1;
-      }
-      int s = t - 1;
-      if (places[s] == place && lengths[s] == 8 && (long) LONGS.get(items[s], 0) == item) {
-        return s;
-      }
-    }
-  }
-
   /** The slot holding the same bytes as slot {@code s} of {@code other}, or -1. */
   int find(ItemTable other, int s) {
     byte[] item = other.items[s];
@@ -116,16 +91,13 @@ final class ItemTable {
 
   /** Stores the item in slot {@code s}, which holds none, and enters it in the table. */
   void insert(int s, byte[] item, int off, int len, int place) {
-    System.arraycopy(item, off, room(s, len), 0, len);
+    if (items[s] == null || items[s].length < len) {
+      items[s] = new byte[len]; // else the replaced item's array is reused
+    }
+    System.arraycopy(item, off, items[s], 0, len);
+    lengths[s] = len;
     places[s] = place;
     orderHashes[s] = ORDER_HASH.hash64(item, off, len);
-    link(s);
-  }
-
-  void insert(int s, long item, int place) {
-    LONGS.set(room(s, 8), 0, item);
-    places[s] = place;
-    orderHashes[s] = ORDER_HASH.hash64(item);
     link(s);
   }
 
@@ -136,14 +108,6 @@ final class ItemTable {
     places[s] = place(item, 0, len);
     orderHashes[s] = orderHash;
     link(s);
-  }
-
-  private byte[] room(int s, int len) {
-    if (items[s] == null || items[s].length < len) {
-      items[s] = new byte[len];
-    }
-    lengths[s] = len;
-    return items[s];
   }
 
   private void link(int s) {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.dynatrace.hash4j.hashing.Hashing;
+import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.hash.KeyEncoder;
 import io.github.probkit.io.SketchFormatException;
+import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Zipf;
 import java.io.ByteArrayInputStream;
@@ -260,6 +262,46 @@ class HeavyHittersTest {
     assertThat(typed.lowerBound(new int[] {1, 2}, point)).isEqualTo(5);
     assertThat(typed.estimate(7L)).isZero();
     assertThat(raw.estimate(new byte[] {1, 0, 0, 0, 2, 0, 0, 0})).isEqualTo(5);
+  }
+
+  @Test
+  void isAFrequencySketch() {
+    FrequencySketch h = HeavyHitters.withCapacity(10);
+    h.add("a", 3);
+    h.addAll(List.of("a", "b"));
+    h.addAll(new long[] {5, 5});
+    h.add(new byte[] {5, 0, 0, 0, 0, 0, 0, 0});
+    assertThat(h.estimate("a")).isEqualTo(4);
+    assertThat(h.estimate(5L)).isEqualTo(3);
+    assertThat(h.totalCount()).isEqualTo(8);
+    assertThat(h.type()).isEqualTo(StructureType.HEAVY_HITTERS);
+    assertThat(h.hashStrategy()).isEqualTo(HashStrategy.xxh3());
+    FrequencySketch cms = CountMinSketch.withDimensions(8, 2);
+    assertThat(h.isCompatible(cms)).isFalse();
+    assertThatThrownBy(() -> h.merge(cms))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("cannot merge a count-min sketch into a heavy-hitters sketch");
+    assertThat(h.isCompatible(HeavyHitters.withCapacity(10))).isTrue();
+    assertThat(h.isCompatible(HeavyHitters.withCapacity(9))).isFalse();
+    FrequencySketch copy = h.copy();
+    copy.add("a");
+    assertThat(h.merge(copy).estimate("a")).isEqualTo(9);
+  }
+
+  @Test
+  void collectsSequentiallyAndInParallel() {
+    List<String> terms = new ArrayList<>();
+    Map<String, Long> exact = new HashMap<>();
+    for (int item : new Zipf(2000, 1.1, 0xc011ec70L).stream(40_000)) {
+      terms.add("c" + item);
+      exact.merge("c" + item, 1L, Long::sum);
+    }
+    HeavyHitters serial = HeavyHitters.withCapacity(100);
+    terms.forEach(serial::add);
+    assertThat(terms.stream().collect(HeavyHitters.toHeavyHitters(100))).isEqualTo(serial);
+    // In parallel the parts are merged: other counts, the same guarantees.
+    checkAgainstExact(terms.parallelStream().collect(HeavyHitters.toHeavyHitters(100)), exact, 10, "parallel");
+    assertThatThrownBy(() -> HeavyHitters.toHeavyHitters(0)).hasMessage("capacity must be in [1, 268435456], was 0");
   }
 
   @Test
