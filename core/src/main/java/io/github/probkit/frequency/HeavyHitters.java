@@ -52,8 +52,8 @@ import java.util.stream.Collector;
  * <p>Cheat sheet: capacity {@code m = ceil(1 / epsilon)} bounds every error by epsilon * N; for the
  * top k of a skewed stream, a capacity of 10 to 100 times k is typical. Memory is 60 to 100 bytes
  * per monitored item plus the item's own, allocated as items arrive ({@link #byteSize()}). An add
- * of count 1 costs O(1), a larger count expected O(log m); {@code top(k)} reads the k entries it
- * lists and those tied with the last of them, not the whole summary.
+ * of count 1 costs amortized O(1) (O(log m) at worst), a larger count expected O(log m);
+ * {@code top(k)} reads the k entries it lists and those tied with the last of them.
  *
  * <p>Items are bytes, as everywhere in probkit: a CharSequence is its UTF-8 bytes, a long its 8
  * little-endian bytes. Counts saturate at {@link Long#MAX_VALUE} rather than wrap.
