@@ -270,10 +270,7 @@ public final class CountMinSketch {
 
   /** Row r's counter for the hash pair: the index into {@code cells}. */
   private int index(long h1, long h2, int r) {
-    long column = exact
-        ? DoubleHashing.unsignedMod(r == 0 ? h1 : h2, width)
-        : DoubleHashing.reduce(Mix.mix64(h1 + r * h2), width);
-    return r * width + (int) column;
+    return r * width + column(exact, width, h1, h2, r);
   }
 
   private void addHashes(long h1, long h2, long count) {
@@ -375,20 +372,38 @@ public final class CountMinSketch {
   /** The column of the item's counter in each row, row 0 first (for explaining and teaching). */
   public int[] columns(CharSequence item) {
     KeyBuffer b = KeyBuffer.utf8(item);
+    int[] out = new int[depth];
+    columns(hash, width, depth, b.bytes(), 0, b.length(), out);
+    return out;
+  }
+
+  /**
+   * Writes into {@code out[0..depth)} the column of the item's counter in each row, row 0 first, for
+   * a sketch of {@code width} x {@code depth} hashed with {@code hash}, without allocating the sketch:
+   * for stores that keep the counters elsewhere (probkit-redis). Counter {@code (r, out[r])} is
+   * counter number {@code r * width + out[r]} of the serialized payload (docs/FORMAT.md).
+   */
+  public static void columns(
+      HashStrategy hash, int width, int depth, byte[] item, int off, int len, int[] out) {
     long h1;
     long h2;
-    if (exact) {
-      h1 = Fnv1a.hash64(b.bytes(), 0, b.length(), hash.seed());
-      h2 = depth > 1 ? Fnv1a.hash64(b.bytes(), 0, b.length(), fnvSecondSeed) : 0;
+    if (hash.exactModulo()) {
+      h1 = Fnv1a.hash64(item, off, len, hash.seed());
+      h2 = depth > 1 ? Fnv1a.hash64(item, off, len, Long.rotateLeft(hash.seed(), 32)) : 0;
     } else {
-      h1 = hash.hash64(b.bytes(), 0, b.length());
-      h2 = hash.secondHash(b.bytes(), 0, b.length(), h1);
+      h1 = hash.hash64(item, off, len);
+      h2 = hash.secondHash(item, off, len, h1);
     }
-    int[] out = new int[depth];
     for (int r = 0; r < depth; r++) {
-      out[r] = index(h1, h2, r) - r * width;
+      out[r] = column(hash.exactModulo(), width, h1, h2, r);
     }
-    return out;
+  }
+
+  /** Row r's column for the hash pair. */
+  private static int column(boolean exact, int width, long h1, long h2, int r) {
+    return (int) (exact
+        ? DoubleHashing.unsignedMod(r == 0 ? h1 : h2, width)
+        : DoubleHashing.reduce(Mix.mix64(h1 + r * h2), width));
   }
 
   /** The counter in {@code row} at {@code column}. */
