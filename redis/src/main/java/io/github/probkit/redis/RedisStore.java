@@ -42,8 +42,6 @@ import redis.clients.jedis.exceptions.JedisException;
  * once (each batch borrows its own connection).
  */
 public final class RedisStore implements AutoCloseable {
-  /** How long {@link #open} waits for a structure another client is still creating or importing. */
-  static final long CREATING_WAIT_MILLIS = 30_000;
   private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
   private static final int SOCKET_TIMEOUT_MILLIS = 10_000;
   private static final int MAX_ATTEMPTS = 3;
@@ -57,6 +55,8 @@ public final class RedisStore implements AutoCloseable {
   private final UnifiedJedis jedis;
   private final String server;
   private volatile int batchSize = 1000;
+  /** How long opening waits for a structure another client is still creating or importing. */
+  volatile long creatingWaitMillis = 30_000;
 
   private RedisStore(UnifiedJedis jedis, String server) {
     this.jedis = jedis;
@@ -215,7 +215,7 @@ public final class RedisStore implements AutoCloseable {
   Meta readMeta(String name) {
     checkName(name);
     String key = Layout.SLOT.metaKey(name);
-    long deadline = System.nanoTime() + CREATING_WAIT_MILLIS * 1_000_000;
+    long deadline = System.nanoTime() + creatingWaitMillis * 1_000_000;
     while (true) {
       Map<String, String> fields;
       try {
@@ -236,7 +236,7 @@ public final class RedisStore implements AutoCloseable {
       }
       if (System.nanoTime() > deadline) {
         throw new RedisStoreException(server, "structure '" + name + "' has been in state 'creating' for "
-            + CREATING_WAIT_MILLIS / 1000 + " s: another client is still creating or importing it, or died "
+            + creatingWaitMillis / 1000.0 + " s: another client is still creating or importing it, or died "
             + "doing so (then delete it)");
       }
       sleep(50);

@@ -126,7 +126,13 @@ public abstract class RedisStructure {
           "%d shards of %d bytes each: a Redis string holds at most %d bytes; use at least %d shards",
           n, shardBytes, RedisOptions.MAX_SHARD_BYTES, ceilDiv(payload, RedisOptions.MAX_SHARD_BYTES)));
     }
-    return new long[] {ceilDiv(payload, shardBytes), shardBytes};
+    long count = ceilDiv(payload, shardBytes);
+    if (count != n) {
+      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+          "%d bytes cannot be split into %d shards of whole 64-byte blocks, all but the last of one size; "
+              + "%d shards of %d bytes would hold them", payload, n, count, shardBytes));
+    }
+    return new long[] {count, shardBytes};
   }
 
   static long ceilDiv(long a, long b) {
