@@ -54,7 +54,7 @@ public final class RedisBench {
     this.port = port;
     this.store = RedisStore.connect("redis://" + host + ":" + port);
     Config c = new Config();
-    c.useSingleServer().setAddress("redis://" + host + ":" + port).setConnectionPoolSize(16);
+    c.useSingleServer().setAddress("redis://" + host + ":" + port);
     this.redisson = Redisson.create(c);
     this.jedis = RedisClient.create(host, port);
   }
@@ -77,9 +77,10 @@ public final class RedisBench {
   public static void main(String[] args) throws Exception {
     String[] hp = args[0].split(":");
     int keys = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
+    String only = args.length > 2 ? args[2] : ".*";
     RedisBench b = new RedisBench(hp[0], Integer.parseInt(hp[1]));
     try {
-      b.run(keys);
+      b.run(keys, only);
     } finally {
       b.store.close();
       b.redisson.shutdown();
@@ -87,7 +88,7 @@ public final class RedisBench {
     }
   }
 
-  private void run(int total) throws Exception {
+  private void run(int total, String only) throws Exception {
     String[] present = Keys.strings(0, total);
     String[] absent = Keys.strings(10_000_000, total / 2);
     String[] queries = new String[total];
@@ -100,22 +101,33 @@ public final class RedisBench {
         loadAverage());
     System.out.printf(Locale.ROOT, "%d keys added then %d queried (half absent); capacity %d at %.0f %%%n%n",
         total, total, CAPACITY, FPP * 100);
-    System.out.println("| contestant | clients | add keys/s | query keys/s | MEMORY USAGE bytes |");
-    System.out.println("|---|---:|---:|---:|---:|");
+    System.out.println("| contestant | clients | add keys/s | query keys/s | MEMORY USAGE bytes "
+        + "| client CPU µs/key | Redis µs/key |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|");
     for (int clients : new int[] {1, 8}) {
       for (Contestant c : all) {
+        if (!c.name().matches(only)) {
+          continue;
+        }
         int n = c.keys(total);
         double[] add = new double[3];
         double[] query = new double[3];
         long memory = 0;
+        // One round to warm up the JIT, not counted.
+        c.reset();
+        seconds(clients, Arrays.copyOf(present, n), c::add);
+        seconds(clients, Arrays.copyOf(queries, n), c::query);
+        long cpu0 = cpuNanos();
+        store.jedis().sendCommand(redis.clients.jedis.Protocol.Command.CONFIG, "RESETSTAT");
         for (int round = 0; round < 3; round++) {
           c.reset();
           add[round] = n / seconds(clients, Arrays.copyOf(present, n), c::add);
           query[round] = n / seconds(clients, Arrays.copyOf(queries, n), c::query);
           memory = c.memory();
         }
-        System.out.printf(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %,d |%n",
-            c.name(), clients, median(add), median(query), memory);
+        System.out.printf(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %,d | %.2f | %.2f |%n",
+            c.name(), clients, median(add), median(query), memory, (cpuNanos() - cpu0) / 1e3 / (6.0 * n),
+            serverMicros() / (6.0 * n));
       }
     }
     System.out.printf(Locale.ROOT, "%nload average after: %s%n", loadAverage());
@@ -151,6 +163,24 @@ public final class RedisBench {
     double[] s = v.clone();
     Arrays.sort(s);
     return s[s.length / 2];
+  }
+
+  /** The microseconds Redis spent in commands since the last CONFIG RESETSTAT (INFO commandstats). */
+  private double serverMicros() {
+    double sum = 0;
+    for (String line : store.jedis().info("commandstats").split("\r?\n")) {
+      int at = line.indexOf("usec=");
+      if (line.startsWith("cmdstat_") && at > 0) {
+        sum += Double.parseDouble(line.substring(at + 5, line.indexOf(',', at)));
+      }
+    }
+    return sum;
+  }
+
+  /** The CPU time of this JVM (all threads, including the clients' I/O). */
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private static String loadAverage() {

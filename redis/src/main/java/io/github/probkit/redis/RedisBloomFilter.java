@@ -27,8 +27,8 @@ import redis.clients.jedis.Response;
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
 public final class RedisBloomFilter extends RedisStructure {
-  private static final byte[] U1 = bytes("u1");
-  private static final byte[] ONE = bytes("1");
+  private static final Arg U1 = new Arg("u1");
+  private static final Arg ONE = new Arg("1");
 
   private final long m;
   private final int k;

@@ -25,7 +25,7 @@ import redis.clients.jedis.Response;
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
 public final class RedisCountingBloomFilter extends RedisStructure {
-  private static final byte[] U4 = bytes("u4");
+  private static final Arg U4 = new Arg("u4");
   private static final byte[] ADD = bytes("add");
   private static final byte[] REMOVE = bytes("remove");
 

@@ -29,7 +29,7 @@ import redis.clients.jedis.Response;
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
 public final class RedisScalableBloomFilter extends RedisStructure {
-  private static final byte[] U1 = bytes("u1");
+  private static final Arg U1 = new Arg("u1");
 
   private final long initialCapacity;
   private final double fpp;

@@ -9,6 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import redis.clients.jedis.BuilderFactory;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.Protocol.Command;
+import redis.clients.jedis.args.Rawable;
 
 /**
  * What every Redis-resident structure shares: its name, metadata and keys, the mapping of its
@@ -28,17 +33,19 @@ public abstract class RedisStructure {
   final String name;
   final Meta meta;
   final byte[][] shardKeys;
-  private final byte[] metaKeyBytes;
+  /** The shard keys as Jedis arguments, which it does not copy. */
+  private final Arg[] shardArgs;
 
   RedisStructure(RedisStore store, String name, Meta meta) {
     this.store = store;
     this.name = name;
     this.meta = meta;
     this.shardKeys = new byte[meta.shards][];
+    this.shardArgs = new Arg[meta.shards];
     for (int i = 0; i < meta.shards; i++) {
       shardKeys[i] = bytes(meta.layout.shardKey(name, i));
+      shardArgs[i] = new Arg(shardKeys[i]);
     }
-    this.metaKeyBytes = bytes(metaKey());
   }
 
   static RedisStructure of(RedisStore store, String name, Meta meta) {
@@ -143,8 +150,20 @@ public abstract class RedisStructure {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
+  /** The decimal digits of {@code v} (Redis's arguments are strings), without a String when v >= 0. */
   static byte[] ascii(long v) {
-    return Long.toString(v).getBytes(StandardCharsets.US_ASCII);
+    if (v < 0) {
+      return Long.toString(v).getBytes(StandardCharsets.US_ASCII);
+    }
+    int n = 1;
+    for (long x = v; x >= 10; x /= 10) {
+      n++;
+    }
+    byte[] b = new byte[n];
+    for (int i = n - 1; i >= 0; i--, v /= 10) {
+      b[i] = (byte) ('0' + v % 10);
+    }
+    return b;
   }
 
   // ---- addressing
@@ -159,8 +178,33 @@ public abstract class RedisStructure {
     return ((i >>> 3) % meta.shardBytes) << 3 | (7 - (i & 7));
   }
 
-  static final byte[] SET = bytes("SET");
-  static final byte[] GET = bytes("GET");
+  static final Arg SET = new Arg("SET");
+  static final Arg GET = new Arg("GET");
+
+  /**
+   * A command argument passed to Jedis as is: its own wrapper of a byte[] copies the array, which
+   * cost a third of the client's time per key.
+   */
+  static final class Arg implements Rawable {
+    private final byte[] raw;
+
+    Arg(byte[] raw) {
+      this.raw = raw;
+    }
+
+    Arg(String s) {
+      this(bytes(s));
+    }
+
+    static Arg of(long v) {
+      return new Arg(ascii(v));
+    }
+
+    @Override
+    public byte[] getRaw() {
+      return raw;
+    }
+  }
 
   /**
    * Queues one {@code BITFIELD} (or {@code BITFIELD_RO} when {@code value} is null) per shard among
@@ -168,31 +212,24 @@ public abstract class RedisStructure {
    * replies, one list of values per command, come in no particular order of cells. Clobbers
    * {@code shard}.
    */
-  final void queueBitfield(Batch b, int n, int[] shard, long[] offset, byte[] op, byte[] type, byte[] value) {
-    int width = value == null ? 3 : 4;
+  final void queueBitfield(Batch b, int n, int[] shard, long[] offset, Arg op, Arg type, Arg value) {
     for (int i = 0; i < n; i++) {
       int s = shard[i];
       if (s < 0) {
         continue; // queued with an earlier cell of its shard
       }
-      int count = 0;
-      for (int j = i; j < n; j++) {
-        count += shard[j] == s ? 1 : 0;
-      }
-      byte[][] args = new byte[width * count][];
-      int a = 0;
+      CommandArguments args = new CommandArguments(value == null ? Command.BITFIELD_RO : Command.BITFIELD)
+          .key(shardArgs[s]);
       for (int j = i; j < n; j++) {
         if (shard[j] == s) {
           shard[j] = -1;
-          args[a++] = op;
-          args[a++] = type;
-          args[a++] = ascii(offset[j]);
+          args.add(op).add(type).add(Arg.of(offset[j]));
           if (value != null) {
-            args[a++] = value;
+            args.add(value);
           }
         }
       }
-      b.add(value != null ? b.pipe.bitfield(shardKeys[s], args) : b.pipe.bitfieldReadonly(shardKeys[s], args));
+      b.add(b.pipe.executeCommand(new CommandObject<>(args, BuilderFactory.LONG_LIST)));
     }
   }
 
@@ -325,10 +362,6 @@ public abstract class RedisStructure {
       long at = offset + off;
       store.call(() -> store.jedis().setrange(key, at, part));
     }
-  }
-
-  byte[] metaKeyBytes() {
-    return metaKeyBytes;
   }
 
   @Override
