@@ -121,17 +121,7 @@ public final class RedisCardinalitySketch extends RedisStructure {
         args.add(ascii(updates[i] >>> 8));
         args.add(ascii(updates[i] & 0xFF));
       }
-      int n = to - from;
-      Batch b = store.run(this, "add", true, bt -> {
-        bt.add(bt.pipe.eval(Scripts.LOGLOG, keys, args));
-        for (int i = 0; i < n; i++) {
-          bt.endKey();
-        }
-      });
-      List<?> flags = (List<?>) b.of(0).get(0).get();
-      for (int i = 0; i < n; i++) {
-        out[from + i] = ((Long) flags.get(i)) == 1;
-      }
+      flags((List<?>) script("add", true, Scripts.LOGLOG, keys, args, to - from), out, from);
     }
     return out;
   }

@@ -144,13 +144,7 @@ public final class RedisCountMinSketch extends RedisStructure {
           args.add(ascii(b % meta.shardBytes));
         }
       }
-      int n = to - from;
-      store.run(this, "add", false, bt -> {
-        bt.add(bt.pipe.eval(Scripts.COUNT_MIN, keys, args));
-        for (int i = 0; i < n; i++) {
-          bt.endKey();
-        }
-      });
+      script("add", false, Scripts.COUNT_MIN, keys, args, to - from);
     }
   }
 

@@ -184,17 +184,7 @@ public final class RedisCountingBloomFilter extends RedisStructure {
           args.add(ascii(off[j]));
         }
       }
-      int n = to - from;
-      Batch b = store.run(this, what, false, bt -> {
-        bt.add(bt.pipe.eval(Scripts.COUNTING, shardList, args));
-        for (int i = 0; i < n; i++) {
-          bt.endKey();
-        }
-      });
-      List<?> flags = (List<?>) b.of(0).get(0).get();
-      for (int i = 0; i < n; i++) {
-        out[from + i] = ((Long) flags.get(i)) == 1;
-      }
+      flags((List<?>) script(what, false, Scripts.COUNTING, shardList, args, to - from), out, from);
     }
     return out;
   }

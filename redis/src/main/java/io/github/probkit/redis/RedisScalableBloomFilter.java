@@ -142,20 +142,11 @@ public final class RedisScalableBloomFilter extends RedisStructure {
           }
         }
       }
-      int n = to - from;
       int before = layers;
-      Batch b = store.run(this, "add", true, bt -> {
-        bt.add(bt.pipe.eval(Scripts.SCALABLE, redisKeys, args));
-        for (int i = 0; i < n; i++) {
-          bt.endKey();
-        }
-      });
-      List<?> reply = (List<?>) b.of(0).get(0).get();
+      List<?> reply = (List<?>) script("add", true, Scripts.SCALABLE, redisKeys, args, to - from);
       List<?> flags = (List<?>) reply.get(0);
       layers = (int) (long) (Long) reply.get(1);
-      for (int i = 0; i < flags.size(); i++) {
-        out[from + i] = ((Long) flags.get(i)) == 1;
-      }
+      flags(flags, out, from);
       if (flags.isEmpty() && layers == before) {
         LayerInfo next = shape(layers);
         throw new RedisStoreException(store.server(), "cannot grow scalable filter '" + name + "' past "

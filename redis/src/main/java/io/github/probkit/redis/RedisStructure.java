@@ -233,6 +233,27 @@ public abstract class RedisStructure {
     }
   }
 
+  /**
+   * Runs {@code script} once for a batch of {@code n} keys (all acknowledged, or none: a script is
+   * atomic) and returns its reply.
+   */
+  final Object script(String what, boolean idempotent, byte[] script, List<byte[]> keys, List<byte[]> args, int n) {
+    Batch b = store.run(this, what, idempotent, bt -> {
+      bt.add(bt.pipe.eval(script, keys, args));
+      for (int i = 0; i < n; i++) {
+        bt.endKey();
+      }
+    });
+    return b.of(0).get(0).get();
+  }
+
+  /** Copies a script's reply of 1 or 0 per key into {@code out} from {@code from}. */
+  static void flags(List<?> reply, boolean[] out, int from) {
+    for (int i = 0; i < reply.size(); i++) {
+      out[from + i] = ((Long) reply.get(i)) == 1;
+    }
+  }
+
   /** The keys of a batch as bytes: byte[] as is, CharSequence as UTF-8, Long as 8 little-endian bytes. */
   static List<byte[]> keyBytes(Collection<?> keys) {
     List<byte[]> out = new ArrayList<>(keys.size());

@@ -18,8 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -29,25 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * a file imported into Redis exports the same bytes again: every type, both hash strategies, one shard
  * and several.
  */
-class EquivalenceTest {
-  private static RedisServer server;
-  private static RedisStore store;
-
-  @BeforeAll
-  static void start() throws IOException {
-    server = RedisServer.start();
-    store = RedisStore.connect(server.uri());
-  }
-
-  @AfterAll
-  static void stop() {
-    if (store != null) {
-      store.close();
-    }
-    if (server != null) {
-      server.close();
-    }
-  }
+class EquivalenceTest extends WithServer {
 
   static List<Object> keys(String prefix, int n) {
     List<Object> keys = new ArrayList<>();

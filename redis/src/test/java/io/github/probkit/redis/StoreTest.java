@@ -10,30 +10,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Creation, opening, shapes, names, memory and the errors Redis can give, on a real redis-server. */
-class StoreTest {
-  private static RedisServer server;
-  private static RedisStore store;
-
-  @BeforeAll
-  static void start() throws IOException {
-    server = RedisServer.start();
-    store = RedisStore.connect(server.uri());
-  }
-
-  @AfterAll
-  static void stop() {
-    if (store != null) {
-      store.close();
-    }
-    if (server != null) {
-      server.close();
-    }
-  }
+class StoreTest extends WithServer {
 
   static List<Object> keys(String prefix, int n) {
     List<Object> keys = new ArrayList<>(n);
