@@ -59,6 +59,7 @@ final class RedisServer implements AutoCloseable {
       if (Boolean.getBoolean("probkit.redis.required")) {
         fail(why + "; -Dprobkit.redis.required=true makes this a failure");
       }
+      System.err.println(why + "; the Redis tests are skipped");
       assumeTrue(false, why + "; the Redis tests are skipped");
     }
     return b;
@@ -94,7 +95,7 @@ final class RedisServer implements AutoCloseable {
 
   private static boolean free(int port) {
     try (ServerSocket s = new ServerSocket(port)) {
-      return true;
+      return s.getLocalPort() == port;
     } catch (IOException e) {
       return false;
     }
