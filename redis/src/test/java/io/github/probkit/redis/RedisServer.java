@@ -140,6 +140,10 @@ final class RedisServer implements AutoCloseable {
     return port;
   }
 
+  long pid() {
+    return process.pid();
+  }
+
   String hostPort() {
     return "127.0.0.1:" + port;
   }

@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.RedisClient;
 
 /** Creation, opening, shapes, names, memory and the errors Redis can give, on a real redis-server. */
 class StoreTest extends WithServer {
@@ -192,6 +194,43 @@ class StoreTest extends WithServer {
     } finally {
       dying.close();
     }
+  }
+
+  @Test
+  void aTimeoutIsOneClearErrorAndIdempotentBatchesAreRetriedFirst() throws Exception {
+    try (RedisServer stopped = RedisServer.start();
+        RedisStore s = RedisStore.wrap(RedisClient.builder().hostAndPort("127.0.0.1", stopped.port())
+            .clientConfig(DefaultJedisClientConfig.builder().socketTimeoutMillis(300).build()).build(),
+            stopped.hostPort())) {
+      RedisBloomFilter bloom = RedisBloomFilter.create(s, "paused", 1000, 0.01, RedisOptions.defaults());
+      RedisCountMinSketch cms = RedisCountMinSketch.create(s, "paused-cms", 100, 3, false, RedisOptions.defaults());
+      signal("STOP", stopped);
+      try {
+        long t0 = System.nanoTime();
+        assertThatThrownBy(() -> cms.addAll(keys("c", 10)))
+            .isInstanceOf(RedisStoreException.class)
+            .hasMessageStartingWith("redis " + stopped.hostPort() + ": add of 10 keys failed: unreachable or timed out")
+            .hasMessageEndingWith("; 0 keys of the batch were acknowledged");
+        long cmsMillis = (System.nanoTime() - t0) / 1_000_000;
+        t0 = System.nanoTime();
+        assertThatThrownBy(() -> bloom.addAll(keys("b", 10)))
+            .isInstanceOf(RedisStoreException.class)
+            .hasMessageContaining("unreachable or timed out");
+        long bloomMillis = (System.nanoTime() - t0) / 1_000_000;
+        // Three attempts with pauses of 0.4 and 1.6 s between them, against one for count-min.
+        assertThat(bloomMillis).isGreaterThan(cmsMillis + 1_900);
+      } finally {
+        signal("CONT", stopped);
+      }
+      // Once the server answers again, the retried Bloom batch goes through.
+      assertThat(bloom.addAll(keys("b", 10))).hasSize(10);
+      assertThat(bloom.mightContainAll(keys("b", 10))).doesNotContain(false);
+    }
+  }
+
+  private static void signal(String sig, RedisServer s) throws Exception {
+    Process p = new ProcessBuilder("kill", "-" + sig, Long.toString(s.pid())).inheritIO().start();
+    assertThat(p.waitFor()).isZero();
   }
 
   @Test
