@@ -2,8 +2,12 @@ package io.github.probkit.bench;
 
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.redis.RedisBloomFilter;
+import io.github.probkit.redis.RedisCardinalitySketch;
+import io.github.probkit.redis.RedisCountMinSketch;
+import io.github.probkit.redis.RedisCountingBloomFilter;
 import io.github.probkit.redis.RedisOptions;
 import io.github.probkit.redis.RedisStore;
+import io.github.probkit.redis.RedisStructure;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -95,7 +99,11 @@ public final class RedisBench {
     for (int i = 0; i < total; i++) {
       queries[i] = i % 2 == 0 ? present[i / 2] : absent[i / 2];
     }
-    List<Contestant> all = List.of(probkit(false), probkit(true), redissonSingle(), redissonCollection(), setbit());
+    List<Contestant> all = List.of(probkit(false), probkit(true), redissonSingle(), redissonCollection(), setbit(),
+        sketch("probkit-redis counting Bloom (add: one BITFIELD per key)", "bench-counting"),
+        sketch("probkit-redis count-min 2719 x 5, standard (add: one BITFIELD per item)", "bench-cms"),
+        sketch("probkit-redis count-min 2719 x 5, conservative (add: a script per batch)", "bench-cms-conservative"),
+        sketch("probkit-redis HyperLogLog p = 14 (script per batch; count = one GET)", "bench-hll"));
     System.out.printf(Locale.ROOT, "redis %s:%d, %s; load average before: %s%n", host, port,
         store.jedis().info("server").lines().filter(l -> l.startsWith("redis_version")).findFirst().orElse(""),
         loadAverage());
@@ -238,6 +246,63 @@ public final class RedisBench {
       @Override
       public long memory() {
         return memoryOf(f.redisKeys().toArray(new String[0]));
+      }
+    };
+  }
+
+  /** probkit-redis's scripted structures, for their own throughput (no peer keeps them in Redis). */
+  private Contestant sketch(String title, String name) {
+    return new Contestant() {
+      RedisStructure s;
+
+      @Override
+      public String name() {
+        return title;
+      }
+
+      @Override
+      public int keys(int total) {
+        return total;
+      }
+
+      @Override
+      public void reset() {
+        store.delete(name);
+        RedisOptions o = RedisOptions.defaults();
+        s = name.endsWith("counting") ? RedisCountingBloomFilter.create(store, name, CAPACITY, FPP, o)
+            : name.contains("cms") ? RedisCountMinSketch.create(store, name, 0.001, 0.01, name.endsWith("conservative"), o)
+            : RedisCardinalitySketch.createHyperLogLog(store, name, 14, o);
+      }
+
+      @Override
+      public void add(String[] keys) {
+        List<String> k = Arrays.asList(keys);
+        if (s instanceof RedisCountingBloomFilter) {
+          ((RedisCountingBloomFilter) s).addAll(k);
+        } else if (s instanceof RedisCountMinSketch) {
+          ((RedisCountMinSketch) s).addAll(k);
+        } else {
+          ((RedisCardinalitySketch) s).addAll(k);
+        }
+      }
+
+      @Override
+      public void query(String[] keys) {
+        List<String> k = Arrays.asList(keys);
+        if (s instanceof RedisCountingBloomFilter) {
+          ((RedisCountingBloomFilter) s).mightContainAll(k);
+        } else if (s instanceof RedisCountMinSketch) {
+          ((RedisCountMinSketch) s).estimateAll(k);
+        } else {
+          for (int i = 0; i < keys.length; i += BATCH) {
+            ((RedisCardinalitySketch) s).estimate(); // one count per 1,000 keys: "keys/s" of counts x 1,000
+          }
+        }
+      }
+
+      @Override
+      public long memory() {
+        return memoryOf(s.redisKeys().toArray(new String[0]));
       }
     };
   }

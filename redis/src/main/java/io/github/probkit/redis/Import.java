@@ -121,13 +121,13 @@ final class Import {
     long conservativeTotal = total;
     int layers = scalableLayers;
     Meta created = store.create(name, meta, false, m -> {
-      try (Segments out = new Segments(store, segments(name, m, layers))) {
+      try (Segments out = new Segments(store, segments(name, m, layers), type == StructureType.COUNT_MIN_SKETCH)) {
         source.writeTo(out);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
       if (conservativeTotal >= 0) {
-        byte[] t = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(conservativeTotal).array();
+        byte[] t = ByteBuffer.allocate(8).putLong(conservativeTotal).array(); // big-endian, as the counters
         store.call(() -> store.jedis().setrange(RedisStructure.bytes(RedisCountMinSketch.totalKey(name)), 0, t));
       }
     });
@@ -217,18 +217,24 @@ final class Import {
     }
   }
 
-  /** Writes a byte stream into consecutive strings, each sized once, in chunks of 4 MiB. */
+  /**
+   * Writes a byte stream into consecutive strings, each sized once, in chunks of 4 MiB (whole 8-byte
+   * groups: segments and chunks are multiples of 8 bytes); {@code swapCounters} reverses each 8-byte
+   * counter on the way (count-min's are big-endian in Redis).
+   */
   static final class Segments implements AutoCloseable {
     private final RedisStore store;
     private final List<Object[]> segments;
+    private final boolean swapCounters;
     private final byte[] buf = new byte[CHUNK];
     private int fill;
     private int segment;
     private long offset;
 
-    Segments(RedisStore store, List<Object[]> segments) {
+    Segments(RedisStore store, List<Object[]> segments, boolean swapCounters) {
       this.store = store;
       this.segments = segments;
+      this.swapCounters = swapCounters;
       for (Object[] s : segments) {
         RedisStructure.presize(store, (String) s[0], (Long) s[1]);
       }
@@ -255,6 +261,9 @@ final class Import {
       if (fill > 0) {
         byte[] key = RedisStructure.bytes((String) segments.get(segment)[0]);
         byte[] part = java.util.Arrays.copyOf(buf, fill);
+        if (swapCounters) {
+          RedisCountMinSketch.swapCounters(part, fill);
+        }
         long at = offset;
         store.call(() -> store.jedis().setrange(key, at, part));
         offset += fill;

@@ -12,27 +12,37 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Response;
 
 /**
  * A count-min sketch kept in Redis: the counters of {@link CountMinSketch} of the same dimensions,
- * hashing and update rule, the same bytes (unsigned 64-bit little-endian, row by row).
+ * hashing and update rule, row by row as in the file, but each counter big-endian.
  *
- * <p>Adds run in a Lua script, one call per batch, each item atomic with the library's rule
- * (standard: every row gains the count; conservative: only the rows below the new minimum rise),
- * saturating at 2^63 - 1 exactly as the library does. So every shard lives in one hash slot. The
- * total count N is the sum of row 0 (standard) or kept in {@code {name}:total} (conservative).
+ * <p>The one layout that differs from the file's: Redis adds to a counter natively only big-endian
+ * ({@code BITFIELD … OVERFLOW SAT INCRBY i64}, which saturates at 2^63 - 1 exactly as the library
+ * does), so the counters are kept big-endian and export and import reverse the bytes of each; the
+ * file is still the library's, byte for byte. A standard add is then one {@code BITFIELD} per item,
+ * atomic, pipelined (a sketch of several shards, whose rows may lie in different strings, adds
+ * through a script instead). A conservative add reads the item's counters, takes their minimum and
+ * raises those below it: a Lua script, one call per batch, each item atomic, counters handled as two
+ * exact 32-bit halves (Lua numbers are doubles). The total N is the sum of row 0 (standard) or kept in
+ * {@code {name}:total} (conservative). Every shard lives in one hash slot.
  *
  * <p>An add is not idempotent: it is not retried after a lost connection, and the error says how
- * many items of the batch were acknowledged (all or none: a batch is one script). Adding a batch
- * again after such an error counts its items twice if the first attempt was applied: the estimates
- * stay upper bounds of the true counts, larger by that batch.
+ * many items of the batch were acknowledged. Adding them again after such an error counts twice those
+ * that had been applied: the estimates stay upper bounds of the true counts (count-min never
+ * underestimates), larger by those items, and so does the total.
  *
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
 public final class RedisCountMinSketch extends RedisStructure {
   private static final byte[] STANDARD = bytes("standard");
   private static final byte[] CONSERVATIVE = bytes("conservative");
+  private static final Arg OVERFLOW = new Arg("OVERFLOW");
+  private static final Arg SAT = new Arg("SAT");
+  private static final Arg INCRBY = new Arg("INCRBY");
+  private static final Arg I64 = new Arg("i64");
 
   private final int width;
   private final int depth;
@@ -122,6 +132,10 @@ public final class RedisCountMinSketch extends RedisStructure {
   }
 
   private void add(List<byte[]> items, long[] counts) {
+    if (!conservative && meta.shards == 1) {
+      addNatively(items, counts);
+      return;
+    }
     List<byte[]> keys = new ArrayList<>(List.of(shardKeys));
     keys.add(totalKey);
     int[] col = new int[depth];
@@ -140,11 +154,37 @@ public final class RedisCountMinSketch extends RedisStructure {
         args.add(ascii(counts[i] & 0xFFFFFFFFL));
         for (int r = 0; r < depth; r++) {
           long b = 8 * ((long) r * width + col[r]);
+          long bit = 8 * (b % meta.shardBytes);
           args.add(ascii(shardOf(b) + 1));
-          args.add(ascii(b % meta.shardBytes));
+          args.add(ascii(bit)); // the high half, big-endian
+          args.add(ascii(bit + 32));
         }
       }
       script("add", false, Scripts.COUNT_MIN, keys, args, to - from);
+    }
+  }
+
+  /** The standard rule on one string: one saturating BITFIELD per item, pipelined. */
+  private void addNatively(List<byte[]> items, long[] counts) {
+    int[] col = new int[depth];
+    for (int from = 0; from < items.size(); from += store.batchSize()) {
+      int to = Math.min(items.size(), from + store.batchSize());
+      int first = from;
+      store.run(this, "add", false, bt -> {
+        for (int i = first; i < to; i++) {
+          if (counts[i] != 0) {
+            byte[] item = items.get(i);
+            CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
+            CommandArguments args = bitfield(0, false).add(OVERFLOW).add(SAT);
+            Arg count = Arg.of(counts[i]);
+            for (int r = 0; r < depth; r++) {
+              args.add(INCRBY).add(I64).add(Arg.of(64 * ((long) r * width + col[r]))).add(count);
+            }
+            queue(bt, args);
+          }
+          bt.endKey();
+        }
+      });
     }
   }
 
@@ -159,6 +199,8 @@ public final class RedisCountMinSketch extends RedisStructure {
     List<byte[]> ks = keyBytes(items);
     long[] out = new long[ks.size()];
     int[] col = new int[depth];
+    int[] shard = new int[depth];
+    long[] bit = new long[depth];
     for (int from = 0; from < ks.size(); from += store.batchSize()) {
       int to = Math.min(ks.size(), from + store.batchSize());
       int first = from;
@@ -168,16 +210,19 @@ public final class RedisCountMinSketch extends RedisStructure {
           CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
           for (int r = 0; r < depth; r++) {
             long at = 8 * ((long) r * width + col[r]);
-            long o = at % meta.shardBytes;
-            bt.add(bt.pipe.getrange(shardKeys[shardOf(at)], o, o + 7));
+            shard[r] = shardOf(at);
+            bit[r] = 8 * (at % meta.shardBytes);
           }
+          queueBitfield(bt, depth, shard, bit, GET, I64, null);
           bt.endKey();
         }
       });
       for (int i = from; i < to; i++) {
         long min = Long.MAX_VALUE;
         for (Response<?> r : b.of(i - from)) {
-          min = Math.min(min, ByteBuffer.wrap((byte[]) r.get()).order(ByteOrder.LITTLE_ENDIAN).getLong());
+          for (Object v : (List<?>) r.get()) {
+            min = Math.min(min, (Long) v);
+          }
         }
         out[i] = min;
       }
@@ -193,10 +238,10 @@ public final class RedisCountMinSketch extends RedisStructure {
 
   private long total(byte[][] snap) {
     if (conservative) {
-      return ByteBuffer.wrap(snap[snap.length - 1]).order(ByteOrder.LITTLE_ENDIAN).getLong();
+      return ByteBuffer.wrap(snap[snap.length - 1]).getLong(); // big-endian, as the counters
     }
     long sum = 0;
-    ByteBuffer row0 = ByteBuffer.wrap(concat(snap, 8L * width)).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer row0 = ByteBuffer.wrap(concat(snap, 8L * width));
     for (int c = 0; c < width; c++) {
       long s = sum + row0.getLong();
       sum = s < 0 ? Long.MAX_VALUE : s;
@@ -244,9 +289,21 @@ public final class RedisCountMinSketch extends RedisStructure {
     p.putLong(9, total(snap));
     SketchWriter w = SketchWriter.begin(out, meta.type, meta.hash, p.array(), meta.payload);
     for (int s = 0; s < meta.shards; s++) {
+      swapCounters(snap[s], snap[s].length);
       w.writeBytes(snap[s], 0, snap[s].length);
     }
     w.finish();
+  }
+
+  /** Reverses the bytes of each 8-byte counter in {@code b[0, len)}: Redis's big-endian, the file's little. */
+  static void swapCounters(byte[] b, int len) {
+    for (int i = 0; i + 8 <= len; i += 8) {
+      for (int j = 0; j < 4; j++) {
+        byte t = b[i + j];
+        b[i + j] = b[i + 7 - j];
+        b[i + 7 - j] = t;
+      }
+    }
   }
 
   // ---- introspection

@@ -9,16 +9,19 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Response;
 
 /**
  * A counting Bloom filter kept in Redis: the 4-bit counters of {@link CountingBloomFilter} of the
  * same shape and hashing, the same bytes.
  *
- * <p>Adds and removes run in a Lua script, a batch per script call, each key with the library's rules
- * (saturated counters stay at 15; a remove that finds a counter at 0 changes nothing): no key is ever
- * half-applied and no counter underflows, however many clients run at once or die. So every shard
- * lives in one hash slot ({@link Layout#SLOT}). Queries read the counters with {@code BITFIELD_RO}.
+ * <p>Each key is added or removed atomically with the library's rules (saturated counters stay at
+ * 15; a remove that finds a counter at 0 changes nothing): no key is ever half-applied and no counter
+ * underflows, however many clients run at once or die. An add to a filter of one shard is one
+ * {@code BITFIELD} per key; removes, and adds to a filter of several shards, run in a Lua script, one
+ * call per batch. So every shard lives in one hash slot ({@link Layout#SLOT}). Queries read the
+ * counters with {@code BITFIELD_RO}.
  * Adds and removes are not idempotent and are not retried: after a failure, the error says whether
  * the batch was applied (acknowledged) or not known.
  *
@@ -26,6 +29,10 @@ import redis.clients.jedis.Response;
  */
 public final class RedisCountingBloomFilter extends RedisStructure {
   private static final Arg U4 = new Arg("u4");
+  private static final Arg OVERFLOW = new Arg("OVERFLOW");
+  private static final Arg SAT = new Arg("SAT");
+  private static final Arg INCRBY = new Arg("INCRBY");
+  private static final Arg ONE = new Arg("1");
   private static final byte[] ADD = bytes("add");
   private static final byte[] REMOVE = bytes("remove");
 
@@ -94,7 +101,46 @@ public final class RedisCountingBloomFilter extends RedisStructure {
    * changed. Each key is added whole or not at all; a failed batch was applied whole or not at all.
    */
   public boolean[] addAll(Collection<?> keys) {
-    return script("add", ADD, keyBytes(keys));
+    return meta.shards == 1 ? addNatively(keyBytes(keys)) : script("add", ADD, keyBytes(keys));
+  }
+
+  /**
+   * One shard: one {@code BITFIELD} per key reads its counters and increments them saturating at 15
+   * ({@code GET u4 … OVERFLOW SAT INCRBY u4 … 1}, a repeated probe incremented twice as the library
+   * does); a counter changed when one read below 15. Atomic per key, without a script.
+   */
+  private boolean[] addNatively(List<byte[]> keys) {
+    boolean[] out = new boolean[keys.size()];
+    long[] off = new long[k];
+    int[] shard = new int[k];
+    for (int from = 0; from < keys.size(); from += store.batchSize()) {
+      int to = Math.min(keys.size(), from + store.batchSize());
+      int first = from;
+      Batch b = store.run(this, "add", false, bt -> {
+        for (int i = first; i < to; i++) {
+          cells(keys.get(i), shard, off);
+          CommandArguments args = bitfield(0, false);
+          for (int j = 0; j < k; j++) {
+            args.add(GET).add(U4).add(Arg.of(off[j]));
+          }
+          args.add(OVERFLOW).add(SAT);
+          for (int j = 0; j < k; j++) {
+            args.add(INCRBY).add(U4).add(Arg.of(off[j])).add(ONE);
+          }
+          queue(bt, args);
+          bt.endKey();
+        }
+      });
+      for (int i = from; i < to; i++) {
+        List<?> values = (List<?>) b.of(i - from).get(0).get();
+        boolean changed = false;
+        for (int j = 0; j < k; j++) {
+          changed |= (Long) values.get(j) < CountingBloomFilter.MAX_COUNT;
+        }
+        out[i] = changed;
+      }
+    }
+    return out;
   }
 
   public boolean remove(Object key) {

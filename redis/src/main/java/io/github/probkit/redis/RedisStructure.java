@@ -218,8 +218,7 @@ public abstract class RedisStructure {
       if (s < 0) {
         continue; // queued with an earlier cell of its shard
       }
-      CommandArguments args = new CommandArguments(value == null ? Command.BITFIELD_RO : Command.BITFIELD)
-          .key(shardArgs[s]);
+      CommandArguments args = bitfield(s, value == null);
       for (int j = i; j < n; j++) {
         if (shard[j] == s) {
           shard[j] = -1;
@@ -229,8 +228,18 @@ public abstract class RedisStructure {
           }
         }
       }
-      b.add(b.pipe.executeCommand(new CommandObject<>(args, BuilderFactory.LONG_LIST)));
+      queue(b, args);
     }
+  }
+
+  /** A {@code BITFIELD} (or {@code BITFIELD_RO}) command on shard {@code s}, to which operations are added. */
+  final CommandArguments bitfield(int s, boolean readOnly) {
+    return new CommandArguments(readOnly ? Command.BITFIELD_RO : Command.BITFIELD).key(shardArgs[s]);
+  }
+
+  /** Queues a {@code BITFIELD} command; its reply is the list of its operations' values. */
+  static void queue(Batch b, CommandArguments bitfield) {
+    b.add(b.pipe.executeCommand(new CommandObject<>(bitfield, BuilderFactory.LONG_LIST)));
   }
 
   /**
