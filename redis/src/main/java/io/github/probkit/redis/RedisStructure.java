@@ -24,7 +24,9 @@ import redis.clients.jedis.args.Rawable;
  * 512-bit block straddles two). Redis numbers the bits of a byte from the most significant
  * ({@code SETBIT}, {@code BITFIELD}) and the format from the least, so the library's bit {@code i}
  * is Redis bit {@code i ^ 7}, and a 4-bit counter's Redis offset is that of its nibble's high bit:
- * then a {@code GET} of the shards is the payload, and export and import copy bytes.
+ * then a {@code GET} of the shards is the payload, and export and import copy bytes. Count-min is the
+ * exception: Redis adds natively only to big-endian integers, so its counters are kept big-endian and
+ * their bytes reversed on export and import ({@link RedisCountMinSketch}).
  */
 public abstract class RedisStructure {
   private static final int CHUNK = 4 << 20;
