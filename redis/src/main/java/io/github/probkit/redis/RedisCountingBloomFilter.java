@@ -22,8 +22,9 @@ import redis.clients.jedis.Response;
  * {@code BITFIELD} per key; removes, and adds to a filter of several shards, run in a Lua script, one
  * call per batch. So every shard lives in one hash slot ({@link Layout#SLOT}). Queries read the
  * counters with {@code BITFIELD_RO}.
- * Adds and removes are not idempotent and are not retried: after a failure, the error says whether
- * the batch was applied (acknowledged) or not known.
+ * Adds and removes are not idempotent and are not retried: after a failure, the error says how many
+ * keys of the batch were acknowledged (for a script, all or none); the others may or may not be
+ * applied, each whole or not at all.
  *
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
@@ -98,7 +99,7 @@ public final class RedisCountingBloomFilter extends RedisStructure {
 
   /**
    * Increments each key's k counters (saturated ones stay at 15); returns for each whether a counter
-   * changed. Each key is added whole or not at all; a failed batch was applied whole or not at all.
+   * changed. Each key is added whole or not at all.
    */
   public boolean[] addAll(Collection<?> keys) {
     return meta.shards == 1 ? addNatively(keyBytes(keys)) : script("add", ADD, keyBytes(keys));
