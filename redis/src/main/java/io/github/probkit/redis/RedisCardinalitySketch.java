@@ -1,6 +1,7 @@
 package io.github.probkit.redis;
 
 import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.CardinalitySketches;
 import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cardinality.UltraLogLog;
 import io.github.probkit.io.StructureType;
@@ -97,14 +98,9 @@ public final class RedisCardinalitySketch extends RedisStructure {
   public boolean[] addAll(Collection<?> keys) {
     List<byte[]> ks = keyBytes(keys);
     long[] updates = new long[ks.size()];
-    int q = 64 - p;
     for (int i = 0; i < updates.length; i++) {
       byte[] k = ks.get(i);
-      long h = meta.hash.hash64(k, 0, k.length);
-      // docs/FORMAT.md: the register is the top p bits; the value counts the leading zeros of the
-      // other q bits, plus one (q + 1 when they are all zero).
-      int value = Math.min(Long.numberOfLeadingZeros(h << p), q) + 1;
-      updates[i] = (h >>> q) << 8 | value;
+      updates[i] = CardinalitySketches.registerUpdate(meta.hash, p, k, 0, k.length);
     }
     return apply(updates);
   }
