@@ -44,7 +44,7 @@ import redis.clients.jedis.exceptions.JedisException;
 public final class RedisStore implements AutoCloseable {
   private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
   private static final int SOCKET_TIMEOUT_MILLIS = 10_000;
-  private static final int MAX_ATTEMPTS = 3;
+  private static final int MAX_ATTEMPTS = 4;
   private static final SecureRandom IDS = new SecureRandom();
 
   private static final String CLAIM =
@@ -343,10 +343,14 @@ public final class RedisStore implements AutoCloseable {
         if (!retry) {
           throw failure(what + " of " + (b == null ? 0 : b.keys()) + " keys", e, b == null ? 0 : b.acknowledged());
         }
+        sleep(100L << (2 * attempt)); // 0.4, 1.6, 6.4 s: long enough for a cluster failover
         if (jedis instanceof RedisClusterClient) {
-          ((RedisClusterClient) jedis).refreshClusterTopology();
+          try {
+            ((RedisClusterClient) jedis).refreshClusterTopology();
+          } catch (JedisException stillDown) {
+            // the next attempt reports it
+          }
         }
-        sleep(100L << (2 * attempt));
       } finally {
         if (pipe != null) {
           try {
