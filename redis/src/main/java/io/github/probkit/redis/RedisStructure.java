@@ -386,16 +386,6 @@ public abstract class RedisStructure {
     }
   }
 
-  /** Writes {@code data} over string {@code key} from byte {@code offset}, in chunks. */
-  final void overwrite(byte[] key, long offset, byte[] data) {
-    for (int off = 0; off < data.length; off += CHUNK) {
-      int len = Math.min(CHUNK, data.length - off);
-      byte[] part = off == 0 && len == data.length ? data : java.util.Arrays.copyOfRange(data, off, off + len);
-      long at = offset + off;
-      store.call(() -> store.jedis().setrange(key, at, part));
-    }
-  }
-
   @Override
   public String toString() {
     return getClass().getSimpleName() + "{" + name + ": " + meta.describe() + "}";
