@@ -138,7 +138,7 @@ public final class RedisBloomFilter extends RedisStructure {
     for (int from = 0; from < keys.size(); from += batch) {
       int to = Math.min(keys.size(), from + batch);
       int first = from;
-      Batch b = store.run(this, what, true, bt -> {
+      Batch b = store.run(this, what, true, from, bt -> {
         for (int i = first; i < to; i++) {
           queue(bt, keys.get(i), set, pos, shard);
         }

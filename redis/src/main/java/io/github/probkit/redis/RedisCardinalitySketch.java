@@ -117,7 +117,7 @@ public final class RedisCardinalitySketch extends RedisStructure {
         args.add(ascii(updates[i] >>> 8));
         args.add(ascii(updates[i] & 0xFF));
       }
-      flags((List<?>) script("add", true, Scripts.LOGLOG, keys, args, to - from), out, from);
+      flags((List<?>) script("add", true, Scripts.LOGLOG, keys, args, from, to - from), out, from);
     }
     return out;
   }

@@ -160,7 +160,7 @@ public final class RedisCountMinSketch extends RedisStructure {
           args.add(ascii(bit + 32));
         }
       }
-      script("add", false, Scripts.COUNT_MIN, keys, args, to - from);
+      script("add", false, Scripts.COUNT_MIN, keys, args, from, to - from);
     }
   }
 
@@ -170,7 +170,7 @@ public final class RedisCountMinSketch extends RedisStructure {
     for (int from = 0; from < items.size(); from += store.batchSize()) {
       int to = Math.min(items.size(), from + store.batchSize());
       int first = from;
-      store.run(this, "add", false, bt -> {
+      store.run(this, "add", false, from, bt -> {
         for (int i = first; i < to; i++) {
           if (counts[i] != 0) {
             byte[] item = items.get(i);
@@ -204,7 +204,7 @@ public final class RedisCountMinSketch extends RedisStructure {
     for (int from = 0; from < ks.size(); from += store.batchSize()) {
       int to = Math.min(ks.size(), from + store.batchSize());
       int first = from;
-      Batch b = store.run(this, "estimate", true, bt -> {
+      Batch b = store.run(this, "estimate", true, from, bt -> {
         for (int i = first; i < to; i++) {
           byte[] item = ks.get(i);
           CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);

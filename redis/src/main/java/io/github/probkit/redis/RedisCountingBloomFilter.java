@@ -117,7 +117,7 @@ public final class RedisCountingBloomFilter extends RedisStructure {
     for (int from = 0; from < keys.size(); from += store.batchSize()) {
       int to = Math.min(keys.size(), from + store.batchSize());
       int first = from;
-      Batch b = store.run(this, "add", false, bt -> {
+      Batch b = store.run(this, "add", false, from, bt -> {
         for (int i = first; i < to; i++) {
           cells(keys.get(i), shard, off);
           CommandArguments args = bitfield(0, false);
@@ -182,7 +182,7 @@ public final class RedisCountingBloomFilter extends RedisStructure {
     for (int from = 0; from < ks.size(); from += store.batchSize()) {
       int to = Math.min(ks.size(), from + store.batchSize());
       int first = from;
-      Batch b = store.run(this, "query", true, bt -> {
+      Batch b = store.run(this, "query", true, from, bt -> {
         for (int i = first; i < to; i++) {
           cells(ks.get(i), shard, off);
           queueBitfield(bt, k, shard, off, GET, U4, null);
@@ -231,7 +231,7 @@ public final class RedisCountingBloomFilter extends RedisStructure {
           args.add(ascii(off[j]));
         }
       }
-      flags((List<?>) script(what, false, Scripts.COUNTING, shardList, args, to - from), out, from);
+      flags((List<?>) script(what, false, Scripts.COUNTING, shardList, args, from, to - from), out, from);
     }
     return out;
   }

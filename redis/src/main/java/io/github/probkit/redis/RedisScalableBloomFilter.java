@@ -143,7 +143,7 @@ public final class RedisScalableBloomFilter extends RedisStructure {
         }
       }
       int before = layers;
-      List<?> reply = (List<?>) script("add", true, Scripts.SCALABLE, redisKeys, args, to - from);
+      List<?> reply = (List<?>) script("add", true, Scripts.SCALABLE, redisKeys, args, from, to - from);
       List<?> flags = (List<?>) reply.get(0);
       layers = (int) (long) (Long) reply.get(1);
       flags(flags, out, from);
@@ -174,7 +174,7 @@ public final class RedisScalableBloomFilter extends RedisStructure {
       int first = from;
       int known = layers;
       Response<?>[] strlen = new Response<?>[1];
-      Batch b = store.run(this, "query", true, bt -> {
+      Batch b = store.run(this, "query", true, from, bt -> {
         for (int i = first; i < to; i++) {
           byte[] k = ks.get(i);
           for (int l = 0; l < known; l++) {

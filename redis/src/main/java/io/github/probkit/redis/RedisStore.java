@@ -309,7 +309,7 @@ public final class RedisStore implements AutoCloseable {
     try {
       return c.run();
     } catch (JedisException e) {
-      throw failure("", e, -1);
+      throw failure("", e, -1, 0);
     }
   }
 
@@ -317,9 +317,10 @@ public final class RedisStore implements AutoCloseable {
    * Runs one pipelined batch: {@code queue} adds each key's commands (calling {@link Batch#endKey}
    * after each); the structure's id is read last, so that a batch against a structure deleted or
    * re-created meanwhile fails. Idempotent batches are retried, whole, on a lost connection, a
-   * timeout or a failover; others fail with the count of keys acknowledged.
+   * timeout or a failover; others fail with the count of keys acknowledged. {@code before}: the keys
+   * of the same call in earlier batches, all acknowledged (for the message).
    */
-  Batch run(RedisStructure s, String what, boolean idempotent, Consumer<Batch> queue) {
+  Batch run(RedisStructure s, String what, boolean idempotent, int before, Consumer<Batch> queue) {
     for (int attempt = 1; ; attempt++) {
       AbstractPipeline pipe = null;
       Batch b = null;
@@ -341,7 +342,8 @@ public final class RedisStore implements AutoCloseable {
       } catch (JedisException e) {
         boolean retry = idempotent && attempt < MAX_ATTEMPTS && transientFailure(e);
         if (!retry) {
-          throw failure(what + " of " + (b == null ? 0 : b.keys()) + " keys", e, b == null ? 0 : b.acknowledged());
+          throw failure(what + " of " + (b == null ? 0 : b.keys()) + " keys", e, b == null ? 0 : b.acknowledged(),
+              before);
         }
         sleep(100L << (2 * attempt)); // 0.4, 1.6, 6.4 s: long enough for a cluster failover
         if (jedis instanceof RedisClusterClient) {
@@ -376,8 +378,11 @@ public final class RedisStore implements AutoCloseable {
     return e.getCause() instanceof java.net.SocketTimeoutException;
   }
 
-  /** The one clear error for a Jedis failure; {@code acknowledged} is -1 outside a batch. */
-  RedisStoreException failure(String what, JedisException e, int acknowledged) {
+  /**
+   * The one clear error for a Jedis failure; {@code acknowledged} is -1 outside a batch, {@code
+   * before} the keys of the same call in earlier batches.
+   */
+  RedisStoreException failure(String what, JedisException e, int acknowledged, int before) {
     String m = String.valueOf(e.getMessage());
     String why;
     if (e instanceof JedisConnectionException) {
@@ -393,7 +398,8 @@ public final class RedisStore implements AutoCloseable {
     } else {
       why = m;
     }
-    String ack = acknowledged < 0 ? "" : "; " + acknowledged + " keys of the batch were acknowledged";
+    String ack = acknowledged < 0 ? "" : "; " + acknowledged + " keys of the batch were acknowledged"
+        + (before == 0 ? "" : " (and the " + before + " keys of the call's earlier batches)");
     return new RedisStoreException(server, (what.isEmpty() ? "" : what + " failed: ") + why + ack, acknowledged, e);
   }
 

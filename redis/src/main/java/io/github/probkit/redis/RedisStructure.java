@@ -245,11 +245,12 @@ public abstract class RedisStructure {
   }
 
   /**
-   * Runs {@code script} once for a batch of {@code n} keys (all acknowledged, or none: a script is
-   * atomic) and returns its reply.
+   * Runs {@code script} once for a batch of {@code n} keys that follow {@code before} keys of the
+   * same call (all acknowledged, or none: a script is atomic) and returns its reply.
    */
-  final Object script(String what, boolean idempotent, byte[] script, List<byte[]> keys, List<byte[]> args, int n) {
-    Batch b = store.run(this, what, idempotent, bt -> {
+  final Object script(
+      String what, boolean idempotent, byte[] script, List<byte[]> keys, List<byte[]> args, int before, int n) {
+    Batch b = store.run(this, what, idempotent, before, bt -> {
       bt.add(bt.pipe.eval(script, keys, args));
       for (int i = 0; i < n; i++) {
         bt.endKey();

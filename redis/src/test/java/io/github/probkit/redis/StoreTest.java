@@ -166,6 +166,27 @@ class StoreTest extends WithServer {
           .isInstanceOf(RedisStoreException.class)
           .hasMessageStartingWith("redis " + small.hostPort() + ": add of 1000 keys failed: out of memory: OOM")
           .hasMessageEndingWith("; 0 keys of the batch were acknowledged");
+      // A failure after earlier batches of the same call says so.
+      s.jedis().configSet("maxmemory", "0");
+      RedisCountMinSketch cms = RedisCountMinSketch.create(s, "oom-cms", 100, 3, false, RedisOptions.defaults());
+      s.batchSize(10);
+      List<Object> many = keys("c", 1_000_000);
+      Thread limiter = new Thread(() -> {
+        while (cms.totalCount() == 0) { // once some batches are in
+          RedisServer.sleep(5);
+        }
+        s.jedis().configSet("maxmemory", "1mb");
+      });
+      limiter.start();
+      try {
+        assertThatThrownBy(() -> cms.addAll(many))
+            .isInstanceOf(RedisStoreException.class)
+            .hasMessageContaining("add of 10 keys failed: out of memory")
+            .hasMessageMatching(".*; 0 keys of the batch were acknowledged \\(and the [1-9][0-9]* keys of the call's "
+                + "earlier batches\\)");
+      } finally {
+        s.batchSize(1000);
+      }
       assertThat(f.mightContainAll(keys("a", 100))).doesNotContain(false);
     }
   }
