@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class CardinalitySketchesTest {
   @Test
   void registerUpdateIsWhatAnAddWrites() {
-    for (HashStrategy hash : List.of(HashStrategy.xxh3(), HashStrategy.xxh3(0x77), HashStrategy.fnv1a())) {
+    for (HashStrategy hash : List.of(HashStrategy.xxh3(), HashStrategy.xxh3(0x77))) {
       for (int p : new int[] {4, 5, 11, 18}) {
         for (int i = 0; i < 200; i++) {
           byte[] key = ("key-" + i).getBytes(StandardCharsets.UTF_8);
@@ -30,5 +30,8 @@ class CardinalitySketchesTest {
     }
     assertThatThrownBy(() -> CardinalitySketches.registerUpdate(HashStrategy.xxh3(), 3, new byte[1], 0, 1))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("precision must be in [4, 18], was 3");
+    // As the sketches themselves, it refuses a hash whose bits are too regular.
+    assertThatThrownBy(() -> CardinalitySketches.registerUpdate(HashStrategy.fnv1a(), 12, new byte[1], 0, 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot use the fnv1a hash");
   }
 }

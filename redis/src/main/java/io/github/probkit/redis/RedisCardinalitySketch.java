@@ -67,6 +67,12 @@ public final class RedisCardinalitySketch extends RedisStructure {
       throw new IllegalArgumentException("precision must be in [" + HyperLogLog.MIN_PRECISION + ", "
           + HyperLogLog.MAX_PRECISION + "], was " + precision);
     }
+    // The library's own check of the hash strategy (a sketch of 16 registers).
+    if (type == StructureType.HYPER_LOG_LOG) {
+      HyperLogLog.create(HyperLogLog.MIN_PRECISION, o.hash());
+    } else {
+      UltraLogLog.create(UltraLogLog.MIN_PRECISION, o.hash());
+    }
     byte[] params;
     long payload;
     if (type == StructureType.HYPER_LOG_LOG) {

@@ -75,6 +75,7 @@ public final class RedisCountingBloomFilter extends RedisStructure {
       throw new IllegalArgumentException(
           "hashes must be in [1, " + CountingBloomFilter.MAX_HASHES + "], was " + hashes);
     }
+    CountingBloomFilter.withCounters(1, 1, o.hash()); // the library's own check of the hash strategy
     if (o.layout() != Layout.SLOT) {
       throw new IllegalArgumentException("a counting filter's adds and removes are atomic scripts over "
           + "all its shards, which must share a hash slot: use Layout.SLOT, was " + o.layout());

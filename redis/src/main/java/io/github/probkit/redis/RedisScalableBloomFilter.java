@@ -3,6 +3,7 @@ package io.github.probkit.redis;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.filter.ScalableBloomFilter.LayerInfo;
+import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
@@ -53,12 +54,16 @@ public final class RedisScalableBloomFilter extends RedisStructure {
     return "{" + name + "}:counts";
   }
 
-  /** Creates a filter as {@link ScalableBloomFilter#create(long, double, int, double)} would. */
+  /**
+   * Creates a filter as {@link ScalableBloomFilter#create(long, double, int, double, HashStrategy)}
+   * would: a first layer of at least {@link ScalableBloomFilter#MIN_INITIAL_CAPACITY} keys, sized for
+   * {@link ScalableBloomFilter#SIZING_MARGIN} times {@code fpp}.
+   */
   public static RedisScalableBloomFilter create(RedisStore store, String name, long initialCapacity,
       double fpp, int growth, double tightening, RedisOptions options) {
-    ScalableBloomFilter.create(1, fpp, growth, tightening); // checks fpp, growth, tightening
-    Meta meta = store.create(name, meta(initialCapacity, fpp, growth, tightening, options),
-        options.openIfExists(), null);
+    ScalableBloomFilter.create(1, fpp, growth, tightening, options.hash()); // the library's checks
+    Meta meta = store.create(name, meta(Math.max(ScalableBloomFilter.MIN_INITIAL_CAPACITY, initialCapacity),
+        ScalableBloomFilter.SIZING_MARGIN * fpp, growth, tightening, options), options.openIfExists(), null);
     return new RedisScalableBloomFilter(store, name, meta);
   }
 
