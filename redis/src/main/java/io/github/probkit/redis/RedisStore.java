@@ -198,7 +198,19 @@ public final class RedisStore implements AutoCloseable {
 
   // ---- metadata
 
-  static void checkName(String name) {
+  /**
+   * The structure that a URI of the form {@code redis://[user@]host[:port][/db]/KEY} names (KEY,
+   * decoded), or null when it names none; {@link #connect} ignores that part.
+   */
+  public static String keyOf(String uri) {
+    return Endpoint.parse(uri).rest;
+  }
+
+  /**
+   * Refuses a structure name that makes no sense before anything is written: 1 to 512 characters
+   * without braces (Redis Cluster's hash tags), spaces or control characters.
+   */
+  public static void checkName(String name) {
     boolean ok = name != null && !name.isEmpty() && name.length() <= 512;
     for (int i = 0; ok && i < name.length(); i++) {
       char c = name.charAt(i);

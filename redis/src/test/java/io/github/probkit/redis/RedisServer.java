@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * tests. The binary is $PROBKIT_REDIS_SERVER or redis-server on the PATH; without one the tests are
  * skipped, unless -Dprobkit.redis.required=true (set by .ci/run), which makes them fail.
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements AutoCloseable {
   private final Path binary;
   private final Path dir;
   private final int port;
@@ -66,7 +66,7 @@ final class RedisServer implements AutoCloseable {
   }
 
   /** Starts a server with persistence off, plus {@code extra} configuration arguments. */
-  static RedisServer start(String... extra) throws IOException {
+  public static RedisServer start(String... extra) throws IOException {
     Path binary = requireBinary();
     Path dir = Files.createTempDirectory("probkit-redis-");
     int port = freePort();
@@ -144,11 +144,11 @@ final class RedisServer implements AutoCloseable {
     return process.pid();
   }
 
-  String hostPort() {
+  public String hostPort() {
     return "127.0.0.1:" + port;
   }
 
-  String uri() {
+  public String uri() {
     return "redis://127.0.0.1:" + port;
   }
 
