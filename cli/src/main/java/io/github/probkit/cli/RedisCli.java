@@ -97,6 +97,18 @@ final class RedisCli {
     return n;
   }
 
+  /** Writes each key's bytes followed by {@code tail.apply(i)}: the query commands' output. */
+  private static void print(OutputStream out, List<byte[]> keys, java.util.function.IntFunction<String> tail) {
+    try {
+      for (int i = 0; i < keys.size(); i++) {
+        out.write(keys.get(i));
+        out.write(tail.apply(i).getBytes(StandardCharsets.US_ASCII));
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** Deletes the structure when {@code force}, as {@code --force} replaces a file. */
   private static void replace(Target t, boolean force) {
     if (force) {
@@ -191,14 +203,7 @@ final class RedisCli {
         } else {
           throw new CliException(t.uri + ": a " + s.type().label() + ", not a filter");
         }
-        try {
-          for (int i = 0; i < batch.size(); i++) {
-            out.write(batch.get(i));
-            out.write((present[i] ? "\tpresent\n" : "\tabsent\n").getBytes(StandardCharsets.US_ASCII));
-          }
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
+        print(out, batch, i -> present[i] ? "\tpresent\n" : "\tabsent\n");
       });
     });
     out.flush();
@@ -277,14 +282,7 @@ final class RedisCli {
       RedisCountMinSketch s = RedisCountMinSketch.open(t.store, t.name);
       return batches(t, from, items, spec, batch -> {
         long[] est = s.estimateAll(batch);
-        try {
-          for (int i = 0; i < batch.size(); i++) {
-            out.write(batch.get(i));
-            out.write(('\t' + Long.toString(est[i]) + '\n').getBytes(StandardCharsets.US_ASCII));
-          }
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
+        print(out, batch, i -> "\t" + est[i] + "\n");
       });
     });
     out.flush();
