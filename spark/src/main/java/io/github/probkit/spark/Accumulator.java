@@ -298,7 +298,7 @@ abstract class Accumulator implements Keys.Visitor<Void> {
 
     @Override
     byte[] result() {
-      return sketch == null ? null : Sketches.toBytes(this::writeState, stateSize());
+      return sketch == null ? null : Sketches.toBytes(Sketches.writer(sketch), Sketches.byteSize(sketch) + 64);
     }
 
     @Override

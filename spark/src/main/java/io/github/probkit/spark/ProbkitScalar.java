@@ -151,24 +151,22 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
 
   @Override
   public Object eval(InternalRow row) {
+    boolean keyed = function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE;
+    Object key = keyed ? arg(1).eval(row) : null;
     Object s = arg(0).eval(row);
     byte[] bytes = s == null ? null : SketchArg.bytes(s);
-    if (bytes == null) {
+    if (bytes == null || keyed && key == null) {
       return null;
     }
     Object structure = structure(bytes);
     switch (function) {
-      case MIGHT_CONTAIN: {
-        Object key = arg(1).eval(row);
-        return key == null ? null : keys().apply(key, new Query(expect(structure, MembershipFilter.class, "a filter")));
-      }
-      case CMS_ESTIMATE: {
-        Object key = arg(1).eval(row);
+      case MIGHT_CONTAIN:
+        return keys().apply(key, new Query(expect(structure, MembershipFilter.class, "a filter")));
+      case CMS_ESTIMATE:
         if (!(structure instanceof HeavyHitters)) {
           expect(structure, CountMinSketch.class, "a count-min sketch or heavy-hitters summary");
         }
-        return key == null ? null : keys().apply(key, new Query(structure));
-      }
+        return keys().apply(key, new Query(structure));
       case ESTIMATE:
         return estimate(structure);
       default:

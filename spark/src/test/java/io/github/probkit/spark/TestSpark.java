@@ -19,6 +19,7 @@ final class TestSpark {
           .config("spark.ui.enabled", "false")
           .config("spark.sql.shuffle.partitions", "4")
           .config("spark.driver.host", "127.0.0.1")
+          .config("spark.sql.session.timeZone", "UTC")
           .getOrCreate();
       ProbkitFunctions.register(spark);
     }
