@@ -208,36 +208,11 @@ abstract class Accumulator implements Keys.Visitor<Void> {
   }
 
   /** Count-min sketches, heavy hitters and cardinality sketches: read and written in the probkit format. */
-  static final class Sketch extends Accumulator {
-    private Object sketch;
-    private final byte[] longKey = new byte[8];
+  abstract static class Sketch extends Accumulator {
+    Object sketch;
 
     Sketch(Object sketch) {
       this.sketch = sketch;
-    }
-
-    @Override
-    public Void bytes(byte[] key, int off, int len) {
-      if (sketch instanceof CardinalitySketch) {
-        ((CardinalitySketch) sketch).add(key, off, len);
-      } else if (sketch instanceof CountMinSketch) {
-        ((CountMinSketch) sketch).add(key, off, len);
-      } else {
-        ((HeavyHitters) sketch).add(key, off, len);
-      }
-      return null;
-    }
-
-    @Override
-    public Void longKey(long key) {
-      if (sketch instanceof CardinalitySketch) {
-        ((CardinalitySketch) sketch).add(key);
-      } else if (sketch instanceof CountMinSketch) {
-        ((CountMinSketch) sketch).add(key);
-      } else {
-        ((HeavyHitters) sketch).add(Keys.longBytes(key, longKey), 0, 8);
-      }
-      return null;
     }
 
     @Override
@@ -263,6 +238,62 @@ abstract class Accumulator implements Keys.Visitor<Void> {
     @Override
     void readState(InputStream in) throws IOException {
       sketch = Sketches.read(in);
+    }
+  }
+
+  static final class CountMin extends Sketch {
+    CountMin(CountMinSketch sketch) {
+      super(sketch);
+    }
+
+    @Override
+    public Void bytes(byte[] key, int off, int len) {
+      ((CountMinSketch) sketch).add(key, off, len);
+      return null;
+    }
+
+    @Override
+    public Void longKey(long key) {
+      ((CountMinSketch) sketch).add(key);
+      return null;
+    }
+  }
+
+  static final class TopK extends Sketch {
+    private final byte[] longKey = new byte[8];
+
+    TopK(HeavyHitters sketch) {
+      super(sketch);
+    }
+
+    @Override
+    public Void bytes(byte[] key, int off, int len) {
+      ((HeavyHitters) sketch).add(key, off, len);
+      return null;
+    }
+
+    @Override
+    public Void longKey(long key) {
+      ((HeavyHitters) sketch).add(Keys.longBytes(key, longKey), 0, 8);
+      return null;
+    }
+  }
+
+  static final class Cardinality extends Sketch {
+    Cardinality(CardinalitySketch sketch) {
+      super(sketch);
+    }
+
+    @Override
+    public Void bytes(byte[] key, int off, int len) {
+      ((CardinalitySketch) sketch).add(key, off, len);
+      return null;
+    }
+
+    @Override
+    public Void longKey(long key) {
+      ((CardinalitySketch) sketch).add(key);
+      return null;
     }
   }
 

@@ -137,7 +137,7 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
         double epsilon = Params.number(name, "epsilon", arg(1));
         double delta = Params.number(name, "delta", arg(2));
         wrap(name, () -> CountMinSketch.widthFor(epsilon, delta));
-        f = () -> new Accumulator.Sketch(CountMinSketch.create(epsilon, delta));
+        f = () -> new Accumulator.CountMin(CountMinSketch.create(epsilon, delta));
         break;
       }
       case TOPK: {
@@ -151,7 +151,7 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
         if (capacity < k || capacity > HeavyHitters.MAX_CAPACITY) {
           throw Params.fail(name, "capacity must be in [k = %d, %d], was %d", k, HeavyHitters.MAX_CAPACITY, capacity);
         }
-        f = () -> new Accumulator.Sketch(HeavyHitters.withCapacity((int) capacity));
+        f = () -> new Accumulator.TopK(HeavyHitters.withCapacity((int) capacity));
         break;
       }
       case HLL:
@@ -162,8 +162,8 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
               HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION, p);
         }
         f = function == Function.HLL
-            ? () -> new Accumulator.Sketch(HyperLogLog.create((int) p))
-            : () -> new Accumulator.Sketch(UltraLogLog.create((int) p));
+            ? () -> new Accumulator.Cardinality(HyperLogLog.create((int) p))
+            : () -> new Accumulator.Cardinality(UltraLogLog.create((int) p));
         break;
       }
       default:
