@@ -50,22 +50,16 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
 
   /** The functions, with their SQL names and how many arguments they take. */
   enum Function {
-    BLOOM("probkit_bloom_agg", 3, 4, "key, expected, fpp[, type]"),
-    CMS("probkit_cms_agg", 3, 3, "key, epsilon, delta"),
-    TOPK("probkit_topk_agg", 2, 3, "key, k[, capacity]"),
-    HLL("probkit_hll_agg", 1, 2, "key[, precision]"),
-    ULL("probkit_ull_agg", 1, 2, "key[, precision]"),
-    UNION("probkit_union_agg", 1, 1, "sketch");
+    BLOOM(new Signature("probkit_bloom_agg", 3, 4, "key, expected, fpp[, type]")),
+    CMS(new Signature("probkit_cms_agg", 3, 3, "key, epsilon, delta")),
+    TOPK(new Signature("probkit_topk_agg", 2, 3, "key, k[, capacity]")),
+    HLL(new Signature("probkit_hll_agg", 1, 2, "key[, precision]")),
+    ULL(new Signature("probkit_ull_agg", 1, 2, "key[, precision]")),
+    UNION(new Signature("probkit_union_agg", 1, 1, "sketch"));
 
-    final String sqlName;
-    final int minArgs;
-    final int maxArgs;
-    final String signature;
+    final Signature signature;
 
-    Function(String sqlName, int minArgs, int maxArgs, String signature) {
-      this.sqlName = sqlName;
-      this.minArgs = minArgs;
-      this.maxArgs = maxArgs;
+    Function(Signature signature) {
       this.signature = signature;
     }
   }
@@ -111,11 +105,9 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
     if (factory != null) {
       return factory;
     }
-    String name = function.sqlName;
+    String name = function.signature.sqlName;
     int n = children.size();
-    if (n < function.minArgs || n > function.maxArgs) {
-      throw Params.fail(name, "takes (%s), was given %d argument%s", function.signature, n, n == 1 ? "" : "s");
-    }
+    function.signature.checkArity(n);
     DataType keyType = arg(0).dataType();
     if (function == Function.UNION) {
       if (!SketchArg.accepts(keyType)) {
@@ -270,7 +262,7 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
 
   @Override
   public String prettyName() {
-    return function.sqlName;
+    return function.signature.sqlName;
   }
 
   @Override

@@ -47,19 +47,19 @@ public final class ProbkitFunctions {
   static List<Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>>> functions() {
     List<Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>>> all = new ArrayList<>();
     for (ProbkitAggregate.Function f : ProbkitAggregate.Function.values()) {
-      all.add(new Tuple3<>(FunctionIdentifier.apply(f.sqlName), info(ProbkitAggregate.class, f.sqlName, f.signature),
+      all.add(new Tuple3<>(FunctionIdentifier.apply(f.signature.sqlName), info(ProbkitAggregate.class, f.signature),
           args -> ProbkitAggregate.of(f, args)));
     }
     for (ProbkitScalar.Function f : ProbkitScalar.Function.values()) {
-      all.add(new Tuple3<>(FunctionIdentifier.apply(f.sqlName), info(ProbkitScalar.class, f.sqlName, f.signature),
+      all.add(new Tuple3<>(FunctionIdentifier.apply(f.signature.sqlName), info(ProbkitScalar.class, f.signature),
           args -> new ProbkitScalar(f, args)));
     }
     return all;
   }
 
-  private static ExpressionInfo info(Class<?> c, String name, String signature) {
-    return new ExpressionInfo(c.getName(), null, name,
-        String.format(Locale.ROOT, "%s(%s) - see docs/SPARK.md of probkit", name, signature), "");
+  private static ExpressionInfo info(Class<?> c, Signature s) {
+    return new ExpressionInfo(c.getName(), null, s.sqlName,
+        String.format(Locale.ROOT, "%s(%s) - see docs/SPARK.md of probkit", s.sqlName, s.arguments), "");
   }
 
   // ---- aggregates

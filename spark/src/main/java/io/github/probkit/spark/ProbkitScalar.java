@@ -43,20 +43,14 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
 
   /** The functions, with their SQL names and how many arguments they take. */
   enum Function {
-    MIGHT_CONTAIN("probkit_might_contain", 2, 2, "filter, key"),
-    ESTIMATE("probkit_estimate", 1, 1, "sketch"),
-    CMS_ESTIMATE("probkit_cms_estimate", 2, 2, "sketch, key"),
-    TOPK("probkit_topk", 2, 3, "sketch, k[, type]");
+    MIGHT_CONTAIN(new Signature("probkit_might_contain", 2, 2, "filter, key")),
+    ESTIMATE(new Signature("probkit_estimate", 1, 1, "sketch")),
+    CMS_ESTIMATE(new Signature("probkit_cms_estimate", 2, 2, "sketch, key")),
+    TOPK(new Signature("probkit_topk", 2, 3, "sketch, k[, type]"));
 
-    final String sqlName;
-    final int minArgs;
-    final int maxArgs;
-    final String signature;
+    final Signature signature;
 
-    Function(String sqlName, int minArgs, int maxArgs, String signature) {
-      this.sqlName = sqlName;
-      this.minArgs = minArgs;
-      this.maxArgs = maxArgs;
+    Function(Signature signature) {
       this.signature = signature;
     }
   }
@@ -91,11 +85,9 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
   }
 
   private void check() {
-    String name = function.sqlName;
+    String name = function.signature.sqlName;
     int n = children.size();
-    if (n < function.minArgs || n > function.maxArgs) {
-      throw Params.fail(name, "takes (%s), was given %d argument%s", function.signature, n, n == 1 ? "" : "s");
-    }
+    function.signature.checkArity(n);
     DataType sketchType = arg(0).dataType();
     if (!SketchArg.accepts(sketchType) && !(sketchType instanceof NullType)) {
       throw Params.fail(name, "%s must be binary or %s, was of type %s",
@@ -116,7 +108,7 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     if (itemType != null) {
       return;
     }
-    String name = function.sqlName;
+    String name = function.signature.sqlName;
     long value = Params.integer(name, "k", arg(1));
     if (value < 1 || value > HeavyHitters.MAX_CAPACITY) {
       throw Params.fail(name, "k must be in [1, %d], was %d", HeavyHitters.MAX_CAPACITY, value);
@@ -184,7 +176,7 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     if (s instanceof BinaryFuseFilter) {
       return ((BinaryFuseFilter) s).keyCount();
     }
-    throw new IllegalArgumentException(function.sqlName + " takes a cardinality sketch or a filter, was given a "
+    throw new IllegalArgumentException(function.signature.sqlName + " takes a cardinality sketch or a filter, was given a "
         + Sketches.label(s) + (s instanceof CountMinSketch ? "; use probkit_cms_estimate" : "; use probkit_topk"));
   }
 
@@ -210,7 +202,7 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
         if (b.length != 8) {
           throw new IllegalArgumentException(String.format(Locale.ROOT,
               "%s: item of %d bytes is not a bigint key (8 bytes); decode it as 'binary' or 'string'",
-              function.sqlName, b.length));
+              function.signature.sqlName, b.length));
         }
         return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong();
     }
@@ -219,7 +211,7 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
   private <T> T expect(Object s, Class<T> type, String what) {
     if (!type.isInstance(s)) {
       throw new IllegalArgumentException(
-          function.sqlName + " takes " + what + ", was given a " + Sketches.label(s));
+          function.signature.sqlName + " takes " + what + ", was given a " + Sketches.label(s));
     }
     return type.cast(s);
   }
@@ -287,7 +279,7 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
 
   @Override
   public String prettyName() {
-    return function.sqlName;
+    return function.signature.sqlName;
   }
 
   @Override
