@@ -126,6 +126,18 @@ class InterchangeTest {
   }
 
   @Test
+  void aUnionTakesTheLowestPrecisionAndTheSmallestCapacity() {
+    Row r = TestSpark.get().sql("SELECT probkit_union_agg(h), probkit_union_agg(t) FROM ("
+        + "SELECT probkit_hll_agg(id, 14) AS h, probkit_topk_agg(id, 5, 2000) AS t FROM range(5000) UNION ALL "
+        + "SELECT probkit_hll_agg(id, 12), probkit_topk_agg(id, 5, 1000) FROM range(3000, 9000))").first();
+    HyperLogLog expected = HyperLogLog.create(12);
+    LongStream.range(0, 9000).forEach(expected::add);
+    assertThat(Sketches.read(AggregateTest.sketch(r, 0))).isEqualTo(expected);
+    assertThat(((HeavyHitters) Sketches.read(AggregateTest.sketch(r, 1))).capacity()).isEqualTo(1000);
+    assertThat(r.getStruct(0).getLong(1)).isEqualTo(11_000);
+  }
+
+  @Test
   void scalarsAnswerAsTheLibrary() {
     SparkSession spark = TestSpark.get();
     visits().agg(hllAgg(col("user")).as("h"), cmsAgg(col("user"), 0.01, 0.01).as("c"),
