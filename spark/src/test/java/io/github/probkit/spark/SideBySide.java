@@ -69,14 +69,15 @@ public final class SideBySide {
       }
       filterRow("df.stat().bloomFilter(k, n, 0.01)", f.bitSize(), distinct, t, fp);
     }
-    for (String type : new String[] {"bloom", "blocked"}) {
-      double[] t = twice(() -> sketch(df.agg(bloomAgg(col("k"), distinct, 0.01, type))));
-      MembershipFilter f = (MembershipFilter) Sketches.read(sketch(df.agg(bloomAgg(col("k"), distinct, 0.01, type))));
+    for (String type : new String[] {"bloom", "blocked", "binary-fuse8"}) {
+      double fpp = type.startsWith("binary-fuse") ? 0.004 : 0.01;
+      double[] t = twice(() -> sketch(df.agg(bloomAgg(col("k"), distinct, fpp, type))));
+      MembershipFilter f = (MembershipFilter) Sketches.read(sketch(df.agg(bloomAgg(col("k"), distinct, fpp, type))));
       int fp = 0;
       for (int i = 0; i < ABSENT; i++) {
         fp += f.mightContain("absent:" + i) ? 1 : 0;
       }
-      filterRow("probkit_bloom_agg(k, n, 0.01, '" + type + "')", f.bitSize(), distinct, t, fp);
+      filterRow("probkit_bloom_agg(k, n, " + fpp + ", '" + type + "')", f.bitSize(), distinct, t, fp);
     }
 
     System.out.println();
