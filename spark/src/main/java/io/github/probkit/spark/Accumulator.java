@@ -18,7 +18,7 @@ import java.util.Arrays;
 /**
  * The aggregation buffer of one group: the structure itself (not its bytes), which every row updates
  * in place, and the counts of keys added and nulls skipped. Between the partial aggregation of a
- * partition and the final merge it travels as {@link #serialize bytes}: a 17-byte count header and
+ * partition and the final merge it travels as {@link #serialize bytes}: a 16-byte count header and
  * the structure in the probkit format (for the binary fuse filter, its sorted distinct key hashes).
  * Not thread-safe: Spark gives each task its own buffers.
  */

@@ -17,7 +17,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoder;
@@ -30,7 +32,8 @@ import org.apache.spark.sql.functions;
 /**
  * Spark's own sketches against probkit's on the same cached DataFrame of "user:" + (id mod n/2),
  * local[2]; every time is the second of five runs and the best of them, printed as markdown for docs/SPARK.md. Run with
- * {@code spark/side-by-side [rows]} (default 10^7).
+ * {@code spark/side-by-side [rows]} (default 10^7); {@code spark/side-by-side 10000000 interleaved} runs
+ * the contestants in turn, six rounds, for their median time.
  */
 public final class SideBySide {
   private static final double ACD_RSD = 0.0087; // approx_count_distinct's precision 14: 2^14 six-bit registers
@@ -47,6 +50,11 @@ public final class SideBySide {
     ProbkitFunctions.register(spark);
     Dataset<Row> df = keys(spark, rows, 0).cache();
     df.count();
+    if (args.length > 1 && args[1].equals("interleaved")) {
+      interleaved(df, distinct);
+      spark.stop();
+      return;
+    }
     System.out.printf(Locale.ROOT, "%,d rows, %,d distinct; load average at start %s%n%n", rows, distinct, load());
 
     System.out.println("| distinct count | memory | time | estimate | error |");
@@ -142,6 +150,39 @@ public final class SideBySide {
     }
     System.out.printf(Locale.ROOT, "%nload average at end %s%n", load());
     spark.stop();
+  }
+
+  /**
+   * Six rounds, each running every contestant once in turn, so that a burst of load from other
+   * processes falls on all of them; the median and the fastest round of each.
+   */
+  private static void interleaved(Dataset<Row> df, long distinct) {
+    Map<String, Supplier<?>> runs = new LinkedHashMap<>();
+    runs.put("count(k): the scan alone", () -> df.agg(functions.count(col("k"))).first());
+    runs.put("df.stat().countMinSketch(k, 0.001, 0.99)", () -> df.stat().countMinSketch("k", 0.001, 0.99, 42));
+    runs.put("probkit_cms_agg(k, 0.001, 0.01)", () -> df.agg(cmsAgg(col("k"), 0.001, 0.01)).first());
+    runs.put("approx_count_distinct(k, " + ACD_RSD + ")", () -> df.agg(approx_count_distinct(col("k"), ACD_RSD)).first());
+    runs.put("probkit_hll_agg(k, 14)", () -> df.agg(hllAgg(col("k"), 14)).first());
+    runs.put("df.stat().bloomFilter(k, n, 0.01)", () -> df.stat().bloomFilter("k", distinct, 0.01));
+    runs.put("probkit_bloom_agg(k, n, 0.01)", () -> df.agg(bloomAgg(col("k"), distinct, 0.01)).first());
+    runs.put("probkit_bloom_agg(k, n, 0.01, 'blocked')", () -> df.agg(bloomAgg(col("k"), distinct, 0.01, "blocked")).first());
+    Map<String, double[]> times = new LinkedHashMap<>();
+    runs.keySet().forEach(k -> times.put(k, new double[6]));
+    for (int round = 0; round < 6; round++) {
+      for (Map.Entry<String, Supplier<?>> e : runs.entrySet()) {
+        long start = System.nanoTime();
+        e.getValue().get();
+        times.get(e.getKey())[round] = (System.nanoTime() - start) / 1e9;
+      }
+    }
+    System.out.println("| interleaved, 6 rounds | median | fastest |");
+    System.out.println("|---|---:|---:|");
+    times.forEach((name, t) -> {
+      double[] sorted = t.clone();
+      Arrays.sort(sorted);
+      System.out.printf(Locale.ROOT, "| %s | %.2f s | %.2f s |%n", name, (sorted[2] + sorted[3]) / 2, sorted[0]);
+    });
+    System.out.printf(Locale.ROOT, "%nload average at end %s%n", load());
   }
 
   private static Dataset<Row> keys(SparkSession spark, long rows, int set) {
