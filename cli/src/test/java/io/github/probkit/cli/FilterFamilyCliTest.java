@@ -68,7 +68,8 @@ class FilterFamilyCliTest {
     run("filter", "create", q, "--type", "cuckoo", "--expected", 1000, "--fpp", 0.01);
     run("filter", "create", s, "--type", "scalable", "--expected", 100, "--fpp", 0.01);
     run("filter", "add", c, "a", "b");
-    run("filter", "add", q, "a", "b", "b");
+    run("filter", "add", q, "a", "b", "b"); // b once: a key present is not added again
+    run("filter", "add", q, "--multiset", "a");
     List<String> keys = new ArrayList<>(List.of("add", "x"));
     for (int i = 0; i < 150; i++) {
       keys.add("k" + i);

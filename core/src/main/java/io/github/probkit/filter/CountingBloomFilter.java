@@ -126,7 +126,7 @@ public final class CountingBloomFilter implements DeletableFilter {
    * Increments the key's k counters (those at 15 stay there). Returns whether any counter changed,
    * which is {@code false} only when all of them are saturated: as for a cuckoo filter, {@code true}
    * means this add was recorded and may be matched by one {@link #remove}. Adding a key twice counts
-   * it twice; it then takes two removals to remove it.
+   * it twice; it then takes two removals to remove it ({@link #addIfAbsent} counts it once).
    */
   @Override
   public boolean add(byte[] key, int off, int len) {

@@ -41,7 +41,8 @@ import java.util.Objects;
  * exactly as it was: no key already stored is ever dropped. The load at which that first happens is
  * about 95 % for large tables and varies a little around it; {@link #create} sizes the table for a
  * load of 90 % at the expected number of keys. Adding a key k times stores k copies of its
- * fingerprint (so it can be removed k times); a key fits at most 8 times.
+ * fingerprint (so it can be removed k times); a key fits at most 8 times. {@link #addIfAbsent}
+ * stores it once however often it comes.
  *
  * <p>Thread safety: not thread-safe. Concurrent {@code mightContain} and {@code count} calls are
  * safe while nothing modifies the filter; {@code add}, {@code remove} and {@code merge} need
@@ -286,6 +287,15 @@ public final class CuckooFilter implements DeletableFilter {
   public boolean add(byte[] key, int off, int len) {
     long h = hash.hash64(key, off, len);
     return insert(bucketOf(h), fingerprintOf(h));
+  }
+
+  /** As {@link DeletableFilter#addIfAbsent}, hashing the key once. */
+  @Override
+  public boolean addIfAbsent(byte[] key, int off, int len) {
+    long h = hash.hash64(key, off, len);
+    long fp = fingerprintOf(h);
+    long b = bucketOf(h);
+    return !has(b, fp) && !has(alternate(b, fp), fp) && insert(b, fp);
   }
 
   @Override
