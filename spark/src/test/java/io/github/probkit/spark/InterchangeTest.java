@@ -13,14 +13,11 @@ import static org.apache.spark.sql.functions.col;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.cardinality.HyperLogLog;
-import io.github.probkit.cli.Main;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.frequency.HeavyHitters;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,9 +31,8 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-/** What Spark builds, the library and the command line read, and the other way round. */
+/** What Spark builds, the library and the command line (run as a process) read, and the other way round. */
 class InterchangeTest {
   @TempDir
   Path dir;
@@ -47,13 +43,23 @@ class InterchangeTest {
         .selectExpr("id % 7 AS day", "concat('user:', (id * id) % 1009) AS user");
   }
 
-  private static String cli(String... args) {
-    StringWriter out = new StringWriter();
-    CommandLine cl = Main.commandLine(new ByteArrayInputStream(new byte[0]), args);
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(out, true));
-    assertThat(cl.execute(args)).as(out.toString()).isZero();
-    return out.toString();
+  /** Runs the command line as a process, as a user at a shell does; returns its standard output. */
+  private static String cli(String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "io.github.probkit.cli.Main"));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    try {
+      assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+    assertThat(p.exitValue()).as(out).isZero();
+    return out;
   }
 
   @Test
