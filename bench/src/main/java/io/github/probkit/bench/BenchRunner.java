@@ -30,7 +30,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * Runs the benchmark set and writes docs/BENCHMARKS.md; {@code bench/run} is its launcher.
  *
  * <pre>
- * bench/run [--quick] [--forks N] [--only REGEX] [--out FILE] [--results DIR] [--no-measure]
+ * bench/run [--quick [--large]] [--forks N] [--only REGEX] [--out FILE] [--results DIR] [--no-measure]
  * bench/run --report-only        rewrites the report from the last run's saved results (after editing bench/NOTES.md)
  * </pre>
  *
@@ -48,13 +48,13 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *       between forks; JMH's within-fork error, which misses what changes between forks, is not used.
  * </ul>
  *
- * <p>The quick set measures the figures issue 15's goals need (Goals), at n = 10^6, with short
- * iterations: about half an hour on 2 loaded cores. The full set runs every contestant, adds
+ * <p>The quick set measures the figures issue 15's goals need (Goals), with short iterations: about
+ * 20 minutes on 2 loaded cores; goals at n = 10^8 only with {@code --large}. The full set runs every contestant, adds
  * n = 10^8 for the filters (forks get a 10 GB heap), the static-filter builds and every sketch
  * operation: hours; run it on a quiet machine.
  */
 public final class BenchRunner {
-  static final String USAGE = "usage: bench/run [--quick] [--forks N] [--only REGEX] [--out FILE] [--results DIR]"
+  static final String USAGE = "usage: bench/run [--quick [--large]] [--forks N] [--only REGEX] [--out FILE] [--results DIR]"
       + " [--no-measure] [--report-only]";
   static final String SMALL_HEAP = "-Xms1g -Xmx1g";
   static final String LARGE_HEAP = "-Xms10g -Xmx10g";
@@ -93,6 +93,7 @@ public final class BenchRunner {
 
   public static void main(String[] args) throws IOException, RunnerException {
     boolean quick = false;
+    boolean large = false;
     boolean measure = true;
     boolean reportOnly = false;
     int forks = DEFAULT_FORKS;
@@ -102,6 +103,7 @@ public final class BenchRunner {
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--quick": quick = true; break;
+        case "--large": large = true; break;
         case "--no-measure": measure = false; break;
         case "--report-only": reportOnly = true; break;
         case "--forks": forks = Integer.parseInt(args[++i]); break;
@@ -128,7 +130,7 @@ public final class BenchRunner {
     }
     Iterations it = quick ? Iterations.QUICK : Iterations.FULL;
     List<Unit> units = new ArrayList<>();
-    for (Unit u : units(quick)) {
+    for (Unit u : units(quick, large)) {
       if (only == null || only.matcher(u.label()).find()) {
         units.add(u);
       }
@@ -202,14 +204,17 @@ public final class BenchRunner {
     return out;
   }
 
-  static List<Unit> units(boolean quick) {
-    return quick ? quickUnits() : fullUnits();
+  static List<Unit> units(boolean quick, boolean large) {
+    return quick ? quickUnits(large) : fullUnits();
   }
 
-  /** What issue 15's goals need, one unit per contestant with the methods its goals name. */
-  static List<Unit> quickUnits() {
+  /**
+   * What issue 15's goals need, one unit per contestant with the methods its goals name; figures
+   * at n above 10^7 (forks of a 10 GB heap and minutes of setup) only with {@code large}.
+   */
+  static List<Unit> quickUnits(boolean large) {
     Map<List<String>, Set<String>> methods = new LinkedHashMap<>();
-    Goals.quickFigures().forEach(f -> methods
+    Goals.quickFigures().filter(f -> large || f.n() == null || Long.parseLong(f.n()) <= 10_000_000L).forEach(f -> methods
         .computeIfAbsent(List.of(f.benchmark(), f.param(), f.value(), String.valueOf(f.n())), k -> new LinkedHashSet<>())
         .add(f.method()));
     List<Unit> out = new ArrayList<>();
