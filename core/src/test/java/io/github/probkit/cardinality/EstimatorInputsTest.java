@@ -7,6 +7,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.SplittableRandom;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,36 +19,39 @@ import org.junit.jupiter.api.Test;
  */
 class EstimatorInputsTest {
 
-  private static <S extends CardinalitySketch> S reread(S s, Reader<S> reader) throws IOException {
+  private static CardinalitySketch reread(CardinalitySketch s, Reader reader) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     s.writeTo(out);
     return reader.read(new ByteArrayInputStream(out.toByteArray()));
   }
 
-  interface Reader<S> {
-    S read(ByteArrayInputStream in) throws IOException;
+  interface Reader {
+    CardinalitySketch read(ByteArrayInputStream in) throws IOException;
   }
 
-  @Test
-  void hyperLogLogKeepsItsHistogramThroughSparseDenseMergeAndDownsize() throws IOException {
-    SplittableRandom r = new SplittableRandom(0x5eed0f1a2b3c4d5eL);
+  /**
+   * After each add, merge (of a sketch of a higher precision), downsize and copy, at precisions 4,
+   * 10 and 14, through HyperLogLog's sparse form and its switch to dense, the live estimate is the
+   * one of the sketch read back.
+   */
+  private static void keepsItsInputs(IntFunction<CardinalitySketch> create, Reader reader, long seed)
+      throws IOException {
+    SplittableRandom r = new SplittableRandom(seed);
     for (int p : new int[] {4, 10, 14}) {
-      HyperLogLog a = HyperLogLog.create(p);
-      HyperLogLog b = HyperLogLog.create(p + 2 > HyperLogLog.MAX_PRECISION ? p : p + 2);
-      // Through the sparse form, the switch to dense, and well beyond.
+      CardinalitySketch a = create.apply(p);
+      CardinalitySketch b = create.apply(p + 2);
       for (int n = 1; n <= 40_000; n++) {
         a.addHash(r.nextLong());
         if (n % 3 == 0) {
           b.addHash(r.nextLong());
         }
         if (Long.bitCount(n) == 1 || n % 9_973 == 0) {
-          assertThat(a.estimate()).as("p=%d n=%d", p, n).isEqualTo(reread(a, HyperLogLog::readFrom).estimate());
-          HyperLogLog merged = a.copy().merge(b);
-          assertThat(merged.estimate()).as("merged p=%d n=%d", p, n)
-              .isEqualTo(reread(merged, HyperLogLog::readFrom).estimate());
-          HyperLogLog small = a.downsize(HyperLogLog.MIN_PRECISION);
-          assertThat(small.estimate()).as("downsized p=%d n=%d", p, n)
-              .isEqualTo(reread(small, HyperLogLog::readFrom).estimate());
+          assertThat(a.estimate()).as("p=%d n=%d", p, n).isEqualTo(reread(a, reader).estimate());
+          CardinalitySketch merged = a.copy().merge(b);
+          assertThat(merged.estimate()).as("merged p=%d n=%d", p, n).isEqualTo(reread(merged, reader).estimate());
+          CardinalitySketch small = a.downsize(4);
+          assertThat(small.estimate()).as("downsized p=%d n=%d", p, n).isEqualTo(reread(small, reader).estimate());
+          assertThat(create.apply(p).merge(a).estimate()).as("into an empty one").isEqualTo(a.estimate());
           assertThat(a.copy().estimate()).isEqualTo(a.estimate());
         }
       }
@@ -55,29 +59,13 @@ class EstimatorInputsTest {
   }
 
   @Test
-  void ultraLogLogKeepsItsInputsThroughAddMergeAndDownsize() throws IOException {
-    SplittableRandom r = new SplittableRandom(0x0a1b2c3d4e5f6071L);
-    for (int p : new int[] {4, 10, 14}) {
-      UltraLogLog a = UltraLogLog.create(p);
-      UltraLogLog b = UltraLogLog.create(p + 2 > UltraLogLog.MAX_PRECISION ? p : p + 2);
-      for (int n = 1; n <= 40_000; n++) {
-        a.addHash(r.nextLong());
-        if (n % 3 == 0) {
-          b.addHash(r.nextLong());
-        }
-        if (Long.bitCount(n) == 1 || n % 9_973 == 0) {
-          assertThat(a.estimate()).as("p=%d n=%d", p, n).isEqualTo(reread(a, UltraLogLog::readFrom).estimate());
-          UltraLogLog merged = a.copy().merge(b);
-          assertThat(merged.estimate()).as("merged p=%d n=%d", p, n)
-              .isEqualTo(reread(merged, UltraLogLog::readFrom).estimate());
-          UltraLogLog small = a.downsize(UltraLogLog.MIN_PRECISION);
-          assertThat(small.estimate()).as("downsized p=%d n=%d", p, n)
-              .isEqualTo(reread(small, UltraLogLog::readFrom).estimate());
-          UltraLogLog intoEmpty = UltraLogLog.create(p).merge(a);
-          assertThat(intoEmpty.estimate()).isEqualTo(a.estimate());
-        }
-      }
-    }
+  void hyperLogLogKeepsItsHistogram() throws IOException {
+    keepsItsInputs(HyperLogLog::create, HyperLogLog::readFrom, 0x5eed0f1a2b3c4d5eL);
+  }
+
+  @Test
+  void ultraLogLogKeepsItsLikelihoodInputs() throws IOException {
+    keepsItsInputs(UltraLogLog::create, UltraLogLog::readFrom, 0x0a1b2c3d4e5f6071L);
   }
 
   /**
