@@ -299,23 +299,40 @@ public final class HyperLogLog implements CardinalitySketch {
     martingale = saved;
   }
 
+  /**
+   * Counts the four registers of group {@code w} into {@code four}, a histogram for each position
+   * in the group (one shared histogram would make each count wait for the previous one, which
+   * mostly raises the same few values), and returns their share of the change sum. Summed group by
+   * group in index order, as the change sum has always been: the martingale estimate, which files
+   * store, divides by it.
+   */
+  private static double countGroup(int w, int q, int[] four) {
+    four[w & 63]++;
+    four[64 + ((w >>> 6) & 63)]++;
+    four[128 + ((w >>> 12) & 63)]++;
+    four[192 + (w >>> 18)]++;
+    return LogLogMath.exceedProbability(w & 63, q) + LogLogMath.exceedProbability((w >>> 6) & 63, q)
+        + LogLogMath.exceedProbability((w >>> 12) & 63, q) + LogLogMath.exceedProbability(w >>> 18, q);
+  }
+
+  /** Sets the histogram to the sum of countGroup's four. */
+  private void fold(int[] four) {
+    for (int v = 0; v < histogram.length; v++) {
+      histogram[v] = four[v] + four[64 + v] + four[128 + v] + four[192 + v];
+    }
+  }
+
   /** Recounts the histogram and the change sum from the registers. */
   private void recount() {
     Arrays.fill(histogram, 0);
     double sum = 0;
     if (dense != null) {
       int q = 64 - p;
+      int[] four = new int[4 * 64];
       for (int g = 0, end = denseBytes(p); g < end; g += 3) {
-        int w = group(dense, g);
-        histogram[w & 63]++;
-        histogram[(w >>> 6) & 63]++;
-        histogram[(w >>> 12) & 63]++;
-        histogram[w >>> 18]++;
-        // Summed register by register, in index order, as the sum has always been: the martingale
-        // estimate, which is written to files, divides by it.
-        sum += LogLogMath.exceedProbability(w & 63, q) + LogLogMath.exceedProbability((w >>> 6) & 63, q)
-            + LogLogMath.exceedProbability((w >>> 12) & 63, q) + LogLogMath.exceedProbability(w >>> 18, q);
+        sum += countGroup(group(dense, g), q, four);
       }
+      fold(four);
     } else {
       histogram[0] = (1 << SPARSE_PRECISION) - entries;
       sum = histogram[0];
@@ -403,10 +420,13 @@ public final class HyperLogLog implements CardinalitySketch {
     }
     int d = other.p - p;
     if (d == 0) {
-      // Register-wise maximum, a group of four at a time; the martingale has ended, so the change
-      // sum is recomputed once at the end instead of per raised register.
+      // Register-wise maximum, a group of four at a time; the martingale has ended, so the
+      // histogram and the change sum are counted afresh in the same pass.
       byte[] a = dense;
       byte[] b = other.dense;
+      int[] four = new int[4 * 64];
+      double sum = 0;
+      int q = 64 - p;
       for (int g = 0, end = denseBytes(p); g < end; g += 3) {
         int x = group(a, g);
         int y = group(b, g);
@@ -419,8 +439,10 @@ public final class HyperLogLog implements CardinalitySketch {
           a[g + 1] = (byte) (z >>> 8);
           a[g + 2] = (byte) (z >>> 16);
         }
+        sum += countGroup(z, q, four);
       }
-      recount();
+      fold(four);
+      changeSum = sum;
       return this;
     }
     for (int i = 0, m = 1 << other.p; i < m; i++) {

@@ -90,6 +90,8 @@ class EstimatorInputsTest {
         if (Long.bitCount(n) == 1 || n % 50_000 == 0) {
           assertThat(ours.martingaleEstimate().getAsDouble()).as("p=%d n=%d", p, n)
               .isEqualTo(martingale.getDistinctCountEstimate());
+          assertThat(ours.stateChangeProbability()).as("p=%d n=%d", p, n)
+              .isEqualTo(theirs.getStateChangeProbability());
         }
       }
     }
