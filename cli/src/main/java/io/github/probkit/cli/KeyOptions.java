@@ -67,11 +67,16 @@ final class KeyOptions {
   /** Feeds every key to {@code sink}; returns the number of keys. */
   long forEach(List<String> keys, CommandSpec spec, Inputs.KeySink sink) throws IOException {
     require(keys, spec);
+    format.check();
     long n = 0;
-    for (String k : keys) {
-      byte[] b = Args.bytes(k);
-      sink.accept(b, 0, b.length);
-      n++;
+    try {
+      for (String k : keys) {
+        byte[] b = Args.bytes(k);
+        sink.accept(b, 0, b.length);
+        n++;
+      }
+    } catch (Inputs.Stop e) {
+      return n; // the sink has its answer
     }
     if (!keysFiles.isEmpty()) {
       n += Inputs.forEachLine(keysFiles, ProbkitCommand.stdin(spec), format, sink);

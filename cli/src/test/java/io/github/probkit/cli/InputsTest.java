@@ -155,18 +155,18 @@ class InputsTest {
         System.setProperty("probkit.threads", threads);
         for (Path input : new Path[] {file, gz}) {
           List<String> inOrder = new ArrayList<>();
-          long n = Inputs.forEachLine(List.of(input.toString()), InputStream.nullInputStream(),
+          long n = Inputs.forEachLine(List.of(input.toString()), Inputs.Stdin.file(InputStream.nullInputStream()),
               new InputFormat(), (b, off, len) -> inOrder.add(new String(b, off, len, US_ASCII)));
           assertThat(n).isEqualTo(keys.size());
           assertThat(inOrder).isEqualTo(keys);
 
           List<Long> hashes = new ArrayList<>();
-          Inputs.forEachLine(List.of(input.toString()), InputStream.nullInputStream(),
+          Inputs.forEachLine(List.of(input.toString()), Inputs.Stdin.file(InputStream.nullInputStream()),
               new InputFormat(), Inputs.KeySink.hashes(hash, hashes::add));
           assertThat(hashes).as("hashes with %s threads", threads).isEqualTo(expectedHashes);
 
           Queue<String> any = new ConcurrentLinkedQueue<>();
-          Inputs.forEachLine(List.of(input.toString(), input.toString()), InputStream.nullInputStream(),
+          Inputs.forEachLine(List.of(input.toString(), input.toString()), Inputs.Stdin.file(InputStream.nullInputStream()),
               new InputFormat(), Inputs.KeySink.concurrently((b, off, len) -> any.add(new String(b, off, len, US_ASCII))));
           List<String> twice = new ArrayList<>(keys);
           twice.addAll(keys);
