@@ -86,7 +86,7 @@ final class InputFormat {
   }
 
   private static boolean isNumber(String s) {
-    for (int i = 0; i < s.length(); i++) {
+    for (int i = s.startsWith("-") && s.length() > 1 ? 1 : 0; i < s.length(); i++) {
       if (s.charAt(i) < '0' || s.charAt(i) > '9') {
         return false;
       }

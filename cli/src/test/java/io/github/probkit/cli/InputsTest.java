@@ -44,9 +44,10 @@ class InputsTest {
     Cli.run("filter", "create", f, "--expected", "100", "--fpp", "0.01");
     Cli r = Cli.runWithInput("a\n", "filter", "add", f, "--field", "2", "--delimiter", "ab");
     assertThat(r.exit).isEqualTo(2);
-    assertThat(r.err).isEqualTo("probkit: --delimiter must be one ASCII character or \\t, was 'ab'\n");
+    assertThat(r.err).isEqualTo(
+        "probkit: --delimiter must be one ASCII character other than a newline or quote, or \\t; was 'ab'\n");
     Cli neg = Cli.runWithInput("a\n", "filter", "add", f, "--field", "-1");
-    assertThat(neg.err).isEqualTo("probkit: --field must be 1 or more, was -1\n");
+    assertThat(neg.err).isEqualTo("probkit: --field counts from 1 (without --field the key is the whole line), was -1\n");
   }
 
   @Test
