@@ -116,11 +116,13 @@ public final class CmsCommand implements Runnable {
     public Integer call() {
       HashStrategy strategy =
           HashAlgorithm.byLabel(hash) == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
+      CountMinSketch.UpdateRule rule =
+          conservative ? CountMinSketch.UpdateRule.CONSERVATIVE : CountMinSketch.UpdateRule.STANDARD;
       try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
         CountMinSketch s = sizing.byError != null
-            ? CountMinSketch.create(sizing.byError.epsilon, sizing.byError.delta, strategy)
-            : CountMinSketch.withDimensions(sizing.byDimensions.width, sizing.byDimensions.depth, strategy);
-        lock.write((conservative ? s.withConservativeUpdate() : s)::writeTo);
+            ? CountMinSketch.create(sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
+            : CountMinSketch.withDimensions(sizing.byDimensions.width, sizing.byDimensions.depth, strategy, rule);
+        lock.write(s::writeTo);
       }
       return 0;
     }

@@ -311,8 +311,8 @@ class CrashSafetyTest {
     };
     String[] needs = {
       "a counting Bloom filter of 19170116755 counters needs 8.9 GiB",
-      "a cuckoo filter of 833333334 buckets needs 8.9 GiB",
-      "layer 0 of a scalable Bloom filter (110277534183 bits) needs 12.8 GiB",
+      "a cuckoo filter of 833419936 buckets needs 8.9 GiB",
+      "layer 0 of a scalable Bloom filter (112470475274 bits) needs 13.1 GiB",
       "a blocked Bloom filter of ",
       "a count-min sketch of 1 x 1359140915 counters needs 10.1 GiB",
       "a count-min sketch of 1 x 2147483639 counters needs 16.0 GiB",

@@ -7,10 +7,40 @@ import io.github.probkit.io.SketchReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import java.util.stream.Collector;
 
-/** Reading and combining cardinality sketches of any type. Stateless and thread-safe. */
+/** Reading, combining and collecting cardinality sketches of any type. Stateless and thread-safe. */
 public final class CardinalitySketches {
   private CardinalitySketches() {}
+
+  /**
+   * A collector of keys (their UTF-8 bytes) into a HyperLogLog of {@code precision}:
+   * {@code users.stream().collect(CardinalitySketches.toHyperLogLog(14)).bestEstimate()}.
+   */
+  public static Collector<CharSequence, ?, HyperLogLog> toHyperLogLog(int precision) {
+    HyperLogLog.denseBytes(precision); // checks the precision now
+    return toSketch(() -> HyperLogLog.create(precision));
+  }
+
+  /** A collector of keys (their UTF-8 bytes) into an UltraLogLog of {@code precision}. */
+  public static Collector<CharSequence, ?, UltraLogLog> toUltraLogLog(int precision) {
+    UltraLogLog.create(precision);
+    return toSketch(() -> UltraLogLog.create(precision));
+  }
+
+  /**
+   * A collector of keys (their UTF-8 bytes) into new sketches from {@code factory}; a parallel
+   * stream fills one per thread and merges them (which ends the martingale estimate).
+   */
+  public static <S extends CardinalitySketch> Collector<CharSequence, ?, S> toSketch(Supplier<S> factory) {
+    Objects.requireNonNull(factory, "factory");
+    return Collector.of(factory, CardinalitySketch::add, (a, b) -> {
+      a.merge(b);
+      return a;
+    }, Collector.Characteristics.UNORDERED, Collector.Characteristics.IDENTITY_FINISH);
+  }
 
   /**
    * Reads the next cardinality sketch in {@code in}, whatever its type. Throws
@@ -46,11 +76,7 @@ public final class CardinalitySketches {
     }
     CardinalitySketch union = first.downsize(precision);
     for (CardinalitySketch s : sketches.subList(1, sketches.size())) {
-      if (union instanceof HyperLogLog) {
-        ((HyperLogLog) union).merge((HyperLogLog) s);
-      } else {
-        ((UltraLogLog) union).merge((UltraLogLog) s);
-      }
+      union.merge(s);
     }
     return union;
   }

@@ -7,8 +7,59 @@ import io.github.probkit.internal.KeyBuffer;
  * A filter that keys can be removed from. Remove only keys that were added: removing a key that was
  * never added can remove another key's evidence and so create a false negative. Implementations
  * refuse (return {@code false}) where they can tell that the key cannot be present.
+ *
+ * <p>Each add is recorded, so a key added twice takes two removals; {@link #count} says how many
+ * times a key appears to be stored, and {@link #addIfAbsent} stores a key only once.
  */
 public interface DeletableFilter extends MutableFilter {
+
+  /** Removes one occurrence of the key; returns whether it was found and removed. */
+  boolean remove(byte[] key, int off, int len);
+
+  default boolean remove(byte[] key) {
+    return remove(key, 0, key.length);
+  }
+
+  /** Removes one occurrence of the UTF-8 bytes of {@code key}. */
+  default boolean remove(CharSequence key) {
+    return removeBuffered(KeyBuffer.utf8(key));
+  }
+
+  /** Removes one occurrence of the 8 little-endian bytes of {@code key}. */
+  default boolean remove(long key) {
+    return removeBuffered(KeyBuffer.ofLong(key));
+  }
+
+  /** Removes one occurrence of the bytes {@code encoder} writes for {@code key}. */
+  default <T> boolean remove(T key, KeyEncoder<? super T> encoder) {
+    return removeBuffered(KeyBuffer.encode(key, encoder));
+  }
+
+  /**
+   * How many times the key appears to be stored: at least the number of times it was added and not
+   * removed (unless absent keys were removed), more when other keys share its cells; 0 means
+   * certainly absent. Each implementation states its largest value.
+   */
+  int count(byte[] key, int off, int len);
+
+  default int count(byte[] key) {
+    return count(key, 0, key.length);
+  }
+
+  /** The count of the UTF-8 bytes of {@code key}. */
+  default int count(CharSequence key) {
+    return countBuffered(KeyBuffer.utf8(key));
+  }
+
+  /** The count of the 8 little-endian bytes of {@code key}. */
+  default int count(long key) {
+    return countBuffered(KeyBuffer.ofLong(key));
+  }
+
+  /** The count of the bytes {@code encoder} writes for {@code key}. */
+  default <T> int count(T key, KeyEncoder<? super T> encoder) {
+    return countBuffered(KeyBuffer.encode(key, encoder));
+  }
 
   /**
    * Adds the key only when it is not already (probably) present, as RedisBloom's {@code CF.ADDNX}:
@@ -30,42 +81,48 @@ public interface DeletableFilter extends MutableFilter {
     return addIfAbsent(key, 0, key.length);
   }
 
+  /** {@link #addIfAbsent(byte[], int, int)} of the UTF-8 bytes of {@code key}. */
   default boolean addIfAbsent(CharSequence key) {
-    KeyBuffer b = KeyBuffer.utf8(key);
-    return addIfAbsent(b.bytes(), 0, b.length());
+    return addIfAbsentBuffered(KeyBuffer.utf8(key));
   }
 
+  /** {@link #addIfAbsent(byte[], int, int)} of the 8 little-endian bytes of {@code key}. */
   default boolean addIfAbsent(long key) {
-    KeyBuffer b = KeyBuffer.get();
-    b.putLong(key);
-    return addIfAbsent(b.bytes(), 0, b.length());
+    return addIfAbsentBuffered(KeyBuffer.ofLong(key));
   }
 
-  default <T> boolean addIfAbsent(T key, KeyEncoder<T> encoder) {
-    KeyBuffer b = KeyBuffer.encode(key, encoder);
-    return addIfAbsent(b.bytes(), 0, b.length());
+  /** {@link #addIfAbsent(byte[], int, int)} of the bytes {@code encoder} writes for {@code key}. */
+  default <T> boolean addIfAbsent(T key, KeyEncoder<? super T> encoder) {
+    return addIfAbsentBuffered(KeyBuffer.encode(key, encoder));
   }
 
-  /** Removes one occurrence of the key; returns whether it was found and removed. */
-  boolean remove(byte[] key, int off, int len);
+  @Override
+  DeletableFilter copy();
 
-  default boolean remove(byte[] key) {
-    return remove(key, 0, key.length);
+  /** {@link #remove(byte[], int, int)} of the bytes in {@code b}, which it then gives back. */
+  private boolean removeBuffered(KeyBuffer b) {
+    try {
+      return remove(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
   }
 
-  default boolean remove(CharSequence key) {
-    KeyBuffer b = KeyBuffer.utf8(key);
-    return remove(b.bytes(), 0, b.length());
+  /** {@link #count(byte[], int, int)} of the bytes in {@code b}, which it then gives back. */
+  private int countBuffered(KeyBuffer b) {
+    try {
+      return count(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
   }
 
-  default boolean remove(long key) {
-    KeyBuffer b = KeyBuffer.get();
-    b.putLong(key);
-    return remove(b.bytes(), 0, b.length());
-  }
-
-  default <T> boolean remove(T key, KeyEncoder<T> encoder) {
-    KeyBuffer b = KeyBuffer.encode(key, encoder);
-    return remove(b.bytes(), 0, b.length());
+  /** {@link #addIfAbsent(byte[], int, int)} of the bytes in {@code b}, which it then gives back. */
+  private boolean addIfAbsentBuffered(KeyBuffer b) {
+    try {
+      return addIfAbsent(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.github.probkit.cli.lab;
 
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.hash.HashStrategy;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.apache.commons.math3.distribution.ZipfDistribution;
@@ -105,7 +106,8 @@ final class CmsErrorExperiment implements Experiment {
     for (double[] config : configs(lab)) {
       for (int st = 0; st < 2; st++) {
         CountMinSketch plain = CountMinSketch.create(config[0], config[1]);
-        CountMinSketch conservative = plain.withConservativeUpdate();
+        CountMinSketch conservative = CountMinSketch.create(
+            config[0], config[1], HashStrategy.xxh3(), CountMinSketch.UpdateRule.CONSERVATIVE);
         for (int item : streams[st]) {
           plain.add(item);
           conservative.add(item);
