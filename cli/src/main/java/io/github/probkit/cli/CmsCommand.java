@@ -239,10 +239,10 @@ public final class CmsCommand implements Runnable {
       description = {
         "Print ITEM<TAB>ESTIMATE for each item, in order.",
         "",
-        "The estimate is never below the true count. --json prints one JSON object per item",
-        "(JSON Lines): {\"item\": ..., \"estimate\": 5}; an item that is not UTF-8 has U+FFFD for",
-        "its bad bytes, and itemBase64 its exact bytes. Items from a pipe or a terminal are",
-        "answered as each line comes.",
+        "The estimate is never below the true count. --json prints one JSON object",
+        "per item (JSON Lines): {\"item\": \"rain\", \"estimate\": 5}; an item that is",
+        "not UTF-8 has U+FFFD for its bad bytes, and itemBase64 its exact bytes.",
+        "Items from a pipe or a terminal are answered as each line comes.",
       },
       footer = {"", "Examples:", "  probkit cms query terms.cms cricket chess", "  tail -f q.log | probkit cms query terms.cms --json"})
   static final class Query implements Callable<Integer> {
