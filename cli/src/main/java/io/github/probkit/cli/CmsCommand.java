@@ -277,23 +277,35 @@ public final class CmsCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
+      OutputStream out = ProbkitCommand.stdout(spec);
       if (RedisUri.is(file)) {
-        return RedisCli.cmsQuery(file, items, from, spec);
+        // A round trip per batch of items; a batch is also answered whenever input would wait.
+        return RedisCli.cmsQuery(file, redis -> {
+          from.forEach(items, spec, Inputs.KeySink.answeringInBatches(redis.batchSize(), (lines, batch) -> {
+            long[] estimates = redis.query(batch);
+            for (int i = 0; i < batch.size(); i++) {
+              answer(out, batch.get(i), 0, batch.get(i).length, estimates[i]);
+            }
+          }, null, out));
+          out.flush();
+          return 0;
+        });
       }
       CountMinSketch s = load(file);
-      OutputStream out = ProbkitCommand.stdout(spec);
-      from.forEach(items, spec, Inputs.KeySink.answering((line, off, len, item, itemOff, itemLen) -> {
-        long estimate = s.estimate(item, itemOff, itemLen);
-        if (json) {
-          out.write((new Json().putBytes("item", item, itemOff, itemLen).put("estimate", estimate) + "\n")
-              .getBytes(StandardCharsets.UTF_8));
-        } else {
-          out.write(item, itemOff, itemLen);
-          out.write(('\t' + Long.toString(estimate) + '\n').getBytes(StandardCharsets.US_ASCII));
-        }
-      }, null, out));
+      from.forEach(items, spec, Inputs.KeySink.answering((line, off, len, item, itemOff, itemLen) ->
+          answer(out, item, itemOff, itemLen, s.estimate(item, itemOff, itemLen)), null, out));
       out.flush();
       return 0;
+    }
+
+    private void answer(OutputStream out, byte[] item, int off, int len, long estimate) throws IOException {
+      if (json) {
+        out.write((new Json().putBytes("item", item, off, len).put("estimate", estimate) + "\n")
+            .getBytes(StandardCharsets.UTF_8));
+      } else {
+        out.write(item, off, len);
+        out.write(('\t' + Long.toString(estimate) + '\n').getBytes(StandardCharsets.US_ASCII));
+      }
     }
   }
 

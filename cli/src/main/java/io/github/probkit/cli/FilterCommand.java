@@ -211,7 +211,8 @@ public final class FilterCommand implements Runnable {
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
       if (RedisUri.is(file)) {
-        return RedisCli.filterCreate(file, type, expected, fpp, strategy, force, from, spec);
+        return RedisCli.filterCreate(file, type, expected,
+            FilterTypes.checkFpp(type, fpp == null ? FilterTypes.DEFAULT_FPP : fpp), strategy, force, from, spec);
       }
       if (FilterTypes.isStatic(type)) {
         if (multiset) {
@@ -401,51 +402,70 @@ public final class FilterCommand implements Runnable {
         throw new IllegalArgumentException("-q prints nothing: it excludes " + (count ? "--count" : "--json"));
       }
       keyOptions.require(keys, spec);
-      if (RedisUri.is(file)) {
-        return RedisCli.filterQuery(file, keys, keyOptions, spec);
-      }
-      MembershipFilter f = load(file);
       OutputStream out = ProbkitCommand.stdout(spec);
       boolean select = statusAnswers();
-      boolean want = !absent;
-      long[] selected = {0};
-      long[] total = {0};
-      Inputs.KeySink sink = Inputs.KeySink.answering((line, off, len, key, keyOff, keyLen) -> {
-        total[0]++;
-        boolean in = f.mightContain(key, keyOff, keyLen);
-        if (select && in != want) {
-          return;
-        }
-        selected[0]++;
-        if (quiet) {
-          throw new Inputs.Stop();
-        }
-        if (count) {
-          return;
-        }
-        if (json) {
-          Json j = new Json().putBytes("key", key, keyOff, keyLen).put("present", in);
-          if (select && (line != key || off != keyOff || len != keyLen)) {
-            j.putBytes("line", line, off, len);
-          }
-          out.write((j + "\n").getBytes(StandardCharsets.UTF_8));
-        } else if (select) {
-          out.write(line, off, len);
-          out.write('\n');
-        } else {
-          out.write(key, keyOff, keyLen);
-          out.write(in ? PRESENT : ABSENT);
-        }
-      }, select && !quiet && !count && !json ? Stdout.firstLineTo(out) : null, out);
+      LineReader.LineConsumer header = select && !quiet && !count && !json ? Stdout.firstLineTo(out) : null;
+      if (RedisUri.is(file)) {
+        // A round trip per batch of keys; a batch is also answered whenever input would wait.
+        return RedisCli.filterQuery(file, redis -> finish(out, Inputs.KeySink.answeringInBatches(redis.batchSize(),
+            (lines, batch) -> {
+              boolean[] in = redis.query(batch);
+              for (int i = 0; i < batch.size(); i++) {
+                byte[] l = lines.get(i);
+                byte[] k = batch.get(i);
+                answer(out, l, 0, l.length, k, 0, k.length, in[i]);
+              }
+            }, header, out)));
+      }
+      MembershipFilter f = load(file);
+      return finish(out, Inputs.KeySink.answering((line, off, len, key, keyOff, keyLen) ->
+          answer(out, line, off, len, key, keyOff, keyLen, f.mightContain(key, keyOff, keyLen)), header, out));
+    }
+
+    private long selected;
+    private long total;
+
+    /** Answers every key through {@code sink}; prints the count when asked; returns the exit status. */
+    private int finish(OutputStream out, Inputs.KeySink sink) throws IOException {
       keyOptions.forEach(keys, spec, sink);
       if (count) {
         String n = json
-            ? new Json().put(want ? "present" : "absent", selected[0]).put("keys", total[0]).toString()
-            : Long.toString(selected[0]);
+            ? new Json().put(absent ? "absent" : "present", selected).put("keys", total).toString()
+            : Long.toString(selected);
         out.write((n + "\n").getBytes(StandardCharsets.UTF_8));
       }
       out.flush();
-      return select && selected[0] == 0 ? 1 : 0;
+      return statusAnswers() && selected == 0 ? 1 : 0;
+    }
+
+    /** Prints (or counts) the answer {@code in} for one key and its line, as the options say. */
+    private void answer(OutputStream out, byte[] line, int off, int len, byte[] key, int keyOff, int keyLen,
+        boolean in) throws IOException {
+      total++;
+      boolean select = statusAnswers();
+      if (select && in == absent) {
+        return;
+      }
+      selected++;
+      if (quiet) {
+        throw new Inputs.Stop();
+      }
+      if (count) {
+        return;
+      }
+      if (json) {
+        Json j = new Json().putBytes("key", key, keyOff, keyLen).put("present", in);
+        if (select && (line != key || off != keyOff || len != keyLen)) {
+          j.putBytes("line", line, off, len);
+        }
+        out.write((j + "\n").getBytes(StandardCharsets.UTF_8));
+      } else if (select) {
+        out.write(line, off, len);
+        out.write('\n');
+      } else {
+        out.write(key, keyOff, keyLen);
+        out.write(in ? PRESENT : ABSENT);
+      }
     }
   }
 

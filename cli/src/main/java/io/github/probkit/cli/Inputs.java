@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -77,6 +79,12 @@ final class Inputs {
     }
   }
 
+  /** Answers a batch of input lines and their keys at once. */
+  @FunctionalInterface
+  interface Batch {
+    void answer(List<byte[]> lines, List<byte[]> keys) throws IOException;
+  }
+
   /** Thrown by a sink to end the reading, quietly: it has its answer ({@code query -q}). */
   static final class Stop extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -112,6 +120,9 @@ final class Inputs {
 
     /** Called when the next read of input would wait: the moment to flush answers. */
     void idle() {}
+
+    /** Called once after the last key, on the calling thread ({@link KeyOptions#forEach} calls it). */
+    void end() throws IOException {}
 
     /** Runs on the calling thread for each block, in input order, after {@link #keysOf} took its keys. */
     void finish(Block b) {}
@@ -165,6 +176,82 @@ final class Inputs {
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }
+        }
+      };
+    }
+
+    /**
+     * As {@link #answering}, but the lines and their keys are copied into batches of {@code size}
+     * that {@code batch} answers at once (with one round trip to a server): when a batch is full,
+     * whenever input would wait (then {@code out} is flushed too), and at the end. A key that is
+     * its whole line is one array in both lists.
+     */
+    static KeySink answeringInBatches(int size, Batch batch, LineConsumer header, OutputStream out) {
+      return new KeySink() {
+        private List<byte[]> lines = new ArrayList<>();
+        private List<byte[]> keys = new ArrayList<>();
+
+        @Override
+        boolean concurrent() {
+          return false;
+        }
+
+        @Override
+        boolean answersLines() {
+          return true;
+        }
+
+        @Override
+        RecordConsumer recordsOf(Block b) {
+          return this::record;
+        }
+
+        private void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException {
+          byte[] l = Arrays.copyOfRange(line, off, off + len);
+          lines.add(l);
+          keys.add(line == key && off == keyOff && len == keyLen ? l : Arrays.copyOfRange(key, keyOff, keyOff + keyLen));
+          if (keys.size() == size) {
+            answer();
+          }
+        }
+
+        @Override
+        void accept(byte[] buf, int off, int len) throws IOException {
+          record(buf, off, len, buf, off, len);
+        }
+
+        @Override
+        void header(byte[] line, int off, int len) throws IOException {
+          if (header != null) {
+            header.accept(line, off, len);
+          }
+        }
+
+        /** Answers the batch so far; taken first, so that a Stop thrown by it leaves nothing to answer again. */
+        private void answer() throws IOException {
+          if (keys.isEmpty()) {
+            return;
+          }
+          List<byte[]> l = lines;
+          List<byte[]> k = keys;
+          lines = new ArrayList<>();
+          keys = new ArrayList<>();
+          batch.answer(l, k);
+        }
+
+        @Override
+        void idle() {
+          try {
+            answer();
+            out.flush();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+
+        @Override
+        void end() throws IOException {
+          answer();
         }
       };
     }

@@ -75,13 +75,14 @@ final class KeyOptions {
         sink.accept(b, 0, b.length);
         n++;
       }
+      if (!keysFiles.isEmpty()) {
+        n += Inputs.forEachLine(keysFiles, ProbkitCommand.stdin(spec), format, sink);
+      } else if (keys.isEmpty()) {
+        n += Inputs.forEachLine(List.of("-"), ProbkitCommand.stdin(spec), format, sink);
+      }
+      sink.end();
     } catch (Inputs.Stop e) {
-      return n; // the sink has its answer
-    }
-    if (!keysFiles.isEmpty()) {
-      n += Inputs.forEachLine(keysFiles, ProbkitCommand.stdin(spec), format, sink);
-    } else if (keys.isEmpty()) {
-      n += Inputs.forEachLine(List.of("-"), ProbkitCommand.stdin(spec), format, sink);
+      // The sink has its answer.
     }
     return n;
   }
