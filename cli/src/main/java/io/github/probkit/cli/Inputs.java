@@ -79,6 +79,62 @@ final class Inputs {
     }
   }
 
+  /**
+   * What the sinks of commands that answer each line share: lines go in input order to
+   * {@link #record} on the calling thread, a key given as an argument being its own line; headers
+   * go to {@code header}; before input waits, {@link #beforeWait} runs and {@code out} is flushed.
+   */
+  private abstract static class Answering extends KeySink {
+    private final LineConsumer header;
+    private final OutputStream out;
+
+    Answering(LineConsumer header, OutputStream out) {
+      this.header = header;
+      this.out = out;
+    }
+
+    abstract void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException;
+
+    void beforeWait() throws IOException {}
+
+    @Override
+    boolean concurrent() {
+      return false;
+    }
+
+    @Override
+    boolean answersLines() {
+      return true;
+    }
+
+    @Override
+    RecordConsumer recordsOf(Block b) {
+      return this::record;
+    }
+
+    @Override
+    void accept(byte[] buf, int off, int len) throws IOException {
+      record(buf, off, len, buf, off, len);
+    }
+
+    @Override
+    void header(byte[] line, int off, int len) throws IOException {
+      if (header != null) {
+        header.accept(line, off, len);
+      }
+    }
+
+    @Override
+    void idle() {
+      try {
+        beforeWait();
+        out.flush();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
   /** Answers a batch of input lines and their keys at once. */
   @FunctionalInterface
   interface Batch {
@@ -141,41 +197,10 @@ final class Inputs {
      * (which may be null); {@code out}, where the answers go, is flushed whenever input would wait.
      */
     static KeySink answering(RecordConsumer sink, LineConsumer header, OutputStream out) {
-      return new KeySink() {
+      return new Answering(header, out) {
         @Override
-        boolean concurrent() {
-          return false;
-        }
-
-        @Override
-        boolean answersLines() {
-          return true;
-        }
-
-        @Override
-        RecordConsumer recordsOf(Block b) {
-          return sink;
-        }
-
-        @Override
-        void accept(byte[] buf, int off, int len) throws IOException {
-          sink.accept(buf, off, len, buf, off, len);
-        }
-
-        @Override
-        void header(byte[] line, int off, int len) throws IOException {
-          if (header != null) {
-            header.accept(line, off, len);
-          }
-        }
-
-        @Override
-        void idle() {
-          try {
-            out.flush();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
+        void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException {
+          sink.accept(line, off, len, key, keyOff, keyLen);
         }
       };
     }
@@ -183,52 +208,27 @@ final class Inputs {
     /**
      * As {@link #answering}, but the lines and their keys are copied into batches of {@code size}
      * that {@code batch} answers at once (with one round trip to a server): when a batch is full,
-     * whenever input would wait (then {@code out} is flushed too), and at the end. A key that is
-     * its whole line is one array in both lists.
+     * whenever input would wait, and at the end. A key that is its whole line is one array in
+     * both lists.
      */
     static KeySink answeringInBatches(int size, Batch batch, LineConsumer header, OutputStream out) {
-      return new KeySink() {
+      return new Answering(header, out) {
         private List<byte[]> lines = new ArrayList<>();
         private List<byte[]> keys = new ArrayList<>();
 
         @Override
-        boolean concurrent() {
-          return false;
-        }
-
-        @Override
-        boolean answersLines() {
-          return true;
-        }
-
-        @Override
-        RecordConsumer recordsOf(Block b) {
-          return this::record;
-        }
-
-        private void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException {
+        void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException {
           byte[] l = Arrays.copyOfRange(line, off, off + len);
           lines.add(l);
           keys.add(line == key && off == keyOff && len == keyLen ? l : Arrays.copyOfRange(key, keyOff, keyOff + keyLen));
           if (keys.size() == size) {
-            answer();
-          }
-        }
-
-        @Override
-        void accept(byte[] buf, int off, int len) throws IOException {
-          record(buf, off, len, buf, off, len);
-        }
-
-        @Override
-        void header(byte[] line, int off, int len) throws IOException {
-          if (header != null) {
-            header.accept(line, off, len);
+            beforeWait();
           }
         }
 
         /** Answers the batch so far; taken first, so that a Stop thrown by it leaves nothing to answer again. */
-        private void answer() throws IOException {
+        @Override
+        void beforeWait() throws IOException {
           if (keys.isEmpty()) {
             return;
           }
@@ -240,18 +240,8 @@ final class Inputs {
         }
 
         @Override
-        void idle() {
-          try {
-            answer();
-            out.flush();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-
-        @Override
         void end() throws IOException {
-          answer();
+          beforeWait();
         }
       };
     }
