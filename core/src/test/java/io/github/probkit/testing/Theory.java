@@ -158,7 +158,7 @@ public final class Theory {
    * probability {@code 1 / (2^f - 1)} (Fan et al. 2014, section 4).
    */
   public static Rate cuckoo(int f, double load) {
-    return Rate.exactly(1 - Math.pow(1 - 1 / (Math.pow(2, f) - 1), 8 * load));
+    return Rate.exactly(-Math.expm1(8 * load * Math.log1p(-1 / (Math.pow(2, f) - 1))));
   }
 
   /** Several filters answering as one (a key is present when any has it): 1 - prod(1 - p_i). */
