@@ -8,6 +8,7 @@ import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Keys;
+import io.github.probkit.testing.Theory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -31,6 +32,11 @@ class HyperLogLogTest extends CardinalitySketchContract {
   @Override
   void merge(CardinalitySketch into, CardinalitySketch from) {
     ((HyperLogLog) into).merge((HyperLogLog) from);
+  }
+
+  @Override
+  double[] theoreticalRse() {
+    return new double[] {Math.sqrt(Theory.HLL_VARIANCE), Math.sqrt(Theory.HLL_MARTINGALE_VARIANCE)};
   }
 
   @Override
