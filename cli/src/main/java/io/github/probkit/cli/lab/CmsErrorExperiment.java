@@ -33,9 +33,11 @@ final class CmsErrorExperiment implements Experiment {
         + " never seen, is estimated and compared with its exact count. The seeds: no estimate falls"
         + " below the true count, and each exceeds it by more than epsilon N with probability at most"
         + " delta, whatever the number of distinct items (epsilon = 0.001, delta = 0.01: 5 rows of 2,719"
-        + " counters). The fraction above epsilon N is judged against the upper binomial quantile of delta"
-        + " over the items estimated. Conservative update never estimates above the plain sketch built with"
-        + " the same hashing.";
+        + " counters). The dimensions are checked against ceil(e / epsilon) and the least d with e^-d <="
+        + " delta, and the fraction above epsilon N is judged against the upper binomial quantile of delta"
+        + " over the items estimated, both with the epsilon and delta requested (not those the sketch"
+        + " reports). Conservative update never estimates above the plain sketch built with the same"
+        + " hashing.";
   }
 
   private static int length(Lab lab) {
@@ -106,14 +108,20 @@ final class CmsErrorExperiment implements Experiment {
       for (int st = 0; st < 2; st++) {
         CountMinSketch plain = CountMinSketch.create(config[0], config[1]);
         CountMinSketch conservative = plain.withConservativeUpdate();
+        if (st == 0) {
+          out.checkExact("width for epsilon " + Unit.sig(config[0]), Unit.COUNT, plain.width(),
+              Theory.countMinWidth(config[0]), "ceil(e / epsilon)");
+          out.checkExact("depth for delta " + Unit.sig(config[1]), Unit.INTEGER, plain.depth(),
+              Theory.countMinDepth(config[1]), "the least d with e^-d <= delta");
+        }
         for (int item : streams[st]) {
           plain.add(item);
           conservative.add(item);
         }
         long[] ep = errors(plain, counts[st]);
         long[] ec = errors(conservative, counts[st]);
-        // epsilon as the dimensions provide it (e / w), which is at most the one asked for
-        double epsilonN = plain.epsilon() * n;
+        // the guarantee asked for: epsilon and delta as requested, not as the sketch reports them
+        double epsilonN = config[0] * n;
         for (int i = 0; i < ep.length; i++) {
           below += (ep[i] < 0 ? 1 : 0) + (ec[i] < 0 ? 1 : 0);
           aboveEstimates += ec[i] > ep[i] ? 1 : 0;
@@ -134,11 +142,11 @@ final class CmsErrorExperiment implements Experiment {
               sum / e.length, sorted[(int) Math.min(e.length - 1, Math.floor(0.99 * e.length))],
               sorted[e.length - 1], epsilonN, (double) over / e.length);
           if (rule == 0) {
-            double bound = Stats.binomialUpper(e.length, plain.delta());
+            double bound = Stats.binomialUpper(e.length, config[1]);
             out.checkBound("share of estimates above epsilon N, epsilon " + Unit.sig(config[0]) + ", delta "
                     + Unit.sig(config[1]) + ", " + streamNames[st], Unit.PERCENT, (double) over / e.length,
-                plain.delta(), bound / e.length, true,
-                "the upper " + Stats.pct(1 - (1 - Stats.CONFIDENCE) / 2) + " binomial quantile of delta = e^-d over "
+                config[1], bound / e.length, true,
+                "the upper " + Stats.pct(1 - (1 - Stats.CONFIDENCE) / 2) + " binomial quantile of the requested delta over "
                     + Unit.COUNT.format(e.length) + " items");
           }
           if (config[0] == 0.001 && config[1] == 0.01) {
