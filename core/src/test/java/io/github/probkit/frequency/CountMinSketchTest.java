@@ -66,6 +66,42 @@ class CountMinSketchTest {
     assertThat(CountMinSketch.widthFor(0.99, 0.5)).isEqualTo(3);
   }
 
+  /**
+   * The limits themselves are accepted and one past them refused; epsilon() and delta() are the
+   * guarantee of the dimensions, exactly (not merely at most what was asked).
+   */
+  @Test
+  void dimensionsAtTheirLimits() {
+    assertThat(CountMinSketch.withDimensions(1, 1).width()).isEqualTo(1);
+    assertThat(CountMinSketch.withDimensions(1, CountMinSketch.MAX_DEPTH).depth()).isEqualTo(64);
+    assertThat(CountMinSketch.withDimensions(1, 2, HashStrategy.fnv1a()).depth()).isEqualTo(2);
+    // The widest sketch the counter limit allows at depth 1 is sized, not refused (nor allocated).
+    double widest = Math.E / CountMinSketch.MAX_COUNTERS * (1 + 1e-12);
+    assertThat(CountMinSketch.widthFor(widest, 0.5)).isEqualTo((int) CountMinSketch.MAX_COUNTERS);
+    // 10^9 counters a row fit one row but not five.
+    assertThatThrownBy(() -> CountMinSketch.widthFor(Math.E / 1e9, 0.01))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("5 rows of 1000000000 counters");
+    // Representable, but 16 GB: refused before allocating, naming the heap.
+    assertThatThrownBy(() -> CountMinSketch.withDimensions(100_000_000, 20))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heap");
+    CountMinSketch s = CountMinSketch.withDimensions(2719, 5);
+    assertThat(s.epsilon()).isEqualTo(Math.E / 2719);
+    assertThat(s.delta()).isEqualTo(Math.exp(-5));
+    assertThat(s.toString()).isEqualTo("CountMinSketch{width=2719, depth=5, update=standard, hash=xxh3(seed=0x0)}");
+    assertThat(s).isNotEqualTo("CountMinSketch").isNotEqualTo(CountMinSketch.withDimensions(2719, 4))
+        .isEqualTo(CountMinSketch.withDimensions(2719, 5));
+    s.add("x");
+    assertThat(s).isNotEqualTo(CountMinSketch.withDimensions(2719, 5));
+    for (Runnable negative : List.<Runnable>of(() -> s.add(7L, -1), () -> s.add(new byte[1], -1),
+        () -> s.add("x", -1), () -> s.add(new byte[3], 0, 2, -1), () -> s.add(7, (Integer k, KeySink sink) -> sink.putInt(k), -1))) {
+      assertThatThrownBy(negative::run).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("count must be non-negative, was -1");
+    }
+    assertThat(s.totalCount()).isEqualTo(1);
+    s.add(new byte[] {1, 2, 3}, 1, 2);
+    assertThat(s.estimate(new byte[] {2, 3})).isEqualTo(1);
+  }
+
   @Test
   void badArgumentsAreRefusedWithTheValueAndRange() {
     for (double bad : new double[] {0, 1, 1.5, -0.1, Double.NaN}) {
