@@ -14,8 +14,7 @@ class BloomFilterContractTest extends MembershipFilterContract {
   /** The closed form at the sizing the specification prescribes for (expectedKeys, fpp). */
   @Override
   protected Theory.Rate predictedRate(MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
-    long m = Theory.bloomBits(expectedKeys, fpp);
-    return Theory.bloom(m, keysAdded, Theory.bloomHashes(m, expectedKeys));
+    return Theory.bloomSizedFor(expectedKeys, fpp, keysAdded);
   }
 
   @Override

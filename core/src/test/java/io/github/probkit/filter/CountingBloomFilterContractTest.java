@@ -11,8 +11,7 @@ class CountingBloomFilterContractTest extends DeletableFilterContract {
   /** A Bloom filter's closed form, with m counters in place of m bits. */
   @Override
   protected Theory.Rate predictedRate(MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
-    long m = Theory.bloomBits(expectedKeys, fpp);
-    return Theory.bloom(m, keysAdded, Theory.bloomHashes(m, expectedKeys));
+    return Theory.bloomSizedFor(expectedKeys, fpp, keysAdded);
   }
 
   @Override

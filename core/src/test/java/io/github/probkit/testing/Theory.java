@@ -92,6 +92,12 @@ public final class Theory {
     return new Rate(mean, k * Math.pow(fill[0], k - 1) * fill[1]);
   }
 
+  /** A Bloom filter sized as the specification says for n keys at rate p, holding {@code keys} keys. */
+  public static Rate bloomSizedFor(long n, double p, long keys) {
+    long m = bloomBits(n, p);
+    return bloom(m, keys, bloomHashes(m, n));
+  }
+
   /** Mean and standard deviation of the fraction of m bins hit by t uniform throws. */
   public static double[] fill(long m, double t) {
     double empty1 = Math.exp(t * Math.log1p(-1.0 / m));
