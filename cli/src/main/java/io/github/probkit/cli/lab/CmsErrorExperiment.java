@@ -1,6 +1,7 @@
 package io.github.probkit.cli.lab;
 
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.hash.HashStrategy;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.apache.commons.math3.distribution.ZipfDistribution;
@@ -37,7 +38,22 @@ final class CmsErrorExperiment implements Experiment {
         + " delta, and the fraction above epsilon N is judged against the upper binomial quantile of delta"
         + " over the items estimated, both with the epsilon and delta requested (not those the sketch"
         + " reports). Conservative update never estimates above the plain sketch built with the same"
-        + " hashing.";
+        + " hashing. Since delta only bounds the share, a last stream is built so that the share is known"
+        + " exactly: " + Unit.COUNT.format(sketches(lab)) + " sketches of " + EXACT_ROWS + " rows of "
+        + EXACT_WIDTH + " (hashing seeded apart) each count " + HEAVY + " heavy items " + HEAVY_COUNT
+        + " times and " + LIGHT + " light items once; an absent item's estimate passes epsilon N exactly"
+        + " when every row puts a heavy item in its counter, with probability q^d for q = 1 - (1 - 1/w)^"
+        + HEAVY + " (a sketch that reads fewer rows, or rows that are not independent, does worse).";
+  }
+
+  private static final int EXACT_WIDTH = 64;
+  private static final int EXACT_ROWS = 5;
+  private static final int HEAVY = 20;
+  private static final long HEAVY_COUNT = 1_000;
+  private static final int LIGHT = 500;
+
+  private static int sketches(Lab lab) {
+    return lab.pick(2_000, 10_000, 50_000);
   }
 
   private static int length(Lab lab) {
@@ -182,6 +198,38 @@ final class CmsErrorExperiment implements Experiment {
     double[] dx = {0, 2};
     chart.dashedOwn("delta = 0.01", dx, new double[] {0.01, 0.01});
     out.chart(chart);
+    exactExceedance(lab, out);
+  }
+
+  /**
+   * The exceedance of epsilon N where it is known exactly (see the description): heavy items weigh
+   * more than epsilon N each and the light ones less than it together, so a counter passes epsilon N
+   * exactly when it holds a heavy item; one absent item is asked of each of many independent
+   * sketches, so the count is Binomial(sketches, q^d).
+   */
+  private static void exactExceedance(Lab lab, Section out) {
+    int sketches = sketches(lab);
+    long n = HEAVY * HEAVY_COUNT + LIGHT;
+    double epsilonN = Math.E / EXACT_WIDTH * n;
+    double q = 1 - Math.pow(1 - 1.0 / EXACT_WIDTH, HEAVY);
+    double p = Math.pow(q, EXACT_ROWS);
+    SplittableRandom seeds = new SplittableRandom(0x510e527fade682d1L);
+    long over = 0;
+    for (int k = 0; k < sketches; k++) {
+      CountMinSketch s = CountMinSketch.withDimensions(EXACT_WIDTH, EXACT_ROWS, HashStrategy.xxh3(seeds.nextLong()));
+      for (int i = 0; i < HEAVY; i++) {
+        s.add("heavy-" + i, HEAVY_COUNT);
+      }
+      for (int i = 0; i < LIGHT; i++) {
+        s.add(i);
+      }
+      over += s.estimate(Measure.ABSENT) > epsilonN ? 1 : 0;
+    }
+    double[] accept = Stats.binomial(sketches, p);
+    out.checkInterval("absent items above epsilon N = " + Unit.COUNT.format(epsilonN) + ", one per sketch of "
+            + EXACT_WIDTH + " x " + EXACT_ROWS + " (q^d, q = " + Unit.sig(q) + ")", Unit.PERCENT,
+        (double) over / sketches, p, accept[0] / sketches, accept[1] / sketches,
+        Stats.BINOMIAL + " of " + Unit.COUNT.format(sketches) + " sketches");
   }
 
   /** The index of the first element greater than {@code v} in a sorted array. */
