@@ -190,6 +190,17 @@ abstract class CardinalitySketchContract {
     }
   }
 
+  /** At every precision, whether it starts sparse or dense, the first key counts exactly one. */
+  @Test
+  void theFirstKeyIsOne() {
+    for (int p = 4; p <= 18; p++) {
+      CardinalitySketch s = create(p);
+      s.add("first");
+      assertThat(s.martingaleEstimate()).as("p=%d", p).hasValue(1);
+      assertThat(s.estimate()).as("p=%d", p).isCloseTo(1, within(0.05));
+    }
+  }
+
   @Test
   void smallCountsAreExactOrNearly() {
     List<byte[]> keys = Keys.randomBytes(100, 0x0ddba11c0ffee000L);
@@ -223,6 +234,7 @@ abstract class CardinalitySketchContract {
       merge(merged, of(12, b));
       assertThat(merged).as("merge of %s", Arrays.toString(m)).isEqualTo(of(12, union));
       assertThat(merged.estimate()).isEqualTo(of(12, union).estimate());
+      assertThat(merged.byteSize()).as("merge of %s", Arrays.toString(m)).isEqualTo(of(12, union).byteSize());
     }
   }
 
@@ -239,14 +251,24 @@ abstract class CardinalitySketchContract {
   }
 
   @Test
-  void downsizingGivesTheSketchBuiltAtTheLowerPrecision() {
+  void downsizingGivesTheSketchBuiltAtTheLowerPrecision() throws IOException {
     for (int n : new int[] {0, 1, 50, 1000, 50_000}) {
       List<byte[]> keys = Keys.sequential("d:", 0, n);
       CardinalitySketch high = of(16, keys);
       for (int p : new int[] {16, 13, 8, 4}) {
         CardinalitySketch low = high.downsize(p);
         assertThat(low).as("n=%d downsized to %d", n, p).isEqualTo(of(p, keys));
+        assertThat(low.byteSize()).as("n=%d downsized to %d", n, p).isEqualTo(of(p, keys).byteSize());
         assertThat(low.martingaleEstimate()).isEqualTo(high.martingaleEstimate());
+        // It goes on counting as the same sketch read back from its bytes (whose reader
+        // recomputes the chance of a change from the registers).
+        CardinalitySketch reread = read(bytes(low));
+        for (byte[] k : Keys.sequential("d+", 0, 500)) {
+          low.add(k);
+          reread.add(k);
+        }
+        assertThat(low.martingaleEstimate().orElseThrow())
+            .isCloseTo(reread.martingaleEstimate().orElseThrow(), within(1e-9 * (n + 500)));
       }
     }
     assertThatThrownBy(() -> create(10).downsize(11))
