@@ -63,7 +63,8 @@ public final class FrequencyImpls {
     switch (name) {
       case "probkit-cms": return new ProbkitCms(io.github.probkit.frequency.CountMinSketch.withDimensions(WIDTH, DEPTH));
       case "probkit-cms-conservative":
-        return new ProbkitCms(io.github.probkit.frequency.CountMinSketch.withDimensions(WIDTH, DEPTH).withConservativeUpdate());
+        return new ProbkitCms(io.github.probkit.frequency.CountMinSketch.withDimensions(WIDTH, DEPTH,
+            io.github.probkit.hash.HashStrategy.xxh3(), io.github.probkit.frequency.CountMinSketch.UpdateRule.CONSERVATIVE));
       case "streamlib-cms": return new StreamCms(new CountMinSketch(DEPTH, WIDTH, SEED));
       case "spark-cms": return new SparkCms(org.apache.spark.util.sketch.CountMinSketch.create(DEPTH, WIDTH, SEED));
       default: throw new IllegalArgumentException("unknown count-min sketch " + name + "; known: " + COUNT_MIN);

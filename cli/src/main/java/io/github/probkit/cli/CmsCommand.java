@@ -4,8 +4,7 @@ import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintWriter;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,20 +48,6 @@ public final class CmsCommand implements Runnable {
     return SketchFiles.read(file, CountMinSketch::readFrom);
   }
 
-  static void save(Path file, CountMinSketch s) {
-    SketchFiles.write(file, s::writeTo);
-  }
-
-  /**
-   * Where items come from: the arguments, {@code --items F}, or stdin when neither is given; the
-   * whole line or one field of it.
-   */
-  static KeyOptions source(String itemsFile, InputFormat format) {
-    KeyOptions from = new KeyOptions();
-    from.keysFile = itemsFile;
-    from.format = format;
-    return from;
-  }
 
   @Command(
       name = "create",
@@ -122,14 +107,30 @@ public final class CmsCommand implements Runnable {
         description = "Hash: xxh3 (default) or fnv1a (the specification's walkthrough; at most 2 rows).")
     String hash;
 
+    @Option(names = "--force", description = "Replace FILE if it exists (without it, an existing FILE is an error).")
+    boolean force;
+
+    @Mixin WriteOptions writing;
+
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
       HashStrategy strategy =
           HashAlgorithm.byLabel(hash) == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
-      CountMinSketch s = sizing.byError != null
-          ? CountMinSketch.create(sizing.byError.epsilon, sizing.byError.delta, strategy)
-          : CountMinSketch.withDimensions(sizing.byDimensions.width, sizing.byDimensions.depth, strategy);
-      save(file, conservative ? s.withConservativeUpdate() : s);
+      CountMinSketch.UpdateRule rule =
+          conservative ? CountMinSketch.UpdateRule.CONSERVATIVE : CountMinSketch.UpdateRule.STANDARD;
+      if (RedisUri.is(file)) {
+        return sizing.byError != null
+            ? RedisCli.cmsCreate(file, CountMinSketch.widthFor(sizing.byError.epsilon, sizing.byError.delta),
+                CountMinSketch.depthFor(sizing.byError.delta), conservative, strategy, force)
+            : RedisCli.cmsCreate(file, sizing.byDimensions.width, sizing.byDimensions.depth, conservative, strategy,
+                force);
+      }
+      try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
+        CountMinSketch s = sizing.byError != null
+            ? CountMinSketch.create(sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
+            : CountMinSketch.withDimensions(sizing.byDimensions.width, sizing.byDimensions.depth, strategy, rule);
+        lock.write(s::writeTo);
+      }
       return 0;
     }
   }
@@ -138,7 +139,7 @@ public final class CmsCommand implements Runnable {
       name = "add",
       mixinStandardHelpOptions = true,
       description = {
-        "Count items (from arguments, --items FILE, or stdin).",
+        "Count items (from arguments, --items FILE..., or stdin).",
         "",
         "Each ITEM argument or line is one occurrence; with --counts each line is ITEM<TAB>COUNT.",
       },
@@ -155,28 +156,42 @@ public final class CmsCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file, rewritten in place.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (default: --items F, or stdin).")
+    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (or --items F..., or stdin).")
     List<String> items = new ArrayList<>();
 
-    @Option(names = "--items", paramLabel = "F", description = "Read items from F, one per line ('-' for stdin; .gz is decompressed).")
-    String itemsFile;
+    @Mixin KeyOptions.Items itemFiles;
 
     @Option(names = "--counts", description = "Each item is ITEM<TAB>COUNT (split at the last tab).")
     boolean counts;
 
     @Mixin InputFormat format;
 
+    @Mixin WriteOptions writing;
+
     @Override
     public Integer call() throws IOException {
       if (counts && format.field != 0) {
         throw new IllegalArgumentException("--field cannot be combined with --counts");
       }
-      CountMinSketch s = load(file);
-      KeyOptions from = source(itemsFile, format);
-      InputStream stdin = ProbkitCommand.stdin(spec);
+      KeyOptions from = itemFiles.in(format).require(items, spec);
+      if (RedisUri.is(file)) {
+        if (counts) {
+          throw new IllegalArgumentException("--counts is not supported with a redis:// sketch yet");
+        }
+        return RedisCli.cmsAdd(file, items, from, spec);
+      }
+      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+        CountMinSketch s = load(file);
+        add(s, from);
+        lock.write(s::writeTo);
+      }
+      return 0;
+    }
+
+    private void add(CountMinSketch s, KeyOptions from) throws IOException {
       if (counts) {
         long[] line = {0};
-        from.forEach(items, stdin, (buf, off, len) -> {
+        from.forEach(items, spec, (buf, off, len) -> {
           line[0]++;
           int tab = lastTab(buf, off, len);
           if (tab < 0) {
@@ -186,11 +201,9 @@ public final class CmsCommand implements Runnable {
         });
       } else {
         // Standard-mode adds commute and are lock-free; conservative ones depend on their order.
-        from.forEach(items, stdin,
+        from.forEach(items, spec,
             s.isConservative() ? Inputs.KeySink.inOrder(s::add) : Inputs.KeySink.concurrently(s::add));
       }
-      save(file, s);
-      return 0;
     }
   }
 
@@ -248,23 +261,24 @@ public final class CmsCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (default: --items F, or stdin).")
+    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (or --items F..., or stdin).")
     List<String> items = new ArrayList<>();
 
-    @Option(names = "--items", paramLabel = "F", description = "Read items from F, one per line ('-' for stdin).")
-    String itemsFile;
+    @Mixin KeyOptions.Items itemFiles;
 
     @Mixin InputFormat format;
 
     @Override
     public Integer call() throws IOException {
+      KeyOptions from = itemFiles.in(format).require(items, spec);
+      if (RedisUri.is(file)) {
+        return RedisCli.cmsQuery(file, items, from, spec);
+      }
       CountMinSketch s = load(file);
-      PrintWriter out = spec.commandLine().getOut();
-      source(itemsFile, format).forEach(items, ProbkitCommand.stdin(spec), (buf, off, len) -> {
-        out.print(new String(buf, off, len, StandardCharsets.UTF_8));
-        out.print('\t');
-        out.print(s.estimate(buf, off, len));
-        out.print('\n');
+      OutputStream out = ProbkitCommand.stdout(spec);
+      from.forEach(items, spec, (buf, off, len) -> {
+        out.write(buf, off, len);
+        out.write(('\t' + Long.toString(s.estimate(buf, off, len)) + '\n').getBytes(StandardCharsets.US_ASCII));
       });
       out.flush();
       return 0;
@@ -301,26 +315,42 @@ public final class CmsCommand implements Runnable {
   @Command(
       name = "merge",
       mixinStandardHelpOptions = true,
-      description = "Write to OUT the sketch of all the inputs' streams together (same dimensions and hashing).",
-      footer = {"", "Example:", "  probkit cms merge week.cms monday.cms tuesday.cms"})
+      description = {
+        "Add the SRC sketches into DEST, as Redis's PFMERGE: an existing DEST is part of the sum.",
+        "With --replace, DEST becomes the sum of the SRCs alone. Same dimensions and hashing.",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit cms merge all.cms monday.cms tuesday.cms",
+        "  probkit cms merge --replace week.cms monday.cms tuesday.cms",
+      })
   static final class Merge implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "OUT", description = "The merged sketch to write.")
+    @Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into (created if missing).")
     Path out;
 
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "IN", description = "Sketches to merge.")
-    List<Path> inputs;
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Sketches to merge.")
+    List<Path> sources;
+
+    @Option(names = "--replace", description = "Write the sum of the SRCs alone, replacing DEST.")
+    boolean replace;
+
+    @Mixin WriteOptions writing;
 
     @Override
     public Integer call() {
-      CountMinSketch sum = load(inputs.get(0));
-      for (Path p : inputs.subList(1, inputs.size())) {
-        try {
-          sum.merge(load(p));
-        } catch (IllegalArgumentException e) {
-          throw new CliException(p + ": " + e.getMessage());
+      try (SketchFiles.Lock lock = writing.lock(out)) {
+        List<Path> inputs = SketchFiles.mergeInputs(out, sources, replace);
+        CountMinSketch sum = load(inputs.get(0));
+        for (Path p : inputs.subList(1, inputs.size())) {
+          try {
+            sum.merge(load(p));
+          } catch (IllegalArgumentException e) {
+            throw new CliException(p + ": " + e.getMessage());
+          }
         }
+        lock.write(sum::writeTo);
       }
-      save(out, sum);
       return 0;
     }
   }

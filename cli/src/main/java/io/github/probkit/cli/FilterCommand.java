@@ -13,8 +13,10 @@ import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -87,40 +89,92 @@ public final class FilterCommand implements Runnable {
     }
   }
 
-  static void save(Path file, MembershipFilter f) {
-    SketchFiles.write(file, f::writeTo);
+  /**
+   * Adds the keys to {@code f} in memory: to a counting or cuckoo filter only those not present yet
+   * unless {@code multiset}, so that repeated keys take one count or slot each. A cuckoo filter that
+   * runs out of room fails the command with the number of keys it took; since this happens before
+   * the write, {@code file} is left as it was. Warns when a Bloom-type filter ends up holding more
+   * keys than it was sized for.
+   */
+  static void addKeys(MutableFilter f, List<String> keys, KeyOptions from, boolean multiset, CommandSpec spec,
+      Path file) throws IOException {
+    checkMultiset(f, multiset);
+    if (f instanceof BloomFilter || f instanceof BlockedBloomFilter) {
+      // Lock-free adds that commute (bits are only ever ORed in): the same bits from any number of threads.
+      from.forEach(keys, spec, Inputs.KeySink.concurrently(f::add));
+    } else {
+      DeletableFilter d = f instanceof DeletableFilter && !multiset ? (DeletableFilter) f : null;
+      long[] added = {0};
+      from.forEach(keys, spec, (buf, off, len) -> {
+        if (d != null ? d.addIfAbsent(buf, off, len) || d.mightContain(buf, off, len) : f.add(buf, off, len)) {
+          added[0]++;
+        } else if (f instanceof CuckooFilter) {
+          CuckooFilter c = (CuckooFilter) f;
+          throw new CliException(String.format(Locale.ROOT,
+              "%s: the cuckoo filter is full after adding %d keys (load %.1f %%, the maximum is about 95 %%);"
+                  + " the file was left as it was",
+              file, added[0], 100 * c.load()));
+        }
+      });
+    }
+    warnIfOverfull(file, f, spec.commandLine().getErr());
+  }
+
+  /** Refuses {@code --multiset} for a filter that cannot count repeats. */
+  static void checkMultiset(MembershipFilter f, boolean multiset) {
+    if (multiset && !(f instanceof DeletableFilter)) {
+      throw new IllegalArgumentException("--multiset applies to counting and cuckoo filters, not to a "
+          + f.type().label() + " filter");
+    }
   }
 
   /**
-   * Adds the keys to {@code f} in memory. A cuckoo filter that runs out of room fails the command
-   * with the number of keys it took; since this happens before {@link #save}, {@code file} is left
-   * as it was.
+   * Says once on {@code err} when a Bloom-type filter holds more keys than it was sized for, with
+   * the false-positive rate it now has. The estimate of its keys must pass the expected number by
+   * more than 3 sqrt(n), which is 4.5 to 20 of its standard deviations (0.15 to 0.66 sqrt(n) at the
+   * optimal number of hashes), so that a filter given exactly its n keys never warns.
    */
-  static void addKeys(MutableFilter f, List<String> keys, KeyOptions from, CommandSpec spec, Path file)
-      throws IOException {
-    if (f instanceof BloomFilter || f instanceof BlockedBloomFilter) {
-      // Lock-free adds that commute (bits are only ever ORed in): the same bits from any number of threads.
-      from.forEach(keys, ProbkitCommand.stdin(spec), Inputs.KeySink.concurrently(f::add));
+  static void warnIfOverfull(Path file, MembershipFilter f, PrintWriter err) {
+    long expected;
+    double target;
+    if (f instanceof BloomFilter) {
+      expected = ((BloomFilter) f).expectedKeys();
+      target = ((BloomFilter) f).targetFpp();
+    } else if (f instanceof BlockedBloomFilter) {
+      expected = ((BlockedBloomFilter) f).expectedKeys();
+      target = ((BlockedBloomFilter) f).targetFpp();
+    } else if (f instanceof CountingBloomFilter) {
+      expected = ((CountingBloomFilter) f).expectedKeys();
+      target = ((CountingBloomFilter) f).targetFpp();
+    } else {
       return;
     }
-    long[] added = {0};
-    from.forEach(keys, ProbkitCommand.stdin(spec), (buf, off, len) -> {
-      if (f.add(buf, off, len)) {
-        added[0]++;
-      } else if (f instanceof CuckooFilter) {
-        CuckooFilter c = (CuckooFilter) f;
-        throw new CliException(String.format(Locale.ROOT,
-            "%s: the cuckoo filter is full after adding %d keys (load %.1f %%, the maximum is about 95 %%);"
-                + " the file was left as it was",
-            file, added[0], 100 * c.load()));
-      }
-    });
+    long n = ((MutableFilter) f).approximateCount();
+    if (expected <= 0 || n <= expected + 3 * Math.sqrt(expected)) {
+      return;
+    }
+    err.println(String.format(Locale.ROOT,
+        "probkit: warning: %s %s, more than the %,d it was sized for: its false-positive rate is now %s %%"
+            + " (sized for %s %%)",
+        file, n == Long.MAX_VALUE ? "is saturated" : String.format(Locale.ROOT, "holds about %,d keys", n),
+        expected, percent(f.expectedFpp()), percent(target)));
+    err.flush();
+  }
+
+  /** {@code p} as a percentage to 3 significant digits: 14.6, 1, 0.0001. */
+  private static String percent(double p) {
+    return new BigDecimal(100 * p).round(new MathContext(3)).stripTrailingZeros().toPlainString();
   }
 
   @Command(
       name = "create",
       mixinStandardHelpOptions = true,
-      description = "Create a filter sized for N keys at false-positive rate P, optionally adding keys.",
+      description = {
+        "Create a filter sized for N keys at false-positive rate P, optionally adding keys.",
+        "",
+        "Keys come from --keys FILE..., or from stdin unless it is a terminal.",
+        "An existing FILE is refused unless --force.",
+      },
       footer = {
         "",
         "Example:",
@@ -162,16 +216,35 @@ public final class FilterCommand implements Runnable {
         completionCandidates = FilterTypes.Names.class)
     String type;
 
+    @Option(
+        names = "--multiset",
+        description = "Counting and cuckoo filters: add a key again however often it repeats (by default a"
+            + " key already present is not added again, and one remove takes it out).")
+    boolean multiset;
+
+    @Option(names = "--force", description = "Replace FILE if it exists (without it, an existing FILE is an error).")
+    boolean force;
+
     @Mixin KeyOptions keyOptions;
+
+    @Mixin WriteOptions writing;
 
     @Override
     public Integer call() throws IOException {
       HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
       HashStrategy strategy = algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
-      // Unlike add, create reads keys only when asked to: a new filter may well start empty.
-      KeyOptions from = keyOptions.keysFile != null ? keyOptions : null;
+      // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
+      KeyOptions from = keyOptions.orNoneAtATerminal(spec);
+      if (RedisUri.is(file)) {
+        return RedisCli.filterCreate(file, type, expected, fpp, strategy, force, from, spec);
+      }
       if (FilterTypes.isStatic(type)) {
-        save(file, FilterTypes.buildStatic(type, expected, fpp, strategy, from, spec));
+        if (multiset) {
+          throw new IllegalArgumentException("--multiset applies to counting and cuckoo filters, not to --type " + type);
+        }
+        try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
+          lock.write(FilterTypes.buildStatic(type, expected, fpp, strategy, from, spec)::writeTo);
+        }
         return 0;
       }
       if (expected == null || fpp == null) {
@@ -184,7 +257,9 @@ public final class FilterCommand implements Runnable {
       if (!(fpp > 0 && fpp < 1)) {
         throw new IllegalArgumentException("--fpp must be in (0, 1), was " + fpp);
       }
-      save(file, FilterTypes.create(type, expected, fpp, strategy, from, spec, file));
+      try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
+        lock.write(FilterTypes.create(type, expected, fpp, strategy, from, multiset, spec, file)::writeTo);
+      }
       return 0;
     }
   }
@@ -192,24 +267,48 @@ public final class FilterCommand implements Runnable {
   @Command(
       name = "add",
       mixinStandardHelpOptions = true,
-      description = "Add keys to a filter (from arguments, --keys FILE, or stdin).",
-      footer = {"", "Examples:", "  probkit filter add users.bin carol dave", "  cat new.txt | probkit filter add users.bin"})
+      description = {
+        "Add keys to a filter (from arguments, --keys FILE..., or stdin).",
+        "",
+        "A counting or cuckoo filter takes a key only when it is not already present, unless --multiset.",
+        "Writers of one file take turns (a lock beside it); --no-wait fails instead of waiting.",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit filter add users.bin carol dave",
+        "  cat new.txt | probkit filter add users.bin",
+        "  probkit filter add users.bin --keys logs/*.gz",
+      })
   static final class Add implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "The filter file, rewritten in place.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (default: --keys FILE, or stdin).")
+    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
+
+    @Option(
+        names = "--multiset",
+        description = "Counting and cuckoo filters: add a key again however often it repeats.")
+    boolean multiset;
 
     @Mixin KeyOptions keyOptions;
 
+    @Mixin WriteOptions writing;
+
     @Override
     public Integer call() throws IOException {
-      MutableFilter f = loadMutable(file);
-      addKeys(f, keys, keyOptions, spec, file);
-      save(file, f);
+      keyOptions.require(keys, spec);
+      if (RedisUri.is(file)) {
+        return RedisCli.filterAdd(file, keys, keyOptions, multiset, spec);
+      }
+      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+        MutableFilter f = loadMutable(file);
+        addKeys(f, keys, keyOptions, multiset, spec, file);
+        lock.write(f::writeTo);
+      }
       return 0;
     }
   }
@@ -229,22 +328,31 @@ public final class FilterCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The filter file, rewritten in place.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (default: --keys FILE, or stdin).")
+    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
 
     @Mixin KeyOptions keyOptions;
 
+    @Mixin WriteOptions writing;
+
     @Override
     public Integer call() throws IOException {
-      MembershipFilter f = load(file);
-      if (!(f instanceof DeletableFilter)) {
-        throw new CliException(file + ": a " + f.type().label()
-            + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed");
-      }
-      DeletableFilter d = (DeletableFilter) f;
       long[] removed = {0};
-      long total = keyOptions.forEach(keys, ProbkitCommand.stdin(spec), (buf, off, len) -> removed[0] += d.remove(buf, off, len) ? 1 : 0);
-      save(file, f);
+      long total;
+      keyOptions.require(keys, spec);
+      if (RedisUri.is(file)) {
+        return RedisCli.filterRemove(file, keys, keyOptions, spec);
+      }
+      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+        MembershipFilter f = load(file);
+        if (!(f instanceof DeletableFilter)) {
+          throw new CliException(file + ": a " + f.type().label()
+              + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed");
+        }
+        DeletableFilter d = (DeletableFilter) f;
+        total = keyOptions.forEach(keys, spec, (buf, off, len) -> removed[0] += d.remove(buf, off, len) ? 1 : 0);
+        lock.write(f::writeTo);
+      }
       PrintWriter out = spec.commandLine().getOut();
       out.printf(Locale.ROOT, "removed %d of %d keys (%d certainly absent)%n", removed[0], total, total - removed[0]);
       out.flush();
@@ -265,18 +373,25 @@ public final class FilterCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The filter file.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (default: --keys FILE, or stdin).")
+    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
 
     @Mixin KeyOptions keyOptions;
 
+    private static final byte[] PRESENT = "\tpresent\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ABSENT = "\tabsent\n".getBytes(StandardCharsets.US_ASCII);
+
     @Override
     public Integer call() throws IOException {
+      keyOptions.require(keys, spec);
+      if (RedisUri.is(file)) {
+        return RedisCli.filterQuery(file, keys, keyOptions, spec);
+      }
       MembershipFilter f = load(file);
-      PrintWriter out = spec.commandLine().getOut();
-      keyOptions.forEach(keys, ProbkitCommand.stdin(spec), (buf, off, len) -> {
-        out.print(new String(buf, off, len, StandardCharsets.UTF_8));
-        out.print(f.mightContain(buf, off, len) ? "\tpresent\n" : "\tabsent\n");
+      OutputStream out = ProbkitCommand.stdout(spec);
+      keyOptions.forEach(keys, spec, (buf, off, len) -> {
+        out.write(buf, off, len);
+        out.write(f.mightContain(buf, off, len) ? PRESENT : ABSENT);
       });
       out.flush();
       return 0;
@@ -291,11 +406,11 @@ public final class FilterCommand implements Runnable {
   static final class Info extends InfoCommand {
     @Override
     Json describe(Path f, boolean json) {
-      return FilterCommand.describe(load(f));
+      return FilterCommand.describe(load(f), json);
     }
   }
 
-  static Json describe(MembershipFilter f) {
+  static Json describe(MembershipFilter f, boolean json) {
     Json j = new Json().put("type", f.type().label()).put("bits", f.bitSize());
     if (f instanceof BloomFilter) {
       BloomFilter b = (BloomFilter) f;
@@ -350,7 +465,14 @@ public final class FilterCommand implements Runnable {
           .put("bitsPerKey", b.bitsPerKey());
     }
     if (f instanceof MutableFilter) {
-      j.put("approximateCount", ((MutableFilter) f).approximateCount());
+      long n = ((MutableFilter) f).approximateCount();
+      if (n != Long.MAX_VALUE) {
+        j.put("approximateCount", n);
+      } else if (json) {
+        j.put("approximateCount", null).put("saturated", true);
+      } else {
+        j.put("approximateCount", "saturated (too full to estimate: any key may read present)");
+      }
     }
     j.put("expectedFpp", f.expectedFpp())
         .put("bytes", f.byteSize())
@@ -362,17 +484,42 @@ public final class FilterCommand implements Runnable {
   @Command(
       name = "merge",
       mixinStandardHelpOptions = true,
-      description = "Write the union of bloom, blocked, counting or cuckoo filters of one type, size and hashing to OUT.",
-      footer = {"", "Example:", "  probkit filter merge all.bin monday.bin tuesday.bin"})
+      description = {
+        "Merge the SRC filters into DEST, as Redis's PFMERGE: an existing DEST is part of the union.",
+        "With --replace, DEST becomes the union of the SRCs alone.",
+        "Bloom, blocked, counting and cuckoo filters of one type, size and hashing merge.",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit filter merge all.bin monday.bin tuesday.bin",
+        "  probkit filter merge --replace week.bin monday.bin tuesday.bin",
+      })
   static final class Merge implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "OUT", description = "The merged filter to write.")
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "DEST", description = "The filter to merge into (created if missing).")
     Path out;
 
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "IN", description = "Filters to merge.")
-    List<Path> inputs;
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Filters to merge.")
+    List<Path> sources;
+
+    @Option(names = "--replace", description = "Write the union of the SRCs alone, replacing DEST.")
+    boolean replace;
+
+    @Mixin WriteOptions writing;
 
     @Override
     public Integer call() {
+      try (SketchFiles.Lock lock = writing.lock(out)) {
+        MembershipFilter union = merge(SketchFiles.mergeInputs(out, sources, replace));
+        warnIfOverfull(out, union, spec.commandLine().getErr());
+        lock.write(union::writeTo);
+      }
+      return 0;
+    }
+
+    private static MembershipFilter merge(List<Path> inputs) {
       MembershipFilter union = load(inputs.get(0));
       if (!(union instanceof BloomFilter || union instanceof BlockedBloomFilter
           || union instanceof CountingBloomFilter || union instanceof CuckooFilter)) {
@@ -399,8 +546,7 @@ public final class FilterCommand implements Runnable {
           throw new CliException(p + ": " + e.getMessage());
         }
       }
-      save(out, union);
-      return 0;
+      return union;
     }
   }
 }

@@ -37,8 +37,8 @@ final class FilterTypes {
    * {@code file} is named in errors.
    */
   static MembershipFilter create(
-      String type, long expected, double fpp, HashStrategy hash, KeyOptions keys, CommandSpec spec, Path file)
-      throws IOException {
+      String type, long expected, double fpp, HashStrategy hash, KeyOptions keys, boolean multiset,
+      CommandSpec spec, Path file) throws IOException {
     MutableFilter f;
     switch (type) {
       case "bloom":
@@ -61,8 +61,9 @@ final class FilterTypes {
         throw new IllegalArgumentException(
             "--type must be one of " + String.join(", ", NAMES) + ", was '" + type + "'");
     }
+    FilterCommand.checkMultiset(f, multiset);
     if (keys != null) {
-      FilterCommand.addKeys(f, List.of(), keys, spec, file);
+      FilterCommand.addKeys(f, List.of(), keys, multiset, spec, file);
     }
     return f;
   }
@@ -77,7 +78,7 @@ final class FilterTypes {
       throws IOException {
     if (keys == null) {
       throw new IllegalArgumentException(
-          "--type " + type + " is built once from all its keys: give them with --keys FILE ('-' for stdin)");
+          "--type " + type + " is built once from all its keys: give them with --keys FILE... or on standard input");
     }
     FingerprintBits bits;
     switch (type) {
@@ -97,7 +98,7 @@ final class FilterTypes {
     }
     // Only the 64-bit hashes are kept, never the keys.
     HashBuffer hashes = new HashBuffer(expected == null ? 0 : expected);
-    keys.forEach(List.of(), ProbkitCommand.stdin(spec), Inputs.KeySink.hashes(hash, hashes::add));
+    keys.forEach(List.of(), spec, Inputs.KeySink.hashes(hash, hashes::add));
     return BinaryFuseFilter.fromHashes(hashes.values, hashes.size, bits, hash);
   }
 

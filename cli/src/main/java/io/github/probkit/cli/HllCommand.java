@@ -54,11 +54,7 @@ public final class HllCommand implements Runnable {
   }
 
   static CardinalitySketch load(Path file) {
-    return SketchFiles.read(file, CardinalitySketches::readFrom);
-  }
-
-  static void save(Path file, CardinalitySketch s) {
-    SketchFiles.write(file, s::writeTo);
+    return RedisUri.is(file) ? RedisCli.sketch(file) : SketchFiles.read(file, CardinalitySketches::readFrom);
   }
 
   /**
@@ -128,9 +124,21 @@ public final class HllCommand implements Runnable {
             + "the same error in 2/3 of the memory at one precision lower).")
     String type;
 
+    @Option(names = "--force", description = "Replace FILE if it exists (without it, an existing FILE is an error).")
+    boolean force;
+
+    @Mixin WriteOptions writing;
+
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
       checkPrecision(precision);
+      if (RedisUri.is(file)) {
+        boolean ultra = type.equalsIgnoreCase(StructureType.ULTRA_LOG_LOG.label()) || type.equalsIgnoreCase("ull");
+        if (!ultra && !type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label()) && !type.equalsIgnoreCase("hll")) {
+          throw new IllegalArgumentException("--type must be hyperloglog or ultraloglog, was '" + type + "'");
+        }
+        return RedisCli.hllCreate(file, ultra, precision, force);
+      }
       CardinalitySketch s;
       if (type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label()) || type.equalsIgnoreCase("hll")) {
         s = HyperLogLog.create(precision);
@@ -139,7 +147,9 @@ public final class HllCommand implements Runnable {
       } else {
         throw new IllegalArgumentException("--type must be hyperloglog or ultraloglog, was '" + type + "'");
       }
-      save(file, s);
+      try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
+        lock.write(s::writeTo);
+      }
       return 0;
     }
   }
@@ -147,7 +157,7 @@ public final class HllCommand implements Runnable {
   @Command(
       name = "add",
       mixinStandardHelpOptions = true,
-      description = "Add items to a sketch: the arguments, the lines of --items F, or stdin.",
+      description = "Add items to a sketch: the arguments, the lines of --items F..., or stdin.",
       footer = {
         "",
         "Examples:",
@@ -161,22 +171,26 @@ public final class HllCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file, rewritten in place.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (default: --items F, or stdin).")
+    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (or --items F..., or stdin).")
     List<String> items = new ArrayList<>();
 
-    @Option(names = "--items", paramLabel = "F", description = "Add the lines of F ('-' for stdin; .gz is decompressed).")
-    String itemsFile;
+    @Mixin KeyOptions.Items itemFiles;
 
     @Mixin InputFormat format = new InputFormat();
 
+    @Mixin WriteOptions writing;
+
     @Override
     public Integer call() throws IOException {
-      CardinalitySketch s = load(file);
-      KeyOptions from = new KeyOptions();
-      from.keysFile = itemsFile;
-      from.format = format;
-      from.forEach(items, ProbkitCommand.stdin(spec), Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
-      save(file, s);
+      KeyOptions from = itemFiles.in(format).require(items, spec);
+      if (RedisUri.is(file)) {
+        return RedisCli.hllAdd(file, items, from, spec);
+      }
+      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+        CardinalitySketch s = load(file);
+        from.forEach(items, spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
+        lock.write(s::writeTo);
+      }
       return 0;
     }
   }
@@ -216,18 +230,39 @@ public final class HllCommand implements Runnable {
   @Command(
       name = "merge",
       mixinStandardHelpOptions = true,
-      description = "Write the union of the sketches to OUT, at the lowest of their precisions.",
-      footer = {"", "Example:", "  probkit hll merge week.hll mon.hll tue.hll wed.hll"})
+      description = {
+        "Merge the SRC sketches into DEST, as Redis's PFMERGE: an existing DEST is part of the union.",
+        "With --replace, DEST becomes the union of the SRCs alone. At the lowest of their precisions.",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit hll merge all.hll mon.hll tue.hll",
+        "  probkit hll merge --replace week.hll mon.hll tue.hll",
+      })
   static final class Merge implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "OUT", description = "The merged sketch to write.")
+    @Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into (created if missing).")
     Path out;
 
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "IN", description = "Sketches to merge.")
-    List<Path> inputs;
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Sketches to merge.")
+    List<Path> sources;
+
+    @Option(names = "--replace", description = "Write the union of the SRCs alone, replacing DEST.")
+    boolean replace;
+
+    @Mixin WriteOptions writing;
 
     @Override
-    public Integer call() {
-      save(out, union(inputs));
+    public Integer call() throws IOException {
+      if (RedisUri.is(out)) {
+        if (replace) {
+          throw new IllegalArgumentException("--replace is not supported with a redis:// DEST: delete it first");
+        }
+        return RedisCli.hllMerge(out, sources);
+      }
+      try (SketchFiles.Lock lock = writing.lock(out)) {
+        lock.write(union(SketchFiles.mergeInputs(out, sources, replace))::writeTo);
+      }
       return 0;
     }
   }

@@ -162,7 +162,7 @@ final class Inputs {
             public void close() {}
           };
         } else {
-          Path p = Path.of(name);
+          Path p = Args.path(name);
           if (Files.isDirectory(p)) {
             throw new CliException(name + ": is a directory");
           }

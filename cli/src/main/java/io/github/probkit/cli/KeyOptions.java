@@ -1,44 +1,91 @@
 package io.github.probkit.cli;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
  * Where a command's keys come from, and which part of each line is the key. Keys come from the
- * arguments, from {@code --keys FILE}, or from standard input when neither is given (or with
- * {@code --keys -}); one key per line, or one column of each line with {@code --field}.
+ * arguments, from the files of {@code --keys FILE...}, or, when neither is given, from standard
+ * input unless it is a terminal ({@code --keys -} reads it even then); one key per line, or one
+ * column of each line with {@code --field}. Argument keys are the bytes the shell passed.
  */
 final class KeyOptions {
   @Option(
       names = "--keys",
+      arity = "1..*",
       paramLabel = "FILE",
-      description = "Read keys from FILE, one per line ('-' for stdin; .gz is decompressed).")
-  String keysFile;
+      description = "Read keys from the FILEs, one per line ('-' for stdin; .gz is decompressed):"
+          + " --keys a.txt b.txt.gz, --keys logs/*.gz.")
+  List<String> keysFiles = new ArrayList<>();
 
   @Mixin InputFormat format = new InputFormat();
 
+  /** {@code --items F...}: what {@code --keys} is to filters, for the sketches' items. */
+  static final class Items {
+    @Option(
+        names = "--items",
+        arity = "1..*",
+        paramLabel = "F",
+        description = "Read items from the files F, one per line ('-' for stdin; .gz is decompressed).")
+    List<String> files = new ArrayList<>();
+
+    /** Items from these files, in the line format {@code format}. */
+    KeyOptions in(InputFormat format) {
+      KeyOptions k = new KeyOptions();
+      k.keysFiles = files;
+      k.format = format;
+      return k;
+    }
+  }
+
+  /** Whether keys were named at all: arguments, or files. */
+  boolean given(List<String> keys) {
+    return !keys.isEmpty() || !keysFiles.isEmpty();
+  }
+
   /** Feeds every key to {@code sink} on the calling thread, in order; returns the number of keys. */
-  long forEach(List<String> keys, InputStream stdin, LineReader.LineConsumer sink) throws IOException {
-    return forEach(keys, stdin, Inputs.KeySink.inOrder(sink));
+  long forEach(List<String> keys, CommandSpec spec, LineReader.LineConsumer sink) throws IOException {
+    return forEach(keys, spec, Inputs.KeySink.inOrder(sink));
+  }
+
+  /**
+   * Fails when no keys are named and standard input is a terminal: nobody means to type keys there
+   * unasked. Commands call it before any work; {@link #forEach} does too.
+   */
+  KeyOptions require(List<String> keys, CommandSpec spec) {
+    if (!given(keys) && ProbkitCommand.stdinIsTerminal(spec)) {
+      throw new IllegalArgumentException("no keys: give them as arguments, with --keys FILE..., or on"
+          + " standard input (--keys - reads a terminal)");
+    }
+    return this;
   }
 
   /** Feeds every key to {@code sink}; returns the number of keys. */
-  long forEach(List<String> keys, InputStream stdin, Inputs.KeySink sink) throws IOException {
+  long forEach(List<String> keys, CommandSpec spec, Inputs.KeySink sink) throws IOException {
+    require(keys, spec);
     long n = 0;
     for (String k : keys) {
-      byte[] b = k.getBytes(StandardCharsets.UTF_8);
+      byte[] b = Args.bytes(k);
       sink.accept(b, 0, b.length);
       n++;
     }
-    if (keysFile != null && !keysFile.equals("-")) {
-      n += Inputs.forEachLine(List.of(keysFile), stdin, format, sink);
-    } else if (keysFile != null || keys.isEmpty()) {
-      n += Inputs.forEachLine(List.of("-"), stdin, format, sink);
+    if (!keysFiles.isEmpty()) {
+      n += Inputs.forEachLine(keysFiles, ProbkitCommand.stdin(spec), format, sink);
+    } else if (keys.isEmpty()) {
+      n += Inputs.forEachLine(List.of("-"), ProbkitCommand.stdin(spec), format, sink);
     }
     return n;
+  }
+
+  /**
+   * For {@code create}, whose keys are optional: this, or null when no files are named and standard
+   * input is a terminal (an empty structure then).
+   */
+  KeyOptions orNoneAtATerminal(CommandSpec spec) {
+    return keysFiles.isEmpty() && ProbkitCommand.stdinIsTerminal(spec) ? null : this;
   }
 }

@@ -1,17 +1,27 @@
 package io.github.probkit.cli;
 
 import io.github.probkit.io.SketchFormatException;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import picocli.CommandLine;
 
 /**
- * Entry point. Exit codes: 0 success, 1 runtime error (missing or corrupt file, I/O failure), 2
- * usage error (bad option or value). Errors are one line on stderr; {@code --verbose} adds the stack
- * trace.
+ * Entry point. Exit codes: 0 success, 1 runtime error (missing or corrupt file, I/O failure, a full
+ * disk), 2 usage error (bad option or value), 141 standard output closed (as SIGPIPE ends GNU tools),
+ * and 129, 130 or 143 after SIGHUP, SIGINT or SIGTERM (the JVM's 128 + signal; a shutdown hook
+ * removes any half-written file first). Errors are one line on stderr; {@code --verbose} adds the
+ * stack trace.
  */
 public final class Main {
   public static final int EXIT_RUNTIME = 1;
@@ -20,23 +30,61 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(commandLine(System.in, args).execute(args));
+    String[] argv = Args.asPassed(args);
+    PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+    System.setErr(err);
+    System.exit(run(System.in, Stdout.isTerminal(0), Stdout.standard(),
+        new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true), argv));
+  }
+
+  /**
+   * Runs {@code args} with {@code stdin} as the input of commands that read keys (a terminal when
+   * {@code stdinIsTerminal}: then they read it only when asked to), {@code stdout} as the output and
+   * {@code err} for errors; returns the exit code, once all output is written.
+   */
+  static int run(InputStream stdin, boolean stdinIsTerminal, OutputStream stdout, PrintWriter err, String... args) {
+    Stdout out = stdout instanceof Stdout ? (Stdout) stdout : Stdout.of(stdout);
+    CommandLine cl = commandLine(stdin, out, args);
+    ((ProbkitCommand) cl.getCommand()).stdinIsTerminal = stdinIsTerminal;
+    cl.setErr(err);
+    int code = cl.execute(args);
+    try {
+      cl.getOut().flush();
+      out.flush();
+    } catch (Stdout.BrokenPipe e) {
+      return code == 0 ? Stdout.EXIT_BROKEN_PIPE : code;
+    } catch (CliException e) {
+      err.println("probkit: " + e.getMessage());
+      err.flush();
+      return code == 0 ? EXIT_RUNTIME : code;
+    }
+    return code;
   }
 
   /** The configured command line with every subcommand, also used by tests. */
   public static CommandLine commandLine() {
-    return commandLine(System.in);
+    return commandLine(System.in, Stdout.standard());
   }
 
   /**
    * The command line for running {@code args}, with {@code stdin} as the input of commands that read
-   * keys; without {@code args}, with every subcommand.
+   * keys and {@code stdout} as their output (text through its PrintWriter, keys as bytes); without
+   * {@code args}, with every subcommand.
    */
-  public static CommandLine commandLine(java.io.InputStream stdin, String... args) {
+  static CommandLine commandLine(InputStream stdin, OutputStream stdout, String... args) {
     ProbkitCommand root = new ProbkitCommand();
     root.stdin = stdin;
+    root.stdout = stdout;
     CommandLine cl = new CommandLine(root);
     ProbkitCommand.addSubcommands(cl, args);
+    cl.setOut(new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8)));
+    cl.registerConverter(Path.class, name -> {
+      try {
+        return Args.path(name);
+      } catch (CliException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    });
     cl.setExecutionExceptionHandler(Main::handleExecutionException);
     cl.setParameterExceptionHandler(Main::handleParameterException);
     cl.setExecutionStrategy(Main::executeReportingOutOfMemory);
@@ -46,13 +94,14 @@ public final class Main {
   /**
    * Runs the command; an OutOfMemoryError, which picocli lets through its exception handler as it
    * does every Error, becomes one line and exit code 1 like any other runtime failure. (The arrays
-   * that filled the heap are garbage by then, so there is room to print.)
+   * that filled the heap are garbage by then, so there is room to print.) So do output errors that
+   * happen outside a command, such as {@code --help > /dev/full}.
    */
   private static int executeReportingOutOfMemory(CommandLine.ParseResult parseResult) {
+    CommandLine cl = parseResult.commandSpec().commandLine();
     try {
       return new CommandLine.RunLast().execute(parseResult);
-    } catch (OutOfMemoryError e) {
-      CommandLine cl = parseResult.commandSpec().commandLine();
+    } catch (OutOfMemoryError | CliException e) {
       PrintWriter err = cl.getErr();
       err.println("probkit: " + describe(e));
       if (ProbkitCommand.verbose(cl)) {
@@ -60,6 +109,8 @@ public final class Main {
       }
       err.flush();
       return EXIT_RUNTIME;
+    } catch (Stdout.BrokenPipe e) {
+      return Stdout.EXIT_BROKEN_PIPE;
     }
   }
 
@@ -76,6 +127,9 @@ public final class Main {
 
   private static int handleExecutionException(
       Exception e, CommandLine cl, CommandLine.ParseResult parseResult) {
+    if (e instanceof Stdout.BrokenPipe) {
+      return Stdout.EXIT_BROKEN_PIPE;
+    }
     PrintWriter err = cl.getErr();
     boolean usage = e instanceof IllegalArgumentException;
     err.println("probkit: " + describe(e));

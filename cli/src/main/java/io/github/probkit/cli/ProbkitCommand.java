@@ -2,6 +2,7 @@ package io.github.probkit.cli;
 
 import io.github.probkit.cli.lab.LabCommand;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.AutoComplete;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Spec;
       "  probkit distinct access.log",
       "  probkit lab all --quick",
       "",
-      "Exit codes: 0 success, 1 runtime error (missing or corrupt file), 2 usage error.",
+      "Exit codes: 0 success, 1 runtime error (missing or corrupt file, full disk),",
+      "2 usage error, 141 output pipe closed, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM.",
     })
 public final class ProbkitCommand implements Runnable {
   /**
@@ -51,6 +53,8 @@ public final class ProbkitCommand implements Runnable {
     SUBCOMMANDS.put("top", TopCommand.class);
     SUBCOMMANDS.put("distinct", DistinctCommand.class);
     SUBCOMMANDS.put("hll", HllCommand.class);
+    SUBCOMMANDS.put("export", TransferCommands.Export.class);
+    SUBCOMMANDS.put("import", TransferCommands.Import.class);
     SUBCOMMANDS.put("lab", LabCommand.class);
     SUBCOMMANDS.put("help", CommandLine.HelpCommand.class);
     SUBCOMMANDS.put("generate-completion", AutoComplete.GenerateCompletion.class);
@@ -87,6 +91,10 @@ public final class ProbkitCommand implements Runnable {
 
   /** Standard input for commands that read keys; tests replace it. */
   InputStream stdin = System.in;
+  /** Whether {@link #stdin} is a terminal, which commands read only when told to ({@code --keys -}). */
+  boolean stdinIsTerminal;
+  /** Standard output as bytes, beneath the command line's PrintWriter; tests replace it. */
+  OutputStream stdout;
 
   @Override
   public void run() {
@@ -96,6 +104,19 @@ public final class ProbkitCommand implements Runnable {
   /** The standard input of the command line {@code spec} belongs to. */
   static InputStream stdin(CommandSpec spec) {
     return root(spec.commandLine()).stdin;
+  }
+
+  /** Whether that standard input is a terminal. */
+  static boolean stdinIsTerminal(CommandSpec spec) {
+    return root(spec.commandLine()).stdinIsTerminal;
+  }
+
+  /**
+   * The standard output of the command line {@code spec} belongs to, as bytes: for keys, which are
+   * written as they came. Its PrintWriter writes into the same stream: flush one before the other.
+   */
+  static OutputStream stdout(CommandSpec spec) {
+    return root(spec.commandLine()).stdout;
   }
 
   private static ProbkitCommand root(CommandLine cl) {

@@ -2,7 +2,9 @@ package io.github.probkit.cli;
 
 import io.github.probkit.frequency.HeavyHitters;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -69,9 +71,9 @@ public final class TopCommand implements Callable<Integer> {
     return 0;
   }
 
-  private void print(HeavyHitters summary, List<HeavyHitters.Entry> entries) {
-    PrintWriter out = spec.commandLine().getOut();
+  private void print(HeavyHitters summary, List<HeavyHitters.Entry> entries) throws IOException {
     if (json) {
+      PrintWriter out = spec.commandLine().getOut();
       List<Json> items = new ArrayList<>();
       for (HeavyHitters.Entry e : entries) {
         items.add(new Json()
@@ -88,14 +90,16 @@ public final class TopCommand implements Callable<Integer> {
           .put("distinctTracked", summary.size())
           .put("maxError", summary.maxError())
           .put("items", items));
+      out.flush();
     } else {
+      // The lines as they came, bytes and all.
+      OutputStream out = ProbkitCommand.stdout(spec);
       for (HeavyHitters.Entry e : entries) {
-        out.print(e.count());
-        out.print('\t');
-        out.print(e.itemAsString());
-        out.print('\n');
+        out.write((e.count() + "\t").getBytes(StandardCharsets.US_ASCII));
+        out.write(e.item());
+        out.write('\n');
       }
+      out.flush();
     }
-    out.flush();
   }
 }

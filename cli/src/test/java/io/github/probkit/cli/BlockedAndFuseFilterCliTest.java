@@ -105,7 +105,7 @@ class BlockedAndFuseFilterCliTest {
 
   @Test
   void binaryFuseWithoutKeysIsAUsageError() {
-    Cli c = Cli.run("filter", "create", file("f.bin"), "--type", "binary-fuse8");
+    Cli c = Cli.runAtTerminal("filter", "create", file("f.bin"), "--type", "binary-fuse8");
     assertThat(c.exit).isEqualTo(Main.EXIT_USAGE);
     assertThat(c.err.lines()).hasSize(1);
     assertThat(c.err).contains("--keys");

@@ -1,11 +1,11 @@
 package io.github.probkit.cli;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import picocli.CommandLine;
 
 /** Runs probkit commands in-process with captured output, as a test sees them. */
 final class Cli {
@@ -27,14 +27,20 @@ final class Cli {
     return runWithInput(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), args);
   }
 
+  /** Runs {@code args} as if standard input were a terminal (nothing read from it unasked). */
+  static Cli runAtTerminal(String... args) {
+    return run(new ByteArrayInputStream(new byte[0]), true, args);
+  }
+
   static Cli runWithInput(InputStream stdin, String... args) {
-    StringWriter out = new StringWriter();
+    return run(stdin, false, args);
+  }
+
+  private static Cli run(InputStream stdin, boolean terminal, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
     StringWriter err = new StringWriter();
-    CommandLine cl = Main.commandLine(stdin, args);
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int code = cl.execute(args);
-    return new Cli(code, out.toString(), err.toString());
+    int code = Main.run(stdin, terminal, out, new PrintWriter(err, true), args);
+    return new Cli(code, out.toString(StandardCharsets.UTF_8), err.toString());
   }
 
   @Override

@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -53,14 +52,7 @@ class CrashSafetyTest {
   }
 
   private Process start(String... args) throws IOException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx512m");
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(Main.class.getName());
-    cmd.addAll(List.of(args));
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("out.log").toFile())
+    return Probkit.builder(List.of(), args).redirectErrorStream(true).redirectOutput(dir.resolve("out.log").toFile())
         .start();
   }
 
@@ -144,7 +136,7 @@ class CrashSafetyTest {
 
   /** Polls for the temporary file of a rewrite of {@code file}; false when {@code p} ended first. */
   private static boolean awaitTemporaryFile(Path file, Process p) throws IOException, InterruptedException {
-    String prefix = "." + file.getFileName() + ".";
+    String prefix = "." + file.getFileName() + ".probkit-";
     while (p.isAlive()) {
       try (Stream<Path> files = Files.list(file.getParent())) {
         if (files.anyMatch(f -> f.getFileName().toString().startsWith(prefix))) {
@@ -225,11 +217,8 @@ class CrashSafetyTest {
         out.write(chunk);
       }
     }
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx32m",
-        "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-        "filter", "add", filter.toString(), "--keys", line.toString()));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    Process p = Probkit.builder(List.of("-Xmx32m"), "filter", "add", filter.toString(), "--keys", line.toString())
+        .redirectErrorStream(true).start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(out).isEqualTo("probkit: out of memory (raise the heap with JAVA_OPTS=-Xmx...)\n");
@@ -238,37 +227,51 @@ class CrashSafetyTest {
   }
 
   /**
-   * A write removes the temporary files that killed writes of the same target left behind (old and
-   * unlocked), and nothing else: not a recent one, not one a live writer holds locked, not another
-   * target's, not a file that only looks similar.
+   * A write removes the temporary files that killed writes left behind in its directory (unlocked),
+   * whatever their target and however recent, and nothing else: not one a live writer (another
+   * process: a child holds the lock) has locked, not a file that only looks similar.
    */
   @Test
-  void aWriteRemovesTemporaryFilesThatKilledWritesLeftBehind() throws IOException {
-    java.nio.file.attribute.FileTime old =
-        java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 2 * 3600_000L);
-    Path stale = dir.resolve(".t.bin.abc123.tmp");
-    Path fresh = dir.resolve(".t.bin.def456.tmp");
-    Path locked = dir.resolve(".t.bin.ghi789.tmp");
-    Path otherTarget = dir.resolve(".u.bin.abc123.tmp");
-    Path lookalike = dir.resolve(".t.bin.notes.txt");
-    for (Path p : new Path[] {stale, fresh, locked, otherTarget, lookalike}) {
+  void aWriteRemovesTemporaryFilesThatKilledWritesLeftBehind() throws Exception {
+    Path stale = dir.resolve(".t.bin.probkit-abc123.tmp");
+    Path otherTarget = dir.resolve(".u.bin.probkit-def456.tmp");
+    Path locked = dir.resolve(".t.bin.probkit-ghi789.tmp");
+    Path lookalike = dir.resolve(".t.bin.probkit-notes.txt");
+    Path otherTool = dir.resolve(".t.bin.abc123.tmp");
+    Path lockFile = dir.resolve(".t.bin.lock");
+    for (Path p : new Path[] {stale, otherTarget, locked, lookalike, otherTool, lockFile}) {
       Files.write(p, new byte[] {1, 2, 3});
-      if (p != fresh) {
-        Files.setLastModifiedTime(p, old);
-      }
     }
-    try (java.nio.channels.FileChannel ch =
-            java.nio.channels.FileChannel.open(locked, java.nio.file.StandardOpenOption.WRITE);
-        java.nio.channels.FileLock lock = ch.lock()) {
+    // flock(1) would take another kind of lock; a JVM takes the kind probkit tests for.
+    Process holder = new ProcessBuilder(Probkit.java(), "-cp", System.getProperty("java.class.path"),
+        LockHolder.class.getName(), locked.toString()).redirectErrorStream(true).start();
+    try {
+      assertThat(new String(holder.getInputStream().readNBytes(7), StandardCharsets.US_ASCII)).isEqualTo("locked\n");
       Cli c = Cli.run("filter", "create", dir.resolve("t.bin").toString(), "--expected", "100", "--fpp", "0.01");
       assertThat(c.exit).as(c.toString()).isZero();
+    } finally {
+      holder.destroyForcibly().waitFor();
     }
     assertThat(stale).doesNotExist();
-    assertThat(fresh).exists();
+    assertThat(otherTarget).doesNotExist();
     assertThat(locked).exists();
-    assertThat(otherTarget).exists();
     assertThat(lookalike).exists();
+    assertThat(otherTool).exists();
+    assertThat(lockFile).exists();
     assertThat(dir.resolve("t.bin")).exists();
+  }
+
+  /** Holds a lock on the file named by its argument until killed; says "locked" once it has it. */
+  static final class LockHolder {
+    public static void main(String[] args) throws Exception {
+      try (java.nio.channels.FileChannel ch =
+              java.nio.channels.FileChannel.open(Path.of(args[0]), java.nio.file.StandardOpenOption.WRITE);
+          java.nio.channels.FileLock lock = ch.lock()) {
+        System.out.println("locked");
+        System.out.flush();
+        Thread.sleep(Long.MAX_VALUE);
+      }
+    }
   }
 
   @Test
@@ -308,8 +311,8 @@ class CrashSafetyTest {
     };
     String[] needs = {
       "a counting Bloom filter of 19170116755 counters needs 8.9 GiB",
-      "a cuckoo filter of 833333334 buckets needs 8.9 GiB",
-      "layer 0 of a scalable Bloom filter (110277534183 bits) needs 12.8 GiB",
+      "a cuckoo filter of 833419936 buckets needs 8.9 GiB",
+      "layer 0 of a scalable Bloom filter (112470475274 bits) needs 13.1 GiB",
       "a blocked Bloom filter of ",
       "a count-min sketch of 1 x 1359140915 counters needs 10.1 GiB",
       "a count-min sketch of 1 x 2147483639 counters needs 16.0 GiB",

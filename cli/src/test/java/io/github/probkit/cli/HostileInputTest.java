@@ -105,9 +105,10 @@ class HostileInputTest {
         new Family("filter remove", counting, in -> new String[] {"filter", "remove", c, "--keys", in}),
         new Family("filter query", null, in -> new String[] {"filter", "query", f, "--keys", in}),
         new Family("filter create", null,
-            in -> new String[] {"filter", "create", created, "--expected", "100", "--fpp", "0.01", "--keys", in}),
+            in -> new String[] {"filter", "create", created, "--expected", "100", "--fpp", "0.01", "--keys", in,
+                "--force"}),
         new Family("filter create binary-fuse8", null,
-            in -> new String[] {"filter", "create", created, "--type", "binary-fuse8", "--keys", in}),
+            in -> new String[] {"filter", "create", created, "--type", "binary-fuse8", "--keys", in, "--force"}),
         new Family("cms add", cms, in -> new String[] {"cms", "add", s, "--items", in}),
         new Family("cms add --counts", cms, in -> new String[] {"cms", "add", s, "--counts", "--items", in}),
         new Family("cms query", null, in -> new String[] {"cms", "query", s, "--items", in}),
@@ -288,7 +289,7 @@ class HostileInputTest {
       {binary.toString(), "not a probkit file (bad magic 0x00010203)"},
       {truncated.toString(), "truncated bloom payload: input ended " + (whole.length - whole.length / 2 - 4)
           + " bytes early"},
-      {directory.toString(), "Is a directory"},
+      {directory.toString(), "is a directory"},
       {dangling.toString(), "no such file"},
     };
     for (Function<String, String[]> command : readers) {

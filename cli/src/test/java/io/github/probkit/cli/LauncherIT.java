@@ -54,4 +54,27 @@ class LauncherIT {
     assertThat(bad[0]).isEqualTo("1");
     assertThat(bad[2]).isEqualTo("probkit: " + dir.resolve("missing.bin") + ": no such file\n");
   }
+
+  /**
+   * Without any locale (env -i, keeping PATH), a file named café.txt can be read and café.bin written (the
+   * launcher gives the JVM a UTF-8 locale for file names), and the key café is answered as the
+   * bytes it is. The bytes come from printf, not from this test's own locale.
+   */
+  @Test
+  void withoutALocaleFileNamesAndKeysKeepTheirBytes() throws Exception {
+    String probkit = "env -i PATH=\"$PATH\" " + launcher(); // no locale at all; java where it is
+    String sh = "cd " + dir + " && k=$(printf 'caf\\303\\251') && printf '%s\\n' \"$k\" > \"$k.txt\""
+        + " && " + probkit + " filter create \"$k.bin\" --expected 100 --fpp 0.01 --keys \"$k.txt\""
+        + " && " + probkit + " filter query \"$k.bin\" \"$k\" cafe";
+    Process p = new ProcessBuilder("sh", "-c", sh).redirectError(dir.resolve("err.log").toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    byte[] out = p.getInputStream().readAllBytes();
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(Files.readString(dir.resolve("err.log"))).isZero();
+    byte[] cafe = {'c', 'a', 'f', (byte) 0xc3, (byte) 0xa9};
+    java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+    expected.writeBytes(cafe);
+    expected.writeBytes("\tpresent\ncafe\tabsent\n".getBytes(StandardCharsets.US_ASCII));
+    assertThat(out).isEqualTo(expected.toByteArray());
+  }
 }

@@ -1,11 +1,11 @@
 package io.github.probkit.cardinality;
 
-import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.Preconditions;
+import io.github.probkit.internal.Compatibility;
 
 /**
  * What HyperLogLog and UltraLogLog share: how a hash becomes a register index and an update value,
- * how an update value moves when the precision is lowered, and the two estimators. Not public API.
+ * how an update value moves when the precision is lowered, the register estimator, and the merge
+ * checks. Not public API.
  *
  * <p>Conventions, for precision p (m = 2^p registers) and q = 64 - p: the index is the top p bits of
  * the hash; the update value (the "rank") is one more than the number of leading zeros of the other
@@ -118,82 +118,14 @@ final class LogLogMath {
     return z / 3;
   }
 
-  // ---- maximum likelihood under the Poisson model
-
-  /**
-   * The maximum-likelihood rate per register. Under the Poisson model every update value k of
-   * every register is seen independently with probability {@code 1 - exp(-lambda rho_k)}, with
-   * {@code rho_k = 2^-j} for a level j. Given the total {@code a} of rho over the values known to
-   * be unseen, and {@code b[j]} values known to be seen at level j, the log-likelihood is
-   * {@code -a lambda + sum_j b[j] ln(1 - exp(-lambda 2^-j))}. Its derivative times lambda,
-   * {@code F(lambda) = sum_j b[j] phi(lambda 2^-j) - a lambda} with {@code phi(x) = x/(e^x - 1)},
-   * is decreasing and convex, so Newton's method converges to its only root from any start:
-   * from the right the first step lands left of the root, and from the left it climbs monotonically.
-   *
-   * @return lambda, 0 when nothing was seen, infinity when nothing is known unseen
-   */
-  static double maximumLikelihoodRate(double a, long[] b) {
-    long seen = 0;
-    for (long c : b) {
-      seen += c;
-    }
-    if (seen == 0) {
-      return 0;
-    }
-    if (a <= 0) {
-      return Double.POSITIVE_INFINITY;
-    }
-    // phi <= 1, so F(seen / a) <= 0: a start at or right of the root.
-    double lambda = seen / a;
-    for (int iteration = 0; iteration < 200; iteration++) {
-      double f = -a * lambda;
-      double df = -a;
-      for (int j = 0; j < b.length; j++) {
-        if (b[j] != 0) {
-          double scale = pow2neg(j);
-          double x = lambda * scale;
-          f += b[j] * phi(x);
-          df += b[j] * scale * phiDerivative(x);
-        }
-      }
-      double next = lambda - f / df;
-      if (!(next > 0)) {
-        next = lambda * 0.5;
-      }
-      if (Math.abs(next - lambda) <= 1e-15 * lambda) {
-        return next;
-      }
-      lambda = next;
-    }
-    return lambda;
-  }
-
-  /** x / (e^x - 1), accurate for tiny x and 0 beyond overflow. */
-  private static double phi(double x) {
-    return x < 1e-300 ? 1 : x / Math.expm1(x);
-  }
-
-  private static double phiDerivative(double x) {
-    if (x < 1e-4) {
-      // The closed form cancels for small x; the series 1 - x/2 + x^2/12 - ... is exact enough.
-      return -0.5 + x / 6;
-    }
-    if (x > 700) {
-      return 0;
-    }
-    double t = Math.exp(-x);
-    double oneMinusT = -Math.expm1(-x);
-    return t * (oneMinusT - x) / (oneMinusT * oneMinusT);
-  }
-
-  /** Refuses a merge of {@code other} into {@code this}: different hashing, or a lower precision. */
-  static void checkMergeable(HashStrategy hash, int p, HashStrategy otherHash, int otherP) {
-    Preconditions.checkArgument(
-        hash.equals(otherHash),
-        "cannot merge sketches with different hashing: %s and %s", hash, otherHash);
-    Preconditions.checkArgument(
-        otherP >= p,
-        "cannot merge a sketch of precision %d into one of precision %d: downsize this one to %d first",
-        otherP, p, otherP);
+  /** Whether {@code other} merges into {@code self}: the same type and hashing, and no lower precision. */
+  static Compatibility compatibility(CardinalitySketch self, CardinalitySketch other) {
+    CardinalitySketch o = other != null && other.getClass() == self.getClass() ? other : self;
+    return Compatibility.ofSelfAllowed("merge", self, other, self.getClass())
+        .require(self.hashStrategy().equals(o.hashStrategy()),
+            "sketches with different hashing: %s and %s", self.hashStrategy(), o.hashStrategy())
+        .require(o.precision() >= self.precision(),
+            "a sketch of precision %d into one of precision %d: downsize this one to %d first",
+            o.precision(), self.precision(), o.precision());
   }
 }

@@ -6,7 +6,6 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.internal.Mix;
 import io.github.probkit.io.SketchReader;
 import io.github.probkit.io.SketchWriter;
@@ -15,7 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
@@ -181,8 +179,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
     Objects.requireNonNull(hash, "hash");
     Hashes h = new Hashes();
     for (CharSequence k : keys) {
-      KeyBuffer b = KeyBuffer.utf8(k);
-      h.add(hash.hash64(b.bytes(), 0, b.length()));
+      h.add(hash.hash64(k));
     }
     return build(h.values, h.size, true, bits, hash);
   }
@@ -439,6 +436,12 @@ public final class BinaryFuseFilter implements MembershipFilter {
     return (short) fingerprint(x) == (short) (t16[p0] ^ t16[p1] ^ t16[p2]);
   }
 
+  /** This filter: it is immutable, so a copy would be indistinguishable from it. */
+  @Override
+  public BinaryFuseFilter copy() {
+    return this;
+  }
+
   // ---- introspection
 
   /** The number of distinct keys (distinct hashes) the filter was built from. */
@@ -506,14 +509,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
     if (t8 != null) {
       w.writeBytes(t8, 0, t8.length);
     } else {
-      ByteBuffer buf = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
-      for (int i = 0; i < t16.length; ) {
-        int n = Math.min(t16.length - i, buf.capacity() / 2);
-        buf.clear();
-        buf.asShortBuffer().put(t16, i, n);
-        w.writeBytes(buf.array(), 0, 2 * n);
-        i += n;
-      }
+      w.writeShorts(t16, 0, t16.length);
     }
     w.finish();
   }
@@ -538,16 +534,12 @@ public final class BinaryFuseFilter implements MembershipFilter {
     r.check(count == 0 ? keys == 0 : keys >= 1 && keys <= slots,
         "keys", keys, count == 0 ? "0 in an empty filter" : "in [1, " + slots + "]");
     long seed = r.paramLong("seed");
+    // Long arithmetic and a short[] for 16-bit fingerprints: above 2^30 slots the bytes pass 2^31.
     r.expectPayloadLength((long) slots * (bits / 8));
-    byte[] data = r.readBytes(slots * (bits / 8), "fingerprints");
+    byte[] t8 = width == FingerprintBits.BITS_8 ? r.readBytes(slots, "fingerprints") : null;
+    short[] t16 = width == FingerprintBits.BITS_16 ? r.readShorts(slots, "fingerprints") : null;
     r.finish();
-    short[] t16 = null;
-    if (width == FingerprintBits.BITS_16) {
-      t16 = new short[slots];
-      ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asShortBuffer().get(t16);
-      data = null;
-    }
-    return new BinaryFuseFilter(width, r.hash(), keys, seed, length, count, data, t16);
+    return new BinaryFuseFilter(width, r.hash(), keys, seed, length, count, t8, t16);
   }
 
   // ---- identity

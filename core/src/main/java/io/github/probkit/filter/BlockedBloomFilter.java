@@ -6,6 +6,7 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.LongBitArray;
 import io.github.probkit.internal.Mix;
 import io.github.probkit.io.SketchReader;
@@ -44,7 +45,7 @@ import java.util.Objects;
  * every add that happened-before it. {@code merge} and {@code writeTo} are not atomic with respect to
  * concurrent adds: a key added during one of them may be missed by it.
  */
-public final class BlockedBloomFilter implements MutableFilter {
+public final class BlockedBloomFilter implements MergeableFilter {
   /** The bits of a block: one 64-byte cache line. */
   public static final int BLOCK_BITS = 512;
   /** The most bits a filter can have: whole blocks in the largest long[] a JVM allocates. */
@@ -108,7 +109,7 @@ public final class BlockedBloomFilter implements MutableFilter {
     this.blocks = bits.bitSize() / BLOCK_BITS;
     this.k = k;
     this.hash = hash;
-    this.spread = hash.exactModulo();
+    this.spread = hash.needsMixing();
     this.expectedKeys = expectedKeys;
     this.fpp = fpp;
   }
@@ -333,6 +334,32 @@ public final class BlockedBloomFilter implements MutableFilter {
     }
   }
 
+  /**
+   * Writes into {@code out[0..hashes)} the bit positions in {@code [0, bits)}, in probe order, that a
+   * blocked filter of {@code bits} bits (a multiple of 512), {@code hashes} probes and {@code hash}
+   * gives the key, without allocating the filter: for stores that keep the table elsewhere
+   * (probkit-redis). All of them lie in one 512-bit block; bit {@code i} is bit {@code i mod 64} of
+   * word {@code i / 64}, as in the serialized payload (docs/FORMAT.md).
+   */
+  public static void positions(
+      HashStrategy hash, long bits, int hashes, byte[] key, int off, int len, long[] out) {
+    long h = hash.hash64(key, off, len);
+    if (hash.exactModulo()) {
+      h = Mix.mix64(h);
+    }
+    long base = DoubleHashing.reduce(h, bits / BLOCK_BITS) * BLOCK_WORDS;
+    long g = h * REMIX;
+    for (int i = 0, group = 1; ; group++) {
+      for (int end = Math.min(hashes, i + FIELDS_PER_REMIX); i < end; i++, g >>>= 9) {
+        out[i] = (base + ((int) g & 7)) * Long.SIZE + ((g >>> 3) & 63);
+      }
+      if (i == hashes) {
+        return;
+      }
+      g = Mix.mix64(h + group * REMIX);
+    }
+  }
+
   // ---- combining
 
   /**
@@ -340,23 +367,28 @@ public final class BlockedBloomFilter implements MutableFilter {
    * present for every key either answered present for. Both must have the same bits, hashes and hash
    * strategy.
    */
-  public BlockedBloomFilter merge(BlockedBloomFilter other) {
-    Objects.requireNonNull(other, "other");
-    checkArgument(other != this, "cannot merge a filter with itself");
-    long m = bitSize();
-    checkArgument(m == other.bitSize(), "cannot merge filters of different sizes: %d bits and %d bits", m, other.bitSize());
-    checkArgument(k == other.k, "cannot merge filters with different hash counts: %d and %d", k, other.k);
-    checkArgument(
-        hash.equals(other.hash), "cannot merge filters with different hashing: %s and %s", hash, other.hash);
-    bits.or(other.bits);
+  @Override
+  public BlockedBloomFilter merge(MembershipFilter other) {
+    compatibility(other).orThrow();
+    bits.or(((BlockedBloomFilter) other).bits);
     return this;
   }
 
   /** Whether {@link #merge} would accept {@code other}. */
-  public boolean isCompatible(BlockedBloomFilter other) {
-    return other != this && blocks == other.blocks && k == other.k && hash.equals(other.hash);
+  @Override
+  public boolean isCompatible(MembershipFilter other) {
+    return compatibility(other).ok();
   }
 
+  private Compatibility compatibility(MembershipFilter other) {
+    BlockedBloomFilter o = other instanceof BlockedBloomFilter ? (BlockedBloomFilter) other : this;
+    return Compatibility.of("merge", this, other, BlockedBloomFilter.class)
+        .require(blocks == o.blocks, "filters of different sizes: %d bits and %d bits", bitSize(), o.bitSize())
+        .require(k == o.k, "filters with different hash counts: %d and %d", k, o.k)
+        .require(hash.equals(o.hash), "filters with different hashing: %s and %s", hash, o.hash);
+  }
+
+  @Override
   public BlockedBloomFilter copy() {
     return new BlockedBloomFilter(bits.copy(), k, hash, expectedKeys, fpp);
   }

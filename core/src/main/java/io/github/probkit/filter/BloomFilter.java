@@ -6,6 +6,7 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 import static io.github.probkit.internal.Preconditions.formatBytes;
 
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.internal.LongBitArray;
 import io.github.probkit.internal.Probes;
@@ -35,7 +36,7 @@ import java.util.Objects;
  * sees every add that happened-before it. {@code merge}, {@code intersect} and {@code writeTo} are
  * not atomic with respect to concurrent adds: a key added during one of them may be missed by it.
  */
-public final class BloomFilter implements MutableFilter {
+public final class BloomFilter implements MergeableFilter {
   /** The most bits a filter can have: the largest long[] a JVM allocates. */
   public static final long MAX_BITS = LongBitArray.MAX_BITS;
   /** The most probes per key. */
@@ -185,20 +186,36 @@ public final class BloomFilter implements MutableFilter {
 
   /** The k bit positions of {@code key}, in probe order (for explaining and teaching). */
   public long[] positions(byte[] key, int off, int len) {
-    long h1 = hash.hash64(key, off, len);
-    long step = Probes.stride(hash.secondHash(key, off, len, h1), m, exact);
-    long s = Probes.start(h1, m, exact);
     long[] out = new long[k];
-    for (int i = 0; i < k; i++, s = Probes.next(s, step, m, exact)) {
-      out[i] = Probes.position(s, m, exact);
-    }
+    positions(hash, m, k, key, off, len, out);
     return out;
+  }
+
+  /**
+   * Writes into {@code out[0..hashes)} the positions, in probe order, that a filter of {@code bits}
+   * bits, {@code hashes} probes and {@code hash} gives the key, without allocating the filter: for
+   * stores that keep the bit array elsewhere (probkit-redis). The counting filter of the same shape
+   * probes the same positions (docs/FORMAT.md).
+   */
+  public static void positions(
+      HashStrategy hash, long bits, int hashes, byte[] key, int off, int len, long[] out) {
+    boolean exact = hash.exactModulo();
+    long h1 = hash.hash64(key, off, len);
+    long step = Probes.stride(hash.secondHash(key, off, len, h1), bits, exact);
+    long s = Probes.start(h1, bits, exact);
+    for (int i = 0; i < hashes; i++, s = Probes.next(s, step, bits, exact)) {
+      out[i] = Probes.position(s, bits, exact);
+    }
   }
 
   /** The positions of the UTF-8 bytes of {@code key}. */
   public long[] positions(CharSequence key) {
     KeyBuffer b = KeyBuffer.utf8(key);
-    return positions(b.bytes(), 0, b.length());
+    try {
+      return positions(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
   }
 
   /** Whether bit {@code index} is set. */
@@ -214,9 +231,10 @@ public final class BloomFilter implements MutableFilter {
    * present for every key either answered present for. Both must have the same bits, hashes and hash
    * strategy.
    */
-  public BloomFilter merge(BloomFilter other) {
-    checkCompatible(other, "merge");
-    bits.or(other.bits);
+  @Override
+  public BloomFilter merge(MembershipFilter other) {
+    compatibility("merge", other).orThrow();
+    bits.or(((BloomFilter) other).bits);
     return this;
   }
 
@@ -226,25 +244,26 @@ public final class BloomFilter implements MutableFilter {
    * {@link #approximateCount()} then overestimates.
    */
   public BloomFilter intersect(BloomFilter other) {
-    checkCompatible(other, "intersect");
+    compatibility("intersect", other).orThrow();
     bits.and(other.bits);
     return this;
   }
 
   /** Whether {@link #merge} would accept {@code other}. */
-  public boolean isCompatible(BloomFilter other) {
-    return other != this && m == other.m && k == other.k && hash.equals(other.hash);
+  @Override
+  public boolean isCompatible(MembershipFilter other) {
+    return compatibility("merge", other).ok();
   }
 
-  private void checkCompatible(BloomFilter other, String op) {
-    Objects.requireNonNull(other, "other");
-    checkArgument(other != this, "cannot %s a filter with itself", op);
-    checkArgument(m == other.m, "cannot %s filters of different sizes: %d bits and %d bits", op, m, other.m);
-    checkArgument(k == other.k, "cannot %s filters with different hash counts: %d and %d", op, k, other.k);
-    checkArgument(
-        hash.equals(other.hash), "cannot %s filters with different hashing: %s and %s", op, hash, other.hash);
+  private Compatibility compatibility(String op, MembershipFilter other) {
+    BloomFilter o = other instanceof BloomFilter ? (BloomFilter) other : this;
+    return Compatibility.of(op, this, other, BloomFilter.class)
+        .require(m == o.m, "filters of different sizes: %d bits and %d bits", m, o.m)
+        .require(k == o.k, "filters with different hash counts: %d and %d", k, o.k)
+        .require(hash.equals(o.hash), "filters with different hashing: %s and %s", hash, o.hash);
   }
 
+  @Override
   public BloomFilter copy() {
     return new BloomFilter(bits.copy(), k, hash, expectedKeys, fpp);
   }

@@ -3,9 +3,10 @@ package io.github.probkit.filter;
 import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
+import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.KeyBuffer;
+import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.PackedArray;
 import io.github.probkit.internal.Probes;
 import io.github.probkit.io.SketchFormatException;
@@ -47,7 +48,7 @@ import java.util.Objects;
  * <p>Thread safety: not thread-safe. Concurrent {@code mightContain} calls are safe while nothing
  * modifies the filter; any {@code add}, {@code remove} or {@code merge} needs external locking.
  */
-public final class CountingBloomFilter implements DeletableFilter {
+public final class CountingBloomFilter implements DeletableFilter, MergeableFilter {
   /** Bits per counter. */
   public static final int COUNTER_BITS = 4;
   /** The value at which a counter saturates. */
@@ -96,6 +97,11 @@ public final class CountingBloomFilter implements DeletableFilter {
     return create(expectedKeys, fpp, HashStrategy.xxh3());
   }
 
+  /**
+   * As {@link #create(long, double)}, hashed with {@code hash}. Refuses a hash that
+   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
+   * would crowd a few counters until they saturate.
+   */
   public static CountingBloomFilter create(long expectedKeys, double fpp, HashStrategy hash) {
     checkArgument(expectedKeys > 0, "expectedKeys must be positive, was %d", expectedKeys);
     checkOpenUnit("fpp", fpp);
@@ -108,6 +114,11 @@ public final class CountingBloomFilter implements DeletableFilter {
     return withCounters(counters, hashes, HashStrategy.xxh3());
   }
 
+  /**
+   * As {@link #withCounters(long, int)}, hashed with {@code hash}. Refuses a hash that
+   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
+   * would crowd a few counters until they saturate.
+   */
   public static CountingBloomFilter withCounters(long counters, int hashes, HashStrategy hash) {
     return allocate(counters, hashes, hash, 0, 0);
   }
@@ -115,7 +126,7 @@ public final class CountingBloomFilter implements DeletableFilter {
   private static CountingBloomFilter allocate(long m, int k, HashStrategy hash, long n, double p) {
     checkArgument(m >= 1 && m <= MAX_COUNTERS, "counters must be in [1, %d], was %d", MAX_COUNTERS, m);
     checkArgument(k >= 1 && k <= MAX_HASHES, "hashes must be in [1, %d], was %d", MAX_HASHES, k);
-    Objects.requireNonNull(hash, "hash");
+    checkUniformHash(hash, "a counting Bloom filter");
     checkAllocatable(8L * PackedArray.wordsFor(m, COUNTER_BITS), "a counting Bloom filter of " + m + " counters");
     return new CountingBloomFilter(new PackedArray(m, COUNTER_BITS), k, hash, n, p);
   }
@@ -126,7 +137,7 @@ public final class CountingBloomFilter implements DeletableFilter {
    * Increments the key's k counters (those at 15 stay there). Returns whether any counter changed,
    * which is {@code false} only when all of them are saturated: as for a cuckoo filter, {@code true}
    * means this add was recorded and may be matched by one {@link #remove}. Adding a key twice counts
-   * it twice; it then takes two removals to remove it.
+   * it twice; it then takes two removals to remove it ({@link #addIfAbsent} counts it once).
    */
   @Override
   public boolean add(byte[] key, int off, int len) {
@@ -199,6 +210,7 @@ public final class CountingBloomFilter implements DeletableFilter {
    * The smallest of the key's counters: at least the number of times the key was added and not
    * removed (unless absent keys were removed), and 15 when they are all saturated.
    */
+  @Override
   public int count(byte[] key, int off, int len) {
     long h1 = hash.hash64(key, off, len);
     long step = Probes.stride(hash.secondHash(key, off, len, h1), m, exact);
@@ -208,16 +220,6 @@ public final class CountingBloomFilter implements DeletableFilter {
       min = Math.min(min, counters.get(Probes.position(s, m, exact)));
     }
     return (int) min;
-  }
-
-  public int count(byte[] key) {
-    return count(key, 0, key.length);
-  }
-
-  /** The count of the UTF-8 bytes of {@code key}. */
-  public int count(CharSequence key) {
-    KeyBuffer b = KeyBuffer.utf8(key);
-    return count(b.bytes(), 0, b.length());
   }
 
   /** The value of counter {@code index}, in [0, 15]. */
@@ -233,15 +235,12 @@ public final class CountingBloomFilter implements DeletableFilter {
    * filter holds the keys of both, and a key added to both may be removed once from each. Both must
    * have the same counters, hashes and hash strategy.
    */
-  public CountingBloomFilter merge(CountingBloomFilter other) {
-    Objects.requireNonNull(other, "other");
-    checkArgument(other != this, "cannot merge a filter with itself");
-    checkArgument(m == other.m, "cannot merge filters of different sizes: %d counters and %d counters", m, other.m);
-    checkArgument(k == other.k, "cannot merge filters with different hash counts: %d and %d", k, other.k);
-    checkArgument(
-        hash.equals(other.hash), "cannot merge filters with different hashing: %s and %s", hash, other.hash);
+  @Override
+  public CountingBloomFilter merge(MembershipFilter other) {
+    compatibility(other).orThrow();
+    PackedArray theirs = ((CountingBloomFilter) other).counters;
     for (long i = 0; i < m; i++) {
-      long o = other.counters.get(i);
+      long o = theirs.get(i);
       if (o != 0) {
         counters.set(i, Math.min(MAX_COUNT, counters.get(i) + o));
       }
@@ -250,10 +249,20 @@ public final class CountingBloomFilter implements DeletableFilter {
   }
 
   /** Whether {@link #merge} would accept {@code other}. */
-  public boolean isCompatible(CountingBloomFilter other) {
-    return other != this && m == other.m && k == other.k && hash.equals(other.hash);
+  @Override
+  public boolean isCompatible(MembershipFilter other) {
+    return compatibility(other).ok();
   }
 
+  private Compatibility compatibility(MembershipFilter other) {
+    CountingBloomFilter o = other instanceof CountingBloomFilter ? (CountingBloomFilter) other : this;
+    return Compatibility.of("merge", this, other, CountingBloomFilter.class)
+        .require(m == o.m, "filters of different sizes: %d counters and %d counters", m, o.m)
+        .require(k == o.k, "filters with different hash counts: %d and %d", k, o.k)
+        .require(hash.equals(o.hash), "filters with different hashing: %s and %s", hash, o.hash);
+  }
+
+  @Override
   public CountingBloomFilter copy() {
     return new CountingBloomFilter(counters.copy(), k, hash, expectedKeys, fpp);
   }

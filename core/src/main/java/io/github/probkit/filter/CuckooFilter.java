@@ -3,10 +3,11 @@ package io.github.probkit.filter;
 import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
+import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.KeyBuffer;
+import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.PackedArray;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
@@ -29,31 +30,43 @@ import java.util.Objects;
  * fraction of the 4B slots in use):
  *
  * <pre>
- *   fingerprint  f = ceil(log2(8 / p)), at least 4   10 bits at p = 1 %, 13 at 0.1 %
- *                (exactly: the least f with 8 / (2^f - 1) &lt;= p)
+ *   fingerprint  f = ceil(log2(8 / p)), at least 6   10 bits at p = 1 %, 13 at 0.1 %
+ *                (exactly: the least f with 8 / (2^f - 1) &lt;= p; create() uses 6 bits up to p = 12.7 %)
  *   fpp          1 - (1 - 1/(2^f - 1))^(8a)          ~ 8a / 2^f: 0.70 % at f = 10, a = 0.9
- *   buckets      B = ceil(n / (4 * 0.9))             create() leaves 10 % headroom
- *   bits/key     f / a                                11.1 at p = 1 %, 14.4 at 0.1 % (a = 0.9)
- *   max load     about 95 %: beyond it adds start to fail
+ *   slots        n / a + 6 sqrt(n / a), a = 0.9      create(): a = 0.88 at f = 6; the root term
+ *                                                    is the room small tables need (0.6 % at 10^6)
+ *   bits/key     f / a                                11.2 at p = 1 %, 14.5 at 0.1 % (n = 10^6)
+ *   max load     about 96 % at f &gt;= 8, 95 % at 7, 94 % at 6; beyond it adds start to fail
  * </pre>
  *
  * <p>An add that finds no room after 500 relocations returns {@code false} and leaves the filter
- * exactly as it was: no key already stored is ever dropped. The load at which that first happens is
- * about 95 % for large tables and varies a little around it; {@link #create} sizes the table for a
- * load of 90 % at the expected number of keys. Adding a key k times stores k copies of its
- * fingerprint (so it can be removed k times); a key fits at most 8 times.
+ * exactly as it was: no key already stored is ever dropped. The load at which that first happens
+ * varies from table to table: for large tables it was never below 93 % at f = 6 and 94 % at f &gt;= 7
+ * in the measurements behind {@link #bucketsFor}, but 4- and 5-bit fingerprints (only 15 or 31
+ * alternate buckets per bucket) stalled at 69 % and 81 % for some bucket counts, which is why
+ * {@link #create} never uses them (6 bits then hold a key in no more memory). Small tables stall
+ * early by chance (one key in a hundred failed before 90 % below 64 keys), hence the root term. So
+ * {@code create(n, p)} holds n distinct keys. Adding a key k times stores k copies of its
+ * fingerprint (so it can be removed k times); a key fits at most 8 times. {@link #addIfAbsent}
+ * stores it once however often it comes.
  *
  * <p>Thread safety: not thread-safe. Concurrent {@code mightContain} and {@code count} calls are
  * safe while nothing modifies the filter; {@code add}, {@code remove} and {@code merge} need
  * external locking.
  */
-public final class CuckooFilter implements DeletableFilter {
+public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   /** Fingerprints per bucket. */
   public static final int SLOTS_PER_BUCKET = 4;
   public static final int MIN_FINGERPRINT_BITS = 4;
   public static final int MAX_FINGERPRINT_BITS = 32;
-  /** The load {@link #create} sizes the table for at the expected number of keys. */
+  /** The fewest fingerprint bits {@link #create} uses (see the class comment). */
+  public static final int MIN_CREATE_FINGERPRINT_BITS = 6;
+  /** The load {@link #create} sizes the table for at the expected number of keys, with 7 or more fingerprint bits. */
   public static final double SIZING_LOAD = 0.9;
+  /** The sizing load with 6-bit fingerprints. */
+  private static final double SIZING_LOAD_6_BITS = 0.88;
+  /** Slots beyond n / a, in units of sqrt(n / a): the room a small table needs to hold its keys. */
+  private static final double SMALL_TABLE_ROOM = 6;
   /** Relocations tried before an add gives up. */
   public static final int MAX_KICKS = 500;
   /** The most buckets a table can have. */
@@ -113,20 +126,42 @@ public final class CuckooFilter implements DeletableFilter {
   }
 
   /**
-   * A filter with room for {@code expectedKeys} keys at a load of 90 % and fingerprints long enough
-   * for a false-positive rate of {@code fpp} at full load, hashed with XXH3.
+   * A filter that holds {@code expectedKeys} distinct keys ({@link #bucketsFor}), with fingerprints
+   * long enough for a false-positive rate of {@code fpp} at full load (at least
+   * {@link #MIN_CREATE_FINGERPRINT_BITS}), hashed with XXH3.
    */
   public static CuckooFilter create(long expectedKeys, double fpp) {
     return create(expectedKeys, fpp, HashStrategy.xxh3());
   }
 
+  /**
+   * As {@link #create(long, double)}, hashed with {@code hash}. Refuses a hash that
+   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
+   * would crowd a few buckets and fill the table early.
+   */
   public static CuckooFilter create(long expectedKeys, double fpp, HashStrategy hash) {
+    int bits = Math.max(MIN_CREATE_FINGERPRINT_BITS, fingerprintBits(fpp));
+    return allocate(bucketsFor(expectedKeys, bits), bits, hash, expectedKeys, fpp);
+  }
+
+  /**
+   * The buckets {@link #create} takes for {@code expectedKeys} keys with fingerprints of
+   * {@code fingerprintBits} (6 or more): {@code ceil((n / a + 6 sqrt(n / a)) / 4)} with the sizing
+   * load a = 0.9 (0.88 at 6 bits). In simulations of 250,000 tables of 1 to 10,000 keys per width
+   * and of large tables, no table so sized failed to hold its keys.
+   */
+  public static long bucketsFor(long expectedKeys, int fingerprintBits) {
     checkArgument(expectedKeys > 0, "expectedKeys must be positive, was %d", expectedKeys);
-    int bits = fingerprintBits(fpp);
-    double b = Math.ceil(expectedKeys / (SLOTS_PER_BUCKET * SIZING_LOAD));
+    checkArgument(
+        fingerprintBits >= MIN_CREATE_FINGERPRINT_BITS && fingerprintBits <= MAX_FINGERPRINT_BITS,
+        "fingerprintBits must be in [%d, %d], was %d", MIN_CREATE_FINGERPRINT_BITS, MAX_FINGERPRINT_BITS,
+        fingerprintBits);
+    double load = fingerprintBits == 6 ? SIZING_LOAD_6_BITS : SIZING_LOAD;
+    double slots = expectedKeys / load;
+    double b = Math.ceil((slots + SMALL_TABLE_ROOM * Math.sqrt(slots)) / SLOTS_PER_BUCKET);
     checkArgument(
         b <= MAX_BUCKETS, "%d keys need %.0f buckets, more than the maximum of %d", expectedKeys, b, MAX_BUCKETS);
-    return allocate((long) b, bits, hash, expectedKeys, fpp);
+    return (long) b;
   }
 
   /** A table of exactly {@code buckets} buckets of 4 fingerprints of {@code fingerprintBits}, hashed with XXH3. */
@@ -134,6 +169,11 @@ public final class CuckooFilter implements DeletableFilter {
     return withBuckets(buckets, fingerprintBits, HashStrategy.xxh3());
   }
 
+  /**
+   * As {@link #withBuckets(long, int)}, hashed with {@code hash}. Refuses a hash that
+   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
+   * would crowd a few buckets and fill the table early.
+   */
   public static CuckooFilter withBuckets(long buckets, int fingerprintBits, HashStrategy hash) {
     return allocate(buckets, fingerprintBits, hash, 0, 0);
   }
@@ -143,7 +183,7 @@ public final class CuckooFilter implements DeletableFilter {
     checkArgument(
         bits >= MIN_FINGERPRINT_BITS && bits <= MAX_FINGERPRINT_BITS,
         "fingerprintBits must be in [%d, %d], was %d", MIN_FINGERPRINT_BITS, MAX_FINGERPRINT_BITS, bits);
-    Objects.requireNonNull(hash, "hash");
+    checkUniformHash(hash, "a cuckoo filter");
     long slots = b * SLOTS_PER_BUCKET;
     checkAllocatable(8L * PackedArray.wordsFor(slots, bits), "a cuckoo filter of " + b + " buckets");
     return new CuckooFilter(new PackedArray(slots, bits), 0, hash, n, p);
@@ -288,6 +328,15 @@ public final class CuckooFilter implements DeletableFilter {
     return insert(bucketOf(h), fingerprintOf(h));
   }
 
+  /** As {@link DeletableFilter#addIfAbsent}, hashing the key once. */
+  @Override
+  public boolean addIfAbsent(byte[] key, int off, int len) {
+    long h = hash.hash64(key, off, len);
+    long fp = fingerprintOf(h);
+    long b = bucketOf(h);
+    return !has(b, fp) && !has(alternate(b, fp), fp) && insert(b, fp);
+  }
+
   @Override
   public boolean mightContain(byte[] key, int off, int len) {
     long h = hash.hash64(key, off, len);
@@ -316,22 +365,13 @@ public final class CuckooFilter implements DeletableFilter {
    * The copies of the key's fingerprint in its two buckets: the number of times it was added and not
    * removed, plus any other keys that share its fingerprint and a bucket (0 to 8).
    */
+  @Override
   public int count(byte[] key, int off, int len) {
     long h = hash.hash64(key, off, len);
     long fp = fingerprintOf(h);
     long b = bucketOf(h);
     long alt = alternate(b, fp);
     return occurrences(b, fp) + (alt == b ? 0 : occurrences(alt, fp));
-  }
-
-  public int count(byte[] key) {
-    return count(key, 0, key.length);
-  }
-
-  /** The count of the UTF-8 bytes of {@code key}. */
-  public int count(CharSequence key) {
-    KeyBuffer b = KeyBuffer.utf8(key);
-    return count(b.bytes(), 0, b.length());
   }
 
   // ---- combining
@@ -342,15 +382,10 @@ public final class CuckooFilter implements DeletableFilter {
    * they do not all fit, this filter is left unchanged and an IllegalStateException is thrown. Both
    * must have the same buckets, fingerprint bits and hash strategy.
    */
-  public CuckooFilter merge(CuckooFilter other) {
-    Objects.requireNonNull(other, "other");
-    checkArgument(other != this, "cannot merge a filter with itself");
-    checkArgument(
-        buckets == other.buckets, "cannot merge filters of different sizes: %d buckets and %d buckets",
-        buckets, other.buckets);
-    checkArgument(f == other.f, "cannot merge filters with different fingerprint bits: %d and %d", f, other.f);
-    checkArgument(
-        hash.equals(other.hash), "cannot merge filters with different hashing: %s and %s", hash, other.hash);
+  @Override
+  public CuckooFilter merge(MembershipFilter filter) {
+    compatibility(filter).orThrow();
+    CuckooFilter other = (CuckooFilter) filter;
     if (size + other.size > buckets * SLOTS_PER_BUCKET) {
       throw new IllegalStateException(String.format(Locale.ROOT,
           "cannot merge: %d + %d keys exceed the %d slots", size, other.size, buckets * SLOTS_PER_BUCKET));
@@ -371,10 +406,20 @@ public final class CuckooFilter implements DeletableFilter {
   }
 
   /** Whether {@link #merge} would accept {@code other}'s shape (it may still not fit). */
-  public boolean isCompatible(CuckooFilter other) {
-    return other != this && buckets == other.buckets && f == other.f && hash.equals(other.hash);
+  @Override
+  public boolean isCompatible(MembershipFilter other) {
+    return compatibility(other).ok();
   }
 
+  private Compatibility compatibility(MembershipFilter other) {
+    CuckooFilter o = other instanceof CuckooFilter ? (CuckooFilter) other : this;
+    return Compatibility.of("merge", this, other, CuckooFilter.class)
+        .require(buckets == o.buckets, "filters of different sizes: %d buckets and %d buckets", buckets, o.buckets)
+        .require(f == o.f, "filters with different fingerprint bits: %d and %d", f, o.f)
+        .require(hash.equals(o.hash), "filters with different hashing: %s and %s", hash, o.hash);
+  }
+
+  @Override
   public CuckooFilter copy() {
     return new CuckooFilter(slots.copy(), size, hash, expectedKeys, fpp);
   }

@@ -1,13 +1,58 @@
 package io.github.probkit.filter;
 
+import io.github.probkit.hash.KeyEncoder;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Objects;
+import java.util.function.Supplier;
+import java.util.stream.Collector;
 
-/** Reading a filter of any type from the container format. */
+/** Reading a filter of any type from the container format, and collecting streams into filters. */
 public final class Filters {
   private Filters() {}
+
+  /**
+   * A collector of keys (their UTF-8 bytes) into a Bloom filter sized for {@code expectedKeys} at
+   * {@code fpp}: {@code urls.stream().collect(Filters.toBloomFilter(1_000_000, 0.01))}.
+   */
+  public static Collector<CharSequence, ?, BloomFilter> toBloomFilter(long expectedKeys, double fpp) {
+    BloomFilter.optimalBits(expectedKeys, fpp); // the arguments are checked now, not at the first key
+    return toFilter(() -> BloomFilter.create(expectedKeys, fpp));
+  }
+
+  /** A collector of keys of type {@code T} into a Bloom filter bound to {@code encoder}. */
+  public static <T> Collector<T, ?, TypedFilter<T, BloomFilter>> toBloomFilter(
+      KeyEncoder<? super T> encoder, long expectedKeys, double fpp) {
+    BloomFilter.optimalBits(expectedKeys, fpp);
+    return toFilter(() -> BloomFilter.create(expectedKeys, fpp), encoder);
+  }
+
+  /**
+   * A collector of keys (their UTF-8 bytes) into new filters from {@code factory}; a parallel
+   * stream fills one per thread and merges them.
+   */
+  public static <F extends MergeableFilter> Collector<CharSequence, ?, F> toFilter(Supplier<F> factory) {
+    Objects.requireNonNull(factory, "factory");
+    return Collector.of(factory, MutableFilter::add, Filters::merged, Collector.Characteristics.UNORDERED,
+        Collector.Characteristics.IDENTITY_FINISH);
+  }
+
+  /** A collector of keys of type {@code T} into new filters from {@code factory}, bound to {@code encoder}. */
+  public static <T, F extends MergeableFilter> Collector<T, ?, TypedFilter<T, F>> toFilter(
+      Supplier<F> factory, KeyEncoder<? super T> encoder) {
+    Objects.requireNonNull(factory, "factory");
+    Objects.requireNonNull(encoder, "encoder");
+    return Collector.<T, TypedFilter<T, F>>of(
+        () -> TypedFilter.of(factory.get(), encoder), TypedFilter::add, TypedFilter::merge,
+        Collector.Characteristics.UNORDERED, Collector.Characteristics.IDENTITY_FINISH);
+  }
+
+  private static <F extends MergeableFilter> F merged(F a, F b) {
+    a.merge(b);
+    return a;
+  }
 
   /**
    * Reads the next filter in {@code in}, whatever its type. Throws SketchFormatException when the

@@ -14,7 +14,8 @@ import java.io.OutputStream;
  *
  * <p>Keys are bytes: a CharSequence is its UTF-8 bytes, a long its 8 little-endian bytes, and an
  * object the bytes its {@link KeyEncoder} writes. The same key therefore gets the same answer
- * whichever way it is passed.
+ * whichever way it is passed. An encoder may itself hash with probkit (key encoding is re-entrant);
+ * to keep one encoder with a filter, so that no call can pass another, use {@link TypedFilter}.
  */
 public interface MembershipFilter {
 
@@ -27,20 +28,17 @@ public interface MembershipFilter {
 
   /** Whether the UTF-8 bytes of {@code key} may be in the set. */
   default boolean mightContain(CharSequence key) {
-    KeyBuffer b = KeyBuffer.utf8(key);
-    return mightContain(b.bytes(), 0, b.length());
+    return mightContainBuffered(KeyBuffer.utf8(key));
   }
 
   /** Whether the 8 little-endian bytes of {@code key} may be in the set. */
   default boolean mightContain(long key) {
-    KeyBuffer b = KeyBuffer.get();
-    b.putLong(key);
-    return mightContain(b.bytes(), 0, b.length());
+    return mightContainBuffered(KeyBuffer.ofLong(key));
   }
 
-  default <T> boolean mightContain(T key, KeyEncoder<T> encoder) {
-    KeyBuffer b = KeyBuffer.encode(key, encoder);
-    return mightContain(b.bytes(), 0, b.length());
+  /** Whether the bytes {@code encoder} writes for {@code key} may be in the set. */
+  default <T> boolean mightContain(T key, KeyEncoder<? super T> encoder) {
+    return mightContainBuffered(KeyBuffer.encode(key, encoder));
   }
 
   /** The probability that a key never added is reported present, estimated from the current state. */
@@ -58,6 +56,18 @@ public interface MembershipFilter {
   /** The structure type written in the serialized form. */
   StructureType type();
 
+  /** An independent filter with the same state (an immutable filter may return itself). */
+  MembershipFilter copy();
+
   /** Writes the filter in the probkit container format (docs/FORMAT.md); the stream stays open. */
   void writeTo(OutputStream out) throws IOException;
+
+  /** {@link #mightContain(byte[], int, int)} of the bytes in {@code b}, which it then gives back. */
+  private boolean mightContainBuffered(KeyBuffer b) {
+    try {
+      return mightContain(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
+  }
 }

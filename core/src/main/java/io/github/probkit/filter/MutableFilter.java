@@ -2,6 +2,8 @@ package io.github.probkit.filter;
 
 import io.github.probkit.hash.KeyEncoder;
 import io.github.probkit.internal.KeyBuffer;
+import java.util.Objects;
+import java.util.stream.Stream;
 
 /** A filter that keys can be added to after it is built. */
 public interface MutableFilter extends MembershipFilter {
@@ -9,7 +11,7 @@ public interface MutableFilter extends MembershipFilter {
   /**
    * Adds the key of {@code len} bytes of {@code key} from {@code off}. Returns whether the filter
    * changed: {@code false} means the key was probably present already (for a Bloom filter: every one
-   * of its bits was set).
+   * of its bits was set). A {@link CuckooFilter} also returns {@code false} when it has no room.
    */
   boolean add(byte[] key, int off, int len);
 
@@ -17,22 +19,72 @@ public interface MutableFilter extends MembershipFilter {
     return add(key, 0, key.length);
   }
 
+  /** Adds the UTF-8 bytes of {@code key}. */
   default boolean add(CharSequence key) {
-    KeyBuffer b = KeyBuffer.utf8(key);
-    return add(b.bytes(), 0, b.length());
+    return addBuffered(KeyBuffer.utf8(key));
   }
 
+  /** Adds the 8 little-endian bytes of {@code key}. */
   default boolean add(long key) {
-    KeyBuffer b = KeyBuffer.get();
-    b.putLong(key);
-    return add(b.bytes(), 0, b.length());
+    return addBuffered(KeyBuffer.ofLong(key));
   }
 
-  default <T> boolean add(T key, KeyEncoder<T> encoder) {
-    KeyBuffer b = KeyBuffer.encode(key, encoder);
-    return add(b.bytes(), 0, b.length());
+  /** Adds the bytes {@code encoder} writes for {@code key}. */
+  default <T> boolean add(T key, KeyEncoder<? super T> encoder) {
+    return addBuffered(KeyBuffer.encode(key, encoder));
+  }
+
+  /**
+   * Adds every key (their UTF-8 bytes); returns how many of the adds changed the filter (see
+   * {@link #add(byte[], int, int)}).
+   */
+  default long addAll(Iterable<? extends CharSequence> keys) {
+    long changed = 0;
+    for (CharSequence k : keys) {
+      changed += add(k) ? 1 : 0;
+    }
+    return changed;
+  }
+
+  /** Adds every key (their 8 little-endian bytes); returns how many of the adds changed the filter. */
+  default long addAll(long[] keys) {
+    long changed = 0;
+    for (long k : keys) {
+      changed += add(k) ? 1 : 0;
+    }
+    return changed;
+  }
+
+  /** Adds every key of the stream, in its order; returns how many of the adds changed the filter. */
+  default long addAll(Stream<? extends CharSequence> keys) {
+    Objects.requireNonNull(keys, "keys");
+    long[] changed = {0};
+    keys.forEachOrdered(k -> changed[0] += add(k) ? 1 : 0);
+    return changed[0];
+  }
+
+  /** Adds the bytes {@code encoder} writes for every key; returns how many of the adds changed the filter. */
+  default <T> long addAll(Iterable<? extends T> keys, KeyEncoder<? super T> encoder) {
+    Objects.requireNonNull(encoder, "encoder");
+    long changed = 0;
+    for (T k : keys) {
+      changed += add(k, encoder) ? 1 : 0;
+    }
+    return changed;
   }
 
   /** The number of distinct keys added, estimated from the filter's state. */
   long approximateCount();
+
+  @Override
+  MutableFilter copy();
+
+  /** {@link #add(byte[], int, int)} of the bytes in {@code b}, which it then gives back. */
+  private boolean addBuffered(KeyBuffer b) {
+    try {
+      return add(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
+  }
 }

@@ -6,10 +6,9 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.internal.Mix;
-import io.github.probkit.hash.Fnv1a;
 import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.hash.KeyEncoder;
+import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
@@ -23,6 +22,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.stream.Collector;
 
 /**
  * The count-min sketch (Cormode and Muthukrishnan 2005): d rows of w counters, one counter per row
@@ -46,7 +46,7 @@ import java.util.Objects;
  * {@link Long#MAX_VALUE} stays at {@code Long.MAX_VALUE}, which then reads as "at least
  * {@code Long.MAX_VALUE}". Nothing ever wraps around to a small or negative count.
  *
- * <p><b>Conservative update</b> ({@link #withConservativeUpdate()}; Estan and Varghese 2002) raises only the
+ * <p><b>Conservative update</b> ({@link UpdateRule#CONSERVATIVE}; Estan and Varghese 2002) raises only the
  * counters that are below the item's new minimum, instead of adding to all d. Estimates are still
  * never below the true count and are often much closer to it on skewed streams. What it gives up:
  * a merged sketch is still an upper bound on the combined stream, but no longer the sketch that
@@ -57,17 +57,45 @@ import java.util.Objects;
  * may run from many threads at once without losing a count (each counter is raised by an atomic
  * compare-and-set, so the total of concurrent adds is exact). In conservative mode, {@code add} and
  * {@code merge} synchronize on the sketch, because reading the minimum and raising the counters must
- * be one step. In both modes {@code estimate} may run concurrently with adds and sees every add that
+ * be one step; a merge takes the other sketch's counters and total under the other's lock, then
+ * adds them under its own (never holding both), so it sees the other as it was between two adds. In both modes {@code estimate} may run concurrently with adds and sees every add that
  * happened-before it; {@code writeTo} run during concurrent adds writes a valid sketch that includes
  * some of them.
  */
-public final class CountMinSketch {
+public final class CountMinSketch implements FrequencySketch {
   /** The most rows: {@code delta = e^-64} is already far below any useful failure probability. */
   public static final int MAX_DEPTH = 64;
   /** The most counters in a sketch ({@code width * depth}): the largest long[] a JVM allocates. */
   public static final long MAX_COUNTERS = Integer.MAX_VALUE - 8;
 
   private static final VarHandle CELLS = MethodHandles.arrayElementVarHandle(long[].class);
+
+  /** How an add raises an item's counters. */
+  public enum UpdateRule {
+    /** Adds the count to the item's counter in every row. */
+    STANDARD("standard"),
+    /**
+     * Raises only the item's counters that are below its new estimate (Estan and Varghese 2002):
+     * closer estimates on skewed streams; see the class comment for what it gives up.
+     */
+    CONSERVATIVE("conservative");
+
+    private final String label;
+
+    UpdateRule(String label) {
+      this.label = label;
+    }
+
+    /** {@code "standard"} or {@code "conservative"}. */
+    public String label() {
+      return label;
+    }
+
+    @Override
+    public String toString() {
+      return label;
+    }
+  }
 
   /*
    * Design notes.
@@ -106,7 +134,6 @@ public final class CountMinSketch {
   private final int depth;
   private final HashStrategy hash;
   private final boolean exact;
-  private final long fnvSecondSeed;
   private final boolean conservative;
   /** The total count; kept only in conservative mode (guarded by this). */
   private volatile long total;
@@ -118,7 +145,6 @@ public final class CountMinSketch {
     this.depth = depth;
     this.hash = hash;
     this.exact = hash.exactModulo();
-    this.fnvSecondSeed = Long.rotateLeft(hash.seed(), 32);
     this.conservative = conservative;
     this.total = total;
   }
@@ -133,7 +159,12 @@ public final class CountMinSketch {
   }
 
   public static CountMinSketch create(double epsilon, double delta, HashStrategy hash) {
-    return allocate(widthFor(epsilon, delta), depthFor(delta), hash, false);
+    return create(epsilon, delta, hash, UpdateRule.STANDARD);
+  }
+
+  /** As {@link #create(double, double, HashStrategy)}, updating by {@code rule}. */
+  public static CountMinSketch create(double epsilon, double delta, HashStrategy hash, UpdateRule rule) {
+    return allocate(widthFor(epsilon, delta), depthFor(delta), hash, rule);
   }
 
   /** A sketch of exactly {@code depth} rows of {@code width} counters, hashed with XXH3. */
@@ -142,7 +173,23 @@ public final class CountMinSketch {
   }
 
   public static CountMinSketch withDimensions(int width, int depth, HashStrategy hash) {
-    return allocate(width, depth, hash, false);
+    return withDimensions(width, depth, hash, UpdateRule.STANDARD);
+  }
+
+  /** As {@link #withDimensions(int, int, HashStrategy)}, updating by {@code rule}. */
+  public static CountMinSketch withDimensions(int width, int depth, HashStrategy hash, UpdateRule rule) {
+    return allocate(width, depth, hash, rule);
+  }
+
+  /**
+   * A collector of items (their UTF-8 bytes) into a sketch of {@link #create(double, double)}; a
+   * parallel stream fills one per thread and merges them:
+   * {@code terms.stream().collect(CountMinSketch.toCountMinSketch(0.001, 0.01))}.
+   */
+  public static Collector<CharSequence, ?, CountMinSketch> toCountMinSketch(double epsilon, double delta) {
+    widthFor(epsilon, delta); // checks the arguments now
+    return Collector.of(() -> create(epsilon, delta), CountMinSketch::add, CountMinSketch::merge,
+        Collector.Characteristics.UNORDERED, Collector.Characteristics.IDENTITY_FINISH);
   }
 
   /**
@@ -170,10 +217,11 @@ public final class CountMinSketch {
     return (int) d;
   }
 
-  private static CountMinSketch allocate(int w, int d, HashStrategy hash, boolean conservative) {
+  private static CountMinSketch allocate(int w, int d, HashStrategy hash, UpdateRule rule) {
+    Objects.requireNonNull(rule, "rule");
     checkDimensions(w, d, hash);
     checkAllocatable(8L * w * d, "a count-min sketch of " + d + " x " + w + " counters");
-    return new CountMinSketch(new long[w * d], w, d, hash, conservative, 0);
+    return new CountMinSketch(new long[w * d], w, d, hash, rule == UpdateRule.CONSERVATIVE, 0);
   }
 
   private static void checkDimensions(int w, int d, HashStrategy hash) {
@@ -190,75 +238,52 @@ public final class CountMinSketch {
   }
 
   /**
-   * A new, empty sketch of the same dimensions and hashing that uses conservative update (see the
-   * class comment), as in {@code CountMinSketch.create(0.001, 0.01).withConservativeUpdate()}. This
-   * sketch and its counts are unchanged: a sketch cannot switch rules once it has counts.
+   * A new, empty sketch of the same dimensions and hashing that uses conservative update; this
+   * sketch and its counts are unchanged.
+   *
+   * @deprecated the name suggested that it switched this sketch's rule; create the sketch with its
+   *     rule instead: {@link #create(double, double, HashStrategy, UpdateRule)} or
+   *     {@link #withDimensions(int, int, HashStrategy, UpdateRule)}.
    */
+  @Deprecated(forRemoval = true)
   public CountMinSketch withConservativeUpdate() {
-    return new CountMinSketch(new long[cells.length], width, depth, hash, true, 0);
+    return withDimensions(width, depth, hash, UpdateRule.CONSERVATIVE);
   }
 
   // ---- adding
 
-  /** Adds one occurrence of the item made of {@code len} bytes of {@code item} from {@code off}. */
-  public void add(byte[] item, int off, int len) {
-    add(item, off, len, 1);
-  }
-
   /** Adds {@code count} occurrences (count &gt;= 0) of the {@code len} bytes of {@code item} from {@code off}. */
+  @Override
   public void add(byte[] item, int off, int len, long count) {
     checkCount(count);
-    if (exact) {
-      long h1 = Fnv1a.hash64(item, off, len, hash.seed());
-      addHashes(h1, depth > 1 ? Fnv1a.hash64(item, off, len, fnvSecondSeed) : 0, count);
-    } else {
-      long h1 = hash.hash64(item, off, len);
-      addHashes(h1, hash.secondHash(item, off, len, h1), count);
-    }
+    long h1 = hash.hash64(item, off, len);
+    addHashes(h1, secondHash(item, off, len, h1), count);
   }
 
-  public void add(byte[] item) {
-    add(item, 0, item.length, 1);
-  }
-
-  public void add(byte[] item, long count) {
-    add(item, 0, item.length, count);
-  }
-
-  /** Adds one occurrence of the UTF-8 bytes of {@code item}. */
-  public void add(CharSequence item) {
-    add(item, 1);
-  }
-
-  public void add(CharSequence item, long count) {
-    KeyBuffer b = KeyBuffer.utf8(item);
-    add(b.bytes(), 0, b.length(), count);
-  }
-
-  /** Adds one occurrence of the 8 little-endian bytes of {@code item}. */
-  public void add(long item) {
-    add(item, 1L);
-  }
-
+  /** Adds {@code count} occurrences of the 8 little-endian bytes of {@code item}, hashed without going through bytes. */
+  @Override
   public void add(long item, long count) {
     checkCount(count);
+    long h1 = hash.hash64(item);
+    addHashes(h1, secondHash(item, h1), count);
+  }
+
+  /**
+   * The second hash: with XXH3 derived from the first; with FNV-1a the specification's row 1, the
+   * key hashed with the strategy's second seed as it is (only sketches of 2 rows use it).
+   */
+  private long secondHash(byte[] item, int off, int len, long h1) {
     if (exact) {
-      long h1 = Fnv1a.hash64(item, hash.seed());
-      addHashes(h1, depth > 1 ? Fnv1a.hash64(item, fnvSecondSeed) : 0, count);
-    } else {
-      long h1 = hash.hash64(item);
-      addHashes(h1, hash.secondHash(item, h1), count);
+      return depth > 1 ? hash.secondSeedHash64(item, off, len) : 0;
     }
+    return hash.secondHash(item, off, len, h1);
   }
 
-  /** Adds one occurrence of the bytes {@code encoder} writes for {@code item}. */
-  public <T> void add(T item, KeyEncoder<T> encoder) {
-    add(item, encoder, 1);
-  }
-
-  public <T> void add(T item, KeyEncoder<T> encoder, long count) {
-    KeyBuffer b = KeyBuffer.encode(item, encoder);
-    add(b.bytes(), 0, b.length(), count);
+  private long secondHash(long item, long h1) {
+    if (exact) {
+      return depth > 1 ? hash.secondSeedHash64(item) : 0;
+    }
+    return hash.secondHash(item, h1);
   }
 
   static void checkCount(long count) {
@@ -270,10 +295,14 @@ public final class CountMinSketch {
 
   /** Row r's counter for the hash pair: the index into {@code cells}. */
   private int index(long h1, long h2, int r) {
-    long column = exact
+    return r * width + column(exact, width, h1, h2, r);
+  }
+
+  /** Row r's column for the hash pair. */
+  private static int column(boolean exact, int width, long h1, long h2, int r) {
+    return (int) (exact
         ? DoubleHashing.unsignedMod(r == 0 ? h1 : h2, width)
-        : DoubleHashing.reduce(Mix.mix64(h1 + r * h2), width);
-    return r * width + (int) column;
+        : DoubleHashing.reduce(Mix.mix64(h1 + r * h2), width));
   }
 
   private void addHashes(long h1, long h2, long count) {
@@ -330,38 +359,17 @@ public final class CountMinSketch {
    * smallest of its counters. Never below the true count; above it by more than
    * {@code epsilon() * totalCount()} with probability at most {@code delta()}.
    */
+  @Override
   public long estimate(byte[] item, int off, int len) {
-    if (exact) {
-      long h1 = Fnv1a.hash64(item, off, len, hash.seed());
-      return estimateHashes(h1, depth > 1 ? Fnv1a.hash64(item, off, len, fnvSecondSeed) : 0);
-    }
     long h1 = hash.hash64(item, off, len);
-    return estimateHashes(h1, hash.secondHash(item, off, len, h1));
-  }
-
-  public long estimate(byte[] item) {
-    return estimate(item, 0, item.length);
-  }
-
-  /** The estimated count of the UTF-8 bytes of {@code item}. */
-  public long estimate(CharSequence item) {
-    KeyBuffer b = KeyBuffer.utf8(item);
-    return estimate(b.bytes(), 0, b.length());
+    return estimateHashes(h1, secondHash(item, off, len, h1));
   }
 
   /** The estimated count of the 8 little-endian bytes of {@code item}. */
+  @Override
   public long estimate(long item) {
-    if (exact) {
-      long h1 = Fnv1a.hash64(item, hash.seed());
-      return estimateHashes(h1, depth > 1 ? Fnv1a.hash64(item, fnvSecondSeed) : 0);
-    }
     long h1 = hash.hash64(item);
-    return estimateHashes(h1, hash.secondHash(item, h1));
-  }
-
-  public <T> long estimate(T item, KeyEncoder<T> encoder) {
-    KeyBuffer b = KeyBuffer.encode(item, encoder);
-    return estimate(b.bytes(), 0, b.length());
+    return estimateHashes(h1, secondHash(item, h1));
   }
 
   private long estimateHashes(long h1, long h2) {
@@ -375,20 +383,31 @@ public final class CountMinSketch {
   /** The column of the item's counter in each row, row 0 first (for explaining and teaching). */
   public int[] columns(CharSequence item) {
     KeyBuffer b = KeyBuffer.utf8(item);
-    long h1;
-    long h2;
-    if (exact) {
-      h1 = Fnv1a.hash64(b.bytes(), 0, b.length(), hash.seed());
-      h2 = depth > 1 ? Fnv1a.hash64(b.bytes(), 0, b.length(), fnvSecondSeed) : 0;
-    } else {
-      h1 = hash.hash64(b.bytes(), 0, b.length());
-      h2 = hash.secondHash(b.bytes(), 0, b.length(), h1);
+    try {
+      int[] out = new int[depth];
+      columns(hash, width, depth, b.bytes(), 0, b.length(), out);
+      return out;
+    } finally {
+      b.release();
     }
-    int[] out = new int[depth];
+  }
+
+  /**
+   * Writes into {@code out[0..depth)} the column of the item's counter in each row, row 0 first, for
+   * a sketch of {@code width} x {@code depth} hashed with {@code hash}, without allocating the sketch:
+   * for stores that keep the counters elsewhere (probkit-redis). Counter {@code (r, out[r])} is
+   * counter number {@code r * width + out[r]} of the serialized payload (docs/FORMAT.md).
+   */
+  public static void columns(
+      HashStrategy hash, int width, int depth, byte[] item, int off, int len, int[] out) {
+    boolean exact = hash.exactModulo();
+    long h1 = hash.hash64(item, off, len);
+    long h2 = exact
+        ? (depth > 1 ? hash.secondSeedHash64(item, off, len) : 0)
+        : hash.secondHash(item, off, len, h1);
     for (int r = 0; r < depth; r++) {
-      out[r] = index(h1, h2, r) - r * width;
+      out[r] = column(exact, width, h1, h2, r);
     }
-    return out;
   }
 
   /** The counter in {@code row} at {@code column}. */
@@ -404,54 +423,59 @@ public final class CountMinSketch {
    * Adds every count of {@code other} to this sketch, counter by counter: afterwards this sketch
    * estimates the concatenation of both streams, with the guarantee of a sketch that counted it
    * (exactly that sketch in the standard mode). Both must have the same width, depth, hashing and
-   * update mode. Counters saturate as in {@link #add}.
+   * update rule. Counters saturate as in {@link #add}. A conservative sketch takes the other's
+   * counters and total together, under the other's lock, so the result never has a counter above
+   * its total even while the other is being added to.
    */
-  public CountMinSketch merge(CountMinSketch other) {
-    checkCompatible(other);
+  @Override
+  public CountMinSketch merge(FrequencySketch other) {
+    compatibility(other).orThrow();
+    CountMinSketch o = (CountMinSketch) other;
     if (conservative) {
-      mergeLocked(other);
+      long[] snapshot;
+      long otherTotal;
+      synchronized (o) {
+        snapshot = o.cells.clone();
+        otherTotal = o.total;
+      }
+      mergeLocked(snapshot, otherTotal);
     } else {
-      long[] o = other == this ? cells.clone() : other.cells;
+      long[] c = o == this ? cells.clone() : o.cells;
       for (int i = 0; i < cells.length; i++) {
-        long c = (long) CELLS.getOpaque(o, i);
-        if (c != 0) {
-          addToCell(i, c);
+        long v = (long) CELLS.getOpaque(c, i);
+        if (v != 0) {
+          addToCell(i, v);
         }
       }
     }
     return this;
   }
 
-  private synchronized void mergeLocked(CountMinSketch other) {
-    long[] o = other == this ? cells.clone() : other.cells;
+  private synchronized void mergeLocked(long[] o, long otherTotal) {
     for (int i = 0; i < cells.length; i++) {
-      CELLS.setOpaque(cells, i, saturatedAdd(cells[i], (long) CELLS.getOpaque(o, i)));
+      CELLS.setOpaque(cells, i, saturatedAdd(cells[i], o[i]));
     }
-    total = saturatedAdd(total, other == this ? total : other.totalCount());
+    total = saturatedAdd(total, otherTotal);
   }
 
   /** Whether {@link #merge} would accept {@code other}. */
-  public boolean isCompatible(CountMinSketch other) {
-    return width == other.width && depth == other.depth && hash.equals(other.hash)
-        && conservative == other.conservative;
+  @Override
+  public boolean isCompatible(FrequencySketch other) {
+    return compatibility(other).ok();
   }
 
-  private void checkCompatible(CountMinSketch other) {
-    Objects.requireNonNull(other, "other");
-    checkArgument(
-        width == other.width && depth == other.depth,
-        "cannot merge count-min sketches of different dimensions: %d x %d and %d x %d",
-        depth, width, other.depth, other.width);
-    checkArgument(
-        hash.equals(other.hash),
-        "cannot merge count-min sketches with different hashing: %s and %s", hash, other.hash);
-    checkArgument(
-        conservative == other.conservative,
-        "cannot merge count-min sketches with different update rules: %s and %s",
-        updateRule(), other.updateRule());
+  private Compatibility compatibility(FrequencySketch other) {
+    CountMinSketch o = other instanceof CountMinSketch ? (CountMinSketch) other : this;
+    return Compatibility.ofSelfAllowed("merge", this, other, CountMinSketch.class)
+        .require(width == o.width && depth == o.depth,
+            "count-min sketches of different dimensions: %d x %d and %d x %d", depth, width, o.depth, o.width)
+        .require(hash.equals(o.hash), "count-min sketches with different hashing: %s and %s", hash, o.hash)
+        .require(conservative == o.conservative,
+            "count-min sketches with different update rules: %s and %s", updateRule(), o.updateRule());
   }
 
   /** An independent copy. */
+  @Override
   public CountMinSketch copy() {
     if (conservative) {
       synchronized (this) {
@@ -467,6 +491,7 @@ public final class CountMinSketch {
    * N, the sum of all counts added (saturating at Long.MAX_VALUE). In the standard mode this is
    * the sum of row 0, a scan of {@code width} counters.
    */
+  @Override
   public long totalCount() {
     return conservative ? total : rowSum(cells, 0, width);
   }
@@ -502,18 +527,25 @@ public final class CountMinSketch {
     return conservative;
   }
 
-  /** {@code "standard"} or {@code "conservative"}. */
-  public String updateRule() {
-    return conservative ? "conservative" : "standard";
+  /** How adds raise the counters; its {@code toString} is {@code "standard"} or {@code "conservative"}. */
+  public UpdateRule updateRule() {
+    return conservative ? UpdateRule.CONSERVATIVE : UpdateRule.STANDARD;
   }
 
   /** The bytes of the counter table: {@code 8 * width * depth}. */
+  @Override
   public long byteSize() {
     return 8L * cells.length;
   }
 
+  @Override
   public HashStrategy hashStrategy() {
     return hash;
+  }
+
+  @Override
+  public StructureType type() {
+    return StructureType.COUNT_MIN_SKETCH;
   }
 
   // ---- serialization
@@ -522,6 +554,7 @@ public final class CountMinSketch {
    * Parameters: width (u32), depth (u32), update rule (u8: 0 standard, 1 conservative), total count
    * (u64). Payload: the depth * width counters (u64), row by row. docs/FORMAT.md has the layout.
    */
+  @Override
   public void writeTo(OutputStream out) throws IOException {
     if (conservative) {
       synchronized (this) {

@@ -232,7 +232,11 @@ public final class HeavyHitters {
 
   public void add(CharSequence item, long count) {
     KeyBuffer b = KeyBuffer.utf8(item);
-    add(b.bytes(), 0, b.length(), count);
+    try {
+      add(b.bytes(), 0, b.length(), count);
+    } finally {
+      b.release();
+    }
   }
 
   private void store(int s, byte[] item, int off, int len, long h, long count, long error) {
@@ -369,7 +373,11 @@ public final class HeavyHitters {
 
   public long estimate(CharSequence item) {
     KeyBuffer b = KeyBuffer.utf8(item);
-    return estimate(b.bytes(), 0, b.length());
+    try {
+      return estimate(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
   }
 
   /** A lower bound on the item's count: {@code count - error} when monitored, otherwise 0. */
@@ -384,7 +392,11 @@ public final class HeavyHitters {
 
   public long lowerBound(CharSequence item) {
     KeyBuffer b = KeyBuffer.utf8(item);
-    return lowerBound(b.bytes(), 0, b.length());
+    try {
+      return lowerBound(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
   }
 
   /**

@@ -30,15 +30,17 @@ public final class HashStrategy {
   private final HashAlgorithm algorithm;
   private final long seed;
   private final boolean fnv;
-  private final long fnvSecondSeed;
+  private final long secondSeed;
   private final Hasher64 xxh3;
+  private final Hasher64 xxh3Second;
 
   private HashStrategy(HashAlgorithm algorithm, long seed) {
     this.algorithm = algorithm;
     this.seed = seed;
     this.fnv = algorithm == HashAlgorithm.FNV1A_64;
-    this.fnvSecondSeed = Long.rotateLeft(seed, 32);
+    this.secondSeed = Long.rotateLeft(seed, 32);
     this.xxh3 = fnv ? null : Hashing.xxh3_64(seed);
+    this.xxh3Second = fnv ? null : Hashing.xxh3_64(secondSeed);
   }
 
   /** XXH3-64 with seed 0: the default of every structure. */
@@ -78,9 +80,23 @@ public final class HashStrategy {
 
   /**
    * Whether positions are {@code (h1 + i*h2) mod m} computed exactly (FNV-1a, the specification's
-   * scheme) rather than reduced by multiply-high (the fast default).
+   * scheme) rather than reduced by multiply-high (the fast default). This is the probe scheme of
+   * the Bloom-type filters; whether the hash itself is good enough to use as it is, is
+   * {@link #needsMixing()}.
    */
   public boolean exactModulo() {
+    return fnv;
+  }
+
+  /**
+   * Whether this hash is too regular to be used as it is where a structure reads bit fields or the
+   * top bits of a key's hash (FNV-1a: keys that differ in their last bytes, such as {@code user:1}
+   * and {@code user:2}, get hashes whose high bits are close). Structures that do either pass such a
+   * hash through a full-avalanche finalizer first (blocked Bloom and binary fuse filters) or refuse
+   * the strategy when created (counting Bloom and cuckoo filters, HyperLogLog, UltraLogLog), so that
+   * none silently loses its accuracy. XXH3 needs no mixing.
+   */
+  public boolean needsMixing() {
     return fnv;
   }
 
@@ -95,8 +111,7 @@ public final class HashStrategy {
 
   /** The hash of the UTF-8 bytes of {@code key}. */
   public long hash64(CharSequence key) {
-    KeyBuffer b = KeyBuffer.utf8(key);
-    return hash64(b.bytes(), 0, b.length());
+    return hashBuffered(KeyBuffer.utf8(key));
   }
 
   /** The hash of the 8 little-endian bytes of {@code key}. */
@@ -104,21 +119,44 @@ public final class HashStrategy {
     return fnv ? Fnv1a.hash64(key, seed) : xxh3.hashLongToLong(key);
   }
 
-  public <T> long hash64(T key, KeyEncoder<T> encoder) {
-    KeyBuffer b = KeyBuffer.encode(key, encoder);
-    return hash64(b.bytes(), 0, b.length());
+  /** The hash of the bytes {@code encoder} writes for {@code key}. */
+  public <T> long hash64(T key, KeyEncoder<? super T> encoder) {
+    return hashBuffered(KeyBuffer.encode(key, encoder));
+  }
+
+  private long hashBuffered(KeyBuffer b) {
+    try {
+      return hash64(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
   }
 
   /**
    * The second, odd hash for double hashing, given the first. For XXH3 it is derived from
-   * {@code first} alone; for FNV-1a it is a second pass over the key.
+   * {@code first} alone; for FNV-1a it is {@link #secondSeedHash64} made odd, a second pass over
+   * the key.
    */
   public long secondHash(byte[] key, int off, int len, long first) {
-    return fnv ? Fnv1a.hash64(key, off, len, fnvSecondSeed) | 1 : derived(first);
+    return fnv ? secondSeedHash64(key, off, len) | 1 : derived(first);
   }
 
   public long secondHash(long key, long first) {
-    return fnv ? Fnv1a.hash64(key, fnvSecondSeed) | 1 : derived(first);
+    return fnv ? secondSeedHash64(key) | 1 : derived(first);
+  }
+
+  /**
+   * The key hashed with the strategy's second seed, {@code rotl(seed, 32)}: for FNV-1a with the
+   * default seed, {@code fnv1a64(key, 0x84222325CBF29CE4)}, the specification's second hash (its
+   * count-min row 1 and, made odd, its Bloom step).
+   */
+  public long secondSeedHash64(byte[] key, int off, int len) {
+    return fnv ? Fnv1a.hash64(key, off, len, secondSeed) : xxh3Second.hashBytesToLong(key, off, len);
+  }
+
+  /** {@link #secondSeedHash64(byte[], int, int)} of the 8 little-endian bytes of {@code key}. */
+  public long secondSeedHash64(long key) {
+    return fnv ? Fnv1a.hash64(key, secondSeed) : xxh3Second.hashLongToLong(key);
   }
 
   private static long derived(long first) {

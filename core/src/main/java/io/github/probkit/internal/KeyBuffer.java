@@ -5,37 +5,93 @@ import io.github.probkit.hash.KeySink;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A per-thread scratch buffer that turns String, long and encoded keys into bytes without
- * allocating per key. The bytes are valid until the same thread encodes the next key. Not public
- * API.
+ * A scratch buffer that turns String, long and encoded keys into bytes without allocating per key.
+ * Not public API. Every use takes a buffer and gives it back, with the bytes used in between:
+ *
+ * <pre>
+ *   KeyBuffer b = KeyBuffer.utf8(key);
+ *   try {
+ *     return use(b.bytes(), 0, b.length());
+ *   } finally {
+ *     b.release();
+ *   }
+ * </pre>
+ *
+ * Each thread keeps one buffer. While it is taken, a nested use on the same thread (an encoder that
+ * itself hashes a field with probkit) gets a new buffer of its own, so the outer key is never
+ * overwritten. A buffer grown past {@link #KEEP} bytes for a huge key is dropped when given back,
+ * so no thread keeps a huge key's memory.
  */
 public final class KeyBuffer implements KeySink {
+  /** The most bytes a thread's buffer keeps between keys. */
+  static final int KEEP = 1 << 14;
+  private static final int INITIAL = 64;
   private static final ThreadLocal<KeyBuffer> LOCAL = ThreadLocal.withInitial(KeyBuffer::new);
 
-  private byte[] buf = new byte[64];
+  private byte[] buf = new byte[INITIAL];
   private int len;
+  private boolean taken;
 
   private KeyBuffer() {}
 
-  /** This thread's buffer, emptied. */
-  public static KeyBuffer get() {
+  /** An empty buffer: this thread's own when it is free, else a new one. Give it back with {@link #release}. */
+  public static KeyBuffer acquire() {
     KeyBuffer b = LOCAL.get();
+    if (b.taken) {
+      return new KeyBuffer();
+    }
+    b.taken = true;
     b.len = 0;
     return b;
   }
 
-  /** This thread's buffer holding the UTF-8 bytes of {@code s}. */
+  /** A buffer holding the UTF-8 bytes of {@code s}; give it back with {@link #release}. */
   public static KeyBuffer utf8(CharSequence s) {
-    KeyBuffer b = get();
-    b.putString(s);
+    KeyBuffer b = acquire();
+    try {
+      b.putString(s);
+    } catch (Throwable t) {
+      b.release();
+      throw t;
+    }
     return b;
   }
 
-  /** This thread's buffer holding the bytes {@code encoder} writes for {@code key}. */
-  public static <T> KeyBuffer encode(T key, KeyEncoder<T> encoder) {
-    KeyBuffer b = get();
-    encoder.encode(key, b);
+  /** A buffer holding the 8 little-endian bytes of {@code v}; give it back with {@link #release}. */
+  public static KeyBuffer ofLong(long v) {
+    KeyBuffer b = acquire();
+    b.putLong(v);
     return b;
+  }
+
+  /** A buffer holding the bytes {@code encoder} writes for {@code key}; give it back with {@link #release}. */
+  public static <T> KeyBuffer encode(T key, KeyEncoder<? super T> encoder) {
+    KeyBuffer b = acquire();
+    try {
+      encoder.encode(key, b);
+    } catch (Throwable t) {
+      b.release();
+      throw t;
+    }
+    return b;
+  }
+
+  /** Gives the buffer back; its bytes are not to be used afterwards. */
+  public void release() {
+    if (buf.length > KEEP) {
+      buf = new byte[INITIAL];
+    }
+    taken = false;
+  }
+
+  /** Whether this thread's own buffer is taken (for tests). */
+  static boolean ownTaken() {
+    return LOCAL.get().taken;
+  }
+
+  /** The capacity of this thread's own buffer (for tests). */
+  static int ownCapacity() {
+    return LOCAL.get().buf.length;
   }
 
   public byte[] bytes() {

@@ -1,5 +1,6 @@
 package io.github.probkit.internal;
 
+import io.github.probkit.hash.HashStrategy;
 import java.util.Locale;
 
 /** Argument checks whose messages give the bad value and the allowed range. Not public API. */
@@ -17,6 +18,20 @@ public final class Preconditions {
   public static double checkOpenUnit(String name, double value) {
     checkArgument(value > 0 && value < 1, "%s must be in (0, 1), was %s", name, value);
     return value;
+  }
+
+  /**
+   * Refuses a hash that {@link HashStrategy#needsMixing() needs mixing} for a structure that uses
+   * the hash's bits as they are, so that it never silently loses its accuracy.
+   */
+  public static HashStrategy checkUniformHash(HashStrategy hash, String structure) {
+    java.util.Objects.requireNonNull(hash, "hash");
+    checkArgument(
+        !hash.needsMixing(),
+        "%s cannot use the %s hash: its bits are too regular for this structure's accuracy, and it is "
+            + "kept only for the specification's Bloom and count-min walkthroughs; use xxh3",
+        structure, hash.algorithm().label());
+    return hash;
   }
 
   public static long checkPositive(String name, long value) {

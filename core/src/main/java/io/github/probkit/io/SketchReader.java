@@ -17,22 +17,32 @@ import java.util.zip.CRC32C;
  * validated before anything is allocated from it, and every failure is a {@link
  * SketchFormatException} naming the field and the decoded value.
  *
- * <p>Payload arrays are read in chunks that are allocated only as the
- * bytes arrive, so a corrupt length can never cause an allocation larger than the input itself.
- * The stream is read exactly to the end of the checksum, so structures can follow one another.
+ * <p>Payload arrays are read straight into the arrays the structure keeps, allocated once the input
+ * has shown that it holds them ({@link InputStream#available()} of a file or a byte array says so at
+ * once); until then, bytes are read into chunks allocated as they arrive. So a corrupt length never
+ * causes an allocation larger than what the input holds, and reading a file needs no more memory
+ * than the structure itself (a pipe, whose length is unknown, about twice). The stream is read
+ * exactly to the end of the checksum, so structures can follow one another.
  */
 public final class SketchReader {
   private static final int FIRST_CHUNK = 1 << 16;
   private static final int MAX_CHUNK = 1 << 23;
+  /** The bytes converted at a time into longs or shorts. */
+  private static final int CONVERT = 1 << 13;
 
   private final InputStream in;
   private final CRC32C crc = new CRC32C();
-  private final byte[] scratch = new byte[1 << 16];
+  private final byte[] small = new byte[8];
+  /** Bytes to convert into longs or shorts; allocated on first use, at most {@link #CONVERT}. */
+  private byte[] convert;
   private final StructureType type;
   private final HashStrategy hash;
   private final ByteBuffer params;
   private final long payloadLength;
+  /** Payload bytes claimed by the fields read so far. */
   private long payloadRead;
+  /** Payload bytes that have arrived. */
+  private long payloadFilled;
 
   private SketchReader(
       InputStream in, StructureType type, HashStrategy hash, ByteBuffer params, long payloadLength) {
@@ -191,82 +201,120 @@ public final class SketchReader {
 
   private void fill(byte[] dst, int off, int len) throws IOException {
     int got = in.readNBytes(dst, off, len);
+    payloadFilled += got;
     if (got != len) {
       throw new SketchFormatException(
-          "truncated " + type.label() + " payload: input ended " + (len - got) + " bytes early");
+          "truncated " + type.label() + " payload: input ended " + (payloadLength - payloadFilled) + " bytes early");
     }
     crc.update(dst, off, len);
   }
 
   public long readLong(String field) throws IOException {
     take(8, field);
-    fill(scratch, 0, 8);
-    return ByteBuffer.wrap(scratch, 0, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    fill(small, 0, 8);
+    return ByteBuffer.wrap(small, 0, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
   }
 
   public int readInt(String field) throws IOException {
     take(4, field);
-    fill(scratch, 0, 4);
-    return ByteBuffer.wrap(scratch, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    fill(small, 0, 4);
+    return ByteBuffer.wrap(small, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+  }
+
+  /** Reads {@code n} little-endian longs into the array returned (see the class comment). */
+  public long[] readLongs(int n, String field) throws IOException {
+    take(8L * n, field);
+    return (long[]) readArray(Element.LONG, n);
+  }
+
+  /** Reads {@code n} little-endian shorts into the array returned. */
+  public short[] readShorts(int n, String field) throws IOException {
+    take(2L * n, field);
+    return (short[]) readArray(Element.SHORT, n);
+  }
+
+  /** Reads {@code n} bytes into the array returned. */
+  public byte[] readBytes(int n, String field) throws IOException {
+    take(n, field);
+    return (byte[]) readArray(Element.BYTE, n);
+  }
+
+  /** The array types a payload is read into. */
+  private enum Element {
+    BYTE(1), SHORT(2), LONG(8);
+
+    final int size;
+
+    Element(int size) {
+      this.size = size;
+    }
+
+    Object allocate(int n) {
+      return this == BYTE ? new byte[n] : this == SHORT ? new short[n] : new long[n];
+    }
   }
 
   /**
-   * Reads {@code n} longs. Large arrays arrive in chunks that double from 64 KiB up to 8 MiB, each
-   * allocated only once the previous one is full, so a corrupt count fails at the end of the input
-   * having allocated at most about twice what the input held.
+   * {@code n} elements read into one array: allocated at once when the input shows it holds them,
+   * else after chunks (doubling from 64 KiB up to 8 MiB, each allocated once the one before is full)
+   * have brought in all but what the input then shows it holds.
    */
-  public long[] readLongs(int n, String field) throws IOException {
-    take(8L * n, field);
-    List<long[]> parts = new ArrayList<>();
-    for (int done = 0, size = FIRST_CHUNK / 8; done < n; size = Math.min(2 * size, MAX_CHUNK / 8)) {
-      long[] part = new long[Math.min(size, n - done)];
-      readLongsInto(part, 0, part.length);
-      parts.add(part);
-      done += part.length;
+  private Object readArray(Element e, int n) throws IOException {
+    List<Object> chunks = new ArrayList<>();
+    int done = 0;
+    int chunk = FIRST_CHUNK / e.size;
+    while (done < n && !holds((long) (n - done) * e.size)) {
+      int size = Math.min(chunk, n - done);
+      Object part = e.allocate(size);
+      readInto(e, part, 0, size);
+      chunks.add(part);
+      done += size;
+      chunk = Math.min(2 * chunk, MAX_CHUNK / e.size);
     }
-    if (parts.size() == 1) {
-      return parts.get(0);
+    if (chunks.size() == 1 && done == n) {
+      return chunks.get(0);
     }
-    long[] out = new long[n];
+    Object out = e.allocate(n);
     int at = 0;
-    for (int i = 0; i < parts.size(); i++) {
-      System.arraycopy(parts.get(i), 0, out, at, parts.get(i).length);
-      at += parts.get(i).length;
-      parts.set(i, null);
+    for (Object part : chunks) {
+      int size = java.lang.reflect.Array.getLength(part);
+      System.arraycopy(part, 0, out, at, size);
+      at += size;
     }
+    chunks.clear();
+    readInto(e, out, done, n - done);
     return out;
   }
 
-  private void readLongsInto(long[] dst, int off, int n) throws IOException {
+  /** Whether the input can deliver {@code bytes} more bytes now: it then holds them. */
+  private boolean holds(long bytes) {
+    try {
+      return in.available() >= bytes;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Reads {@code n} elements into {@code dst} from {@code off}: bytes directly, wider ones through a small buffer. */
+  private void readInto(Element e, Object dst, int off, int n) throws IOException {
+    if (e == Element.BYTE) {
+      fill((byte[]) dst, off, n);
+      return;
+    }
+    if (convert == null) {
+      convert = new byte[(int) Math.min(CONVERT, Math.max(8, payloadLength))];
+    }
     for (int i = off, end = off + n; i < end; ) {
-      int m = Math.min(end - i, scratch.length / 8);
-      fill(scratch, 0, 8 * m);
-      ByteBuffer.wrap(scratch, 0, 8 * m).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(dst, i, m);
+      int m = Math.min(end - i, convert.length / e.size);
+      fill(convert, 0, m * e.size);
+      ByteBuffer b = ByteBuffer.wrap(convert, 0, m * e.size).order(ByteOrder.LITTLE_ENDIAN);
+      if (e == Element.LONG) {
+        b.asLongBuffer().get((long[]) dst, i, m);
+      } else {
+        b.asShortBuffer().get((short[]) dst, i, m);
+      }
       i += m;
     }
-  }
-
-  /** Reads {@code n} bytes, chunked as {@link #readLongs}. */
-  public byte[] readBytes(int n, String field) throws IOException {
-    take(n, field);
-    List<byte[]> parts = new ArrayList<>();
-    for (int done = 0, size = FIRST_CHUNK; done < n; size = Math.min(2 * size, MAX_CHUNK)) {
-      byte[] part = new byte[Math.min(size, n - done)];
-      fill(part, 0, part.length);
-      parts.add(part);
-      done += part.length;
-    }
-    if (parts.size() == 1) {
-      return parts.get(0);
-    }
-    byte[] out = new byte[n];
-    int at = 0;
-    for (int i = 0; i < parts.size(); i++) {
-      System.arraycopy(parts.get(i), 0, out, at, parts.get(i).length);
-      at += parts.get(i).length;
-      parts.set(i, null);
-    }
-    return out;
   }
 
   /** Checks that the whole payload was read and that the checksum matches. */

@@ -39,13 +39,17 @@ public final class SketchWriter {
 
   private final OutputStream out;
   private final CRC32C crc = new CRC32C();
-  private final ByteBuffer buf = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
+  /** The bytes gathered before each write: a whole small structure, at most 64 KiB. */
+  private final ByteBuffer buf;
   private final long payloadLength;
   private long payloadWritten;
 
-  private SketchWriter(OutputStream out, long payloadLength) {
+  private SketchWriter(OutputStream out, int headerAndParams, long payloadLength) {
     this.out = out;
     this.payloadLength = payloadLength;
+    long whole = headerAndParams + payloadLength + 4;
+    this.buf = ByteBuffer.allocate((int) Math.max(headerAndParams + 8, Math.min(1 << 16, whole)))
+        .order(ByteOrder.LITTLE_ENDIAN);
   }
 
   /**
@@ -59,7 +63,7 @@ public final class SketchWriter {
       throw new IllegalArgumentException(
           "params " + params.length + " bytes, payload " + payloadLength + " bytes");
     }
-    SketchWriter w = new SketchWriter(out, payloadLength);
+    SketchWriter w = new SketchWriter(out, HEADER_BYTES + params.length, payloadLength);
     w.buf.putInt(MAGIC);
     w.buf.put((byte) VERSION);
     w.buf.put((byte) type.id());
@@ -122,6 +126,17 @@ public final class SketchWriter {
       int n = Math.min(end - i, buf.remaining() / 8);
       buf.asLongBuffer().put(values, i, n);
       buf.position(buf.position() + 8 * n);
+      i += n;
+    }
+  }
+
+  public void writeShorts(short[] values, int off, int len) throws IOException {
+    count(2L * len);
+    for (int i = off, end = off + len; i < end; ) {
+      room(2);
+      int n = Math.min(end - i, buf.remaining() / 2);
+      buf.asShortBuffer().put(values, i, n);
+      buf.position(buf.position() + 2 * n);
       i += n;
     }
   }

@@ -280,11 +280,11 @@ abstract class CardinalitySketchContract {
   void mergeRefusesOtherHashingAndALowerPrecision() {
     CardinalitySketch a = create(12);
     a.add("a");
-    CardinalitySketch fnv = create(12, HashStrategy.fnv1a());
-    fnv.add("b");
-    assertThatThrownBy(() -> merge(a, fnv))
+    CardinalitySketch seeded = create(12, HashStrategy.xxh3(7));
+    seeded.add("b");
+    assertThatThrownBy(() -> merge(a, seeded))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("different hashing: xxh3(seed=0x0) and fnv1a(seed=0xcbf29ce484222325)");
+        .hasMessageContaining("different hashing: xxh3(seed=0x0) and xxh3(seed=0x7)");
     CardinalitySketch low = create(10);
     low.add("c");
     assertThatThrownBy(() -> merge(a, low))

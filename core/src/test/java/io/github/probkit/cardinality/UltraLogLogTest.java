@@ -68,10 +68,28 @@ class UltraLogLogTest extends CardinalitySketchContract {
       s.addHash(hashOf(3, step[0], p));
       assertThat(s.registers()[3] & 0xFF).as("after adding %d", step[0]).isEqualTo(step[1]);
     }
-    assertThat(UltraLogLog.combine(5 << 2 | 2, 4 << 2 | 3)).isEqualTo(5 << 2 | 3);
-    assertThat(UltraLogLog.combine(2 << 2, 1 << 2)).isEqualTo(2 << 2 | 2);
-    assertThat(UltraLogLog.combine(9 << 2 | 3, 5 << 2 | 3)).isEqualTo(9 << 2 | 3);
-    assertThat(UltraLogLog.combine(0, 9 << 2 | 1)).isEqualTo(9 << 2 | 1);
+    // Merging combines two registers as the union of what they saw, within the larger's window.
+    int[][] merges = {
+      // values added to one sketch, to the other, register of the merge
+      {5, 3, 4, 0, 5 << 2 | 3}, {2, 0, 1, 0, 2 << 2 | 2}, {9, 8, 5, 7, 9 << 2 | 3}, {0, 0, 9, 7, 9 << 2 | 1},
+    };
+    for (int[] m : merges) {
+      UltraLogLog a = UltraLogLog.create(p);
+      UltraLogLog b = UltraLogLog.create(p);
+      for (int v : new int[] {m[0], m[1]}) {
+        if (v > 0) {
+          a.addHash(hashOf(3, v, p));
+        }
+      }
+      for (int v : new int[] {m[2], m[3]}) {
+        if (v > 0) {
+          b.addHash(hashOf(3, v, p));
+        }
+      }
+      a.addHash(hashOf(5, 1, p));
+      b.addHash(hashOf(6, 1, p));
+      assertThat(a.merge(b).registers()[3] & 0xFF).as("merge of %s", java.util.Arrays.toString(m)).isEqualTo(m[4]);
+    }
   }
 
   /**

@@ -46,6 +46,24 @@ class ScalableBloomFilterTest {
    * layers), the compound rate stays below the requested 1 %, within the binomial tolerance.
    */
   @Test
+  void layerShapeIsTheShapeOfTheLayersAGrowingFilterAdds() {
+    ScalableBloomFilter f = ScalableBloomFilter.create(1000, 0.01, 3, 0.7);
+    for (int i = 0; i < 50_000; i++) {
+      f.add("shape:" + i);
+    }
+    List<ScalableBloomFilter.LayerInfo> layers = f.layers();
+    assertThat(layers).hasSizeGreaterThan(3);
+    for (int i = 0; i < layers.size(); i++) {
+      ScalableBloomFilter.LayerInfo l = layers.get(i);
+      // The parameters the filter keeps (create() applies its sizing margin to the rate).
+      assertThat(ScalableBloomFilter.layerShape(f.initialCapacity(), f.targetFpp(), 3, 0.7, i))
+          .isEqualTo(new ScalableBloomFilter.LayerInfo(l.capacity(), 0, l.bits(), l.hashes(), l.fpp()));
+    }
+    assertThatThrownBy(() -> ScalableBloomFilter.layerShape(1L << 62, 0.01, 2, 0.5, 3))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("layer 3");
+  }
+
+  @Test
   void compoundRateStaysBelowTheRequestedRateAsItGrows() {
     ScalableBloomFilter f = ScalableBloomFilter.create(1_000, 0.01);
     int added = 0;
@@ -78,18 +96,18 @@ class ScalableBloomFilterTest {
 
   @Test
   void layersGrowAndTightenAsConfigured() {
-    ScalableBloomFilter f = ScalableBloomFilter.create(100, 0.01);
-    List<byte[]> keys = Keys.sequential("k:", 0, 301);
+    ScalableBloomFilter f = ScalableBloomFilter.create(1000, 0.01);
+    List<byte[]> keys = Keys.sequential("k:", 0, 3001);
     int accepted = 0;
-    for (byte[] k : keys.subList(0, 100)) {
+    for (byte[] k : keys.subList(0, 1000)) {
       accepted += f.add(k) ? 1 : 0;
     }
     assertThat(f.layerCount()).isEqualTo(1);
-    for (byte[] k : keys.subList(100, 301)) {
+    for (byte[] k : keys.subList(1000, 3001)) {
       accepted += f.add(k) ? 1 : 0;
     }
     assertThat(f.approximateCount()).isEqualTo(accepted);
-    assertThat(accepted).isGreaterThan(295);
+    assertThat(accepted).isGreaterThan(2950);
     for (byte[] k : keys) {
       assertThat(f.mightContain(k)).isTrue();
     }
@@ -97,8 +115,9 @@ class ScalableBloomFilterTest {
     long bytes = 0;
     for (int i = 0; i < layers.size(); i++) {
       ScalableBloomFilter.LayerInfo l = layers.get(i);
-      long capacity = 100L << i;
-      double p = 0.01 * 0.5 * Math.pow(0.5, i);
+      long capacity = 1000L << i;
+      // Sized for 0.9 of the rate asked (ScalableBloomFilter.SIZING_MARGIN).
+      double p = 0.9 * 0.01 * 0.5 * Math.pow(0.5, i);
       long m = (long) Math.ceil(-capacity * Math.log(p) / LN2_SQUARED);
       assertThat(l.capacity()).isEqualTo(capacity);
       assertThat(l.fpp()).isEqualTo(p);
@@ -106,10 +125,10 @@ class ScalableBloomFilterTest {
       assertThat(l.hashes()).isEqualTo((int) Math.rint((double) m / capacity * Math.log(2)));
       bytes += 8 * ((m + 63) / 64);
     }
-    assertThat(layers).hasSize(accepted > 300 ? 3 : 2);
-    assertThat(layers.get(0).keys()).isEqualTo(100);
+    assertThat(layers).hasSize(accepted > 3000 ? 3 : 2);
+    assertThat(layers.get(0).keys()).isEqualTo(1000);
     assertThat(f.byteSize()).isEqualTo(bytes);
-    assertThat(f.capacity()).isEqualTo(layers.size() == 3 ? 700 : 300);
+    assertThat(f.capacity()).isEqualTo(layers.size() == 3 ? 7000 : 3000);
   }
 
   @Test
@@ -125,13 +144,13 @@ class ScalableBloomFilterTest {
 
   @Test
   void fnvHashingGrowsToo() {
-    ScalableBloomFilter f = ScalableBloomFilter.create(50, 0.01, 2, 0.5, HashStrategy.fnv1a());
-    List<byte[]> keys = Keys.randomBytes(2_000, 0x5eed4001L);
+    ScalableBloomFilter f = ScalableBloomFilter.create(1000, 0.01, 2, 0.5, HashStrategy.fnv1a());
+    List<byte[]> keys = Keys.randomBytes(20_000, 0x5eed4001L);
     keys.forEach(f::add);
     for (byte[] k : keys) {
       assertThat(f.mightContain(k)).isTrue();
     }
-    assertThat(f.layerCount()).isEqualTo(6);
+    assertThat(f.layerCount()).isEqualTo(5);
   }
 
   @Test
@@ -145,8 +164,8 @@ class ScalableBloomFilterTest {
 
   @Test
   void corruptFieldsAreNamed() throws IOException {
-    ScalableBloomFilter f = ScalableBloomFilter.create(10, 0.01);
-    Keys.sequential("x:", 0, 25).forEach(f::add);
+    ScalableBloomFilter f = ScalableBloomFilter.create(1000, 0.01);
+    Keys.sequential("x:", 0, 2500).forEach(f::add);
     assertThat(f.layerCount()).isEqualTo(2);
     byte[] good = bytes(f);
     int p = Bytes.PARAMS;
@@ -160,12 +179,12 @@ class ScalableBloomFilterTest {
         .isInstanceOf(SketchFormatException.class).hasMessageContaining("'layers' is 0");
     assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 28, 3))))
         .isInstanceOf(SketchFormatException.class).hasMessageContaining("payload length");
-    // The first layer's key count must equal its capacity, 10, since a second layer exists.
+    // The first layer's key count must equal its capacity, 1000, since a second layer exists.
     int keys0 = p + 32;
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, keys0, 9))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'keys of layer 0' is 9");
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, keys0 + 8, 21))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'keys of layer 1' is 21");
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, keys0, 999))))
+        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'keys of layer 0' is 999");
+    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, keys0 + 8, 2001))))
+        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'keys of layer 1' is 2001");
     // Absurd shapes are refused before anything is allocated.
     assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, p, Long.MAX_VALUE / 2))))
         .isInstanceOf(SketchFormatException.class);

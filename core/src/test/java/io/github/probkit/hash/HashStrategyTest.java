@@ -65,6 +65,7 @@ class HashStrategyTest {
       byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
       KeyBuffer b = KeyBuffer.utf8(s);
       assertThat(java.util.Arrays.copyOf(b.bytes(), b.length())).isEqualTo(utf8);
+      b.release();
       assertThat(HashStrategy.xxh3().hash64(s)).isEqualTo(HashStrategy.xxh3().hash64(utf8));
     }
   }

@@ -123,7 +123,8 @@ final class CmsErrorExperiment implements Experiment {
     for (double[] config : configs(lab)) {
       for (int st = 0; st < 2; st++) {
         CountMinSketch plain = CountMinSketch.create(config[0], config[1]);
-        CountMinSketch conservative = plain.withConservativeUpdate();
+        CountMinSketch conservative = CountMinSketch.create(
+            config[0], config[1], HashStrategy.xxh3(), CountMinSketch.UpdateRule.CONSERVATIVE);
         if (st == 0) {
           out.checkExact("width for epsilon " + Unit.sig(config[0]), Unit.COUNT, plain.width(),
               Theory.countMinWidth(config[0]), "ceil(e / epsilon)");
