@@ -9,9 +9,9 @@ import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
-import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.frequency.FrequencyGoldenFiles;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Keys;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -39,6 +39,9 @@ public final class GoldenFiles {
     void writeTo(OutputStream out) throws IOException;
   }
 
+  /** Golden files today's code cannot rebuild from their keys (see the comment in {@link #recipes}). */
+  public static final java.util.Set<String> WITHOUT_RECIPE = java.util.Set.of("scalable-v1.bin");
+
   /** File name to the structure it holds, built from its documented keys. */
   public static Map<String, Supplier<Writable>> recipes() {
     Map<String, Supplier<Writable>> r = new LinkedHashMap<>();
@@ -65,22 +68,23 @@ public final class GoldenFiles {
       counting.remove("golden:99");
       return counting::writeTo;
     });
-    // 200 keys at 1 %, the first 50 removed, one key added three times.
+    // 200 keys at 1 %, the first 50 removed, one key added three times. Written by create(200, 0.01)
+    // when it took ceil(200 / 3.6) = 56 buckets (create leaves more room since): the table is built
+    // with those 56 buckets of 10 bits, and the header keeps the request, 200 keys at 1 %.
     r.put("cuckoo-v1.bin", () -> {
-      CuckooFilter cuckoo = CuckooFilter.create(200, 0.01);
+      CuckooFilter cuckoo = CuckooFilter.withBuckets(56, 10);
       Keys.sequential("golden:", 0, 200).forEach(cuckoo::add);
       Keys.sequential("golden:", 0, 50).forEach(cuckoo::remove);
       for (int i = 0; i < 3; i++) {
         cuckoo.add("thrice");
       }
-      return cuckoo::writeTo;
+      // Parameters after the 28-byte header: buckets (u64), bits (u32), expectedKeys (u64), fpp (f64).
+      return out -> out.write(Bytes.putDouble(Bytes.putLong(bytes(cuckoo::writeTo), 40, 200), 48, 0.01));
     });
-    // Initial capacity 100 at 1 %, 350 keys: layers of 100, 200 and 400 keys.
-    r.put("scalable-v1.bin", () -> {
-      ScalableBloomFilter scalable = ScalableBloomFilter.create(100, 0.01);
-      Keys.sequential("golden:", 0, 350).forEach(scalable::add);
-      return scalable::writeTo;
-    });
+    // scalable-v1.bin: initial capacity 100 at 1 %, keys "golden:0" .. "golden:349", layers of 100,
+    // 200 and 400 keys. create() has since sized the first layer for at least 1,000 keys with a
+    // margin on the rate, and no public factory builds the old layers, so this file has no recipe:
+    // it is pinned by its hash, read and written back, and checked by ScalableBloomFilterTest.
     // 1000 keys at 1 %.
     r.put("blocked-v1.bin", () -> {
       BlockedBloomFilter blocked = BlockedBloomFilter.create(1000, 0.01);

@@ -117,12 +117,26 @@ class SizingBoundaryTest {
     }
   }
 
+  /**
+   * create(n, p) takes {@code ceil((n/a + 6 sqrt(n/a)) / 4)} buckets at the sizing load a = 0.9
+   * (0.88 for 6-bit fingerprints), and at least 6 fingerprint bits: the documented formula computed
+   * here, for counts around every bucket boundary of the small tables and a spread of large ones.
+   */
   @Test
-  void cuckooBucketsLeaveTenPercentHeadroom() {
-    for (long n : new long[] {1, 35, 36, 37, 3599, 3600, 3601, 1_000_000}) {
-      long buckets = (long) Math.ceil(n / 3.6);
-      CuckooFilter f = CuckooFilter.create(n, 0.01);
-      assertThat(f.bucketCount()).as("n = %d", n).isEqualTo(buckets);
+  void cuckooBucketsAreTheDocumentedRoom() {
+    SplittableRandom r = new SplittableRandom(0x9b05688c2b3e6c1fL);
+    for (int i = 0; i < 3000; i++) {
+      long n = i < 1000 ? 1 + i : 1 + r.nextInt(50_000_000);
+      double p = i % 3 == 0 ? 0.1 : i % 3 == 1 ? 0.01 : 1e-4;
+      int bits = Math.max(6, Theory.cuckooFingerprintBits(p));
+      double slots = n / (bits == 6 ? 0.88 : 0.9);
+      long buckets = (long) Math.ceil((slots + 6 * Math.sqrt(slots)) / 4);
+      assertThat(CuckooFilter.bucketsFor(n, bits)).as("n = %d, %d bits", n, bits).isEqualTo(buckets);
+      if (n < 100_000) {
+        CuckooFilter f = CuckooFilter.create(n, p);
+        assertThat(f.bucketCount()).as("n = %d, p = %s", n, p).isEqualTo(buckets);
+        assertThat(f.fingerprintBits()).isEqualTo(bits);
+      }
     }
   }
 

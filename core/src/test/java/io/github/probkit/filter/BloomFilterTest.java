@@ -141,7 +141,7 @@ class BloomFilterTest {
    */
   @Test
   void falsePositiveRateAtANonOptimalHashCountIsTheClosedForm() {
-    assertRateAtNonOptimalHashCounts(BloomFilter::withBits);
+    assertRateAtNonOptimalHashCounts(BloomFilter::withBits, HashStrategy.xxh3(), HashStrategy.fnv1a());
   }
 
   /** A filter of m bits or counters and k probes, with the given hashing. */
@@ -149,11 +149,11 @@ class BloomFilterTest {
     MutableFilter make(long m, int k, HashStrategy hash);
   }
 
-  static void assertRateAtNonOptimalHashCounts(Shape shape) {
+  static void assertRateAtNonOptimalHashCounts(Shape shape, HashStrategy... hashes) {
     long m = 200_000;
     int n = 20_000;
     int queries = 100_000;
-    for (HashStrategy hash : List.of(HashStrategy.xxh3(), HashStrategy.fnv1a())) {
+    for (HashStrategy hash : hashes) {
       for (int k : new int[] {2, 3}) {
         MutableFilter f = shape.make(m, k, hash);
         // Random keys: FNV-1a's probes of sequential keys are not uniform (measured: a third of the

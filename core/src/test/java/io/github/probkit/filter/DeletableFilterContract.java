@@ -2,6 +2,7 @@ package io.github.probkit.filter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Keys;
 import io.github.probkit.testing.Theory;
 import java.io.IOException;
