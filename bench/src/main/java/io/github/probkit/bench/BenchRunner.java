@@ -106,10 +106,10 @@ public final class BenchRunner {
         case "--large": large = true; break;
         case "--no-measure": measure = false; break;
         case "--report-only": reportOnly = true; break;
-        case "--forks": forks = Integer.parseInt(args[++i]); break;
-        case "--only": only = Pattern.compile(args[++i]); break;
-        case "--out": out = Path.of(args[++i]); break;
-        case "--results": results = Path.of(args[++i]); break;
+        case "--forks": forks = forks(value(args, ++i)); break;
+        case "--only": only = Pattern.compile(value(args, ++i)); break;
+        case "--out": out = Path.of(value(args, ++i)); break;
+        case "--results": results = Path.of(value(args, ++i)); break;
         case "--help": case "-h":
           System.out.println(USAGE);
           return;
@@ -117,10 +117,6 @@ public final class BenchRunner {
           System.err.println("unknown option " + args[i] + "; " + USAGE);
           System.exit(2);
       }
-    }
-    if (forks < 1) {
-      System.err.println("--forks must be at least 1 (3 or more for an interval), was " + forks);
-      System.exit(2);
     }
     Files.createDirectories(results);
     Path saved = results.resolve("run.ser");
@@ -157,6 +153,28 @@ public final class BenchRunner {
     run.finish();
     save(saved, run);
     write(out, run);
+  }
+
+  private static String value(String[] args, int i) {
+    if (i >= args.length) {
+      System.err.println(args[i - 1] + " needs a value; " + USAGE);
+      System.exit(2);
+    }
+    return args[i];
+  }
+
+  private static int forks(String v) {
+    try {
+      int n = Integer.parseInt(v);
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    System.err.println("--forks must be a whole number of at least 1 (3 or more for an interval), was " + v);
+    System.exit(2);
+    return 0;
   }
 
   private static String eta(Instant start, int done, int total) {
