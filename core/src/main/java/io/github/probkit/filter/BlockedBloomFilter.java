@@ -4,6 +4,7 @@ import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.internal.Compatibility;
@@ -40,10 +41,20 @@ import java.util.Objects;
  *           standard filter is the better choice
  * </pre>
  *
- * <p>Thread safety: {@code add} is lock-free and may be called from many threads at once (an atomic
- * OR on each 64-bit word it changes); {@code mightContain} may run concurrently with adds and sees
- * every add that happened-before it. {@code merge} and {@code writeTo} are not atomic with respect to
- * concurrent adds: a key added during one of them may be missed by it.
+ * <p>Thread safety, chosen when the filter is created or read ({@link Concurrency}):
+ *
+ * <ul>
+ *   <li>{@link Concurrency#CONCURRENT} (the default): {@code add} is lock-free and may be called
+ *       from many threads at once (an atomic compare-and-exchange on each 64-bit word it changes);
+ *       {@code mightContain} may run concurrently with adds and sees every add that happened-before
+ *       it. {@code merge} and {@code writeTo} are not atomic with respect to concurrent adds: a key
+ *       added during one of them may be missed by it.
+ *   <li>{@link Concurrency#SINGLE_WRITER}: {@code add} and {@code merge} use plain stores, and one
+ *       thread at a time may call them; queries from other threads need external synchronization
+ *       with it. The fastest way to build a filter from one thread.
+ * </ul>
+ *
+ * Both modes write the same bits for the same keys and the same bytes to a file.
  */
 public final class BlockedBloomFilter implements MergeableFilter {
   /** The bits of a block: one 64-byte cache line. */
@@ -96,6 +107,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   private final LongBitArray bits;
   private final long[] words;
+  private final boolean concurrent;
   private final long blocks;
   private final int k;
   private final HashStrategy hash;
@@ -103,9 +115,11 @@ public final class BlockedBloomFilter implements MergeableFilter {
   private final long expectedKeys;
   private final double fpp;
 
-  private BlockedBloomFilter(LongBitArray bits, int k, HashStrategy hash, long expectedKeys, double fpp) {
+  private BlockedBloomFilter(
+      LongBitArray bits, int k, HashStrategy hash, long expectedKeys, double fpp, Concurrency concurrency) {
     this.bits = bits;
     this.words = bits.words();
+    this.concurrent = Objects.requireNonNull(concurrency, "concurrency") == Concurrency.CONCURRENT;
     this.blocks = bits.bitSize() / BLOCK_BITS;
     this.k = k;
     this.hash = hash;
@@ -120,8 +134,18 @@ public final class BlockedBloomFilter implements MergeableFilter {
   }
 
   public static BlockedBloomFilter create(long expectedKeys, double fpp, HashStrategy hash) {
+    return create(expectedKeys, fpp, hash, Concurrency.CONCURRENT);
+  }
+
+  /** As {@link #create(long, double)}, in the given write mode. */
+  public static BlockedBloomFilter create(long expectedKeys, double fpp, Concurrency concurrency) {
+    return create(expectedKeys, fpp, HashStrategy.xxh3(), concurrency);
+  }
+
+  public static BlockedBloomFilter create(
+      long expectedKeys, double fpp, HashStrategy hash, Concurrency concurrency) {
     long m = optimalBits(expectedKeys, fpp);
-    return allocate(m, optimalHashes(m, expectedKeys), hash, expectedKeys, fpp);
+    return allocate(m, optimalHashes(m, expectedKeys), hash, expectedKeys, fpp, concurrency);
   }
 
   /**
@@ -133,19 +157,24 @@ public final class BlockedBloomFilter implements MergeableFilter {
   }
 
   public static BlockedBloomFilter withBits(long bits, int hashes, HashStrategy hash) {
+    return withBits(bits, hashes, hash, Concurrency.CONCURRENT);
+  }
+
+  public static BlockedBloomFilter withBits(long bits, int hashes, HashStrategy hash, Concurrency concurrency) {
     checkArgument(bits >= 1 && bits <= MAX_BITS, "bits must be in [1, %d], was %d", MAX_BITS, bits);
-    return allocate(roundUp(bits), hashes, hash, 0, 0);
+    return allocate(roundUp(bits), hashes, hash, 0, 0, concurrency);
   }
 
   private static long roundUp(long bits) {
     return (bits + BLOCK_BITS - 1) / BLOCK_BITS * BLOCK_BITS;
   }
 
-  private static BlockedBloomFilter allocate(long m, int k, HashStrategy hash, long n, double p) {
+  private static BlockedBloomFilter allocate(long m, int k, HashStrategy hash, long n, double p, Concurrency c) {
     checkArgument(k >= 1 && k <= MAX_HASHES, "hashes must be in [1, %d], was %d", MAX_HASHES, k);
     Objects.requireNonNull(hash, "hash");
+    Objects.requireNonNull(c, "concurrency");
     checkAllocatable(m / 8, "a blocked Bloom filter of " + m + " bits");
-    return new BlockedBloomFilter(new LongBitArray(m), k, hash, n, p);
+    return new BlockedBloomFilter(new LongBitArray(m), k, hash, n, p, c);
   }
 
   // ---- sizing
@@ -303,12 +332,29 @@ public final class BlockedBloomFilter implements MergeableFilter {
   }
 
   private boolean addHash(long h) {
+    long[] w = words;
     int base = blockBase(h);
-    boolean changed = false;
     long g = h * REMIX;
+    if (!concurrent) {
+      long fresh = 0;
+      for (int i = 0, group = 1; ; group++) {
+        for (int end = Math.min(k, i + FIELDS_PER_REMIX); i < end; i++, g >>>= 9) {
+          int at = base + ((int) g & 7);
+          long bit = 1L << (g >>> 3);
+          long old = w[at];
+          w[at] = old | bit;
+          fresh |= ~old & bit;
+        }
+        if (i == k) {
+          return fresh != 0;
+        }
+        g = Mix.mix64(h + group * REMIX);
+      }
+    }
+    boolean changed = false;
     for (int i = 0, group = 1; ; group++) {
       for (int end = Math.min(k, i + FIELDS_PER_REMIX); i < end; i++, g >>>= 9) {
-        changed |= bits.orWord(base + ((int) g & 7), 1L << (g >>> 3));
+        changed |= LongBitArray.orWord(w, base + ((int) g & 7), 1L << (g >>> 3));
       }
       if (i == k) {
         return changed;
@@ -344,7 +390,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
   @Override
   public BlockedBloomFilter merge(MembershipFilter other) {
     compatibility(other).orThrow();
-    bits.or(((BlockedBloomFilter) other).bits);
+    bits.or(((BlockedBloomFilter) other).bits, concurrent);
     return this;
   }
 
@@ -362,9 +408,10 @@ public final class BlockedBloomFilter implements MergeableFilter {
         .require(hash.equals(o.hash), "filters with different hashing: %s and %s", hash, o.hash);
   }
 
+  /** An independent filter with the same bits, in the same write mode. */
   @Override
   public BlockedBloomFilter copy() {
-    return new BlockedBloomFilter(bits.copy(), k, hash, expectedKeys, fpp);
+    return new BlockedBloomFilter(bits.copy(), k, hash, expectedKeys, fpp, concurrency());
   }
 
   // ---- introspection
@@ -387,6 +434,11 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   public int hashCount() {
     return k;
+  }
+
+  /** The write mode this filter was created or read in. */
+  public Concurrency concurrency() {
+    return concurrent ? Concurrency.CONCURRENT : Concurrency.SINGLE_WRITER;
   }
 
   /** The number of bits set (a scan of the whole table). */
@@ -472,10 +524,16 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   /** Reads a filter written by {@link #writeTo}; corrupt input throws SketchFormatException. */
   public static BlockedBloomFilter readFrom(InputStream in) throws IOException {
-    return read(SketchReader.open(in, StructureType.BLOCKED_BLOOM_FILTER));
+    return readFrom(in, Concurrency.CONCURRENT);
   }
 
-  static BlockedBloomFilter read(SketchReader r) throws IOException {
+  /** As {@link #readFrom(InputStream)}, the filter then written in the given mode. */
+  public static BlockedBloomFilter readFrom(InputStream in, Concurrency concurrency) throws IOException {
+    Objects.requireNonNull(concurrency, "concurrency");
+    return read(SketchReader.open(in, StructureType.BLOCKED_BLOOM_FILTER), concurrency);
+  }
+
+  static BlockedBloomFilter read(SketchReader r, Concurrency concurrency) throws IOException {
     BloomShape s = BloomShape.read(r, "bits", b -> b >= BLOCK_BITS && b <= MAX_BITS && b % BLOCK_BITS == 0,
         "a multiple of " + BLOCK_BITS + " in [" + BLOCK_BITS + ", " + MAX_BITS + "]", MAX_HASHES);
     long m = s.cells;
@@ -483,7 +541,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
     r.expectPayloadLength(8L * words);
     long[] data = r.readLongs(words, "table");
     r.finish();
-    return new BlockedBloomFilter(new LongBitArray(m, data), s.hashes, r.hash(), s.expectedKeys, s.fpp);
+    return new BlockedBloomFilter(
+        new LongBitArray(m, data), s.hashes, r.hash(), s.expectedKeys, s.fpp, concurrency);
   }
 
   // ---- identity

@@ -1,5 +1,6 @@
 package io.github.probkit.filter;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.hash.KeyEncoder;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
@@ -59,18 +60,27 @@ public final class Filters {
    * bytes are corrupt or hold a structure that is not a filter.
    */
   public static MembershipFilter readFrom(InputStream in) throws IOException {
+    return readFrom(in, Concurrency.CONCURRENT);
+  }
+
+  /**
+   * As {@link #readFrom(InputStream)}; a Bloom, blocked Bloom or scalable filter is then written in
+   * the given mode (the other types have one mode each, which their Javadoc states).
+   */
+  public static MembershipFilter readFrom(InputStream in, Concurrency concurrency) throws IOException {
+    Objects.requireNonNull(concurrency, "concurrency");
     SketchReader r = SketchReader.open(in);
     switch (r.type()) {
       case BLOOM_FILTER:
-        return BloomFilter.read(r);
+        return BloomFilter.read(r, concurrency);
       case COUNTING_BLOOM_FILTER:
         return CountingBloomFilter.read(r);
       case CUCKOO_FILTER:
         return CuckooFilter.read(r);
       case SCALABLE_BLOOM_FILTER:
-        return ScalableBloomFilter.read(r);
+        return ScalableBloomFilter.read(r, concurrency);
       case BLOCKED_BLOOM_FILTER:
-        return BlockedBloomFilter.read(r);
+        return BlockedBloomFilter.read(r, concurrency);
       case BINARY_FUSE_FILTER:
         return BinaryFuseFilter.read(r);
       default:
