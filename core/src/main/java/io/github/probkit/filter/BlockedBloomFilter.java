@@ -7,6 +7,7 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 import io.github.probkit.Concurrency;
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.LongBitArray;
 import io.github.probkit.internal.Mix;
@@ -421,6 +422,98 @@ public final class BlockedBloomFilter implements MergeableFilter {
       }
       g = Mix.mix64(h + group * REMIX);
     }
+  }
+
+  // ---- batches: hash a chunk, touch each key's block, then test or set (see internal.Batch)
+
+  @Override
+  public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
+    Batch.checkRange(from, to, keys.length, present.length);
+    long[] h = Batch.hashes(to - from);
+    int found = 0;
+    for (int at = from; at < to; at += h.length) {
+      int n = Math.min(h.length, to - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hashOf(keys[at + i]);
+      }
+      found += containsChunk(h, n, present, at);
+    }
+    return found;
+  }
+
+  @Override
+  public int mightContainAll(byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
+    Batch.checkSlices(buf, offsets, lengths, count);
+    Batch.checkRange(0, count, count, present.length);
+    long[] h = Batch.hashes(count);
+    int found = 0;
+    for (int at = 0; at < count; at += h.length) {
+      int n = Math.min(h.length, count - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hashOf(buf, offsets[at + i], lengths[at + i]);
+      }
+      found += containsChunk(h, n, present, at);
+    }
+    return found;
+  }
+
+  @Override
+  public long addAll(long[] keys, int from, int to) {
+    Objects.checkFromToIndex(from, to, keys.length);
+    long[] h = Batch.hashes(to - from);
+    long changed = 0;
+    for (int at = from; at < to; at += h.length) {
+      int n = Math.min(h.length, to - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hashOf(keys[at + i]);
+      }
+      changed += addChunk(h, n);
+    }
+    return changed;
+  }
+
+  @Override
+  public long addAll(byte[] buf, int[] offsets, int[] lengths, int count) {
+    Batch.checkSlices(buf, offsets, lengths, count);
+    long[] h = Batch.hashes(count);
+    long changed = 0;
+    for (int at = 0; at < count; at += h.length) {
+      int n = Math.min(h.length, count - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hashOf(buf, offsets[at + i], lengths[at + i]);
+      }
+      changed += addChunk(h, n);
+    }
+    return changed;
+  }
+
+  private void touch(long[] h, int n) {
+    long[] w = words;
+    long touched = 0;
+    for (int i = 0; i < n; i++) {
+      touched += w[blockBase(h[i])];
+    }
+    Batch.consume(touched);
+  }
+
+  private int containsChunk(long[] h, int n, boolean[] present, int at) {
+    touch(h, n);
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+      boolean p = containsHash(h[i]);
+      present[at + i] = p;
+      found += p ? 1 : 0;
+    }
+    return found;
+  }
+
+  private int addChunk(long[] h, int n) {
+    touch(h, n);
+    int changed = 0;
+    for (int i = 0; i < n; i++) {
+      changed += addHash(h[i]) ? 1 : 0;
+    }
+    return changed;
   }
 
   // ---- combining
