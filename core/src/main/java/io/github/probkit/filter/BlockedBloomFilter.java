@@ -314,37 +314,41 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   @Override
   public boolean add(byte[] key, int off, int len) {
-    return addHash(hashOf(key, off, len));
+    long h = hashOf(key, off, len);
+    return addAt(blockBase(h), h);
   }
 
   @Override
   public boolean add(long key) {
-    return addHash(hashOf(key));
+    long h = hashOf(key);
+    return addAt(blockBase(h), h);
   }
 
   @Override
   public boolean mightContain(byte[] key, int off, int len) {
-    return containsHash(hashOf(key, off, len));
+    long h = hashOf(key, off, len);
+    return containsAt(blockBase(h), h);
   }
 
   @Override
   public boolean mightContain(long key) {
-    return containsHash(hashOf(key));
+    long h = hashOf(key);
+    return containsAt(blockBase(h), h);
   }
 
   // The hot paths are kept under the JIT's inlining limit (325 bytes of bytecode): one method per
-  // case, the common one (k <= 7, one group of fields) first. Measured: 15.2 against 10.6 ns per add
+  // case, the common one (k <= 7, one group of fields) first. Measured: 15.2 against 13.2 ns per add
   // when the whole add was one method that the JIT would not inline.
 
-  private boolean addHash(long h) {
+  /** Sets the key's bits in the block at word {@code base}; whether any was clear. */
+  private boolean addAt(int base, long h) {
     if (concurrent) {
-      return addConcurrently(h);
+      return addConcurrently(base, h);
     }
     if (k > FIELDS_PER_REMIX) {
-      return addPlainGroups(h);
+      return addPlainGroups(base, h);
     }
     long[] w = words;
-    int base = blockBase(h);
     long g = h * REMIX;
     long fresh = 0;
     for (int i = 0; i < k; i++, g >>>= 9) {
@@ -357,9 +361,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
     return fresh != 0;
   }
 
-  private boolean addPlainGroups(long h) {
+  private boolean addPlainGroups(int base, long h) {
     long[] w = words;
-    int base = blockBase(h);
     long g = h * REMIX;
     long fresh = 0;
     for (int i = 0, group = 1; ; group++) {
@@ -377,9 +380,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
     }
   }
 
-  private boolean addConcurrently(long h) {
+  private boolean addConcurrently(int base, long h) {
     long[] w = words;
-    int base = blockBase(h);
     long g = h * REMIX;
     boolean changed = false;
     for (int i = 0, group = 1; ; group++) {
@@ -393,12 +395,12 @@ public final class BlockedBloomFilter implements MergeableFilter {
     }
   }
 
-  private boolean containsHash(long h) {
+  /** Whether all the key's bits are set in the block at word {@code base}. */
+  private boolean containsAt(int base, long h) {
     if (k > FIELDS_PER_REMIX) {
-      return containsGroups(h);
+      return containsGroups(base, h);
     }
     long[] w = words;
-    int base = blockBase(h);
     long g = h * REMIX;
     long all = 1;
     for (int i = 0; i < k; i++, g >>>= 9) {
@@ -408,9 +410,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
     return (all & 1) != 0;
   }
 
-  private boolean containsGroups(long h) {
+  private boolean containsGroups(int base, long h) {
     long[] w = words;
-    int base = blockBase(h);
     long all = 1;
     long g = h * REMIX;
     for (int i = 0, group = 1; ; group++) {
@@ -429,14 +430,14 @@ public final class BlockedBloomFilter implements MergeableFilter {
   @Override
   public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
     Batch.checkRange(from, to, keys.length, present.length);
-    long[] h = Batch.hashes(to - from);
+    Chunk c = new Chunk(to - from);
     int found = 0;
-    for (int at = from; at < to; at += h.length) {
-      int n = Math.min(h.length, to - at);
+    for (int at = from; at < to; at += c.h.length) {
+      int n = Math.min(c.h.length, to - at);
       for (int i = 0; i < n; i++) {
-        h[i] = hashOf(keys[at + i]);
+        c.put(i, hashOf(keys[at + i]));
       }
-      found += containsChunk(h, n, present, at);
+      found += containsChunk(c, n, present, at);
     }
     return found;
   }
@@ -445,14 +446,14 @@ public final class BlockedBloomFilter implements MergeableFilter {
   public int mightContainAll(byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
     Batch.checkSlices(buf, offsets, lengths, count);
     Batch.checkRange(0, count, count, present.length);
-    long[] h = Batch.hashes(count);
+    Chunk c = new Chunk(count);
     int found = 0;
-    for (int at = 0; at < count; at += h.length) {
-      int n = Math.min(h.length, count - at);
+    for (int at = 0; at < count; at += c.h.length) {
+      int n = Math.min(c.h.length, count - at);
       for (int i = 0; i < n; i++) {
-        h[i] = hashOf(buf, offsets[at + i], lengths[at + i]);
+        c.put(i, hashOf(buf, offsets[at + i], lengths[at + i]));
       }
-      found += containsChunk(h, n, present, at);
+      found += containsChunk(c, n, present, at);
     }
     return found;
   }
@@ -460,14 +461,14 @@ public final class BlockedBloomFilter implements MergeableFilter {
   @Override
   public long addAll(long[] keys, int from, int to) {
     Objects.checkFromToIndex(from, to, keys.length);
-    long[] h = Batch.hashes(to - from);
+    Chunk c = new Chunk(to - from);
     long changed = 0;
-    for (int at = from; at < to; at += h.length) {
-      int n = Math.min(h.length, to - at);
+    for (int at = from; at < to; at += c.h.length) {
+      int n = Math.min(c.h.length, to - at);
       for (int i = 0; i < n; i++) {
-        h[i] = hashOf(keys[at + i]);
+        c.put(i, hashOf(keys[at + i]));
       }
-      changed += addChunk(h, n);
+      changed += addChunk(c, n);
     }
     return changed;
   }
@@ -475,43 +476,64 @@ public final class BlockedBloomFilter implements MergeableFilter {
   @Override
   public long addAll(byte[] buf, int[] offsets, int[] lengths, int count) {
     Batch.checkSlices(buf, offsets, lengths, count);
-    long[] h = Batch.hashes(count);
+    Chunk c = new Chunk(count);
     long changed = 0;
-    for (int at = 0; at < count; at += h.length) {
-      int n = Math.min(h.length, count - at);
+    for (int at = 0; at < count; at += c.h.length) {
+      int n = Math.min(c.h.length, count - at);
       for (int i = 0; i < n; i++) {
-        h[i] = hashOf(buf, offsets[at + i], lengths[at + i]);
+        c.put(i, hashOf(buf, offsets[at + i], lengths[at + i]));
       }
-      changed += addChunk(h, n);
+      changed += addChunk(c, n);
     }
     return changed;
   }
 
-  private void touch(long[] h, int n) {
-    long[] w = words;
-    long touched = 0;
-    for (int i = 0; i < n; i++) {
-      touched += w[blockBase(h[i])];
+  /** The hashes of a chunk of keys and the first word of each key's block. */
+  private final class Chunk {
+    final long[] h;
+    final int[] base;
+
+    Chunk(int keys) {
+      h = Batch.hashes(keys);
+      base = new int[h.length];
     }
-    Batch.consume(touched);
+
+    void put(int i, long hash) {
+      h[i] = hash;
+      base[i] = blockBase(hash);
+    }
+
+    /**
+     * Loads the first and last word of every key's block. A long[]'s elements start 16 bytes past
+     * a cache line, so a block straddles two lines; touching only one left a miss in most tests
+     * (n = 10^8: 51 against 21 ns per key).
+     */
+    void touch(int n) {
+      long[] w = words;
+      long touched = 0;
+      for (int i = 0; i < n; i++) {
+        touched += w[base[i]] + w[base[i] + BLOCK_WORDS - 1];
+      }
+      Batch.consume(touched);
+    }
   }
 
-  private int containsChunk(long[] h, int n, boolean[] present, int at) {
-    touch(h, n);
+  private int containsChunk(Chunk c, int n, boolean[] present, int at) {
+    c.touch(n);
     int found = 0;
     for (int i = 0; i < n; i++) {
-      boolean p = containsHash(h[i]);
+      boolean p = containsAt(c.base[i], c.h[i]);
       present[at + i] = p;
       found += p ? 1 : 0;
     }
     return found;
   }
 
-  private int addChunk(long[] h, int n) {
-    touch(h, n);
+  private int addChunk(Chunk c, int n) {
+    c.touch(n);
     int changed = 0;
     for (int i = 0; i < n; i++) {
-      changed += addHash(h[i]) ? 1 : 0;
+      changed += addAt(c.base[i], c.h[i]) ? 1 : 0;
     }
     return changed;
   }
