@@ -6,6 +6,7 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.Mix;
 import io.github.probkit.io.SketchReader;
 import io.github.probkit.io.SketchWriter;
@@ -434,6 +435,60 @@ public final class BinaryFuseFilter implements MembershipFilter {
       return (byte) fingerprint(x) == (byte) (t8[p0] ^ t8[p1] ^ t8[p2]);
     }
     return (short) fingerprint(x) == (short) (t16[p0] ^ t16[p1] ^ t16[p2]);
+  }
+
+  // ---- batches: hash a chunk, touch every key's three slots, then test (see internal.Batch)
+
+  @Override
+  public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
+    Batch.checkRange(from, to, keys.length, present.length);
+    long[] h = Batch.hashes(to - from);
+    int found = 0;
+    for (int at = from; at < to; at += h.length) {
+      int n = Math.min(h.length, to - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hash.hash64(keys[at + i]);
+      }
+      found += containsChunk(h, n, present, at);
+    }
+    return found;
+  }
+
+  @Override
+  public int mightContainAll(byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
+    Batch.checkSlices(buf, offsets, lengths, count);
+    Batch.checkRange(0, count, count, present.length);
+    long[] h = Batch.hashes(count);
+    int found = 0;
+    for (int at = 0; at < count; at += h.length) {
+      int n = Math.min(h.length, count - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hash.hash64(buf, offsets[at + i], lengths[at + i]);
+      }
+      found += containsChunk(h, n, present, at);
+    }
+    return found;
+  }
+
+  private int containsChunk(long[] h, int n, boolean[] present, int at) {
+    if (keys != 0) {
+      long touched = 0;
+      for (int i = 0; i < n; i++) {
+        long x = Mix.mix64(h[i] + seed);
+        int p0 = p0(x);
+        touched += t8 != null
+            ? t8[p0] + t8[p1(x, p0)] + t8[p2(x, p0)]
+            : t16[p0] + t16[p1(x, p0)] + t16[p2(x, p0)];
+      }
+      Batch.consume(touched);
+    }
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+      boolean p = containsHash(h[i]);
+      present[at + i] = p;
+      found += p ? 1 : 0;
+    }
+    return found;
   }
 
   /** This filter: it is immutable, so a copy would be indistinguishable from it. */

@@ -8,6 +8,7 @@ import static io.github.probkit.internal.Preconditions.formatBytes;
 import io.github.probkit.Concurrency;
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.internal.LongBitArray;
@@ -281,6 +282,119 @@ public final class BloomFilter implements MergeableFilter {
       }
     }
     return true;
+  }
+
+  // ---- batches: hash a chunk, touch every probed word, then test or set (see internal.Batch). The
+  // exact-modulo scheme (FNV-1a) hashes each key twice; it takes one key at a time.
+
+  @Override
+  public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
+    if (exact) {
+      return MergeableFilter.super.mightContainAll(keys, from, to, present);
+    }
+    Batch.checkRange(from, to, keys.length, present.length);
+    long[] h = Batch.hashes(to - from);
+    int found = 0;
+    for (int at = from; at < to; at += h.length) {
+      int n = Math.min(h.length, to - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hash.hash64(keys[at + i]);
+      }
+      found += containsChunk(h, n, present, at);
+    }
+    return found;
+  }
+
+  @Override
+  public int mightContainAll(byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
+    if (exact) {
+      return MergeableFilter.super.mightContainAll(buf, offsets, lengths, count, present);
+    }
+    Batch.checkSlices(buf, offsets, lengths, count);
+    Batch.checkRange(0, count, count, present.length);
+    long[] h = Batch.hashes(count);
+    int found = 0;
+    for (int at = 0; at < count; at += h.length) {
+      int n = Math.min(h.length, count - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hash.hash64(buf, offsets[at + i], lengths[at + i]);
+      }
+      found += containsChunk(h, n, present, at);
+    }
+    return found;
+  }
+
+  @Override
+  public long addAll(long[] keys, int from, int to) {
+    if (exact) {
+      return MergeableFilter.super.addAll(keys, from, to);
+    }
+    Objects.checkFromToIndex(from, to, keys.length);
+    long[] h = Batch.hashes(to - from);
+    long changed = 0;
+    for (int at = from; at < to; at += h.length) {
+      int n = Math.min(h.length, to - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hash.hash64(keys[at + i]);
+      }
+      changed += addChunk(h, n);
+    }
+    return changed;
+  }
+
+  @Override
+  public long addAll(byte[] buf, int[] offsets, int[] lengths, int count) {
+    if (exact) {
+      return MergeableFilter.super.addAll(buf, offsets, lengths, count);
+    }
+    Batch.checkSlices(buf, offsets, lengths, count);
+    long[] h = Batch.hashes(count);
+    long changed = 0;
+    for (int at = 0; at < count; at += h.length) {
+      int n = Math.min(h.length, count - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hash.hash64(buf, offsets[at + i], lengths[at + i]);
+      }
+      changed += addChunk(h, n);
+    }
+    return changed;
+  }
+
+  /**
+   * Loads the word of every probe of every key of the chunk. Only XXH3 comes here, whose second
+   * hash is derived from the first without the key (hence the 0 passed as the key).
+   */
+  private void touch(long[] h, int n) {
+    long[] w = words;
+    long touched = 0;
+    for (int i = 0; i < n; i++) {
+      long s = h[i];
+      long step = hash.secondHash(0L, s);
+      for (int j = 0; j < k; j++, s += step) {
+        touched += w[(int) (DoubleHashing.reduce(s, m) >>> 6)];
+      }
+    }
+    Batch.consume(touched);
+  }
+
+  private int containsChunk(long[] h, int n, boolean[] present, int at) {
+    touch(h, n);
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+      boolean p = containsHashes(h[i], hash.secondHash(0L, h[i]));
+      present[at + i] = p;
+      found += p ? 1 : 0;
+    }
+    return found;
+  }
+
+  private int addChunk(long[] h, int n) {
+    touch(h, n);
+    int changed = 0;
+    for (int i = 0; i < n; i++) {
+      changed += addHashes(h[i], hash.secondHash(0L, h[i])) ? 1 : 0;
+    }
+    return changed;
   }
 
   /** The k bit positions of {@code key}, in probe order (for explaining and teaching). */
