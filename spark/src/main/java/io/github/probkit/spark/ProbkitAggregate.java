@@ -1,0 +1,353 @@
+package io.github.probkit.spark;
+
+import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cardinality.UltraLogLog;
+import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
+import io.github.probkit.filter.BlockedBloomFilter;
+import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.HeavyHitters;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.aggregate.TypedImperativeAggregate;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.NullType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import scala.collection.immutable.IndexedSeq;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The aggregate functions {@code probkit_bloom_agg}, {@code probkit_cms_agg},
+ * {@code probkit_topk_agg}, {@code probkit_hll_agg}, {@code probkit_ull_agg} and
+ * {@code probkit_union_agg}. Each partition fills its own structure (the {@link Accumulator}
+ * buffer, updated in place), the partial structures travel in probkit's format and are merged.
+ *
+ * <p>The result is {@link #RESULT}: the structure's bytes (a probkit file), the keys added and the
+ * null keys skipped. The key column's type and the constant arguments are checked when the query is
+ * analysed, so a wrong one fails before any task runs.
+ */
+public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator> implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** {@code struct<sketch: binary, keys: bigint, nulls: bigint>}; keys and nulls are null when unknown. */
+  public static final StructType RESULT = new StructType(new StructField[] {
+      DataTypes.createStructField("sketch", DataTypes.BinaryType, true),
+      DataTypes.createStructField("keys", DataTypes.LongType, true),
+      DataTypes.createStructField("nulls", DataTypes.LongType, true)});
+
+  /** The functions, with their SQL names and how many arguments they take. */
+  enum Function {
+    BLOOM(new Signature("probkit_bloom_agg", 3, 4, "key, expected, fpp[, type]")),
+    CMS(new Signature("probkit_cms_agg", 3, 3, "key, epsilon, delta")),
+    TOPK(new Signature("probkit_topk_agg", 2, 3, "key, k[, capacity]")),
+    HLL(new Signature("probkit_hll_agg", 1, 2, "key[, precision]")),
+    ULL(new Signature("probkit_ull_agg", 1, 2, "key[, precision]")),
+    UNION(new Signature("probkit_union_agg", 1, 1, "sketch"));
+
+    final Signature signature;
+
+    Function(Signature signature) {
+      this.signature = signature;
+    }
+  }
+
+  private final Function function;
+  private final Seq<Expression> children;
+  private final int mutableAggBufferOffset;
+  private final int inputAggBufferOffset;
+  /** Made from the constant arguments on first use, on the driver and again in each executor. */
+  private transient Supplier<Accumulator> factory;
+  private transient Keys keys;
+
+  public ProbkitAggregate(
+      Function function, Seq<Expression> children, int mutableAggBufferOffset, int inputAggBufferOffset) {
+    this.function = function;
+    this.children = children;
+    this.mutableAggBufferOffset = mutableAggBufferOffset;
+    this.inputAggBufferOffset = inputAggBufferOffset;
+  }
+
+  static ProbkitAggregate of(Function function, Seq<Expression> children) {
+    return new ProbkitAggregate(function, children, 0, 0);
+  }
+
+  private Expression arg(int i) {
+    return children.apply(i);
+  }
+
+  // ---- analysis
+
+  @Override
+  public TypeCheckResult checkInputDataTypes() {
+    try {
+      factory();
+      return TypeCheckResult.TypeCheckSuccess$.MODULE$;
+    } catch (IllegalArgumentException e) {
+      return new TypeCheckResult.TypeCheckFailure(e.getMessage());
+    }
+  }
+
+  /** Checks the arguments and returns what makes an empty buffer; IllegalArgumentException when one is wrong. */
+  private Supplier<Accumulator> factory() {
+    if (factory != null) {
+      return factory;
+    }
+    String name = function.signature.sqlName;
+    int n = children.size();
+    function.signature.checkArity(n);
+    DataType keyType = arg(0).dataType();
+    if (function == Function.UNION) {
+      if (!SketchArg.accepts(keyType)) {
+        throw Params.fail(name, "sketch must be binary or %s, was of type %s", RESULT.sql(), keyType.sql());
+      }
+    } else if (!(keyType instanceof NullType) && Keys.of(keyType) == null) {
+      throw Params.fail(name, "%s", Keys.unsupported(keyType));
+    }
+    Supplier<Accumulator> f;
+    switch (function) {
+      case BLOOM: {
+        long expected = Params.integer(name, "expected", arg(1));
+        double fpp = Params.number(name, "fpp", arg(2));
+        String type = n > 3 ? Params.text(name, "type", arg(3)).toLowerCase(Locale.ROOT) : "bloom";
+        f = bloom(name, type, expected, fpp);
+        break;
+      }
+      case CMS: {
+        double epsilon = Params.number(name, "epsilon", arg(1));
+        double delta = Params.number(name, "delta", arg(2));
+        wrap(name, () -> CountMinSketch.widthFor(epsilon, delta));
+        f = () -> new Accumulator.CountMin(CountMinSketch.create(epsilon, delta));
+        break;
+      }
+      case TOPK: {
+        long k = Params.integer(name, "k", arg(1));
+        if (k < 1 || k > HeavyHitters.MAX_CAPACITY) {
+          throw Params.fail(name, "k must be in [1, %d], was %d", HeavyHitters.MAX_CAPACITY, k);
+        }
+        long capacity = n > 2
+            ? Params.integer(name, "capacity", arg(2))
+            : Math.min(HeavyHitters.MAX_CAPACITY, Math.max(1000, 100 * k));
+        if (capacity < k || capacity > HeavyHitters.MAX_CAPACITY) {
+          throw Params.fail(name, "capacity must be in [k = %d, %d], was %d", k, HeavyHitters.MAX_CAPACITY, capacity);
+        }
+        f = () -> new Accumulator.TopK(HeavyHitters.withCapacity((int) capacity));
+        break;
+      }
+      case HLL:
+      case ULL: {
+        long p = n > 1 ? Params.integer(name, "precision", arg(1)) : 14;
+        if (p < HyperLogLog.MIN_PRECISION || p > HyperLogLog.MAX_PRECISION) {
+          throw Params.fail(name, "precision must be in [%d, %d], was %d",
+              HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION, p);
+        }
+        f = function == Function.HLL
+            ? () -> new Accumulator.Cardinality(HyperLogLog.create((int) p))
+            : () -> new Accumulator.Cardinality(UltraLogLog.create((int) p));
+        break;
+      }
+      default:
+        f = Accumulator.Union::new;
+    }
+    factory = f;
+    return f;
+  }
+
+  private static Supplier<Accumulator> bloom(String name, String type, long expected, double fpp) {
+    switch (type) {
+      case "bloom":
+        wrap(name, () -> BloomFilter.optimalBits(expected, fpp));
+        return () -> new Accumulator.Filter(BloomFilter.create(expected, fpp));
+      case "blocked":
+        wrap(name, () -> BlockedBloomFilter.optimalBits(expected, fpp));
+        return () -> new Accumulator.Filter(BlockedBloomFilter.create(expected, fpp));
+      case "binary-fuse8":
+      case "binary-fuse16":
+      case "fuse":
+        wrap(name, () -> BloomFilter.optimalBits(expected, fpp)); // the same ranges
+        FingerprintBits bits = type.equals("binary-fuse8") ? FingerprintBits.BITS_8
+            : type.equals("binary-fuse16") ? FingerprintBits.BITS_16 : FingerprintBits.forFpp(fpp);
+        if (bits.fpp() > fpp) {
+          throw Params.fail(name, "type %s has a false-positive rate of 2^-%d (%s), above fpp %s; use binary-fuse16",
+              type, bits.bits(), bits.fpp(), fpp);
+        }
+        return () -> new Accumulator.Fuse(bits);
+      default:
+        throw Params.fail(name, "type must be one of bloom, blocked, binary-fuse8, binary-fuse16, fuse; was '%s'", type);
+    }
+  }
+
+  /** Runs a library check, naming the function in its IllegalArgumentException. */
+  private static void wrap(String name, Runnable check) {
+    try {
+      check.run();
+    } catch (IllegalArgumentException e) {
+      throw Params.fail(name, "%s", e.getMessage());
+    }
+  }
+
+  // ---- execution
+
+  private Keys keys() {
+    if (keys == null) {
+      keys = Keys.of(arg(0).dataType());
+    }
+    return keys;
+  }
+
+  @Override
+  public Accumulator createAggregationBuffer() {
+    return factory().get();
+  }
+
+  @Override
+  public Accumulator update(Accumulator buffer, InternalRow input) {
+    Object v = arg(0).eval(input);
+    if (function == Function.UNION) {
+      SketchArg.addTo((Accumulator.Union) buffer, v);
+    } else if (v == null) {
+      buffer.nulls++;
+    } else {
+      buffer.keys++;
+      keys().apply(v, buffer);
+    }
+    return buffer;
+  }
+
+  @Override
+  public Accumulator merge(Accumulator buffer, Accumulator input) {
+    buffer.merge(input);
+    return buffer;
+  }
+
+  @Override
+  public Object eval(Accumulator buffer) {
+    byte[] sketch = buffer.result();
+    if (sketch == null) {
+      return null;
+    }
+    return new GenericInternalRow(new Object[] {
+        sketch, buffer.keys < 0 ? null : buffer.keys, buffer.nulls < 0 ? null : buffer.nulls});
+  }
+
+  @Override
+  public byte[] serialize(Accumulator buffer) {
+    return buffer.serialize();
+  }
+
+  @Override
+  public Accumulator deserialize(byte[] bytes) {
+    Accumulator a = factory().get();
+    try {
+      a.deserialize(new ByteArrayInputStream(bytes));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return a;
+  }
+
+  // ---- the expression tree
+
+  @Override
+  public String prettyName() {
+    return function.signature.sqlName;
+  }
+
+  @Override
+  public boolean nullable() {
+    return true;
+  }
+
+  @Override
+  public DataType dataType() {
+    return RESULT;
+  }
+
+  @Override
+  public Seq<Expression> children() {
+    return children;
+  }
+
+  @Override
+  public Expression withNewChildrenInternal(IndexedSeq<Expression> newChildren) {
+    return new ProbkitAggregate(function, newChildren, mutableAggBufferOffset, inputAggBufferOffset);
+  }
+
+  @Override
+  public int mutableAggBufferOffset() {
+    return mutableAggBufferOffset;
+  }
+
+  @Override
+  public int inputAggBufferOffset() {
+    return inputAggBufferOffset;
+  }
+
+  @Override
+  public ProbkitAggregate withNewMutableAggBufferOffset(int offset) {
+    return new ProbkitAggregate(function, children, offset, inputAggBufferOffset);
+  }
+
+  @Override
+  public ProbkitAggregate withNewInputAggBufferOffset(int offset) {
+    return new ProbkitAggregate(function, children, mutableAggBufferOffset, offset);
+  }
+
+  @Override
+  public scala.collection.Iterator<Object> stringArgs() {
+    return CollectionConverters.asScala(List.<Object>copyOf(CollectionConverters.asJava(children))).iterator();
+  }
+
+  @Override
+  public int productArity() {
+    return 4;
+  }
+
+  @Override
+  public Object productElement(int n) {
+    switch (n) {
+      case 0:
+        return function;
+      case 1:
+        return children;
+      case 2:
+        return mutableAggBufferOffset;
+      case 3:
+        return inputAggBufferOffset;
+      default:
+        throw new IndexOutOfBoundsException(n);
+    }
+  }
+
+  @Override
+  public boolean canEqual(Object that) {
+    return that instanceof ProbkitAggregate;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof ProbkitAggregate)) {
+      return false;
+    }
+    ProbkitAggregate a = (ProbkitAggregate) o;
+    return function == a.function && children.equals(a.children)
+        && mutableAggBufferOffset == a.mutableAggBufferOffset && inputAggBufferOffset == a.inputAggBufferOffset;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(function, children, mutableAggBufferOffset, inputAggBufferOffset);
+  }
+}

@@ -1,0 +1,149 @@
+package io.github.probkit.spark;
+
+import static org.apache.spark.sql.functions.call_function;
+import static org.apache.spark.sql.functions.lit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.FunctionIdentifier;
+import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
+import scala.Function1;
+import scala.Tuple3;
+import scala.collection.immutable.Seq;
+
+/**
+ * probkit's filters and sketches as Spark SQL functions. Call {@link #register} once per session
+ * (or set {@code spark.sql.extensions=io.github.probkit.spark.ProbkitExtensions}); then the
+ * functions work in SQL and through the static methods here, which return Columns for the DataFrame
+ * API of Java and Scala alike:
+ *
+ * <pre>{@code
+ * ProbkitFunctions.register(spark);
+ * Row r = events.agg(hllAgg(col("user")).as("users")).first();
+ * spark.sql("SELECT probkit_estimate(probkit_union_agg(users)) FROM daily");
+ * }</pre>
+ *
+ * <p>Every aggregate returns {@code struct<sketch: binary, keys: bigint, nulls: bigint>}: the
+ * structure as a probkit file (what {@code probkit filter query} and the library read), how many
+ * non-null keys were added and how many null keys were skipped. docs/SPARK.md has the reference.
+ */
+public final class ProbkitFunctions {
+  private ProbkitFunctions() {}
+
+  /** Registers every probkit function in the session's function registry (again: replaced). */
+  public static void register(SparkSession spark) {
+    FunctionRegistry registry = ((org.apache.spark.sql.classic.SparkSession) spark).sessionState().functionRegistry();
+    for (Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>> f : functions()) {
+      registry.registerFunction(f._1(), f._2(), f._3());
+    }
+  }
+
+  /** The name, description and builder of each function. */
+  static List<Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>>> functions() {
+    List<Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>>> all = new ArrayList<>();
+    for (ProbkitAggregate.Function f : ProbkitAggregate.Function.values()) {
+      all.add(new Tuple3<>(FunctionIdentifier.apply(f.signature.sqlName), info(ProbkitAggregate.class, f.signature),
+          args -> ProbkitAggregate.of(f, args)));
+    }
+    for (ProbkitScalar.Function f : ProbkitScalar.Function.values()) {
+      all.add(new Tuple3<>(FunctionIdentifier.apply(f.signature.sqlName), info(ProbkitScalar.class, f.signature),
+          args -> new ProbkitScalar(f, args)));
+    }
+    return all;
+  }
+
+  private static ExpressionInfo info(Class<?> c, Signature s) {
+    return new ExpressionInfo(c.getName(), null, s.sqlName,
+        String.format(Locale.ROOT, "%s(%s) - see docs/SPARK.md of probkit", s.sqlName, s.arguments), "");
+  }
+
+  // ---- aggregates
+
+  /** A Bloom filter of the keys, sized for {@code expected} keys at false-positive rate {@code fpp}. */
+  public static Column bloomAgg(Column key, long expected, double fpp) {
+    return call_function("probkit_bloom_agg", key, lit(expected), lit(fpp));
+  }
+
+  /**
+   * A filter of the keys: {@code type} is {@code bloom}, {@code blocked} (one cache line per key),
+   * {@code binary-fuse8}, {@code binary-fuse16} or {@code fuse} (static, built from every key; the
+   * narrowest fingerprint that meets {@code fpp}).
+   */
+  public static Column bloomAgg(Column key, long expected, double fpp, String type) {
+    return call_function("probkit_bloom_agg", key, lit(expected), lit(fpp), lit(type));
+  }
+
+  /** A count-min sketch of the keys: counts too high by more than epsilon N with probability at most delta. */
+  public static Column cmsAgg(Column key, double epsilon, double delta) {
+    return call_function("probkit_cms_agg", key, lit(epsilon), lit(delta));
+  }
+
+  /** A heavy-hitters summary for the {@code k} most frequent keys (capacity max(1000, 100 k)). */
+  public static Column topkAgg(Column key, int k) {
+    return call_function("probkit_topk_agg", key, lit(k));
+  }
+
+  public static Column topkAgg(Column key, int k, int capacity) {
+    return call_function("probkit_topk_agg", key, lit(k), lit(capacity));
+  }
+
+  /** A HyperLogLog sketch of the keys at precision 14 (12 KB, 0.81 % standard error). */
+  public static Column hllAgg(Column key) {
+    return call_function("probkit_hll_agg", key);
+  }
+
+  public static Column hllAgg(Column key, int precision) {
+    return call_function("probkit_hll_agg", key, lit(precision));
+  }
+
+  /** An UltraLogLog sketch of the keys at precision 14 (16 KB, 0.59 % standard error). */
+  public static Column ullAgg(Column key) {
+    return call_function("probkit_ull_agg", key);
+  }
+
+  public static Column ullAgg(Column key, int precision) {
+    return call_function("probkit_ull_agg", key, lit(precision));
+  }
+
+  /** The union of a column of structures of one type (daily sketches to a monthly one). */
+  public static Column unionAgg(Column sketch) {
+    return call_function("probkit_union_agg", sketch);
+  }
+
+  // ---- scalars
+
+  /** Whether the filter may contain the key: false means certainly absent; null for a null key. */
+  public static Column mightContain(Column filter, Column key) {
+    return call_function("probkit_might_contain", filter, key);
+  }
+
+  /** A filter given as bytes (built by the library, the command line or Redis), broadcast as a literal. */
+  public static Column mightContain(byte[] filter, Column key) {
+    return call_function("probkit_might_contain", lit(filter), key);
+  }
+
+  /** The distinct keys estimated by a cardinality sketch, or a filter's approximate count. */
+  public static Column estimate(Column sketch) {
+    return call_function("probkit_estimate", sketch);
+  }
+
+  /** The count of the key estimated by a count-min sketch (never too low) or a heavy-hitters summary. */
+  public static Column cmsEstimate(Column sketch, Column key) {
+    return call_function("probkit_cms_estimate", sketch, key);
+  }
+
+  /** The k most frequent items of a heavy-hitters summary, as {@code array<struct<item: string, count, error>>}. */
+  public static Column topk(Column sketch, int k) {
+    return call_function("probkit_topk", sketch, lit(k));
+  }
+
+  /** As {@link #topk(Column, int)}, with items decoded as {@code string}, {@code binary} or {@code bigint}. */
+  public static Column topk(Column sketch, int k, String itemType) {
+    return call_function("probkit_topk", sketch, lit(k), lit(itemType));
+  }
+}

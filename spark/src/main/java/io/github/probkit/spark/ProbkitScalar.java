@@ -1,0 +1,342 @@
+package io.github.probkit.spark;
+
+import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.filter.BinaryFuseFilter;
+import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.filter.MutableFilter;
+import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.HeavyHitters;
+import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
+import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback;
+import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
+import org.apache.spark.sql.catalyst.util.GenericArrayData;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.NullType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
+import scala.collection.immutable.IndexedSeq;
+import scala.collection.immutable.Seq;
+
+/**
+ * The scalar functions {@code probkit_might_contain(filter, key)}, {@code probkit_estimate(sketch)},
+ * {@code probkit_cms_estimate(sketch, key)} and {@code probkit_topk(sketch, k[, type])}. The
+ * structure argument is a probkit file's bytes or an aggregate's result; it is decoded once when it
+ * is a constant (a filter broadcast as a literal) and otherwise once per distinct value in a row.
+ * Keys are encoded as the aggregates encode them, so a filter built from a bigint column answers for
+ * an int column.
+ */
+public final class ProbkitScalar extends Expression implements CodegenFallback, Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** The functions, with their SQL names and how many arguments they take. */
+  enum Function {
+    MIGHT_CONTAIN(new Signature("probkit_might_contain", 2, 2, "filter, key")),
+    ESTIMATE(new Signature("probkit_estimate", 1, 1, "sketch")),
+    CMS_ESTIMATE(new Signature("probkit_cms_estimate", 2, 2, "sketch, key")),
+    TOPK(new Signature("probkit_topk", 2, 3, "sketch, k[, type]"));
+
+    final Signature signature;
+
+    Function(Signature signature) {
+      this.signature = signature;
+    }
+  }
+
+  private final Function function;
+  private final Seq<Expression> children;
+  /** The last structure decoded, with its bytes. */
+  private transient volatile Decoded decoded;
+  private transient Keys keys;
+  private transient int k;
+  private transient String itemType;
+
+  public ProbkitScalar(Function function, Seq<Expression> children) {
+    this.function = function;
+    this.children = children;
+  }
+
+  private Expression arg(int i) {
+    return children.apply(i);
+  }
+
+  // ---- analysis
+
+  @Override
+  public TypeCheckResult checkInputDataTypes() {
+    try {
+      check();
+      return TypeCheckResult.TypeCheckSuccess$.MODULE$;
+    } catch (IllegalArgumentException e) {
+      return new TypeCheckResult.TypeCheckFailure(e.getMessage());
+    }
+  }
+
+  private void check() {
+    String name = function.signature.sqlName;
+    int n = children.size();
+    function.signature.checkArity(n);
+    DataType sketchType = arg(0).dataType();
+    if (!SketchArg.accepts(sketchType) && !(sketchType instanceof NullType)) {
+      throw Params.fail(name, "%s must be binary or %s, was of type %s",
+          function == Function.MIGHT_CONTAIN ? "filter" : "sketch", ProbkitAggregate.RESULT.sql(), sketchType.sql());
+    }
+    if (function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE) {
+      DataType keyType = arg(1).dataType();
+      if (!(keyType instanceof NullType) && Keys.of(keyType) == null) {
+        throw Params.fail(name, "%s", Keys.unsupported(keyType));
+      }
+    }
+    if (function == Function.TOPK) {
+      topkArgs();
+    }
+  }
+
+  private void topkArgs() {
+    if (itemType != null) {
+      return;
+    }
+    String name = function.signature.sqlName;
+    long value = Params.integer(name, "k", arg(1));
+    if (value < 1 || value > HeavyHitters.MAX_CAPACITY) {
+      throw Params.fail(name, "k must be in [1, %d], was %d", HeavyHitters.MAX_CAPACITY, value);
+    }
+    String type = children.size() > 2 ? Params.text(name, "type", arg(2)).toLowerCase(Locale.ROOT) : "string";
+    if (!List.of("string", "binary", "bigint").contains(type)) {
+      throw Params.fail(name, "type must be string, binary or bigint (how items are decoded), was '%s'", type);
+    }
+    k = (int) value;
+    itemType = type;
+  }
+
+  @Override
+  public DataType dataType() {
+    switch (function) {
+      case MIGHT_CONTAIN:
+        return DataTypes.BooleanType;
+      case TOPK:
+        topkArgs();
+        DataType item = itemType.equals("string") ? DataTypes.StringType
+            : itemType.equals("binary") ? DataTypes.BinaryType : DataTypes.LongType;
+        return DataTypes.createArrayType(new StructType(new StructField[] {
+            DataTypes.createStructField("item", item, false),
+            DataTypes.createStructField("count", DataTypes.LongType, false),
+            DataTypes.createStructField("error", DataTypes.LongType, false)}), false);
+      default:
+        return DataTypes.LongType;
+    }
+  }
+
+  // ---- evaluation
+
+  @Override
+  public Object eval(InternalRow row) {
+    boolean keyed = function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE;
+    Object key = keyed ? arg(1).eval(row) : null;
+    Object s = arg(0).eval(row);
+    byte[] bytes = s == null ? null : SketchArg.bytes(s);
+    if (bytes == null || keyed && key == null) {
+      return null;
+    }
+    Object structure = structure(bytes);
+    switch (function) {
+      case MIGHT_CONTAIN:
+        return keys().apply(key, new Query(expect(structure, MembershipFilter.class, "a filter")));
+      case CMS_ESTIMATE:
+        if (!(structure instanceof HeavyHitters)) {
+          expect(structure, CountMinSketch.class, "a count-min sketch or heavy-hitters summary");
+        }
+        return keys().apply(key, new Query(structure));
+      case ESTIMATE:
+        return estimate(structure);
+      default:
+        return topk(expect(structure, HeavyHitters.class, "a heavy-hitters summary (probkit_topk_agg)"));
+    }
+  }
+
+  private Object estimate(Object s) {
+    if (s instanceof CardinalitySketch) {
+      return Math.round(((CardinalitySketch) s).bestEstimate());
+    }
+    if (s instanceof MutableFilter) {
+      return ((MutableFilter) s).approximateCount();
+    }
+    if (s instanceof BinaryFuseFilter) {
+      return ((BinaryFuseFilter) s).keyCount();
+    }
+    throw new IllegalArgumentException(function.signature.sqlName + " takes a cardinality sketch or a filter, was given a "
+        + Sketches.label(s) + (s instanceof CountMinSketch ? "; use probkit_cms_estimate" : "; use probkit_topk"));
+  }
+
+  private Object topk(HeavyHitters h) {
+    topkArgs();
+    List<HeavyHitters.Entry> top = h.top(k);
+    Object[] rows = new Object[top.size()];
+    for (int i = 0; i < rows.length; i++) {
+      HeavyHitters.Entry e = top.get(i);
+      rows[i] = new GenericInternalRow(new Object[] {item(e), e.count(), e.error()});
+    }
+    return new GenericArrayData(rows);
+  }
+
+  private Object item(HeavyHitters.Entry e) {
+    switch (itemType) {
+      case "string":
+        return UTF8String.fromString(e.itemAsString());
+      case "binary":
+        return e.item();
+      default:
+        byte[] b = e.item();
+        if (b.length != 8) {
+          throw new IllegalArgumentException(String.format(Locale.ROOT,
+              "%s: item of %d bytes is not a bigint key (8 bytes); decode it as 'binary' or 'string'",
+              function.signature.sqlName, b.length));
+        }
+        return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    }
+  }
+
+  private <T> T expect(Object s, Class<T> type, String what) {
+    if (!type.isInstance(s)) {
+      throw new IllegalArgumentException(
+          function.signature.sqlName + " takes " + what + ", was given a " + Sketches.label(s));
+    }
+    return type.cast(s);
+  }
+
+  private Keys keys() {
+    if (keys == null) {
+      keys = Keys.of(arg(1).dataType());
+    }
+    return keys;
+  }
+
+  private Object structure(byte[] bytes) {
+    Decoded d = decoded;
+    // A constant structure is decoded once; a column's is compared by its bytes.
+    if (d != null && (arg(0).foldable() || Arrays.equals(d.bytes, bytes))) {
+      return d.structure;
+    }
+    d = new Decoded(bytes, Sketches.read(bytes));
+    decoded = d;
+    return d.structure;
+  }
+
+  private static final class Decoded {
+    final byte[] bytes;
+    final Object structure;
+
+    Decoded(byte[] bytes, Object structure) {
+      this.bytes = bytes;
+      this.structure = structure;
+    }
+  }
+
+  /** A key looked up in a filter (present or not) or a frequency sketch (its estimated count). */
+  private static final class Query implements Keys.Visitor<Object> {
+    private final Object structure;
+
+    Query(Object structure) {
+      this.structure = structure;
+    }
+
+    @Override
+    public Object bytes(byte[] key, int off, int len) {
+      if (structure instanceof MembershipFilter) {
+        return ((MembershipFilter) structure).mightContain(key, off, len);
+      }
+      if (structure instanceof CountMinSketch) {
+        return ((CountMinSketch) structure).estimate(key, off, len);
+      }
+      return ((HeavyHitters) structure).estimate(key, off, len);
+    }
+
+    @Override
+    public Object longKey(long key) {
+      if (structure instanceof MembershipFilter) {
+        return ((MembershipFilter) structure).mightContain(key);
+      }
+      if (structure instanceof CountMinSketch) {
+        return ((CountMinSketch) structure).estimate(key);
+      }
+      return ((HeavyHitters) structure).estimate(Keys.longBytes(key, new byte[8]));
+    }
+  }
+
+  // ---- the expression tree
+
+  @Override
+  public String prettyName() {
+    return function.signature.sqlName;
+  }
+
+  @Override
+  public boolean nullable() {
+    return true;
+  }
+
+  @Override
+  public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
+    return CodegenFallback.super.doGenCode(ctx, ev);
+  }
+
+  @Override
+  public Seq<Expression> children() {
+    return children;
+  }
+
+  @Override
+  public Expression withNewChildrenInternal(IndexedSeq<Expression> newChildren) {
+    return new ProbkitScalar(function, newChildren);
+  }
+
+  @Override
+  public int productArity() {
+    return 2;
+  }
+
+  @Override
+  public Object productElement(int n) {
+    switch (n) {
+      case 0:
+        return function;
+      case 1:
+        return children;
+      default:
+        throw new IndexOutOfBoundsException(n);
+    }
+  }
+
+  @Override
+  public scala.collection.Iterator<Object> stringArgs() {
+    return children.iterator().map(c -> (Object) c);
+  }
+
+  @Override
+  public boolean canEqual(Object that) {
+    return that instanceof ProbkitScalar;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ProbkitScalar
+        && function == ((ProbkitScalar) o).function && children.equals(((ProbkitScalar) o).children);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(function, children);
+  }
+}
