@@ -157,13 +157,27 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
   @Override
   public boolean mightContain(byte[] key, int off, int len) {
     long h1 = hash.hash64(key, off, len);
-    return minCount(h1, hash.secondHash(key, off, len, h1)) != 0;
+    return containsHashes(h1, hash.secondHash(key, off, len, h1));
   }
 
   @Override
   public boolean mightContain(long key) {
     long h1 = hash.hash64(key);
-    return minCount(h1, hash.secondHash(key, h1)) != 0;
+    return containsHashes(h1, hash.secondHash(key, h1));
+  }
+
+  private boolean containsHashes(long h1, long h2) {
+    if (exact) {
+      return minCount(h1, h2) != 0;
+    }
+    long[] w = words;
+    for (int i = 0; i < k; i++, h1 += h2) {
+      long p = DoubleHashing.reduce(h1, m);
+      if (((w[(int) (p >>> 4)] >>> (((int) p & 15) << 2)) & MAX_COUNT) == 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // Counter p is the nibble at bit 4 (p mod 16) of word p / 16. The multiply-high probes (XXH3) are
