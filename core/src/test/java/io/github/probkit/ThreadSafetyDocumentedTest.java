@@ -24,6 +24,7 @@ class ThreadSafetyDocumentedTest {
   private static final Map<String, String> TESTED_CLAIMS = Map.of(
       "BloomFilter", "BloomFilterTest.concurrentAddsLoseNothing, writeToDuringConcurrentAddsWritesAReadableFilter",
       "BlockedBloomFilter", "BlockedBloomFilterTest.concurrentAddsGiveTheSameBitsAsSequentialOnes",
+      "ScalableBloomFilter", "ConcurrencyModeTest.concurrentAddsLoseNothing",
       "BinaryFuseFilter", "BinaryFuseFilterTest.concurrentQueriesGiveTheSerialAnswers",
       "CountMinSketch", "CountMinSketchTest.concurrentAddsLoseNoCount, concurrentMergesAndAddsLoseNoCount,"
           + " writeToDuringConcurrentAddsWritesAValidSketch");

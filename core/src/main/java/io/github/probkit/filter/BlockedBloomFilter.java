@@ -10,6 +10,7 @@ import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.LongBitArray;
+import io.github.probkit.internal.MappedBytes;
 import io.github.probkit.internal.Mix;
 import io.github.probkit.io.SketchReader;
 import io.github.probkit.io.StructureType;
@@ -42,7 +43,7 @@ import java.util.Objects;
  *           standard filter is the better choice
  * </pre>
  *
- * <p>Thread safety, chosen when the filter is created or read ({@link Concurrency}):
+ * <p>Thread safety: chosen when the filter is created or read ({@link Concurrency}).
  *
  * <ul>
  *   <li>{@link Concurrency#CONCURRENT} (the default): {@code add} is lock-free and may be called
@@ -692,15 +693,45 @@ public final class BlockedBloomFilter implements MergeableFilter {
   }
 
   static BlockedBloomFilter read(SketchReader r, Concurrency concurrency) throws IOException {
-    BloomShape s = BloomShape.read(r, "bits", b -> b >= BLOCK_BITS && b <= MAX_BITS && b % BLOCK_BITS == 0,
-        "a multiple of " + BLOCK_BITS + " in [" + BLOCK_BITS + ", " + MAX_BITS + "]", MAX_HASHES);
+    BloomShape s = readShape(r);
     long m = s.cells;
-    int words = LongBitArray.wordsFor(m);
-    r.expectPayloadLength(8L * words);
-    long[] data = r.readLongs(words, "table");
+    long[] data = r.readLongs(LongBitArray.wordsFor(m), "table");
     r.finish();
     return new BlockedBloomFilter(
         new LongBitArray(m, data), s.hashes, r.hash(), s.expectedKeys, s.fpp, concurrency);
+  }
+
+  /** The parameters, checked, and the payload length they imply (the part a mapped view reads). */
+  static BloomShape readShape(SketchReader r) throws IOException {
+    BloomShape s = BloomShape.read(r, "bits", b -> b >= BLOCK_BITS && b <= MAX_BITS && b % BLOCK_BITS == 0,
+        "a multiple of " + BLOCK_BITS + " in [" + BLOCK_BITS + ", " + MAX_BITS + "]", MAX_HASHES);
+    r.expectPayloadLength(8L * LongBitArray.wordsFor(s.cells));
+    return s;
+  }
+
+  /**
+   * The query of a filter of {@code blocks} blocks and {@code k} probes whose words are read from a
+   * mapped file ({@link MappedFilter}), {@code h} being the key's hash as {@link #hashOf} gives it;
+   * the bits are those of {@link #containsAt} and {@link #containsGroups}.
+   */
+  static boolean containsIn(MappedBytes words, long blocks, int k, long h) {
+    long base = 8L * BLOCK_WORDS * DoubleHashing.reduce(h, blocks);
+    long all = 1;
+    long g = h * REMIX;
+    for (int i = 0, group = 1; ; group++) {
+      for (int end = Math.min(k, i + FIELDS_PER_REMIX); i < end; i++, g >>>= 9) {
+        all &= words.getLong(base + 8 * ((int) g & 7)) >>> (g >>> 3);
+      }
+      if (i == k) {
+        return (all & 1) != 0;
+      }
+      g = Mix.mix64(h + group * REMIX);
+    }
+  }
+
+  /** The hash the probes of a key are taken from: the strategy's, mixed when it needs it. */
+  static long hashOf(HashStrategy hash, long h) {
+    return hash.needsMixing() ? Mix.mix64(h) : h;
   }
 
   // ---- identity

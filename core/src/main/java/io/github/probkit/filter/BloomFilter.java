@@ -12,6 +12,7 @@ import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.internal.LongBitArray;
+import io.github.probkit.internal.MappedBytes;
 import io.github.probkit.internal.Probes;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
@@ -34,7 +35,7 @@ import java.util.Objects;
  *   each tenfold drop of p costs about 4.8 bits per key
  * </pre>
  *
- * <p>Thread safety, chosen when the filter is created or read ({@link Concurrency}):
+ * <p>Thread safety: chosen when the filter is created or read ({@link Concurrency}).
  *
  * <ul>
  *   <li>{@link Concurrency#CONCURRENT} (the default): {@code add} is lock-free and may be called
@@ -555,17 +556,43 @@ public final class BloomFilter implements MergeableFilter {
   }
 
   static BloomFilter read(SketchReader r, Concurrency concurrency) throws IOException {
-    BloomShape s = BloomShape.read(r, "bits", b -> b >= 1 && b <= MAX_BITS, "in [1, " + MAX_BITS + "]", MAX_HASHES);
+    BloomShape s = readShape(r);
     long m = s.cells;
     int words = LongBitArray.wordsFor(m);
-    r.expectPayloadLength(8L * words);
     long[] data = r.readLongs(words, "bit array");
     r.finish();
-    if ((m & 63) != 0 && (data[words - 1] >>> (m & 63)) != 0) {
-      throw new SketchFormatException(
-          "bloom bit array has bits set beyond its " + m + " bits");
-    }
+    checkTail(m, data[words - 1]);
     return new BloomFilter(new LongBitArray(m, data), s.hashes, r.hash(), s.expectedKeys, s.fpp, concurrency);
+  }
+
+  /** The parameters, checked, and the payload length they imply (the part a mapped view reads). */
+  static BloomShape readShape(SketchReader r) throws IOException {
+    BloomShape s = BloomShape.read(r, "bits", b -> b >= 1 && b <= MAX_BITS, "in [1, " + MAX_BITS + "]", MAX_HASHES);
+    r.expectPayloadLength(8L * LongBitArray.wordsFor(s.cells));
+    return s;
+  }
+
+  /** Refuses a last word with bits set beyond bit m - 1. */
+  static void checkTail(long m, long lastWord) throws SketchFormatException {
+    if ((m & 63) != 0 && (lastWord >>> (m & 63)) != 0) {
+      throw new SketchFormatException("bloom bit array has bits set beyond its " + m + " bits");
+    }
+  }
+
+  /**
+   * The query of a filter of {@code m} bits and {@code k} probes whose words are read from a mapped
+   * file ({@link MappedFilter}); the positions are those of {@link #containsHashes}.
+   */
+  static boolean containsIn(MappedBytes words, long m, int k, boolean exact, long h1, long h2) {
+    long step = Probes.stride(h2, m, exact);
+    long s = Probes.start(h1, m, exact);
+    for (int i = 0; i < k; i++, s = Probes.next(s, step, m, exact)) {
+      long p = Probes.position(s, m, exact);
+      if ((words.getLong(8 * (p >>> 6)) & (1L << p)) == 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // ---- identity

@@ -4,8 +4,12 @@ import io.github.probkit.Concurrency;
 import io.github.probkit.hash.KeyEncoder;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
+import io.github.probkit.io.StructureType;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.stream.Collector;
@@ -53,6 +57,24 @@ public final class Filters {
   private static <F extends MergeableFilter> F merged(F a, F b) {
     a.merge(b);
     return a;
+  }
+
+  /**
+   * The filter in {@code file}, opened the fastest way for queries: a {@link MappedFilter} (nothing
+   * loaded, checksum not read) for the types that map, else the filter read in full (checksum
+   * checked). Close it when it is a MappedFilter.
+   */
+  public static MembershipFilter open(Path file) throws IOException {
+    StructureType type;
+    try (InputStream in = Files.newInputStream(file)) {
+      type = SketchReader.open(in).type();
+    }
+    if (MappedFilter.supports(type)) {
+      return MappedFilter.open(file);
+    }
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+      return readFrom(in);
+    }
   }
 
   /**

@@ -58,7 +58,7 @@ import java.util.Objects;
  * <p>{@link #add} counts a key only when no layer has it yet, so each layer fills with distinct
  * keys (a key that is a false positive is not stored again, and stays reported present).
  *
- * <p>Thread safety, chosen when the filter is created or read ({@link Concurrency}):
+ * <p>Thread safety: chosen when the filter is created or read ({@link Concurrency}).
  *
  * <ul>
  *   <li>{@link Concurrency#CONCURRENT} (the default): {@code add} may be called from many threads
