@@ -113,11 +113,18 @@ public final class CmsCommand implements Runnable {
     @Mixin WriteOptions writing;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
       HashStrategy strategy =
           HashAlgorithm.byLabel(hash) == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
       CountMinSketch.UpdateRule rule =
           conservative ? CountMinSketch.UpdateRule.CONSERVATIVE : CountMinSketch.UpdateRule.STANDARD;
+      if (RedisUri.is(file)) {
+        return sizing.byError != null
+            ? RedisCli.cmsCreate(file, CountMinSketch.widthFor(sizing.byError.epsilon, sizing.byError.delta),
+                CountMinSketch.depthFor(sizing.byError.delta), conservative, strategy, force)
+            : RedisCli.cmsCreate(file, sizing.byDimensions.width, sizing.byDimensions.depth, conservative, strategy,
+                force);
+      }
       try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
         CountMinSketch s = sizing.byError != null
             ? CountMinSketch.create(sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
@@ -167,6 +174,12 @@ public final class CmsCommand implements Runnable {
         throw new IllegalArgumentException("--field cannot be combined with --counts");
       }
       KeyOptions from = itemFiles.in(format).require(items, spec);
+      if (RedisUri.is(file)) {
+        if (counts) {
+          throw new IllegalArgumentException("--counts is not supported with a redis:// sketch yet");
+        }
+        return RedisCli.cmsAdd(file, items, from, spec);
+      }
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         CountMinSketch s = load(file);
         add(s, from);
@@ -258,6 +271,9 @@ public final class CmsCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
+      if (RedisUri.is(file)) {
+        return RedisCli.cmsQuery(file, items, from, spec);
+      }
       CountMinSketch s = load(file);
       OutputStream out = ProbkitCommand.stdout(spec);
       from.forEach(items, spec, (buf, off, len) -> {

@@ -235,6 +235,9 @@ public final class FilterCommand implements Runnable {
       HashStrategy strategy = algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
+      if (RedisUri.is(file)) {
+        return RedisCli.filterCreate(file, type, expected, fpp, strategy, force, from, spec);
+      }
       if (FilterTypes.isStatic(type)) {
         if (multiset) {
           throw new IllegalArgumentException("--multiset applies to counting and cuckoo filters, not to --type " + type);
@@ -298,6 +301,9 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       keyOptions.require(keys, spec);
+      if (RedisUri.is(file)) {
+        return RedisCli.filterAdd(file, keys, keyOptions, multiset, spec);
+      }
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         MutableFilter f = loadMutable(file);
         addKeys(f, keys, keyOptions, multiset, spec, file);
@@ -334,6 +340,9 @@ public final class FilterCommand implements Runnable {
       long[] removed = {0};
       long total;
       keyOptions.require(keys, spec);
+      if (RedisUri.is(file)) {
+        return RedisCli.filterRemove(file, keys, keyOptions, spec);
+      }
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         MembershipFilter f = load(file);
         if (!(f instanceof DeletableFilter)) {
@@ -375,6 +384,9 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       keyOptions.require(keys, spec);
+      if (RedisUri.is(file)) {
+        return RedisCli.filterQuery(file, keys, keyOptions, spec);
+      }
       MembershipFilter f = load(file);
       OutputStream out = ProbkitCommand.stdout(spec);
       keyOptions.forEach(keys, spec, (buf, off, len) -> {

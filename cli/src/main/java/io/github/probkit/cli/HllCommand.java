@@ -54,7 +54,7 @@ public final class HllCommand implements Runnable {
   }
 
   static CardinalitySketch load(Path file) {
-    return SketchFiles.read(file, CardinalitySketches::readFrom);
+    return RedisUri.is(file) ? RedisCli.sketch(file) : SketchFiles.read(file, CardinalitySketches::readFrom);
   }
 
   /**
@@ -130,8 +130,15 @@ public final class HllCommand implements Runnable {
     @Mixin WriteOptions writing;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
       checkPrecision(precision);
+      if (RedisUri.is(file)) {
+        boolean ultra = type.equalsIgnoreCase(StructureType.ULTRA_LOG_LOG.label()) || type.equalsIgnoreCase("ull");
+        if (!ultra && !type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label()) && !type.equalsIgnoreCase("hll")) {
+          throw new IllegalArgumentException("--type must be hyperloglog or ultraloglog, was '" + type + "'");
+        }
+        return RedisCli.hllCreate(file, ultra, precision, force);
+      }
       CardinalitySketch s;
       if (type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label()) || type.equalsIgnoreCase("hll")) {
         s = HyperLogLog.create(precision);
@@ -176,6 +183,9 @@ public final class HllCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
+      if (RedisUri.is(file)) {
+        return RedisCli.hllAdd(file, items, from, spec);
+      }
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         CardinalitySketch s = load(file);
         from.forEach(items, spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
@@ -243,7 +253,13 @@ public final class HllCommand implements Runnable {
     @Mixin WriteOptions writing;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
+      if (RedisUri.is(out)) {
+        if (replace) {
+          throw new IllegalArgumentException("--replace is not supported with a redis:// DEST: delete it first");
+        }
+        return RedisCli.hllMerge(out, sources);
+      }
       try (SketchFiles.Lock lock = writing.lock(out)) {
         lock.write(union(SketchFiles.mergeInputs(out, sources, replace))::writeTo);
       }

@@ -1,5 +1,6 @@
 package io.github.probkit.cli;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,8 +22,8 @@ abstract class InfoCommand implements Callable<Integer> {
   abstract Json describe(Path file, boolean json);
 
   @Override
-  public Integer call() {
-    TextTable.print(spec, describe(file, json), json);
+  public Integer call() throws IOException {
+    TextTable.print(spec, RedisUri.is(file) ? RedisCli.info(file) : describe(file, json), json);
     return 0;
   }
 }

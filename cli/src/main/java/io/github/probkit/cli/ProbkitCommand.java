@@ -53,6 +53,8 @@ public final class ProbkitCommand implements Runnable {
     SUBCOMMANDS.put("top", TopCommand.class);
     SUBCOMMANDS.put("distinct", DistinctCommand.class);
     SUBCOMMANDS.put("hll", HllCommand.class);
+    SUBCOMMANDS.put("export", TransferCommands.Export.class);
+    SUBCOMMANDS.put("import", TransferCommands.Import.class);
     SUBCOMMANDS.put("lab", LabCommand.class);
     SUBCOMMANDS.put("help", CommandLine.HelpCommand.class);
     SUBCOMMANDS.put("generate-completion", AutoComplete.GenerateCompletion.class);

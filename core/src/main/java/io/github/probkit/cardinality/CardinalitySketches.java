@@ -1,7 +1,9 @@
 package io.github.probkit.cardinality;
 
 import static io.github.probkit.internal.Preconditions.checkArgument;
+import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
+import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
 import java.io.IOException;
@@ -57,6 +59,22 @@ public final class CardinalitySketches {
         throw new SketchFormatException(
             "expected a cardinality sketch, found a " + r.type().label() + " structure");
     }
+  }
+
+  /**
+   * The register and the update value that a key brings to a HyperLogLog or UltraLogLog of {@code
+   * precision} hashed with {@code hash}, as {@code register << 8 | value}: the register is the top p
+   * bits of the key's hash, the value one more than the leading zeros of the rest (docs/FORMAT.md).
+   * Both sketches' {@code add} apply exactly this; stores that keep the registers elsewhere
+   * (probkit-redis) apply it themselves.
+   */
+  public static long registerUpdate(HashStrategy hash, int precision, byte[] key, int off, int len) {
+    checkArgument(
+        precision >= HyperLogLog.MIN_PRECISION && precision <= HyperLogLog.MAX_PRECISION,
+        "precision must be in [%d, %d], was %d", HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION, precision);
+    checkUniformHash(hash, "a HyperLogLog or UltraLogLog sketch");
+    long h = hash.hash64(key, off, len);
+    return (long) LogLogMath.index(h, precision) << 8 | LogLogMath.rank(h, precision);
   }
 
   /**

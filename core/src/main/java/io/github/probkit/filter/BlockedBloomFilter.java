@@ -539,6 +539,32 @@ public final class BlockedBloomFilter implements MergeableFilter {
     return changed;
   }
 
+  /**
+   * Writes into {@code out[0..hashes)} the bit positions in {@code [0, bits)}, in probe order, that a
+   * blocked filter of {@code bits} bits (a multiple of 512), {@code hashes} probes and {@code hash}
+   * gives the key, without allocating the filter: for stores that keep the table elsewhere
+   * (probkit-redis). All of them lie in one 512-bit block; bit {@code i} is bit {@code i mod 64} of
+   * word {@code i / 64}, as in the serialized payload (docs/FORMAT.md).
+   */
+  public static void positions(
+      HashStrategy hash, long bits, int hashes, byte[] key, int off, int len, long[] out) {
+    long h = hash.hash64(key, off, len);
+    if (hash.exactModulo()) {
+      h = Mix.mix64(h);
+    }
+    long base = DoubleHashing.reduce(h, bits / BLOCK_BITS) * BLOCK_WORDS;
+    long g = h * REMIX;
+    for (int i = 0, group = 1; ; group++) {
+      for (int end = Math.min(hashes, i + FIELDS_PER_REMIX); i < end; i++, g >>>= 9) {
+        out[i] = (base + ((int) g & 7)) * Long.SIZE + ((g >>> 3) & 63);
+      }
+      if (i == hashes) {
+        return;
+      }
+      g = Mix.mix64(h + group * REMIX);
+    }
+  }
+
   // ---- combining
 
   /**

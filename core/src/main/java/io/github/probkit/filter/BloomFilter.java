@@ -400,14 +400,26 @@ public final class BloomFilter implements MergeableFilter {
 
   /** The k bit positions of {@code key}, in probe order (for explaining and teaching). */
   public long[] positions(byte[] key, int off, int len) {
-    long h1 = hash.hash64(key, off, len);
-    long step = Probes.stride(hash.secondHash(key, off, len, h1), m, exact);
-    long s = Probes.start(h1, m, exact);
     long[] out = new long[k];
-    for (int i = 0; i < k; i++, s = Probes.next(s, step, m, exact)) {
-      out[i] = Probes.position(s, m, exact);
-    }
+    positions(hash, m, k, key, off, len, out);
     return out;
+  }
+
+  /**
+   * Writes into {@code out[0..hashes)} the positions, in probe order, that a filter of {@code bits}
+   * bits, {@code hashes} probes and {@code hash} gives the key, without allocating the filter: for
+   * stores that keep the bit array elsewhere (probkit-redis). The counting filter of the same shape
+   * probes the same positions (docs/FORMAT.md).
+   */
+  public static void positions(
+      HashStrategy hash, long bits, int hashes, byte[] key, int off, int len, long[] out) {
+    boolean exact = hash.exactModulo();
+    long h1 = hash.hash64(key, off, len);
+    long step = Probes.stride(hash.secondHash(key, off, len, h1), bits, exact);
+    long s = Probes.start(h1, bits, exact);
+    for (int i = 0; i < hashes; i++, s = Probes.next(s, step, bits, exact)) {
+      out[i] = Probes.position(s, bits, exact);
+    }
   }
 
   /** The positions of the UTF-8 bytes of {@code key}. */

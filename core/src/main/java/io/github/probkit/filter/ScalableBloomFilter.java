@@ -210,7 +210,7 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /** The capacity of layer {@code i}: {@code n0 * s^i}, or -1 past {@code Long.MAX_VALUE}. */
-  private long capacityOf(int i) {
+  private static long capacityOf(long initialCapacity, int growth, int i) {
     long c = initialCapacity;
     for (int j = 0; j < i; j++) {
       if (c > Long.MAX_VALUE / growth) {
@@ -227,21 +227,35 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /**
+   * The shape of layer {@code layer} (0-based) of a filter created with these parameters, with 0
+   * keys, without allocating anything: for stores that keep the layers elsewhere (probkit-redis).
+   * docs/FORMAT.md gives the formulas.
+   *
+   * @throws IllegalArgumentException when the layer cannot exist (its capacity overflows, its bits
+   *     exceed the maximum, or its rate underflows to 0)
+   */
+  public static LayerInfo layerShape(
+      long initialCapacity, double fpp, int growth, double tightening, int layer) {
+    long capacity = capacityOf(initialCapacity, growth, layer);
+    checkArgument(capacity > 0, "layer %d would hold more than %d keys", layer, Long.MAX_VALUE);
+    double p = fpp * (1 - tightening) * StrictMath.pow(tightening, layer);
+    checkArgument(p > 0, "layer %d would need a false-positive rate below the smallest double", layer);
+    long m = BloomFilter.optimalBits(capacity, p);
+    return new LayerInfo(capacity, 0, m, BloomFilter.optimalHashes(m, capacity), p);
+  }
+
+  /**
    * Layer {@code i} over {@code words} (or fresh); throws IllegalArgumentException when it cannot
    * exist (its capacity overflows, its bits exceed the maximum, or its rate underflows to 0).
    */
   private Layer newLayer(int i, long[] words, long keys) {
-    long capacity = capacityOf(i);
-    checkArgument(capacity > 0, "layer %d would hold more than %d keys", i, Long.MAX_VALUE);
-    double p = fppOf(i);
-    checkArgument(p > 0, "layer %d would need a false-positive rate below the smallest double", i);
-    long m = BloomFilter.optimalBits(capacity, p);
-    int k = BloomFilter.optimalHashes(m, capacity);
+    LayerInfo shape = layerShape(initialCapacity, fpp, growth, tightening, i);
+    long m = shape.bits();
     if (words == null) {
       checkAllocatable(8L * LongBitArray.wordsFor(m), "layer " + i + " of a scalable Bloom filter (" + m + " bits)");
-      return new Layer(new LongBitArray(m), k, capacity, keys);
+      return new Layer(new LongBitArray(m), shape.hashes(), shape.capacity(), keys);
     }
-    return new Layer(new LongBitArray(m, words), k, capacity, keys);
+    return new Layer(new LongBitArray(m, words), shape.hashes(), shape.capacity(), keys);
   }
 
   // ---- keys
@@ -528,16 +542,14 @@ public final class ScalableBloomFilter implements MutableFilter {
     int[] words = new int[count];
     long payload = 8L * count;
     for (int i = 0; i < count; i++) {
-      capacities[i] = f.capacityOf(i);
-      double pi = f.fppOf(i);
-      r.check(capacities[i] > 0 && pi > 0, "layers", count, "at most the number of layers the parameters allow");
-      long m;
+      LayerInfo shape;
       try {
-        m = BloomFilter.optimalBits(capacities[i], pi);
+        shape = layerShape(n0, p, s, t, i);
       } catch (IllegalArgumentException e) {
         throw new SketchFormatException("scalable layer " + i + " cannot exist: " + e.getMessage());
       }
-      words[i] = LongBitArray.wordsFor(m);
+      capacities[i] = shape.capacity();
+      words[i] = LongBitArray.wordsFor(shape.bits());
       payload += 8L * words[i];
     }
     r.expectPayloadLength(payload);

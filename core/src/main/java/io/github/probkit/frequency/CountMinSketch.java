@@ -295,10 +295,14 @@ public final class CountMinSketch implements FrequencySketch {
 
   /** Row r's counter for the hash pair: the index into {@code cells}. */
   private int index(long h1, long h2, int r) {
-    long column = exact
+    return r * width + column(exact, width, h1, h2, r);
+  }
+
+  /** Row r's column for the hash pair. */
+  private static int column(boolean exact, int width, long h1, long h2, int r) {
+    return (int) (exact
         ? DoubleHashing.unsignedMod(r == 0 ? h1 : h2, width)
-        : DoubleHashing.reduce(Mix.mix64(h1 + r * h2), width);
-    return r * width + (int) column;
+        : DoubleHashing.reduce(Mix.mix64(h1 + r * h2), width));
   }
 
   private void addHashes(long h1, long h2, long count) {
@@ -380,15 +384,29 @@ public final class CountMinSketch implements FrequencySketch {
   public int[] columns(CharSequence item) {
     KeyBuffer b = KeyBuffer.utf8(item);
     try {
-      long h1 = hash.hash64(b.bytes(), 0, b.length());
-      long h2 = secondHash(b.bytes(), 0, b.length(), h1);
       int[] out = new int[depth];
-      for (int r = 0; r < depth; r++) {
-        out[r] = index(h1, h2, r) - r * width;
-      }
+      columns(hash, width, depth, b.bytes(), 0, b.length(), out);
       return out;
     } finally {
       b.release();
+    }
+  }
+
+  /**
+   * Writes into {@code out[0..depth)} the column of the item's counter in each row, row 0 first, for
+   * a sketch of {@code width} x {@code depth} hashed with {@code hash}, without allocating the sketch:
+   * for stores that keep the counters elsewhere (probkit-redis). Counter {@code (r, out[r])} is
+   * counter number {@code r * width + out[r]} of the serialized payload (docs/FORMAT.md).
+   */
+  public static void columns(
+      HashStrategy hash, int width, int depth, byte[] item, int off, int len, int[] out) {
+    boolean exact = hash.exactModulo();
+    long h1 = hash.hash64(item, off, len);
+    long h2 = exact
+        ? (depth > 1 ? hash.secondSeedHash64(item, off, len) : 0)
+        : hash.secondHash(item, off, len, h1);
+    for (int r = 0; r < depth; r++) {
+      out[r] = column(exact, width, h1, h2, r);
     }
   }
 

@@ -277,4 +277,29 @@ class BlockedBloomFilterTest {
     f.add("grüße".getBytes(StandardCharsets.UTF_8));
     assertThat(f.mightContain("grüße")).isTrue();
   }
+
+  @Test
+  void staticPositionsAreTheBitsAnAddSets() throws IOException {
+    for (HashStrategy hash : List.of(HashStrategy.xxh3(), HashStrategy.fnv1a())) {
+      for (int k : new int[] {1, 7, 8, 15, 64}) {
+        for (byte[] key : Keys.sequential("pos:", 0, 50)) {
+          BlockedBloomFilter f = BlockedBloomFilter.withBits(4096, k, hash);
+          f.add(key);
+          long[] positions = new long[k];
+          BlockedBloomFilter.positions(hash, 4096, k, key, 0, key.length, positions);
+          ByteArrayOutputStream out = new ByteArrayOutputStream();
+          f.writeTo(out);
+          ByteBuffer payload = ByteBuffer.wrap(out.toByteArray(), 56, 512).order(ByteOrder.LITTLE_ENDIAN);
+          long[] expected = new long[64];
+          for (long p : positions) {
+            assertThat(p / 512).isEqualTo(positions[0] / 512);
+            expected[(int) (p >>> 6)] |= 1L << p;
+          }
+          for (int w = 0; w < 64; w++) {
+            assertThat(payload.getLong()).as("word %d, k %d, %s", w, k, hash).isEqualTo(expected[w]);
+          }
+        }
+      }
+    }
+  }
 }

@@ -46,6 +46,24 @@ class ScalableBloomFilterTest {
    * layers), the compound rate stays below the requested 1 %, within the binomial tolerance.
    */
   @Test
+  void layerShapeIsTheShapeOfTheLayersAGrowingFilterAdds() {
+    ScalableBloomFilter f = ScalableBloomFilter.create(1000, 0.01, 3, 0.7);
+    for (int i = 0; i < 50_000; i++) {
+      f.add("shape:" + i);
+    }
+    List<ScalableBloomFilter.LayerInfo> layers = f.layers();
+    assertThat(layers).hasSizeGreaterThan(3);
+    for (int i = 0; i < layers.size(); i++) {
+      ScalableBloomFilter.LayerInfo l = layers.get(i);
+      // The parameters the filter keeps (create() applies its sizing margin to the rate).
+      assertThat(ScalableBloomFilter.layerShape(f.initialCapacity(), f.targetFpp(), 3, 0.7, i))
+          .isEqualTo(new ScalableBloomFilter.LayerInfo(l.capacity(), 0, l.bits(), l.hashes(), l.fpp()));
+    }
+    assertThatThrownBy(() -> ScalableBloomFilter.layerShape(1L << 62, 0.01, 2, 0.5, 3))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("layer 3");
+  }
+
+  @Test
   void compoundRateStaysBelowTheRequestedRateAsItGrows() {
     ScalableBloomFilter f = ScalableBloomFilter.create(1_000, 0.01);
     int added = 0;

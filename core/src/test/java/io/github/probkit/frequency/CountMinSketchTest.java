@@ -138,6 +138,22 @@ class CountMinSketchTest {
     }
   }
 
+  @Test
+  void staticColumnsAreTheCountersAnAddRaises() {
+    for (String item : List.of("cricket", "grüße", "", "item-42")) {
+      CountMinSketch s = CountMinSketch.withDimensions(997, 6);
+      s.add(item, 5);
+      byte[] b = item.getBytes(StandardCharsets.UTF_8);
+      int[] columns = new int[6];
+      CountMinSketch.columns(HashStrategy.xxh3(), 997, 6, b, 0, b.length, columns);
+      for (int r = 0; r < 6; r++) {
+        assertThat(s.counter(r, columns[r])).as("%s row %d", item, r).isEqualTo(5);
+        assertThat(Arrays.stream(row(s, r)).sum()).isEqualTo(5);
+      }
+      assertThat(s.columns(item)).containsExactly(columns);
+    }
+  }
+
   private static long[] row(CountMinSketch s, int r) {
     long[] out = new long[s.width()];
     for (int c = 0; c < s.width(); c++) {

@@ -1,0 +1,29 @@
+package io.github.probkit.cli;
+
+import java.nio.file.Path;
+
+/**
+ * Whether a command's FILE argument is a {@code redis://} or {@code rediss://} URI. Kept apart from
+ * {@link RedisCli} so that a run on files loads no class of probkit-redis or Jedis.
+ */
+final class RedisUri {
+  private RedisUri() {}
+
+  /**
+   * The URI that {@code p} was given as, or null when it names a file. A URI reaches the commands
+   * as a Path, which folds its {@code //} to {@code /}; nothing else is lost.
+   */
+  static String of(Path p) {
+    String s = p.toString();
+    for (String scheme : new String[] {"redis:/", "rediss:/"}) {
+      if (s.startsWith(scheme)) {
+        return scheme + "/" + s.substring(scheme.length());
+      }
+    }
+    return null;
+  }
+
+  static boolean is(Path p) {
+    return of(p) != null;
+  }
+}

@@ -1,0 +1,126 @@
+package io.github.probkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.probkit.redis.RedisServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The commands on redis:// URIs, against a real redis-server (skipped without one, as the redis module's tests). */
+class RedisCliTest {
+  private static RedisServer server;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void start() throws IOException {
+    server = RedisServer.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static String uri(String key) {
+    return server.uri() + "/" + key;
+  }
+
+  private static Cli ok(String... args) {
+    Cli c = Cli.run(args);
+    assertThat(c.exit).as(c.toString()).isZero();
+    return c;
+  }
+
+  @Test
+  void filtersAreCreatedFilledQueriedAndExportedAsTheirFiles() throws IOException {
+    ok("filter", "create", uri("urls"), "--expected", "1000", "--fpp", "0.01");
+    ok("filter", "add", uri("urls"), "alice", "bob", "carol");
+    assertThat(ok("filter", "query", uri("urls"), "alice", "carol", "zed").out)
+        .isEqualTo("alice\tpresent\ncarol\tpresent\nzed\tabsent\n");
+    assertThat(ok("filter", "info", uri("urls")).out).contains("bloom").contains("memoryUsage").contains("{urls}:0");
+
+    // The same keys through a file: export writes that file's bytes.
+    Path file = dir.resolve("urls.bin");
+    ok("filter", "create", file.toString(), "--expected", "1000", "--fpp", "0.01");
+    ok("filter", "add", file.toString(), "alice", "bob", "carol");
+    Path exported = dir.resolve("exported.bin");
+    ok("export", uri("urls"), exported.toString());
+    assertThat(Files.readAllBytes(exported)).isEqualTo(Files.readAllBytes(file));
+
+    // A file published to Redis answers as the file does.
+    ok("import", file.toString(), uri("published"));
+    assertThat(ok("filter", "query", uri("published"), "bob", "zed").out).isEqualTo("bob\tpresent\nzed\tabsent\n");
+    Cli again = Cli.run("import", file.toString(), uri("published"));
+    assertThat(again.exit).isEqualTo(1);
+    assertThat(again.err).startsWith("probkit: redis " + server.hostPort() + ": structure 'published' exists");
+    ok("import", file.toString(), uri("published"), "--force");
+  }
+
+  @Test
+  void countingFiltersRemoveAndCountOnceWithoutMultiset() {
+    ok("filter", "create", uri("sessions"), "--type", "counting", "--expected", "1000", "--fpp", "0.01");
+    ok("filter", "add", uri("sessions"), "s-1", "s-1", "s-2");
+    assertThat(ok("filter", "remove", uri("sessions"), "s-1", "never").out)
+        .isEqualTo("removed 1 of 2 keys (1 certainly absent)\n");
+    assertThat(ok("filter", "query", uri("sessions"), "s-1", "s-2").out).isEqualTo("s-1\tabsent\ns-2\tpresent\n");
+    Cli bloom = Cli.run("filter", "remove", uri("urls-missing"), "x");
+    assertThat(bloom.exit).isEqualTo(1);
+    assertThat(bloom.err).contains("no probkit structure named 'urls-missing'");
+  }
+
+  @Test
+  void countMinAndHyperLogLog() throws IOException {
+    ok("cms", "create", uri("terms"), "--width", "100", "--depth", "3");
+    ok("cms", "add", uri("terms"), "cricket", "rain", "cricket");
+    assertThat(ok("cms", "query", uri("terms"), "cricket", "rain", "chess").out)
+        .isEqualTo("cricket\t2\nrain\t1\nchess\t0\n");
+
+    ok("hll", "create", uri("visitors"), "--precision", "12");
+    ok("hll", "add", uri("visitors"), "alice", "bob", "alice", "carol");
+    assertThat(ok("hll", "count", uri("visitors")).out).isEqualTo("3\n");
+    Path other = dir.resolve("other.hll");
+    ok("hll", "create", other.toString(), "--precision", "12");
+    ok("hll", "add", other.toString(), "dave", "erin");
+    ok("hll", "merge", uri("visitors"), other.toString());
+    assertThat(ok("hll", "count", uri("visitors")).out).isEqualTo("5\n");
+    assertThat(ok("hll", "count", uri("visitors"), other.toString()).out).isEqualTo("5\n");
+  }
+
+  @Test
+  void badUrisAndUnreachableServersAreOneLine() throws IOException {
+    Cli noKey = Cli.run("filter", "query", server.uri(), "x");
+    assertThat(noKey.exit).isEqualTo(2);
+    assertThat(noKey.err).startsWith("probkit: a redis URI names the structure after the host");
+    Cli badName = Cli.run("filter", "create", uri("a%20b"), "--expected", "10", "--fpp", "0.1");
+    assertThat(badName.exit).isEqualTo(2);
+    assertThat(badName.err).startsWith("probkit: name must be").contains("'a b'");
+    Cli badUri = Cli.run("filter", "create", uri("a{b}"), "--expected", "10", "--fpp", "0.1");
+    assertThat(badUri.exit).isEqualTo(2);
+    assertThat(badUri.err).startsWith("probkit: not a redis URI: '" + uri("a{b}") + "'");
+    int port = RedisServerPorts.free();
+    Cli down = Cli.run("filter", "query", "redis://127.0.0.1:" + port + "/x", "k");
+    assertThat(down.exit).isEqualTo(1);
+    assertThat(down.err).startsWith("probkit: redis 127.0.0.1:" + port + ": unreachable or timed out");
+    assertThat(down.err.lines()).hasSize(1);
+  }
+
+  @Test
+  void aRunOnFilesLoadsNoRedisClass() throws Exception {
+    Path file = dir.resolve("f.bin");
+    ok("filter", "create", file.toString(), "--expected", "100", "--fpp", "0.01");
+    Process p = Probkit.builder(List.of("-verbose:class"), "filter", "query", file.toString(), "k").start();
+    Probkit.Result r = Probkit.finish(p);
+    assertThat(r.exit()).as(r.toString()).isZero();
+    assertThat(r.out()).contains("io.github.probkit.cli.FilterCommand").doesNotContain("redis.clients")
+        .doesNotContain("io.github.probkit.redis");
+  }
+}

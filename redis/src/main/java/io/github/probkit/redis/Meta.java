@@ -1,0 +1,148 @@
+package io.github.probkit.redis;
+
+import io.github.probkit.hash.HashAlgorithm;
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.StructureType;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A structure's metadata, kept in the Redis hash {@code {name}} beside its data:
+ *
+ * <pre>
+ *   probkit     1                     the layout version of these fields
+ *   type        bloom | blocked | counting | count-min | hyperloglog | ultraloglog | scalable
+ *   state       creating | ready      readers refuse a structure that is not ready
+ *   id          16 hex digits         random per creation: a batch notices a delete or re-create
+ *   hash, seed  xxh3 | fnv1a, signed decimal
+ *   layout      slot | spread
+ *   shards      number of data strings (scalable: the most layers, 64)
+ *   shardBytes  bytes of each but the last
+ *   payload     bytes of the arrays (scalable: of the first layer)
+ *   params      hex of the probkit file's parameter bytes (docs/FORMAT.md); the fields that change
+ *               (count-min total, scalable layer count) are kept elsewhere and written here as 0 / 1
+ * </pre>
+ */
+final class Meta {
+  static final String VERSION = "1";
+
+  final StructureType type;
+  final HashStrategy hash;
+  final Layout layout;
+  final int shards;
+  final long shardBytes;
+  final long payload;
+  final byte[] params;
+  final String id;
+  final boolean ready;
+
+  Meta(StructureType type, HashStrategy hash, Layout layout, int shards, long shardBytes, long payload,
+      byte[] params, String id, boolean ready) {
+    this.type = type;
+    this.hash = hash;
+    this.layout = layout;
+    this.shards = shards;
+    this.shardBytes = shardBytes;
+    this.payload = payload;
+    this.params = params;
+    this.id = id;
+    this.ready = ready;
+  }
+
+  Meta withId(String newId, boolean isReady) {
+    return new Meta(type, hash, layout, shards, shardBytes, payload, params, newId, isReady);
+  }
+
+  /** The bytes of shard {@code i}: {@code shardBytes}, the last the remainder. */
+  long shardLength(int i) {
+    return i < shards - 1 ? shardBytes : payload - shardBytes * (shards - 1L);
+  }
+
+  Map<String, String> fields() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("probkit", VERSION);
+    m.put("type", type.label());
+    m.put("state", ready ? "ready" : "creating");
+    m.put("id", id);
+    m.put("hash", hash.algorithm().label());
+    m.put("seed", Long.toString(hash.seed()));
+    m.put("layout", layout.label());
+    m.put("shards", Integer.toString(shards));
+    m.put("shardBytes", Long.toString(shardBytes));
+    m.put("payload", Long.toString(payload));
+    m.put("params", HexFormat.of().formatHex(params));
+    return m;
+  }
+
+  /** Decodes the hash of {@code key}; a hash that is not probkit's, or damaged, is refused. */
+  static Meta parse(String server, String key, Map<String, String> f) {
+    if (!VERSION.equals(f.get("probkit"))) {
+      throw new RedisStoreException(server, f.containsKey("probkit")
+          ? "key '" + key + "' holds probkit metadata of version " + f.get("probkit") + ", this library reads " + VERSION
+          : "key '" + key + "' is a hash that is not a probkit structure (no field probkit)");
+    }
+    try {
+      StructureType type = null;
+      for (StructureType t : StructureType.values()) {
+        if (t.label().equals(f.get("type"))) {
+          type = t;
+        }
+      }
+      Layout layout = Layout.byLabel(f.get("layout"));
+      if (type == null || layout == null) {
+        throw new IllegalArgumentException("type " + f.get("type") + ", layout " + f.get("layout"));
+      }
+      HashStrategy hash = HashStrategy.of(HashAlgorithm.byLabel(f.get("hash")), Long.parseLong(f.get("seed")));
+      int shards = Integer.parseInt(f.get("shards"));
+      long shardBytes = Long.parseLong(f.get("shardBytes"));
+      long payload = Long.parseLong(f.get("payload"));
+      if (shards < 1 || shardBytes < 1 || payload < 0) {
+        throw new IllegalArgumentException("shards " + shards + ", shardBytes " + shardBytes);
+      }
+      byte[] params = HexFormat.of().parseHex(f.get("params"));
+      return new Meta(type, hash, layout, shards, shardBytes, payload, params, f.get("id"), "ready".equals(f.get("state")));
+    } catch (RuntimeException e) {
+      throw new RedisStoreException(server, "key '" + key + "' holds damaged probkit metadata: " + e.getMessage());
+    }
+  }
+
+  /** Whether {@code o} describes a structure of the same type, hashing, layout and shape. */
+  boolean sameShape(Meta o) {
+    return type == o.type && hash.equals(o.hash) && layout == o.layout && shards == o.shards
+        && shardBytes == o.shardBytes && payload == o.payload && Arrays.equals(params, o.params);
+  }
+
+  /** For messages, e.g. {@code bloom filter of 9585059 bits, 7 hashes, xxh3(seed=0x0), 1 shard (slot)}. */
+  String describe() {
+    ByteBuffer p = ByteBuffer.wrap(params).order(ByteOrder.LITTLE_ENDIAN);
+    String shape;
+    switch (type) {
+      case BLOOM_FILTER:
+      case BLOCKED_BLOOM_FILTER:
+        shape = type.label() + " filter of " + p.getLong() + " bits, " + p.getInt() + " hashes";
+        break;
+      case COUNTING_BLOOM_FILTER:
+        shape = "counting filter of " + p.getLong() + " counters, " + p.getInt() + " hashes";
+        break;
+      case COUNT_MIN_SKETCH:
+        shape = "count-min sketch of " + p.getInt() + " x " + p.getInt() + (p.get() == 1 ? ", conservative" : ", standard");
+        break;
+      case HYPER_LOG_LOG:
+      case ULTRA_LOG_LOG:
+        shape = type.label() + " of precision " + p.get();
+        break;
+      case SCALABLE_BLOOM_FILTER:
+        shape = String.format(Locale.ROOT, "scalable filter from %d keys at %s, growth %d, tightening %s",
+            p.getLong(), p.getDouble(), p.getInt(), p.getDouble());
+        break;
+      default:
+        shape = type.label();
+    }
+    return shape + ", " + hash + ", " + shards + (shards == 1 ? " shard (" : " shards (") + layout.label() + ")";
+  }
+}

@@ -1,0 +1,322 @@
+package io.github.probkit.redis;
+
+import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.hash.HashAlgorithm;
+import io.github.probkit.io.SketchWriter;
+import io.github.probkit.io.StructureType;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Response;
+
+/**
+ * A count-min sketch kept in Redis: the counters of {@link CountMinSketch} of the same dimensions,
+ * hashing and update rule, row by row as in the file, but each counter big-endian.
+ *
+ * <p>The one layout that differs from the file's: Redis adds to a counter natively only big-endian
+ * ({@code BITFIELD … OVERFLOW SAT INCRBY i64}, which saturates at 2^63 - 1 exactly as the library
+ * does), so the counters are kept big-endian and export and import reverse the bytes of each; the
+ * file is still the library's, byte for byte. A standard add is then one {@code BITFIELD} per item,
+ * atomic, pipelined (a sketch of several shards, whose rows may lie in different strings, adds
+ * through a script instead). A conservative add reads the item's counters, takes their minimum and
+ * raises those below it: a Lua script, one call per batch, each item atomic, counters handled as two
+ * exact 32-bit halves (Lua numbers are doubles). The total N is the sum of row 0 (standard) or kept in
+ * {@code {name}:total} (conservative). Every shard lives in one hash slot.
+ *
+ * <p>An add is not idempotent: it is not retried after a lost connection, and the error says how
+ * many items of the batch were acknowledged. Adding them again after such an error counts twice those
+ * that had been applied: the estimates stay upper bounds of the true counts (count-min never
+ * underestimates), larger by those items, and so does the total.
+ *
+ * <p>Thread safety: safe for use by many threads and processes at once.
+ */
+public final class RedisCountMinSketch extends RedisStructure {
+  private static final byte[] STANDARD = bytes("standard");
+  private static final byte[] CONSERVATIVE = bytes("conservative");
+  private static final Arg OVERFLOW = new Arg("OVERFLOW");
+  private static final Arg SAT = new Arg("SAT");
+  private static final Arg INCRBY = new Arg("INCRBY");
+  private static final Arg I64 = new Arg("i64");
+
+  private final int width;
+  private final int depth;
+  private final boolean conservative;
+  private final byte[] totalKey;
+
+  RedisCountMinSketch(RedisStore store, String name, Meta meta) {
+    super(store, name, meta);
+    ByteBuffer p = ByteBuffer.wrap(meta.params).order(ByteOrder.LITTLE_ENDIAN);
+    this.width = p.getInt();
+    this.depth = p.getInt();
+    this.conservative = p.get() == 1;
+    this.totalKey = bytes(totalKey(name));
+  }
+
+  static String totalKey(String name) {
+    return "{" + name + "}:total";
+  }
+
+  /** Creates a sketch of {@code width} counters per row and {@code depth} rows. */
+  public static RedisCountMinSketch create(RedisStore store, String name, int width, int depth,
+      boolean conservative, RedisOptions options) {
+    Meta meta = store.create(name, meta(width, depth, conservative, options), options.openIfExists(), null);
+    return new RedisCountMinSketch(store, name, meta);
+  }
+
+  /** Creates a sketch sized as {@link CountMinSketch#create(double, double)} sizes it. */
+  public static RedisCountMinSketch create(RedisStore store, String name, double epsilon, double delta,
+      boolean conservative, RedisOptions options) {
+    return create(store, name, CountMinSketch.widthFor(epsilon, delta), CountMinSketch.depthFor(delta),
+        conservative, options);
+  }
+
+  static Meta meta(int width, int depth, boolean conservative, RedisOptions o) {
+    if (width < 1 || depth < 1 || depth > CountMinSketch.MAX_DEPTH
+        || (long) width * depth > CountMinSketch.MAX_COUNTERS) {
+      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+          "a count-min sketch needs width >= 1, depth in [1, %d] and width * depth <= %d, was %d x %d",
+          CountMinSketch.MAX_DEPTH, CountMinSketch.MAX_COUNTERS, width, depth));
+    }
+    if (o.hash().algorithm() == HashAlgorithm.FNV1A_64 && depth > 2) {
+      throw new IllegalArgumentException("the fnv1a strategy has row seeds for depth 1 or 2 only, was depth " + depth);
+    }
+    if (o.layout() != Layout.SLOT) {
+      throw new IllegalArgumentException("a count-min sketch's adds are atomic scripts over all its "
+          + "shards, which must share a hash slot: use Layout.SLOT, was " + o.layout());
+    }
+    ByteBuffer p = ByteBuffer.allocate(17).order(ByteOrder.LITTLE_ENDIAN);
+    p.putInt(width).putInt(depth).put((byte) (conservative ? 1 : 0)).putLong(0);
+    long payload = 8L * width * depth;
+    long[] shards = shardsFor(payload, o);
+    return new Meta(StructureType.COUNT_MIN_SKETCH, o.hash(), Layout.SLOT, (int) shards[0], shards[1], payload,
+        p.array(), null, false);
+  }
+
+  public static RedisCountMinSketch open(RedisStore store, String name) {
+    return new RedisCountMinSketch(store, name, open(store, name, StructureType.COUNT_MIN_SKETCH));
+  }
+
+  // ---- adding
+
+  public void add(Object item, long count) {
+    addAll(Map.of(item, count));
+  }
+
+  /** Adds one occurrence of each item (a repeated item counts each time). */
+  public void addAll(Collection<?> items) {
+    List<byte[]> ks = keyBytes(items);
+    long[] counts = new long[ks.size()];
+    java.util.Arrays.fill(counts, 1);
+    add(ks, counts);
+  }
+
+  /** Adds each item's count (count >= 0). */
+  public void addAll(Map<?, Long> counts) {
+    List<byte[]> ks = new ArrayList<>(counts.size());
+    long[] c = new long[counts.size()];
+    int i = 0;
+    for (Map.Entry<?, Long> e : counts.entrySet()) {
+      if (e.getValue() == null || e.getValue() < 0) {
+        throw new IllegalArgumentException("count must be non-negative, was " + e.getValue() + " for " + e.getKey());
+      }
+      ks.add(keyBytes(e.getKey()));
+      c[i++] = e.getValue();
+    }
+    add(ks, c);
+  }
+
+  private void add(List<byte[]> items, long[] counts) {
+    if (!conservative && meta.shards == 1) {
+      addNatively(items, counts);
+      return;
+    }
+    List<byte[]> keys = new ArrayList<>(List.of(shardKeys));
+    keys.add(totalKey);
+    int[] col = new int[depth];
+    for (int from = 0; from < items.size(); from += store.batchSize()) {
+      int to = Math.min(items.size(), from + store.batchSize());
+      List<byte[]> args = new ArrayList<>();
+      args.add(conservative ? CONSERVATIVE : STANDARD);
+      args.add(ascii(depth));
+      for (int i = from; i < to; i++) {
+        if (counts[i] == 0) {
+          continue; // as the library: no change, not even to the total
+        }
+        byte[] item = items.get(i);
+        CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
+        args.add(ascii(counts[i] >>> 32));
+        args.add(ascii(counts[i] & 0xFFFFFFFFL));
+        for (int r = 0; r < depth; r++) {
+          long b = 8 * ((long) r * width + col[r]);
+          long bit = 8 * (b % meta.shardBytes);
+          args.add(ascii(shardOf(b) + 1));
+          args.add(ascii(bit)); // the high half, big-endian
+          args.add(ascii(bit + 32));
+        }
+      }
+      script("add", false, Scripts.COUNT_MIN, keys, args, from, to - from);
+    }
+  }
+
+  /** The standard rule on one string: one saturating BITFIELD per item, pipelined. */
+  private void addNatively(List<byte[]> items, long[] counts) {
+    int[] col = new int[depth];
+    for (int from = 0; from < items.size(); from += store.batchSize()) {
+      int to = Math.min(items.size(), from + store.batchSize());
+      int first = from;
+      store.run(this, "add", false, from, bt -> {
+        for (int i = first; i < to; i++) {
+          if (counts[i] != 0) {
+            byte[] item = items.get(i);
+            CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
+            CommandArguments args = bitfield(0, false).add(OVERFLOW).add(SAT);
+            Arg count = Arg.of(counts[i]);
+            for (int r = 0; r < depth; r++) {
+              args.add(INCRBY).add(I64).add(Arg.of(64 * ((long) r * width + col[r]))).add(count);
+            }
+            queue(bt, args);
+          }
+          bt.endKey();
+        }
+      });
+    }
+  }
+
+  // ---- estimating
+
+  public long estimate(Object item) {
+    return estimateAll(List.of(item))[0];
+  }
+
+  /** The smallest of each item's counters: never below its true count. */
+  public long[] estimateAll(Collection<?> items) {
+    List<byte[]> ks = keyBytes(items);
+    long[] out = new long[ks.size()];
+    int[] col = new int[depth];
+    int[] shard = new int[depth];
+    long[] bit = new long[depth];
+    for (int from = 0; from < ks.size(); from += store.batchSize()) {
+      int to = Math.min(ks.size(), from + store.batchSize());
+      int first = from;
+      Batch b = store.run(this, "estimate", true, from, bt -> {
+        for (int i = first; i < to; i++) {
+          byte[] item = ks.get(i);
+          CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
+          for (int r = 0; r < depth; r++) {
+            long at = 8 * ((long) r * width + col[r]);
+            shard[r] = shardOf(at);
+            bit[r] = 8 * (at % meta.shardBytes);
+          }
+          queueBitfield(bt, depth, shard, bit, GET, I64, null);
+          bt.endKey();
+        }
+      });
+      for (int i = from; i < to; i++) {
+        long min = Long.MAX_VALUE;
+        for (Response<?> r : b.of(i - from)) {
+          for (Object v : (List<?>) r.get()) {
+            min = Math.min(min, (Long) v);
+          }
+        }
+        out[i] = min;
+      }
+    }
+    return out;
+  }
+
+  /** N, the sum of all counts added (saturating at 2^63 - 1). */
+  public long totalCount() {
+    byte[][] snap = snapshot();
+    return total(snap);
+  }
+
+  private long total(byte[][] snap) {
+    if (conservative) {
+      return ByteBuffer.wrap(snap[snap.length - 1]).getLong(); // big-endian, as the counters
+    }
+    long sum = 0;
+    ByteBuffer row0 = ByteBuffer.wrap(concat(snap, 8L * width));
+    for (int c = 0; c < width; c++) {
+      long s = sum + row0.getLong();
+      sum = s < 0 ? Long.MAX_VALUE : s;
+    }
+    return sum;
+  }
+
+  /** Every shard and the total, read in one script: a consistent state. */
+  private byte[][] snapshot() {
+    List<byte[]> keys = new ArrayList<>(List.of(shardKeys));
+    keys.add(totalKey);
+    List<?> got = (List<?>) store.call(() -> store.jedis().eval(Scripts.SNAPSHOT, keys, List.of()));
+    byte[][] out = new byte[got.size()][];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = got.get(i) instanceof byte[] ? (byte[]) got.get(i) : null;
+      long expected = i < meta.shards ? meta.shardLength(i) : 8;
+      checkLength(keys.get(i), out[i], expected);
+    }
+    return out;
+  }
+
+  /** The first {@code n} bytes of the shards, in order. */
+  private static byte[] concat(byte[][] shards, long n) {
+    byte[] out = new byte[(int) n];
+    int at = 0;
+    for (byte[] s : shards) {
+      int len = (int) Math.min(s.length, n - at);
+      System.arraycopy(s, 0, out, at, len);
+      at += len;
+      if (at == n) {
+        break;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Writes the sketch as a probkit file, from one consistent read of its counters and total (held in
+   * memory: the sketch's size).
+   */
+  @Override
+  public void exportTo(OutputStream out) throws IOException {
+    byte[][] snap = snapshot();
+    ByteBuffer p = ByteBuffer.wrap(meta.params.clone()).order(ByteOrder.LITTLE_ENDIAN);
+    p.putLong(9, total(snap));
+    SketchWriter w = SketchWriter.begin(out, meta.type, meta.hash, p.array(), meta.payload);
+    for (int s = 0; s < meta.shards; s++) {
+      swapCounters(snap[s], snap[s].length);
+      w.writeBytes(snap[s], 0, snap[s].length);
+    }
+    w.finish();
+  }
+
+  /** Reverses the bytes of each 8-byte counter in {@code b[0, len)}: Redis's big-endian, the file's little. */
+  static void swapCounters(byte[] b, int len) {
+    for (int i = 0; i + 8 <= len; i += 8) {
+      for (int j = 0; j < 4; j++) {
+        byte t = b[i + j];
+        b[i + j] = b[i + 7 - j];
+        b[i + 7 - j] = t;
+      }
+    }
+  }
+
+  // ---- introspection
+
+  public int width() {
+    return width;
+  }
+
+  public int depth() {
+    return depth;
+  }
+
+  public boolean isConservative() {
+    return conservative;
+  }
+}

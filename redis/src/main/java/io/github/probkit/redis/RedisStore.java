@@ -1,0 +1,484 @@
+package io.github.probkit.redis;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * A connection to one Redis or Valkey (6.2 or later, no modules), or to a Redis Cluster, holding
+ * probkit structures. Structures are created and opened by their classes' factories
+ * ({@link RedisBloomFilter#create}, ...); this class opens, deletes, exports and imports them by
+ * name.
+ *
+ * <p>Client: Jedis, a synchronous client whose pipelines make one round trip per batch (one per
+ * node in a cluster) and which covers standalone, Sentinel, Cluster, TLS and ACL users. {@link #wrap}
+ * takes any Jedis client configured by the caller (Sentinel, TLS options, pools).
+ *
+ * <p>Thread safety: a store and the structures opened through it may be used from many threads at
+ * once (each batch borrows its own connection).
+ */
+public final class RedisStore implements AutoCloseable {
+  private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
+  private static final int SOCKET_TIMEOUT_MILLIS = 10_000;
+  private static final int MAX_ATTEMPTS = 4;
+  private static final SecureRandom IDS = new SecureRandom();
+
+  private static final String CLAIM =
+      "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end\n"
+          + "redis.call('HSET', KEYS[1], unpack(ARGV))\n"
+          + "return 1";
+
+  private final UnifiedJedis jedis;
+  private final String server;
+  private volatile int batchSize = 1000;
+  /** How long opening waits for a structure another client is still creating or importing. */
+  volatile long creatingWaitMillis = 30_000;
+
+  private RedisStore(UnifiedJedis jedis, String server) {
+    this.jedis = jedis;
+    this.server = server;
+  }
+
+  /**
+   * Connects to {@code redis://[user[:password]@]host[:port][/db]} ({@code rediss://} for TLS; port
+   * 6379, database 0 by default). A password not given in the URI is taken from {@code password}
+   * (may be null: no authentication).
+   */
+  public static RedisStore connect(String uri, String password) {
+    Endpoint e = Endpoint.parse(uri);
+    String pass = e.password != null ? e.password : password;
+    JedisClientConfig config = config(e.user, pass, e.database, e.tls);
+    return new RedisStore(
+        RedisClient.builder().hostAndPort(new HostAndPort(e.host, e.port)).clientConfig(config).build(),
+        e.host + ":" + e.port);
+  }
+
+  public static RedisStore connect(String uri) {
+    return connect(uri, null);
+  }
+
+  /** Connects to a Redis Cluster through any of its nodes ({@code host:port}). */
+  public static RedisStore cluster(String user, String password, List<String> nodes) {
+    Set<HostAndPort> seeds = new HashSet<>();
+    for (String n : nodes) {
+      seeds.add(HostAndPort.from(n));
+    }
+    if (seeds.isEmpty()) {
+      throw new IllegalArgumentException("a cluster needs at least one node, was none");
+    }
+    return new RedisStore(
+        RedisClusterClient.builder().nodes(seeds).clientConfig(config(user, password, 0, false)).build(),
+        "cluster " + String.join(",", nodes));
+  }
+
+  /**
+   * A store over a Jedis client the caller configured (Sentinel, TLS, pools); {@code server} names it
+   * in error messages. Closing the store closes the client.
+   */
+  public static RedisStore wrap(UnifiedJedis jedis, String server) {
+    return new RedisStore(jedis, server);
+  }
+
+  private static JedisClientConfig config(String user, String password, int database, boolean tls) {
+    return DefaultJedisClientConfig.builder()
+        .user(user)
+        .password(password)
+        .database(database)
+        .ssl(tls)
+        .connectionTimeoutMillis(CONNECT_TIMEOUT_MILLIS)
+        .socketTimeoutMillis(SOCKET_TIMEOUT_MILLIS)
+        .clientName("probkit")
+        .build();
+  }
+
+  /** The server named in messages: {@code host:port}, or {@code cluster} and its seed nodes. */
+  public String server() {
+    return server;
+  }
+
+  /** Keys per pipelined round trip (default 1,000). */
+  public int batchSize() {
+    return batchSize;
+  }
+
+  /** Sets the keys per pipelined round trip, in [1, 100000]. */
+  public RedisStore batchSize(int keys) {
+    if (keys < 1 || keys > 100_000) {
+      throw new IllegalArgumentException("batchSize must be in [1, 100000], was " + keys);
+    }
+    batchSize = keys;
+    return this;
+  }
+
+  /** The Jedis client, for what this library does not cover. */
+  public UnifiedJedis jedis() {
+    return jedis;
+  }
+
+  @Override
+  public void close() {
+    jedis.close();
+  }
+
+  // ---- by name
+
+  /** Whether a structure of this name exists (complete or still being created). */
+  public boolean exists(String name) {
+    checkName(name);
+    return call(() -> jedis.exists(Layout.SLOT.metaKey(name)));
+  }
+
+  /** Opens the structure of this name, whatever its type; fails when there is none. */
+  public RedisStructure open(String name) {
+    Meta meta = readMeta(name);
+    if (meta == null) {
+      throw new RedisStoreException(server, "no probkit structure named '" + name + "' (key '"
+          + Layout.SLOT.metaKey(name) + "' does not exist)");
+    }
+    return RedisStructure.of(this, name, meta);
+  }
+
+  /**
+   * Deletes the structure: its metadata first (so that no one opens it any more, and batches of
+   * clients that have it open fail), then its data. Returns whether it existed.
+   */
+  public boolean delete(String name) {
+    checkName(name);
+    String metaKey = Layout.SLOT.metaKey(name);
+    Map<String, String> fields = call(() -> jedis.hgetAll(metaKey));
+    if (fields.isEmpty()) {
+      return false;
+    }
+    Meta meta = Meta.parse(server, metaKey, fields);
+    call(() -> jedis.unlink(metaKey));
+    List<String> data = RedisStructure.dataKeys(name, meta);
+    for (String k : data) {
+      call(() -> jedis.unlink(k));
+    }
+    return true;
+  }
+
+  /** Writes the structure as a probkit file (docs/FORMAT.md), byte for byte what the library writes. */
+  public void exportTo(String name, OutputStream out) throws IOException {
+    open(name).exportTo(out);
+  }
+
+  /**
+   * Creates structure {@code name} from a probkit file, validated whole by the library's reader
+   * before anything is written; readers see it only once every byte is in Redis.
+   */
+  public RedisStructure importFrom(String name, InputStream in, RedisOptions options) throws IOException {
+    checkName(name);
+    return Import.run(this, name, new BufferedInputStream(in, 1 << 16), options);
+  }
+
+  // ---- metadata
+
+  /**
+   * The structure that a URI of the form {@code redis://[user@]host[:port][/db]/KEY} names (KEY,
+   * decoded), or null when it names none; {@link #connect} ignores that part.
+   */
+  public static String keyOf(String uri) {
+    return Endpoint.parse(uri).rest;
+  }
+
+  /**
+   * Refuses a structure name that makes no sense before anything is written: 1 to 512 characters
+   * without braces (Redis Cluster's hash tags), spaces or control characters.
+   */
+  public static void checkName(String name) {
+    boolean ok = name != null && !name.isEmpty() && name.length() <= 512;
+    for (int i = 0; ok && i < name.length(); i++) {
+      char c = name.charAt(i);
+      ok = c > ' ' && c != 0x7f && c != '{' && c != '}';
+    }
+    if (!ok) {
+      throw new IllegalArgumentException(
+          "name must be 1 to 512 characters without braces, spaces or control characters, was "
+              + (name == null ? "null" : "'" + name + "'"));
+    }
+  }
+
+  /** The metadata of {@code name}, or null; waits while another client is creating it. */
+  Meta readMeta(String name) {
+    checkName(name);
+    String key = Layout.SLOT.metaKey(name);
+    long deadline = System.nanoTime() + creatingWaitMillis * 1_000_000;
+    while (true) {
+      Map<String, String> fields;
+      try {
+        fields = call(() -> jedis.hgetAll(key));
+      } catch (RedisStoreException e) {
+        if (e.getCause() instanceof JedisDataException && e.getCause().getMessage().startsWith("WRONGTYPE")) {
+          throw new RedisStoreException(server, "key '" + key + "' holds a " + call(() -> jedis.type(key))
+              + ", not probkit metadata (a hash)");
+        }
+        throw e;
+      }
+      if (fields.isEmpty()) {
+        return null;
+      }
+      Meta meta = Meta.parse(server, key, fields);
+      if (meta.ready) {
+        return meta;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new RedisStoreException(server, "structure '" + name + "' has been in state 'creating' for "
+            + creatingWaitMillis / 1000.0 + " s: another client is still creating or importing it, or died "
+            + "doing so (then delete it)");
+      }
+      sleep(50);
+    }
+  }
+
+  /**
+   * Creates structure {@code name} as {@code wanted} describes: claims the name atomically (state
+   * creating), sizes each data string once at its final length, runs {@code fill} (imports write the
+   * data there), and marks it ready. An existing structure is opened when {@code openIfExists} and of
+   * the same shape, and refused otherwise.
+   */
+  Meta create(String name, Meta wanted, boolean openIfExists, Consumer<Meta> fill) {
+    checkName(name);
+    String metaKey = Layout.SLOT.metaKey(name);
+    Meta claimed = wanted.withId(String.format(Locale.ROOT, "%016x", IDS.nextLong()), false);
+    List<String> argv = new ArrayList<>();
+    claimed.fields().forEach((k, v) -> {
+      argv.add(k);
+      argv.add(v);
+    });
+    Object won;
+    try {
+      won = call(() -> jedis.eval(CLAIM, List.of(metaKey), argv));
+    } catch (RedisStoreException e) {
+      if (e.getCause() != null && String.valueOf(e.getCause().getMessage()).startsWith("WRONGTYPE")) {
+        throw new RedisStoreException(server, "key '" + metaKey + "' exists and is not probkit metadata");
+      }
+      throw e;
+    }
+    if (!Long.valueOf(1).equals(won)) {
+      Meta existing = readMeta(name);
+      if (existing == null) {
+        return create(name, wanted, openIfExists, fill); // deleted meanwhile
+      }
+      if (openIfExists && existing.sameShape(wanted)) {
+        return existing;
+      }
+      throw new RedisStoreException(server, "structure '" + name + "' exists: " + existing.describe()
+          + (existing.sameShape(wanted) ? "" : "; asked for " + wanted.describe()));
+    }
+    try {
+      for (String key : RedisStructure.dataKeys(name, claimed)) {
+        call(() -> jedis.unlink(key));
+      }
+      RedisStructure.presize(this, name, claimed);
+      if (fill != null) {
+        fill.accept(claimed);
+      }
+      call(() -> jedis.hset(metaKey, "state", "ready"));
+    } catch (RuntimeException e) {
+      try {
+        delete(name);
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+    return claimed.withId(claimed.id, true);
+  }
+
+  // ---- commands and batches
+
+  interface Call<T> {
+    T run();
+  }
+
+  /** Runs one command, turning a Jedis failure into the one clear error. */
+  <T> T call(Call<T> c) {
+    try {
+      return c.run();
+    } catch (JedisException e) {
+      throw failure("", e, -1, 0);
+    }
+  }
+
+  /**
+   * Runs one pipelined batch: {@code queue} adds each key's commands (calling {@link Batch#endKey}
+   * after each); the structure's id is read last, so that a batch against a structure deleted or
+   * re-created meanwhile fails. Idempotent batches are retried, whole, on a lost connection, a
+   * timeout or a failover; others fail with the count of keys acknowledged. {@code before}: the keys
+   * of the same call in earlier batches, all acknowledged (for the message).
+   */
+  Batch run(RedisStructure s, String what, boolean idempotent, int before, Consumer<Batch> queue) {
+    for (int attempt = 1; ; attempt++) {
+      AbstractPipeline pipe = null;
+      Batch b = null;
+      try {
+        pipe = jedis.pipelined();
+        b = new Batch(pipe);
+        queue.accept(b);
+        Response<String> id = pipe.hget(s.metaKey(), "id");
+        pipe.sync();
+        int ok = b.acknowledged();
+        if (ok < b.keys()) {
+          b.of(ok).forEach(Response::get); // throws the first error reply
+        }
+        if (!s.meta.id.equals(id.get())) {
+          throw new RedisStoreException(server, what + " of " + b.keys() + " keys: structure '" + s.name()
+              + "' was deleted or re-created since it was opened; its keys were not counted", ok, null);
+        }
+        return b;
+      } catch (JedisException e) {
+        boolean retry = idempotent && attempt < MAX_ATTEMPTS && transientFailure(e);
+        if (!retry) {
+          throw failure(what + " of " + (b == null ? 0 : b.keys()) + " keys", e, b == null ? 0 : b.acknowledged(),
+              before);
+        }
+        sleep(100L << (2 * attempt)); // 0.4, 1.6, 6.4 s: long enough for a cluster failover
+        if (jedis instanceof RedisClusterClient) {
+          try {
+            ((RedisClusterClient) jedis).refreshClusterTopology();
+          } catch (JedisException stillDown) {
+            // the next attempt reports it
+          }
+        }
+      } finally {
+        if (pipe != null) {
+          try {
+            pipe.close();
+          } catch (RuntimeException ignored) {
+            // the batch's outcome is decided above; a broken connection is dropped by the pool
+          }
+        }
+      }
+    }
+  }
+
+  private static boolean transientFailure(JedisException e) {
+    if (e instanceof JedisConnectionException) {
+      return true;
+    }
+    String m = String.valueOf(e.getMessage());
+    for (String p : new String[] {"READONLY", "LOADING", "TRYAGAIN", "CLUSTERDOWN", "MOVED", "ASK", "MASTERDOWN"}) {
+      if (m.startsWith(p)) {
+        return true;
+      }
+    }
+    return e.getCause() instanceof java.net.SocketTimeoutException;
+  }
+
+  /**
+   * The one clear error for a Jedis failure; {@code acknowledged} is -1 outside a batch, {@code
+   * before} the keys of the same call in earlier batches.
+   */
+  RedisStoreException failure(String what, JedisException e, int acknowledged, int before) {
+    String m = String.valueOf(e.getMessage());
+    String why;
+    if (e instanceof JedisConnectionException) {
+      why = "unreachable or timed out (" + m + ")";
+    } else if (m.startsWith("OOM")) {
+      why = "out of memory: " + m;
+    } else if (m.startsWith("WRONGTYPE")) {
+      why = "a key of this structure holds another Redis type: " + m;
+    } else if (m.startsWith("READONLY")) {
+      why = "a read-only replica answered (failover?): " + m;
+    } else if (m.startsWith("NOAUTH") || m.startsWith("WRONGPASS") || m.startsWith("NOPERM")) {
+      why = "not allowed: " + m;
+    } else {
+      why = m;
+    }
+    String ack = acknowledged < 0 ? "" : "; " + acknowledged + " keys of the batch were acknowledged"
+        + (before == 0 ? "" : " (and the " + before + " keys of the call's earlier batches)");
+    return new RedisStoreException(server, (what.isEmpty() ? "" : what + " failed: ") + why + ack, acknowledged, e);
+  }
+
+  static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  /** A parsed {@code redis[s]://[user[:password]@]host[:port][/db]}. */
+  static final class Endpoint {
+    final String host;
+    final int port;
+    final String user;
+    final String password;
+    final int database;
+    final boolean tls;
+    /** What follows the database in the path (the CLI's key), or null. */
+    final String rest;
+
+    private Endpoint(String host, int port, String user, String password, int database, boolean tls, String rest) {
+      this.host = host;
+      this.port = port;
+      this.user = user;
+      this.password = password;
+      this.database = database;
+      this.tls = tls;
+      this.rest = rest;
+    }
+
+    static Endpoint parse(String uri) {
+      URI u;
+      try {
+        u = new URI(uri);
+      } catch (URISyntaxException e) {
+        throw new IllegalArgumentException("not a redis URI: '" + uri + "' (" + e.getReason() + ")");
+      }
+      String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+      if (!scheme.equals("redis") && !scheme.equals("rediss") || u.getHost() == null) {
+        throw new IllegalArgumentException(
+            "redis URI must be redis://[user@]host[:port][/db] or rediss://..., was '" + uri + "'");
+      }
+      String user = null;
+      String password = null;
+      if (u.getRawUserInfo() != null) {
+        String[] parts = u.getRawUserInfo().split(":", 2);
+        user = parts[0].isEmpty() ? null : URLDecoder.decode(parts[0], StandardCharsets.UTF_8);
+        password = parts.length == 2 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : null;
+      }
+      String path = u.getRawPath() == null ? "" : u.getRawPath();
+      int database = 0;
+      String rest = null;
+      if (path.length() > 1) {
+        String[] parts = path.substring(1).split("/", 2);
+        if (parts[0].matches("[0-9]{1,5}")) {
+          database = Integer.parseInt(parts[0]);
+          rest = parts.length == 2 ? parts[1] : null;
+        } else {
+          rest = path.substring(1);
+        }
+      }
+      int port = u.getPort() == -1 ? 6379 : u.getPort();
+      return new Endpoint(u.getHost(), port, user, password, database, scheme.equals("rediss"),
+          rest == null || rest.isEmpty() ? null : URLDecoder.decode(rest, StandardCharsets.UTF_8));
+    }
+  }
+}

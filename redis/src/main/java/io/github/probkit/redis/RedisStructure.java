@@ -1,0 +1,394 @@
+package io.github.probkit.redis;
+
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.SketchWriter;
+import io.github.probkit.io.StructureType;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import redis.clients.jedis.BuilderFactory;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.Protocol.Command;
+import redis.clients.jedis.args.Rawable;
+
+/**
+ * What every Redis-resident structure shares: its name, metadata and keys, the mapping of its
+ * payload bytes to shards, and export.
+ *
+ * <p>Layout: the structure's arrays are the payload of its probkit file (docs/FORMAT.md) byte for
+ * byte, cut into shards of {@code shardBytes} bytes (a multiple of 64, so that no word, counter or
+ * 512-bit block straddles two). Redis numbers the bits of a byte from the most significant
+ * ({@code SETBIT}, {@code BITFIELD}) and the format from the least, so the library's bit {@code i}
+ * is Redis bit {@code i ^ 7}, and a 4-bit counter's Redis offset is that of its nibble's high bit:
+ * then a {@code GET} of the shards is the payload, and export and import copy bytes. Count-min is the
+ * exception: Redis adds natively only to big-endian integers, so its counters are kept big-endian and
+ * their bytes reversed on export and import ({@link RedisCountMinSketch}).
+ */
+public abstract class RedisStructure {
+  private static final int CHUNK = 4 << 20;
+
+  final RedisStore store;
+  final String name;
+  final Meta meta;
+  final byte[][] shardKeys;
+  /** The shard keys as Jedis arguments, which it does not copy. */
+  private final Arg[] shardArgs;
+
+  RedisStructure(RedisStore store, String name, Meta meta) {
+    this.store = store;
+    this.name = name;
+    this.meta = meta;
+    this.shardKeys = new byte[meta.shards][];
+    this.shardArgs = new Arg[meta.shards];
+    for (int i = 0; i < meta.shards; i++) {
+      shardKeys[i] = bytes(meta.layout.shardKey(name, i));
+      shardArgs[i] = new Arg(shardKeys[i]);
+    }
+  }
+
+  static RedisStructure of(RedisStore store, String name, Meta meta) {
+    switch (meta.type) {
+      case BLOOM_FILTER:
+      case BLOCKED_BLOOM_FILTER:
+        return new RedisBloomFilter(store, name, meta);
+      case COUNTING_BLOOM_FILTER:
+        return new RedisCountingBloomFilter(store, name, meta);
+      case COUNT_MIN_SKETCH:
+        return new RedisCountMinSketch(store, name, meta);
+      case HYPER_LOG_LOG:
+      case ULTRA_LOG_LOG:
+        return new RedisCardinalitySketch(store, name, meta);
+      case SCALABLE_BLOOM_FILTER:
+        return new RedisScalableBloomFilter(store, name, meta);
+      default:
+        throw new RedisStoreException(store.server(), "structure '" + name + "' is a " + meta.type.label()
+            + ", which probkit-redis does not keep");
+    }
+  }
+
+  /** Opens {@code name}, which must be of one of {@code types}. */
+  static Meta open(RedisStore store, String name, StructureType... types) {
+    Meta meta = store.readMeta(name);
+    if (meta == null) {
+      throw new RedisStoreException(store.server(), "no probkit structure named '" + name + "'");
+    }
+    for (StructureType t : types) {
+      if (t == meta.type) {
+        return meta;
+      }
+    }
+    throw new RedisStoreException(store.server(), "structure '" + name + "' is a " + meta.describe()
+        + ", not a " + types[0].label());
+  }
+
+  /** The data keys of a structure (not its metadata), in payload order. */
+  static List<String> dataKeys(String name, Meta meta) {
+    List<String> keys = new ArrayList<>();
+    if (meta.type == StructureType.SCALABLE_BLOOM_FILTER) {
+      keys.add(RedisScalableBloomFilter.countsKey(name));
+    }
+    for (int i = 0; i < meta.shards; i++) {
+      keys.add(meta.layout.shardKey(name, i));
+    }
+    if (meta.type == StructureType.COUNT_MIN_SKETCH) {
+      keys.add(RedisCountMinSketch.totalKey(name));
+    }
+    return keys;
+  }
+
+  /** Creates the data strings of a new structure at their final sizes, zero-filled. */
+  static void presize(RedisStore store, String name, Meta meta) {
+    if (meta.type == StructureType.SCALABLE_BLOOM_FILTER) {
+      presize(store, RedisScalableBloomFilter.countsKey(name), 8);
+      presize(store, meta.layout.shardKey(name, 0), meta.payload);
+      return;
+    }
+    for (int i = 0; i < meta.shards; i++) {
+      presize(store, meta.layout.shardKey(name, i), meta.shardLength(i));
+    }
+    if (meta.type == StructureType.COUNT_MIN_SKETCH) {
+      presize(store, RedisCountMinSketch.totalKey(name), 8);
+    }
+  }
+
+  /**
+   * A zero-filled string of exactly {@code length} bytes. {@code SETRANGE} on a missing key allocates
+   * the string at its final size once; growing it by {@code SETBIT} would double the allocation.
+   */
+  static void presize(RedisStore store, String key, long length) {
+    byte[] k = bytes(key);
+    store.call(() -> store.jedis().unlink(k));
+    store.call(() -> store.jedis().setrange(k, length - 1, new byte[1]));
+  }
+
+  /** How many shards of how many bytes (a multiple of 64) hold {@code payload} bytes. */
+  static long[] shardsFor(long payload, RedisOptions o) {
+    long unit = 64;
+    int n = o.shards() > 0 ? o.shards() : (int) Math.max(1, ceilDiv(payload, RedisOptions.MAX_SHARD_BYTES));
+    long shardBytes = ceilDiv(ceilDiv(payload, n), unit) * unit;
+    if (shardBytes > RedisOptions.MAX_SHARD_BYTES) {
+      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+          "%d shards of %d bytes each: a Redis string holds at most %d bytes; use at least %d shards",
+          n, shardBytes, RedisOptions.MAX_SHARD_BYTES, ceilDiv(payload, RedisOptions.MAX_SHARD_BYTES)));
+    }
+    long count = ceilDiv(payload, shardBytes);
+    if (count != n) {
+      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+          "%d bytes cannot be split into %d shards of whole 64-byte blocks, all but the last of one size; "
+              + "%d shards of %d bytes would hold them", payload, n, count, shardBytes));
+    }
+    return new long[] {count, shardBytes};
+  }
+
+  static long ceilDiv(long a, long b) {
+    return (a + b - 1) / b;
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The decimal digits of {@code v} (Redis's arguments are strings), without a String when v >= 0. */
+  static byte[] ascii(long v) {
+    if (v < 0) {
+      return Long.toString(v).getBytes(StandardCharsets.US_ASCII);
+    }
+    int n = 1;
+    for (long x = v; x >= 10; x /= 10) {
+      n++;
+    }
+    byte[] b = new byte[n];
+    for (int i = n - 1; i >= 0; i--, v /= 10) {
+      b[i] = (byte) ('0' + v % 10);
+    }
+    return b;
+  }
+
+  // ---- addressing
+
+  /** The shard holding payload byte {@code b}. */
+  final int shardOf(long b) {
+    return (int) (b / meta.shardBytes);
+  }
+
+  /** The Redis bit offset, within its shard, of the payload's bit {@code i} (LSB-first bytes). */
+  final long redisBit(long i) {
+    return ((i >>> 3) % meta.shardBytes) << 3 | (7 - (i & 7));
+  }
+
+  static final Arg SET = new Arg("SET");
+  static final Arg GET = new Arg("GET");
+
+  /**
+   * A command argument passed to Jedis as is: its own wrapper of a byte[] copies the array, which
+   * cost a third of the client's time per key.
+   */
+  static final class Arg implements Rawable {
+    private final byte[] raw;
+
+    Arg(byte[] raw) {
+      this.raw = raw;
+    }
+
+    Arg(String s) {
+      this(bytes(s));
+    }
+
+    static Arg of(long v) {
+      return new Arg(ascii(v));
+    }
+
+    @Override
+    public byte[] getRaw() {
+      return raw;
+    }
+  }
+
+  /**
+   * Queues one {@code BITFIELD} (or {@code BITFIELD_RO} when {@code value} is null) per shard among
+   * the {@code n} cells {@code (shard[i], offset[i])}: {@code op type offset [value]} for each. Its
+   * replies, one list of values per command, come in no particular order of cells. Clobbers
+   * {@code shard}.
+   */
+  final void queueBitfield(Batch b, int n, int[] shard, long[] offset, Arg op, Arg type, Arg value) {
+    for (int i = 0; i < n; i++) {
+      int s = shard[i];
+      if (s < 0) {
+        continue; // queued with an earlier cell of its shard
+      }
+      CommandArguments args = bitfield(s, value == null);
+      for (int j = i; j < n; j++) {
+        if (shard[j] == s) {
+          shard[j] = -1;
+          args.add(op).add(type).add(Arg.of(offset[j]));
+          if (value != null) {
+            args.add(value);
+          }
+        }
+      }
+      queue(b, args);
+    }
+  }
+
+  /** A {@code BITFIELD} (or {@code BITFIELD_RO}) command on shard {@code s}, to which operations are added. */
+  final CommandArguments bitfield(int s, boolean readOnly) {
+    return new CommandArguments(readOnly ? Command.BITFIELD_RO : Command.BITFIELD).key(shardArgs[s]);
+  }
+
+  /** Queues a {@code BITFIELD} command; its reply is the list of its operations' values. */
+  static void queue(Batch b, CommandArguments bitfield) {
+    b.add(b.pipe.executeCommand(new CommandObject<>(bitfield, BuilderFactory.LONG_LIST)));
+  }
+
+  /**
+   * Runs {@code script} once for a batch of {@code n} keys that follow {@code before} keys of the
+   * same call (all acknowledged, or none: a script is atomic) and returns its reply.
+   */
+  final Object script(
+      String what, boolean idempotent, byte[] script, List<byte[]> keys, List<byte[]> args, int before, int n) {
+    Batch b = store.run(this, what, idempotent, before, bt -> {
+      bt.add(bt.pipe.eval(script, keys, args));
+      for (int i = 0; i < n; i++) {
+        bt.endKey();
+      }
+    });
+    return b.of(0).get(0).get();
+  }
+
+  /** Copies a script's reply of 1 or 0 per key into {@code out} from {@code from}. */
+  static void flags(List<?> reply, boolean[] out, int from) {
+    for (int i = 0; i < reply.size(); i++) {
+      out[from + i] = ((Long) reply.get(i)) == 1;
+    }
+  }
+
+  /** The keys of a batch as bytes: byte[] as is, CharSequence as UTF-8, Long as 8 little-endian bytes. */
+  static List<byte[]> keyBytes(Collection<?> keys) {
+    List<byte[]> out = new ArrayList<>(keys.size());
+    for (Object k : keys) {
+      out.add(keyBytes(k));
+    }
+    return out;
+  }
+
+  static byte[] keyBytes(Object k) {
+    if (k instanceof byte[]) {
+      return (byte[]) k;
+    }
+    if (k instanceof CharSequence) {
+      return k.toString().getBytes(StandardCharsets.UTF_8);
+    }
+    if (k instanceof Long) {
+      long v = (Long) k;
+      byte[] b = new byte[8];
+      for (int i = 0; i < 8; i++) {
+        b[i] = (byte) (v >>> (8 * i));
+      }
+      return b;
+    }
+    throw new IllegalArgumentException("a key must be a byte[], a CharSequence or a Long, was "
+        + (k == null ? "null" : k.getClass().getName()));
+  }
+
+  // ---- identity
+
+  public String name() {
+    return name;
+  }
+
+  public StructureType type() {
+    return meta.type;
+  }
+
+  public HashStrategy hashStrategy() {
+    return meta.hash;
+  }
+
+  public Layout layout() {
+    return meta.layout;
+  }
+
+  public int shardCount() {
+    return meta.shards;
+  }
+
+  /** The bytes of the structure's arrays in Redis: its probkit file's payload. */
+  public long byteSize() {
+    return meta.payload;
+  }
+
+  /** One line: type, shape, hashing, shards and layout. */
+  public String describe() {
+    return meta.describe();
+  }
+
+  String metaKey() {
+    return meta.layout.metaKey(name);
+  }
+
+  /** Every Redis key of the structure, metadata first. */
+  public List<String> redisKeys() {
+    List<String> keys = new ArrayList<>();
+    keys.add(metaKey());
+    keys.addAll(dataKeys(name, meta));
+    return keys;
+  }
+
+  /** The sum of Redis's {@code MEMORY USAGE} over the structure's keys, in bytes. */
+  public long memoryUsage() {
+    long sum = 0;
+    for (String k : redisKeys()) {
+      Long m = store.call(() -> store.jedis().memoryUsage(k));
+      sum += m == null ? 0 : m;
+    }
+    return sum;
+  }
+
+  /** Deletes the structure from Redis (see {@link RedisStore#delete}). */
+  public boolean delete() {
+    return store.delete(name);
+  }
+
+  // ---- export
+
+  /**
+   * Writes the structure as a probkit file, byte for byte what the library writes for the same keys
+   * (docs/REDIS.md says where a Redis-resident structure differs: loglog sketches are dense and carry
+   * no martingale estimate). Keys added during the export may or may not be in it.
+   */
+  public void exportTo(OutputStream out) throws IOException {
+    SketchWriter w = SketchWriter.begin(out, meta.type, meta.hash, meta.params, meta.payload);
+    for (int s = 0; s < meta.shards; s++) {
+      copy(shardKeys[s], meta.shardLength(s), w);
+    }
+    w.finish();
+  }
+
+  /** Streams {@code length} bytes of string {@code key} into {@code w}, in chunks. */
+  final void copy(byte[] key, long length, SketchWriter w) throws IOException {
+    for (long off = 0; off < length; off += CHUNK) {
+      long end = Math.min(length, off + CHUNK);
+      long from = off;
+      byte[] b = store.call(() -> store.jedis().getrange(key, from, end - 1));
+      checkLength(key, b, end - from);
+      w.writeBytes(b, 0, b.length);
+    }
+  }
+
+  final void checkLength(byte[] key, byte[] got, long expected) {
+    if (got == null || got.length != expected) {
+      throw new RedisStoreException(store.server(), "key '" + new String(key, StandardCharsets.UTF_8)
+          + "' of structure '" + name + "' is missing or shorter than its " + expected
+          + " bytes: the structure is damaged or being deleted");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "{" + name + ": " + meta.describe() + "}";
+  }
+}
