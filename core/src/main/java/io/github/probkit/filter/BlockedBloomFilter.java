@@ -17,6 +17,8 @@ import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -46,11 +48,12 @@ import java.util.Objects;
  * <p>Thread safety: chosen when the filter is created or read ({@link Concurrency}).
  *
  * <ul>
- *   <li>{@link Concurrency#CONCURRENT} (the default): {@code add} is lock-free and may be called
- *       from many threads at once (an atomic compare-and-exchange on each 64-bit word it changes);
- *       {@code mightContain} may run concurrently with adds and sees every add that happened-before
- *       it. {@code merge} and {@code writeTo} are not atomic with respect to concurrent adds: a key
- *       added during one of them may be missed by it.
+ *   <li>{@link Concurrency#CONCURRENT} (the default): {@code add} and {@code merge} may be called
+ *       from many threads at once: an add holds, for its few stores to one cache line, one of 256
+ *       spin locks striped over the blocks (one locked instruction per add, where an atomic
+ *       operation per changed word costs four or five). {@code mightContain} takes no lock, may run
+ *       concurrently with adds and sees every add that happened-before it. {@code writeTo} is not
+ *       atomic with respect to concurrent adds: a key added during it may be missed by it.
  *   <li>{@link Concurrency#SINGLE_WRITER}: {@code add} and {@code merge} use plain stores, and one
  *       thread at a time may call them; queries from other threads need external synchronization
  *       with it. The fastest way to build a filter from one thread.
@@ -104,12 +107,19 @@ public final class BlockedBloomFilter implements MergeableFilter {
    */
 
   private static final int BLOCK_WORDS = BLOCK_BITS / Long.SIZE;
+  /** Spin locks of the concurrent mode: block b is guarded by lock b mod LOCKS. */
+  private static final int LOCKS = 256;
+  /** Ints between two locks: 64 bytes, so that no two share a cache line. */
+  private static final int LOCK_STRIDE = 16;
+  private static final VarHandle LOCK = MethodHandles.arrayElementVarHandle(int[].class);
   private static final long REMIX = 0x9E3779B97F4A7C15L;
   private static final int FIELDS_PER_REMIX = 7;
 
   private final LongBitArray bits;
   private final long[] words;
   private final boolean concurrent;
+  /** The spin locks of the concurrent mode (null in the single-writer mode). */
+  private final int[] locks;
   private final long blocks;
   private final int k;
   private final HashStrategy hash;
@@ -122,6 +132,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
     this.bits = bits;
     this.words = bits.words();
     this.concurrent = Objects.requireNonNull(concurrency, "concurrency") == Concurrency.CONCURRENT;
+    this.locks = concurrent ? new int[LOCKS * LOCK_STRIDE] : null;
     this.blocks = bits.bitSize() / BLOCK_BITS;
     this.k = k;
     this.hash = hash;
@@ -344,11 +355,12 @@ public final class BlockedBloomFilter implements MergeableFilter {
   /** Sets the key's bits in the block at word {@code base}; whether any was clear. */
   private boolean addAt(int base, long h) {
     if (concurrent) {
-      return addConcurrently(base, h);
+      return addLocked(base, h);
     }
-    if (k > FIELDS_PER_REMIX) {
-      return addPlainGroups(base, h);
-    }
+    return k > FIELDS_PER_REMIX ? addPlainGroups(base, h) : addPlain(base, h);
+  }
+
+  private boolean addPlain(int base, long h) {
     long[] w = words;
     long g = h * REMIX;
     long fresh = 0;
@@ -381,18 +393,38 @@ public final class BlockedBloomFilter implements MergeableFilter {
     }
   }
 
-  private boolean addConcurrently(int base, long h) {
-    long[] w = words;
-    long g = h * REMIX;
-    boolean changed = false;
-    for (int i = 0, group = 1; ; group++) {
-      for (int end = Math.min(k, i + FIELDS_PER_REMIX); i < end; i++, g >>>= 9) {
-        changed |= LongBitArray.orWord(w, base + ((int) g & 7), 1L << (g >>> 3));
+  /**
+   * The concurrent add: the plain stores of {@link #addPlain}, under the spin lock of the key's
+   * block. One locked instruction per add, where an atomic operation per changed word took four or
+   * five (long keys at 10^6, one thread: 29.2 ns against 13.2 single-writer with compare-and-exchange
+   * per word).
+   */
+  private boolean addLocked(int base, long h) {
+    int lock = lockOf(base);
+    lock(lock);
+    try {
+      return k > FIELDS_PER_REMIX ? addPlainGroups(base, h) : addPlain(base, h);
+    } finally {
+      LOCK.setRelease(locks, lock, 0);
+    }
+  }
+
+  /** The lock of the block at word {@code base}: one of {@link #LOCKS}, each on its own cache line. */
+  private static int lockOf(int base) {
+    return ((base / BLOCK_WORDS) & (LOCKS - 1)) * LOCK_STRIDE;
+  }
+
+  /**
+   * Held for a few stores to one cache line. A thread that finds it held spins, and yields now and
+   * then in case the holder has lost its core.
+   */
+  private void lock(int lock) {
+    for (int spins = 1; !LOCK.weakCompareAndSetAcquire(locks, lock, 0, 1); spins++) {
+      if ((spins & 63) == 0) {
+        Thread.yield();
+      } else {
+        Thread.onSpinWait();
       }
-      if (i == k) {
-        return changed;
-      }
-      g = Mix.mix64(h + group * REMIX);
     }
   }
 
@@ -575,7 +607,23 @@ public final class BlockedBloomFilter implements MergeableFilter {
   @Override
   public BlockedBloomFilter merge(MembershipFilter other) {
     compatibility(other).orThrow();
-    bits.or(((BlockedBloomFilter) other).bits, concurrent);
+    long[] theirs = ((BlockedBloomFilter) other).words;
+    if (!concurrent) {
+      bits.or(((BlockedBloomFilter) other).bits, false);
+      return this;
+    }
+    // Block by block under its lock, as the adds write.
+    for (int base = 0; base < words.length; base += BLOCK_WORDS) {
+      int lock = lockOf(base);
+      lock(lock);
+      try {
+        for (int i = base; i < base + BLOCK_WORDS; i++) {
+          words[i] |= theirs[i];
+        }
+      } finally {
+        LOCK.setRelease(locks, lock, 0);
+      }
+    }
     return this;
   }
 

@@ -126,4 +126,34 @@ class ConcurrencyModeTest {
       assertThat(bytes(shared)).isEqualTo(bytes(alone));
     }
   }
+
+  /** Merges into a concurrent filter while other threads add: the result is the union, bit for bit. */
+  @ParameterizedTest
+  @EnumSource(value = Kind.class, names = {"BLOOM", "BLOCKED", "BLOCKED_TIGHT"})
+  void mergesAndAddsAtOnceLoseNothing(Kind kind) throws Exception {
+    MutableFilter shared = kind.create.apply(Concurrency.CONCURRENT);
+    MutableFilter other = kind.create.apply(Concurrency.SINGLE_WRITER);
+    for (long i = 0; i < 20_000; i++) {
+      other.add(-i - 1);
+    }
+    int perThread = 5_000;
+    Threads.run(Threads.COUNT, t -> {
+      if (t % 2 == 0) {
+        for (int i = 0; i < perThread; i++) {
+          shared.add(((long) t << 32) | i);
+        }
+      } else {
+        for (int round = 0; round < 5; round++) {
+          ((MergeableFilter) shared).merge(other);
+        }
+      }
+    });
+    MutableFilter expected = other.copy();
+    for (int t = 0; t < Threads.COUNT; t += 2) {
+      for (int i = 0; i < perThread; i++) {
+        expected.add(((long) t << 32) | i);
+      }
+    }
+    assertThat(bytes(shared)).isEqualTo(bytes(expected));
+  }
 }
