@@ -455,32 +455,14 @@ public final class BinaryFuseFilter implements MembershipFilter {
   @Override
   public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
     Batch.checkRange(from, to, keys.length, present.length);
-    long[] h = Batch.hashes(to - from);
-    int found = 0;
-    for (int at = from; at < to; at += h.length) {
-      int n = Math.min(h.length, to - at);
-      for (int i = 0; i < n; i++) {
-        h[i] = hash.hash64(keys[at + i]);
-      }
-      found += containsChunk(h, n, present, at);
-    }
-    return found;
+    return (int) Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
   public int mightContainAll(byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
     Batch.checkSlices(buf, offsets, lengths, count);
     Batch.checkRange(0, count, count, present.length);
-    long[] h = Batch.hashes(count);
-    int found = 0;
-    for (int at = 0; at < count; at += h.length) {
-      int n = Math.min(h.length, count - at);
-      for (int i = 0; i < n; i++) {
-        h[i] = hash.hash64(buf, offsets[at + i], lengths[at + i]);
-      }
-      found += containsChunk(h, n, present, at);
-    }
-    return found;
+    return (int) Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, n, present, at));
   }
 
   private int containsChunk(long[] h, int n, boolean[] present, int at) {

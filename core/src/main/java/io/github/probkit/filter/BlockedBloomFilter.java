@@ -463,113 +463,77 @@ public final class BlockedBloomFilter implements MergeableFilter {
   @Override
   public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
     Batch.checkRange(from, to, keys.length, present.length);
-    Chunk c = new Chunk(to - from);
-    int found = 0;
-    for (int at = from; at < to; at += c.h.length) {
-      int n = Math.min(c.h.length, to - at);
-      for (int i = 0; i < n; i++) {
-        c.put(i, hashOf(keys[at + i]));
-      }
-      found += containsChunk(c, n, present, at);
-    }
-    return found;
+    int[] base = new int[Math.min(Batch.CHUNK, to - from)];
+    return (int) Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, base, n, present, at));
   }
 
   @Override
   public int mightContainAll(byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
     Batch.checkSlices(buf, offsets, lengths, count);
     Batch.checkRange(0, count, count, present.length);
-    Chunk c = new Chunk(count);
-    int found = 0;
-    for (int at = 0; at < count; at += c.h.length) {
-      int n = Math.min(c.h.length, count - at);
-      for (int i = 0; i < n; i++) {
-        c.put(i, hashOf(buf, offsets[at + i], lengths[at + i]));
-      }
-      found += containsChunk(c, n, present, at);
-    }
-    return found;
+    int[] base = new int[Math.min(Batch.CHUNK, count)];
+    return (int) Batch.overSlices(
+        hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, base, n, present, at));
   }
 
   @Override
   public long addAll(long[] keys, int from, int to) {
     Objects.checkFromToIndex(from, to, keys.length);
-    Chunk c = new Chunk(to - from);
-    long changed = 0;
-    for (int at = from; at < to; at += c.h.length) {
-      int n = Math.min(c.h.length, to - at);
-      for (int i = 0; i < n; i++) {
-        c.put(i, hashOf(keys[at + i]));
-      }
-      changed += addChunk(c, n);
-    }
-    return changed;
+    int[] base = new int[Math.min(Batch.CHUNK, to - from)];
+    return Batch.overLongs(hash, keys, from, to, (h, n, at) -> addChunk(h, base, n));
   }
 
   @Override
   public long addAll(byte[] buf, int[] offsets, int[] lengths, int count) {
     Batch.checkSlices(buf, offsets, lengths, count);
-    Chunk c = new Chunk(count);
-    long changed = 0;
-    for (int at = 0; at < count; at += c.h.length) {
-      int n = Math.min(c.h.length, count - at);
-      for (int i = 0; i < n; i++) {
-        c.put(i, hashOf(buf, offsets[at + i], lengths[at + i]));
-      }
-      changed += addChunk(c, n);
-    }
-    return changed;
+    int[] base = new int[Math.min(Batch.CHUNK, count)];
+    return Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> addChunk(h, base, n));
   }
 
-  /** The hashes of a chunk of keys and the first word of each key's block. */
-  private final class Chunk {
-    final long[] h;
-    final int[] base;
-
-    Chunk(int keys) {
-      h = Batch.hashes(keys);
-      base = new int[h.length];
-    }
-
-    void put(int i, long hash) {
-      h[i] = hash;
-      base[i] = blockBase(hash);
-    }
-
-    /**
-     * Loads the first and last word of every key's block. A long[]'s elements start 16 bytes past
-     * a cache line, so a block straddles two lines; touching only one left a miss in most tests
-     * (n = 10^8: 51 against 21 ns per key).
-     */
-    void touch(int n) {
-      long[] w = words;
-      long touched = 0;
-      for (int i = 0; i < n; i++) {
-        touched += w[base[i]] + w[base[i] + BLOCK_WORDS - 1];
+  /**
+   * Turns the strategy's hashes of a chunk into the probes' ({@link #hashOf}), finds each key's
+   * block and loads its first and last word. A long[]'s elements start 16 bytes past a cache line,
+   * so a block straddles two lines; touching only one left a miss in most tests (n = 10^8: 51
+   * against 21 ns per key).
+   */
+  private void prepare(long[] h, int[] base, int n) {
+    for (int i = 0; i < n; i++) {
+      if (spread) {
+        h[i] = Mix.mix64(h[i]);
       }
-      Batch.consume(touched);
+      base[i] = blockBase(h[i]);
     }
+    // A loop of bare loads, apart from the arithmetic above: more of them fit in the processor's
+    // window (measured: 6 against 13 ns per key at 10^8 with the block computed in the same loop).
+    long[] w = words;
+    long touched = 0;
+    for (int i = 0; i < n; i++) {
+      touched += w[base[i]] + w[base[i] + BLOCK_WORDS - 1];
+    }
+    Batch.consume(touched);
   }
 
-  private int containsChunk(Chunk c, int n, boolean[] present, int at) {
-    c.touch(n);
+  private int containsChunk(long[] h, int[] base, int n, boolean[] present, int at) {
+    prepare(h, base, n);
     int found = 0;
     for (int i = 0; i < n; i++) {
-      boolean p = containsAt(c.base[i], c.h[i]);
+      boolean p = containsAt(base[i], h[i]);
       present[at + i] = p;
       found += p ? 1 : 0;
     }
     return found;
   }
 
-  private int addChunk(Chunk c, int n) {
-    c.touch(n);
+  private int addChunk(long[] h, int[] base, int n) {
+    prepare(h, base, n);
     int changed = 0;
     for (int i = 0; i < n; i++) {
-      changed += addAt(c.base[i], c.h[i]) ? 1 : 0;
+      changed += addAt(base[i], h[i]) ? 1 : 0;
     }
     return changed;
   }
+
+
 
   /**
    * Writes into {@code out[0..hashes)} the bit positions in {@code [0, bits)}, in probe order, that a

@@ -294,16 +294,7 @@ public final class BloomFilter implements MergeableFilter {
       return MergeableFilter.super.mightContainAll(keys, from, to, present);
     }
     Batch.checkRange(from, to, keys.length, present.length);
-    long[] h = Batch.hashes(to - from);
-    int found = 0;
-    for (int at = from; at < to; at += h.length) {
-      int n = Math.min(h.length, to - at);
-      for (int i = 0; i < n; i++) {
-        h[i] = hash.hash64(keys[at + i]);
-      }
-      found += containsChunk(h, n, present, at);
-    }
-    return found;
+    return (int) Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
@@ -313,16 +304,7 @@ public final class BloomFilter implements MergeableFilter {
     }
     Batch.checkSlices(buf, offsets, lengths, count);
     Batch.checkRange(0, count, count, present.length);
-    long[] h = Batch.hashes(count);
-    int found = 0;
-    for (int at = 0; at < count; at += h.length) {
-      int n = Math.min(h.length, count - at);
-      for (int i = 0; i < n; i++) {
-        h[i] = hash.hash64(buf, offsets[at + i], lengths[at + i]);
-      }
-      found += containsChunk(h, n, present, at);
-    }
-    return found;
+    return (int) Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
@@ -331,16 +313,7 @@ public final class BloomFilter implements MergeableFilter {
       return MergeableFilter.super.addAll(keys, from, to);
     }
     Objects.checkFromToIndex(from, to, keys.length);
-    long[] h = Batch.hashes(to - from);
-    long changed = 0;
-    for (int at = from; at < to; at += h.length) {
-      int n = Math.min(h.length, to - at);
-      for (int i = 0; i < n; i++) {
-        h[i] = hash.hash64(keys[at + i]);
-      }
-      changed += addChunk(h, n);
-    }
-    return changed;
+    return Batch.overLongs(hash, keys, from, to, (h, n, at) -> addChunk(h, n));
   }
 
   @Override
@@ -349,16 +322,7 @@ public final class BloomFilter implements MergeableFilter {
       return MergeableFilter.super.addAll(buf, offsets, lengths, count);
     }
     Batch.checkSlices(buf, offsets, lengths, count);
-    long[] h = Batch.hashes(count);
-    long changed = 0;
-    for (int at = 0; at < count; at += h.length) {
-      int n = Math.min(h.length, count - at);
-      for (int i = 0; i < n; i++) {
-        h[i] = hash.hash64(buf, offsets[at + i], lengths[at + i]);
-      }
-      changed += addChunk(h, n);
-    }
-    return changed;
+    return Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> addChunk(h, n));
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.github.probkit.internal;
 
+import io.github.probkit.hash.HashStrategy;
 import java.util.Objects;
 
 /**
@@ -49,8 +50,45 @@ public final class Batch {
     }
   }
 
-  /** A scratch array for the hashes of one chunk of a batch of {@code n} keys. */
-  public static long[] hashes(int n) {
-    return new long[Math.min(CHUNK, n)];
+  /** A filter's work on one chunk: keys {@code [at, at + n)} of the batch, whose hashes are {@code h[0, n)}. */
+  @FunctionalInterface
+  public interface ChunkOp {
+    /** Returns what the chunk adds to the batch's result (keys present, or adds that changed). */
+    int apply(long[] h, int n, int at);
+  }
+
+  /**
+   * Runs {@code op} over {@code keys[from, to)} chunk by chunk, each key hashed with
+   * {@code hash.hash64(long)}; returns the sum of what the chunks return.
+   */
+  public static long overLongs(HashStrategy hash, long[] keys, int from, int to, ChunkOp op) {
+    long[] h = new long[Math.min(CHUNK, to - from)];
+    long sum = 0;
+    for (int at = from; at < to; at += h.length) {
+      int n = Math.min(h.length, to - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hash.hash64(keys[at + i]);
+      }
+      sum += op.apply(h, n, at);
+    }
+    return sum;
+  }
+
+  /**
+   * Runs {@code op} over {@code count} keys given as slices {@code buf[offsets[i], offsets[i] +
+   * lengths[i])}, chunk by chunk, each hashed with {@code hash.hash64(byte[], int, int)}.
+   */
+  public static long overSlices(
+      HashStrategy hash, byte[] buf, int[] offsets, int[] lengths, int count, ChunkOp op) {
+    long[] h = new long[Math.min(CHUNK, count)];
+    long sum = 0;
+    for (int at = 0; at < count; at += h.length) {
+      int n = Math.min(h.length, count - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hash.hash64(buf, offsets[at + i], lengths[at + i]);
+      }
+      sum += op.apply(h, n, at);
+    }
+    return sum;
   }
 }
