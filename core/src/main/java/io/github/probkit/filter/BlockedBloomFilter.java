@@ -21,6 +21,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.PrimitiveIterator;
 
 /**
  * A cache-blocked Bloom filter: every probe of a key falls in one 512-bit block (a 64-byte cache
@@ -659,15 +660,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
    */
   @Override
   public double expectedFpp() {
-    double[] rate = new double[BLOCK_BITS + 1];
-    for (int c = 0; c <= BLOCK_BITS; c++) {
-      rate[c] = Math.pow((double) c / BLOCK_BITS, k);
-    }
-    double sum = 0;
-    for (int base = 0; base < words.length; base += BLOCK_WORDS) {
-      sum += rate[blockPopulation(base)];
-    }
-    return sum / blocks;
+    return expectedFpp(populations(), blocks, k);
   }
 
   /**
@@ -679,23 +672,55 @@ public final class BlockedBloomFilter implements MergeableFilter {
    */
   @Override
   public long approximateCount() {
+    return approximateCount(populations(), k);
+  }
+
+  /** The bits set in each block, in block order. */
+  private PrimitiveIterator.OfInt populations() {
+    return new PrimitiveIterator.OfInt() {
+      int base;
+
+      @Override
+      public boolean hasNext() {
+        return base < words.length;
+      }
+
+      @Override
+      public int nextInt() {
+        int c = 0;
+        for (int i = base; i < base + BLOCK_WORDS; i++) {
+          c += Long.bitCount(words[i]);
+        }
+        base += BLOCK_WORDS;
+        return c;
+      }
+    };
+  }
+
+  /** {@link #expectedFpp()} of a table whose blocks have these populations, in block order. */
+  static double expectedFpp(PrimitiveIterator.OfInt populations, long blocks, int k) {
+    double[] rate = new double[BLOCK_BITS + 1];
+    for (int c = 0; c <= BLOCK_BITS; c++) {
+      rate[c] = Math.pow((double) c / BLOCK_BITS, k);
+    }
     double sum = 0;
-    for (int base = 0; base < words.length; base += BLOCK_WORDS) {
-      int x = blockPopulation(base);
+    while (populations.hasNext()) {
+      sum += rate[populations.nextInt()];
+    }
+    return sum / blocks;
+  }
+
+  /** {@link #approximateCount()} of a table whose blocks have these populations, in block order. */
+  static long approximateCount(PrimitiveIterator.OfInt populations, int k) {
+    double sum = 0;
+    while (populations.hasNext()) {
+      int x = populations.nextInt();
       if (x == BLOCK_BITS) {
         return Long.MAX_VALUE;
       }
       sum += Math.log1p(-(double) x / BLOCK_BITS);
     }
     return Math.round(sum / (k * Math.log1p(-1.0 / BLOCK_BITS)));
-  }
-
-  private int blockPopulation(int base) {
-    int c = 0;
-    for (int i = base; i < base + BLOCK_WORDS; i++) {
-      c += Long.bitCount(words[i]);
-    }
-    return c;
   }
 
   @Override

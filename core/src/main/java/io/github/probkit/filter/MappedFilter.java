@@ -16,7 +16,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.io.UncheckedIOException;
 import java.util.Locale;
+import java.util.PrimitiveIterator;
 import java.util.zip.CRC32C;
 
 /**
@@ -219,13 +221,116 @@ public final class MappedFilter implements MembershipFilter, Closeable {
     return payloadLength;
   }
 
-  /** The loaded filter's {@code expectedFpp()}; for a Bloom-type filter that scans every page. */
+  /** The probes per key of a Bloom or blocked Bloom filter; 3 (slots) for a binary fuse filter. */
+  public int hashCount() {
+    return bloom != null ? bloom.hashes : 3;
+  }
+
+  /** The keys a Bloom-type filter was sized for (0 when built by shape); a binary fuse filter's keys. */
+  public long expectedKeys() {
+    return bloom != null ? bloom.expectedKeys : fuse.keys;
+  }
+
+  /** The rate a Bloom-type filter was sized for (0 when built by shape); a binary fuse filter's 2^-f. */
+  public double targetFpp() {
+    return bloom != null ? bloom.fpp : fuse.keys == 0 ? 0 : fuse.width.fpp();
+  }
+
+  /**
+   * The bits set, as the loaded filter's {@code bitCount()}: a scan of the file through a small
+   * buffer (an I/O error is an UncheckedIOException). A binary fuse filter has no such count:
+   * IllegalStateException.
+   */
+  public long bitCount() {
+    if (bloom == null) {
+      throw new IllegalStateException("a binary fuse filter has fingerprints, not bits to count");
+    }
+    long c = 0;
+    for (Words w = new Words(); w.hasNext(); ) {
+      c += Long.bitCount(w.nextLong());
+    }
+    return c;
+  }
+
+  /** The loaded filter's {@code expectedFpp()}: for a Bloom-type filter a scan of the file. */
   @Override
   public double expectedFpp() {
-    try {
-      return load().expectedFpp();
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    switch (type) {
+      case BLOOM_FILTER:
+        return Math.pow((double) bitCount() / bloom.cells, bloom.hashes);
+      case BLOCKED_BLOOM_FILTER:
+        return BlockedBloomFilter.expectedFpp(new Words().blocks(), bloom.cells / BlockedBloomFilter.BLOCK_BITS,
+            bloom.hashes);
+      default:
+        return targetFpp();
+    }
+  }
+
+  /**
+   * The loaded filter's {@code approximateCount()} (for a Bloom-type filter a scan of the file); a
+   * binary fuse filter's keys.
+   */
+  public long approximateCount() {
+    switch (type) {
+      case BLOOM_FILTER:
+        return BloomShape.approximateCount(bitCount(), bloom.cells, bloom.hashes);
+      case BLOCKED_BLOOM_FILTER:
+        return BlockedBloomFilter.approximateCount(new Words().blocks(), bloom.hashes);
+      default:
+        return fuse.keys;
+    }
+  }
+
+  /**
+   * The payload's words in order, read through a 1 MiB buffer with positional reads: a scan does
+   * not leave the file's pages mapped in this process (nor counted in its resident memory).
+   */
+  private final class Words implements PrimitiveIterator.OfLong {
+    private final ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN).limit(0);
+    private long at = payloadOffset;
+    private final long end = payloadOffset + payloadLength;
+
+    @Override
+    public boolean hasNext() {
+      return buf.hasRemaining() || at < end;
+    }
+
+    @Override
+    public long nextLong() {
+      if (!buf.hasRemaining()) {
+        buf.clear().limit((int) Math.min(buf.capacity(), end - at));
+        try {
+          while (buf.hasRemaining()) {
+            if (channel.read(buf, at + buf.position()) < 0) {
+              throw new SketchFormatException("truncated: " + file + " ended early");
+            }
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        at += buf.limit();
+        buf.flip();
+      }
+      return buf.getLong();
+    }
+
+    /** The bits set in each 512-bit block, in block order. */
+    PrimitiveIterator.OfInt blocks() {
+      return new PrimitiveIterator.OfInt() {
+        @Override
+        public boolean hasNext() {
+          return Words.this.hasNext();
+        }
+
+        @Override
+        public int nextInt() {
+          int c = 0;
+          for (int i = 0; i < BlockedBloomFilter.BLOCK_BITS / Long.SIZE; i++) {
+            c += Long.bitCount(nextLong());
+          }
+          return c;
+        }
+      };
     }
   }
 

@@ -90,6 +90,23 @@ class MappedFilterTest {
       assertThat(mapped.byteSize()).isEqualTo(loaded.byteSize());
       mapped.verify();
       assertThat(mapped.load()).isEqualTo(loaded);
+      assertThat(mapped.expectedFpp()).isEqualTo(loaded.expectedFpp());
+      if (loaded instanceof BloomFilter) {
+        BloomFilter b = (BloomFilter) loaded;
+        assertThat(mapped.bitCount()).isEqualTo(b.bitCount());
+        assertThat(mapped.approximateCount()).isEqualTo(b.approximateCount());
+        assertThat(List.of(mapped.hashCount(), mapped.expectedKeys(), mapped.targetFpp()))
+            .isEqualTo(List.of(b.hashCount(), b.expectedKeys(), b.targetFpp()));
+      } else if (loaded instanceof BlockedBloomFilter) {
+        BlockedBloomFilter b = (BlockedBloomFilter) loaded;
+        assertThat(mapped.bitCount()).isEqualTo(b.bitCount());
+        assertThat(mapped.approximateCount()).isEqualTo(b.approximateCount());
+        assertThat(List.of(mapped.hashCount(), mapped.expectedKeys(), mapped.targetFpp()))
+            .isEqualTo(List.of(b.hashCount(), b.expectedKeys(), b.targetFpp()));
+      } else {
+        assertThat(mapped.approximateCount()).isEqualTo(((BinaryFuseFilter) loaded).keyCount());
+        assertThatThrownBy(mapped::bitCount).isInstanceOf(IllegalStateException.class);
+      }
     }
     assertThat(Filters.open(file)).isInstanceOf(MappedFilter.class);
   }
