@@ -24,7 +24,7 @@ class ThreadSafetyDocumentedTest {
   private static final Map<String, String> TESTED_CLAIMS = Map.of(
       "BloomFilter", "BloomFilterTest.concurrentAddsLoseNothing, writeToDuringConcurrentAddsWritesAReadableFilter",
       "BlockedBloomFilter", "BlockedBloomFilterTest.concurrentAddsGiveTheSameBitsAsSequentialOnes",
-      "ScalableBloomFilter", "ConcurrencyModeTest.concurrentAddsLoseNothing",
+      "ScalableBloomFilter", "ScalableBloomFilterTest.concurrentAddsLoseNothing",
       "BinaryFuseFilter", "BinaryFuseFilterTest.concurrentQueriesGiveTheSerialAnswers",
       "CountMinSketch", "CountMinSketchTest.concurrentAddsLoseNoCount, concurrentMergesAndAddsLoseNoCount,"
           + " writeToDuringConcurrentAddsWritesAValidSketch");

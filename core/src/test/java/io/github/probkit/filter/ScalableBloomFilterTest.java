@@ -131,6 +131,33 @@ class ScalableBloomFilterTest {
     assertThat(f.capacity()).isEqualTo(layers.size() == 3 ? 7000 : 3000);
   }
 
+  /**
+   * 8 threads add disjoint keys at once to a concurrent filter that grows through several layers
+   * meanwhile: every key is present and no layer holds more keys than its capacity (a key is not
+   * counted when the layers falsely hold it already: under 1 % of them).
+   */
+  @Test
+  void concurrentAddsLoseNothing() throws Exception {
+    ScalableBloomFilter f = ScalableBloomFilter.create(1000, 0.01);
+    int perThread = 4_000;
+    io.github.probkit.testing.Threads.run(io.github.probkit.testing.Threads.COUNT, t -> {
+      for (int i = 0; i < perThread; i++) {
+        f.add(((long) t << 32) | i);
+      }
+    });
+    long total = (long) io.github.probkit.testing.Threads.COUNT * perThread;
+    for (int t = 0; t < io.github.probkit.testing.Threads.COUNT; t++) {
+      for (int i = 0; i < perThread; i++) {
+        assertThat(f.mightContain(((long) t << 32) | i)).isTrue();
+      }
+    }
+    assertThat(f.layerCount()).isGreaterThanOrEqualTo(5);
+    for (ScalableBloomFilter.LayerInfo l : f.layers()) {
+      assertThat(l.keys()).isBetween(0L, l.capacity());
+    }
+    assertThat(f.approximateCount()).isBetween(total - total / 50, total);
+  }
+
   @Test
   void aKeyAddedTwiceIsStoredOnce() {
     ScalableBloomFilter f = ScalableBloomFilter.create(10, 0.01);
