@@ -465,6 +465,18 @@ public final class BinaryFuseFilter implements MembershipFilter {
     return (int) Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, n, present, at));
   }
 
+  /** True: a key's three slots and fingerprint come from its hash alone. */
+  @Override
+  public boolean hashSuffices() {
+    return true;
+  }
+
+  @Override
+  public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    Batch.checkRange(from, to, hashes.length, present.length);
+    return (int) Batch.overHashes(hashes, from, to, (h, n, at) -> containsChunk(h, n, present, at));
+  }
+
   private int containsChunk(long[] h, int n, boolean[] present, int at) {
     if (keys != 0) {
       long touched = 0;

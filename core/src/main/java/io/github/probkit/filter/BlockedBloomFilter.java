@@ -491,6 +491,26 @@ public final class BlockedBloomFilter implements MergeableFilter {
     return Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> addChunk(h, base, n));
   }
 
+  /** True: the probes come from the key's hash alone (mixed first when the strategy needs it). */
+  @Override
+  public boolean hashSuffices() {
+    return true;
+  }
+
+  @Override
+  public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    Batch.checkRange(from, to, hashes.length, present.length);
+    int[] base = new int[Math.min(Batch.CHUNK, to - from)];
+    return (int) Batch.overHashes(hashes, from, to, (h, n, at) -> containsChunk(h, base, n, present, at));
+  }
+
+  @Override
+  public long addAllHashes(long[] hashes, int from, int to) {
+    Objects.checkFromToIndex(from, to, hashes.length);
+    int[] base = new int[Math.min(Batch.CHUNK, to - from)];
+    return Batch.overHashes(hashes, from, to, (h, n, at) -> addChunk(h, base, n));
+  }
+
   /**
    * Turns the strategy's hashes of a chunk into the probes' ({@link #hashOf}), finds each key's
    * block and loads its first and last word. A long[]'s elements start 16 bytes past a cache line,

@@ -325,6 +325,30 @@ public final class BloomFilter implements MergeableFilter {
     return Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> addChunk(h, n));
   }
 
+  /** True unless hashed with FNV-1a, whose second hash is a second pass over the key. */
+  @Override
+  public boolean hashSuffices() {
+    return !exact;
+  }
+
+  @Override
+  public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    if (exact) {
+      return MergeableFilter.super.mightContainAllHashes(hashes, from, to, present);
+    }
+    Batch.checkRange(from, to, hashes.length, present.length);
+    return (int) Batch.overHashes(hashes, from, to, (h, n, at) -> containsChunk(h, n, present, at));
+  }
+
+  @Override
+  public long addAllHashes(long[] hashes, int from, int to) {
+    if (exact) {
+      return MergeableFilter.super.addAllHashes(hashes, from, to);
+    }
+    Objects.checkFromToIndex(from, to, hashes.length);
+    return Batch.overHashes(hashes, from, to, (h, n, at) -> addChunk(h, n));
+  }
+
   /**
    * Loads the word of every probe of every key of the chunk. Only XXH3 comes here, whose second
    * hash is derived from the first without the key (hence the 0 passed as the key).

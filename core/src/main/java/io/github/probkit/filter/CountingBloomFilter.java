@@ -7,6 +7,7 @@ import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.PackedArray;
 import io.github.probkit.internal.Probes;
@@ -178,6 +179,40 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
       }
     }
     return true;
+  }
+
+  /** True unless hashed with FNV-1a (files written before it was refused), whose second hash reads the key. */
+  @Override
+  public boolean hashSuffices() {
+    return !exact;
+  }
+
+  @Override
+  public long addAllHashes(long[] hashes, int from, int to) {
+    if (exact) {
+      return MergeableFilter.super.addAllHashes(hashes, from, to);
+    }
+    Objects.checkFromToIndex(from, to, hashes.length);
+    long changed = 0;
+    for (int i = from; i < to; i++) {
+      // XXH3's second hash comes from the first alone (the key is not read).
+      changed += addHashes(hashes[i], hash.secondHash(0L, hashes[i])) ? 1 : 0;
+    }
+    return changed;
+  }
+
+  @Override
+  public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    if (exact) {
+      return MergeableFilter.super.mightContainAllHashes(hashes, from, to, present);
+    }
+    Batch.checkRange(from, to, hashes.length, present.length);
+    int found = 0;
+    for (int i = from; i < to; i++) {
+      present[i] = containsHashes(hashes[i], hash.secondHash(0L, hashes[i]));
+      found += present[i] ? 1 : 0;
+    }
+    return found;
   }
 
   // Counter p is the nibble at bit 4 (p mod 16) of word p / 16. The multiply-high probes (XXH3) are

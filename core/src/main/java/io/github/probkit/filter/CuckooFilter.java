@@ -7,6 +7,7 @@ import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.PackedArray;
 import io.github.probkit.io.SketchFormatException;
@@ -402,6 +403,33 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   public boolean add(long key) {
     long h = hash.hash64(key);
     return insert(bucketOf(h), fingerprintOf(h));
+  }
+
+  /** True: a key's buckets and fingerprint come from its hash alone. */
+  @Override
+  public boolean hashSuffices() {
+    return true;
+  }
+
+  @Override
+  public long addAllHashes(long[] hashes, int from, int to) {
+    Objects.checkFromToIndex(from, to, hashes.length);
+    long changed = 0;
+    for (int i = from; i < to; i++) {
+      changed += insert(bucketOf(hashes[i]), fingerprintOf(hashes[i])) ? 1 : 0;
+    }
+    return changed;
+  }
+
+  @Override
+  public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    Batch.checkRange(from, to, hashes.length, present.length);
+    int found = 0;
+    for (int i = from; i < to; i++) {
+      present[i] = containsHash(hashes[i]);
+      found += present[i] ? 1 : 0;
+    }
+    return found;
   }
 
   /** As {@link DeletableFilter#addIfAbsent}, hashing the key once. */

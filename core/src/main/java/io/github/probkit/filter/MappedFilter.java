@@ -1,6 +1,7 @@
 package io.github.probkit.filter;
 
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.MappedBytes;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
@@ -120,23 +121,46 @@ public final class MappedFilter implements MembershipFilter, Closeable {
   @Override
   public boolean mightContain(byte[] key, int off, int len) {
     long h = hash.hash64(key, off, len);
-    switch (type) {
-      case BLOOM_FILTER:
-        return BloomFilter.containsIn(payload, bloom.cells, bloom.hashes, exact, h, hash.secondHash(key, off, len, h));
-      case BLOCKED_BLOOM_FILTER:
-        return BlockedBloomFilter.containsIn(
-            payload, bloom.cells / BlockedBloomFilter.BLOCK_BITS, bloom.hashes, BlockedBloomFilter.hashOf(hash, h));
-      default:
-        return BinaryFuseFilter.containsIn(payload, fuse, h);
+    if (exact && type == StructureType.BLOOM_FILTER) {
+      return BloomFilter.containsIn(payload, bloom.cells, bloom.hashes, true, h, hash.secondHash(key, off, len, h));
     }
+    return containsHash(h);
   }
 
   @Override
   public boolean mightContain(long key) {
     long h = hash.hash64(key);
+    if (exact && type == StructureType.BLOOM_FILTER) {
+      return BloomFilter.containsIn(payload, bloom.cells, bloom.hashes, true, h, hash.secondHash(key, h));
+    }
+    return containsHash(h);
+  }
+
+  /** True unless a Bloom filter hashed with FNV-1a, whose second hash reads the key. */
+  @Override
+  public boolean hashSuffices() {
+    return !(type == StructureType.BLOOM_FILTER && exact);
+  }
+
+  @Override
+  public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    if (!hashSuffices()) {
+      return MembershipFilter.super.mightContainAllHashes(hashes, from, to, present);
+    }
+    Batch.checkRange(from, to, hashes.length, present.length);
+    int found = 0;
+    for (int i = from; i < to; i++) {
+      present[i] = containsHash(hashes[i]);
+      found += present[i] ? 1 : 0;
+    }
+    return found;
+  }
+
+  /** A key's answer from its hash; for a Bloom filter only with XXH3 (second hash from the first). */
+  private boolean containsHash(long h) {
     switch (type) {
       case BLOOM_FILTER:
-        return BloomFilter.containsIn(payload, bloom.cells, bloom.hashes, exact, h, hash.secondHash(key, h));
+        return BloomFilter.containsIn(payload, bloom.cells, bloom.hashes, exact, h, hash.secondHash(0L, h));
       case BLOCKED_BLOOM_FILTER:
         return BlockedBloomFilter.containsIn(
             payload, bloom.cells / BlockedBloomFilter.BLOCK_BITS, bloom.hashes, BlockedBloomFilter.hashOf(hash, h));

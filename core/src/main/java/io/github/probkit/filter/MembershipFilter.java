@@ -81,6 +81,26 @@ public interface MembershipFilter {
     return found;
   }
 
+  /**
+   * Whether a key's {@link HashStrategy#hash64 hash} is all this filter needs of it, so that
+   * {@link #mightContainAllHashes} applies: true for every filter but a Bloom or scalable filter
+   * hashed with FNV-1a, whose probes need a second pass over the key.
+   */
+  default boolean hashSuffices() {
+    return false;
+  }
+
+  /**
+   * {@link #mightContainAll(long[], int, int, boolean[])} of keys given by their hashes:
+   * {@code hashes[i]} is {@code hashStrategy().hash64} of the key's bytes, computed wherever suits
+   * the caller (on other threads, say). The answers are exactly those of the keys. Throws
+   * IllegalStateException when {@link #hashSuffices()} is false.
+   */
+  default int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    throw new IllegalStateException("a " + type().label() + " filter hashed with " + hashStrategy()
+        + " needs the keys, not their hashes");
+  }
+
   /** The probability that a key never added is reported present, estimated from the current state. */
   double expectedFpp();
 

@@ -98,6 +98,17 @@ public interface MutableFilter extends MembershipFilter {
     return changed;
   }
 
+  /**
+   * Adds keys given by their hashes, {@code hashes[from, to)}, in order ({@code hashes[i]} is
+   * {@code hashStrategy().hash64} of the key's bytes, as for {@link #mightContainAllHashes});
+   * returns how many of the adds changed the filter, exactly as adding the keys would. Throws
+   * IllegalStateException when {@link #hashSuffices()} is false.
+   */
+  default long addAllHashes(long[] hashes, int from, int to) {
+    throw new IllegalStateException("a " + type().label() + " filter hashed with " + hashStrategy()
+        + " needs the keys, not their hashes");
+  }
+
   /** The number of distinct keys added, estimated from the filter's state. */
   long approximateCount();
 

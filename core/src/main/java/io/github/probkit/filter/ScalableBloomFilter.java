@@ -269,7 +269,44 @@ public final class ScalableBloomFilter implements MutableFilter {
   @Override
   public boolean add(byte[] key, int off, int len) {
     long h1 = hash.hash64(key, off, len);
-    long h2 = hash.secondHash(key, off, len, h1);
+    return addHashes(h1, hash.secondHash(key, off, len, h1));
+  }
+
+  /** True unless hashed with FNV-1a, whose second hash is a second pass over the key. */
+  @Override
+  public boolean hashSuffices() {
+    return !exact;
+  }
+
+  @Override
+  public long addAllHashes(long[] hashes, int from, int to) {
+    if (exact) {
+      return MutableFilter.super.addAllHashes(hashes, from, to);
+    }
+    java.util.Objects.checkFromToIndex(from, to, hashes.length);
+    long changed = 0;
+    for (int i = from; i < to; i++) {
+      // XXH3's second hash comes from the first alone (the key is not read).
+      changed += addHashes(hashes[i], hash.secondHash(0L, hashes[i])) ? 1 : 0;
+    }
+    return changed;
+  }
+
+  @Override
+  public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    if (exact) {
+      return MutableFilter.super.mightContainAllHashes(hashes, from, to, present);
+    }
+    io.github.probkit.internal.Batch.checkRange(from, to, hashes.length, present.length);
+    int found = 0;
+    for (int i = from; i < to; i++) {
+      present[i] = contains(hashes[i], hash.secondHash(0L, hashes[i]));
+      found += present[i] ? 1 : 0;
+    }
+    return found;
+  }
+
+  private boolean addHashes(long h1, long h2) {
     if (contains(h1, h2)) {
       return false;
     }

@@ -75,6 +75,21 @@ public final class Batch {
   }
 
   /**
+   * Runs {@code op} over {@code hashes[from, to)} chunk by chunk (each chunk copied, so that
+   * {@code op} may rewrite it); returns the sum of what the chunks return.
+   */
+  public static long overHashes(long[] hashes, int from, int to, ChunkOp op) {
+    long[] h = new long[Math.min(CHUNK, to - from)];
+    long sum = 0;
+    for (int at = from; at < to; at += h.length) {
+      int n = Math.min(h.length, to - at);
+      System.arraycopy(hashes, at, h, 0, n);
+      sum += op.apply(h, n, at);
+    }
+    return sum;
+  }
+
+  /**
    * Runs {@code op} over {@code count} keys given as slices {@code buf[offsets[i], offsets[i] +
    * lengths[i])}, chunk by chunk, each hashed with {@code hash.hash64(byte[], int, int)}.
    */

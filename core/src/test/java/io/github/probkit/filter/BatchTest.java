@@ -132,7 +132,18 @@ class BatchTest {
     for (int i = 0; i < N; i++) {
       keys[i] = key(i);
     }
-    assertAnswersAsSingleCalls(BinaryFuseFilter.ofLongs(keys, FingerprintBits.BITS_8));
+    BinaryFuseFilter fuse = BinaryFuseFilter.ofLongs(keys, FingerprintBits.BITS_8);
+    assertAnswersAsSingleCalls(fuse);
+    long[] q = queries(numbers(0x510e527fade682d1L));
+    long[] hashes = new long[q.length];
+    for (int i = 0; i < q.length; i++) {
+      hashes[i] = fuse.hashStrategy().hash64(q[i]);
+    }
+    boolean[] present = new boolean[q.length];
+    fuse.mightContainAllHashes(hashes, 0, q.length, present);
+    for (int i = 0; i < q.length; i++) {
+      assertThat(present[i]).isEqualTo(fuse.mightContain(q[i]));
+    }
     assertAnswersAsSingleCalls(BinaryFuseFilter.ofLongs(keys, FingerprintBits.BITS_16));
     assertAnswersAsSingleCalls(BinaryFuseFilter.ofLongs(new long[0], FingerprintBits.BITS_8));
   }
@@ -171,6 +182,43 @@ class BatchTest {
       expectedBytes += p ? 1 : 0;
     }
     assertThat(foundBytes).isEqualTo(expectedBytes);
+  }
+
+  /** Keys given by their hashes answer and add exactly as the keys; a filter that needs the keys says so. */
+  @ParameterizedTest
+  @EnumSource(Kind.class)
+  void keysGivenByTheirHashesAnswerAndAddAsTheKeys(Kind kind) throws IOException {
+    MutableFilter byKey = kind.create.get();
+    MutableFilter byHash = kind.create.get();
+    long[] keys = queries(numbers(0x3c6ef372fe94f82bL));
+    long[] hashes = new long[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      hashes[i] = byKey.hashStrategy().hash64(keys[i]);
+    }
+    boolean fnvBloom = kind == Kind.BLOOM_FNV;
+    assertThat(byKey.hashSuffices()).isEqualTo(!fnvBloom);
+    if (fnvBloom) {
+      assertThatThrownBy(() -> byHash.addAllHashes(hashes, 0, 1)).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("needs the keys");
+      assertThatThrownBy(() -> byHash.mightContainAllHashes(hashes, 0, 1, new boolean[1]))
+          .isInstanceOf(IllegalStateException.class);
+      return;
+    }
+    int half = keys.length / 2;
+    long expected = 0;
+    for (int i = 0; i < half; i++) {
+      expected += byKey.add(keys[i]) ? 1 : 0;
+    }
+    assertThat(byHash.addAllHashes(hashes, 0, half)).isEqualTo(expected);
+    assertThat(bytes(byHash)).isEqualTo(bytes(byKey));
+    boolean[] present = new boolean[keys.length];
+    int found = byHash.mightContainAllHashes(hashes, 3, keys.length, present);
+    int expectedFound = 0;
+    for (int i = 3; i < keys.length; i++) {
+      assertThat(present[i]).isEqualTo(byKey.mightContain(keys[i]));
+      expectedFound += present[i] ? 1 : 0;
+    }
+    assertThat(found).isEqualTo(expectedFound);
   }
 
   @ParameterizedTest

@@ -81,6 +81,18 @@ class MappedFilterTest {
       for (long i = -3_000; i < 8_000; i++) {
         assertThat(mapped.mightContain(i)).isEqualTo(loaded.mightContain(i));
       }
+      assertThat(mapped.hashSuffices()).isEqualTo(loaded.hashSuffices());
+      if (mapped.hashSuffices()) {
+        long[] hashes = new long[11_000];
+        for (int i = 0; i < hashes.length; i++) {
+          hashes[i] = loaded.hashStrategy().hash64(i - 3_000L);
+        }
+        boolean[] byHash = new boolean[hashes.length];
+        mapped.mightContainAllHashes(hashes, 0, hashes.length, byHash);
+        for (int i = 0; i < hashes.length; i++) {
+          assertThat(byHash[i]).isEqualTo(loaded.mightContain(i - 3_000L));
+        }
+      }
       if (loaded.expectedFpp() > 0.001) {
         assertThat(present).as("some absent keys are false positives, and agree").isPositive();
       }
