@@ -1,5 +1,6 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
@@ -55,8 +56,9 @@ public final class FilterCommand implements Runnable {
     return SketchFiles.read(file, Filters::readFrom);
   }
 
+  /** The filter in {@code file}, to be written by one thread (the commands add from one). */
   static MutableFilter loadMutable(Path file) {
-    MembershipFilter f = load(file);
+    MembershipFilter f = SketchFiles.read(file, in -> Filters.readFrom(in, Concurrency.SINGLE_WRITER));
     if (!(f instanceof MutableFilter)) {
       throw new CliException(
           file + ": " + f.type().label() + " is a static filter, rebuild it with filter create");
@@ -74,11 +76,13 @@ public final class FilterCommand implements Runnable {
   static void addKeys(MutableFilter f, List<String> keys, KeyOptions from, boolean multiset, CommandSpec spec,
       Path file) throws IOException {
     checkMultiset(f, multiset);
-    if (f instanceof BloomFilter || f instanceof BlockedBloomFilter) {
-      // Lock-free adds that commute (bits are only ever ORed in): the same bits from any number of threads.
-      from.forEach(keys, spec, Inputs.KeySink.concurrently(f::add));
+    DeletableFilter d = f instanceof DeletableFilter && !multiset ? (DeletableFilter) f : null;
+    if (d == null && f.hashSuffices()) {
+      // Every core hashes the keys of its blocks; this thread adds them block by block, in input
+      // order, through the batch path that overlaps the cache misses of many keys (the filter is
+      // single-writer: no atomic operations).
+      from.forEach(keys, spec, Inputs.KeySink.hashBatches(f.hashStrategy(), (h, n) -> f.addAllHashes(h, 0, n)));
     } else {
-      DeletableFilter d = f instanceof DeletableFilter && !multiset ? (DeletableFilter) f : null;
       long[] added = {0};
       from.forEach(keys, spec, (buf, off, len) -> {
         if (d != null ? d.addIfAbsent(buf, off, len) || d.mightContain(buf, off, len) : f.add(buf, off, len)) {

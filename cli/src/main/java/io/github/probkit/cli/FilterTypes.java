@@ -1,5 +1,6 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
 import io.github.probkit.filter.BlockedBloomFilter;
@@ -56,7 +57,8 @@ final class FilterTypes {
   /**
    * Builds a filter of {@code type} sized for {@code expected} keys at {@code fpp} (for scalable: its
    * initial capacity), holding the keys of {@code keys} when given (static types need them);
-   * {@code file} is named in errors.
+   * {@code file} is named in errors. Single-writer: the keys are added from one thread (see
+   * {@link FilterCommand#addKeys}).
    */
   static MembershipFilter create(
       String type, long expected, double fpp, HashStrategy hash, KeyOptions keys, boolean multiset,
@@ -64,7 +66,7 @@ final class FilterTypes {
     MutableFilter f;
     switch (type) {
       case "bloom":
-        f = BloomFilter.create(expected, fpp, hash);
+        f = BloomFilter.create(expected, fpp, hash, Concurrency.SINGLE_WRITER);
         break;
       case "counting":
         f = CountingBloomFilter.create(expected, fpp, hash);
@@ -73,11 +75,11 @@ final class FilterTypes {
         f = CuckooFilter.create(expected, fpp, hash);
         break;
       case "scalable":
-        f = ScalableBloomFilter.create(
-            expected, fpp, ScalableBloomFilter.DEFAULT_GROWTH, ScalableBloomFilter.DEFAULT_TIGHTENING, hash);
+        f = ScalableBloomFilter.create(expected, fpp, ScalableBloomFilter.DEFAULT_GROWTH,
+            ScalableBloomFilter.DEFAULT_TIGHTENING, hash, Concurrency.SINGLE_WRITER);
         break;
       case "blocked":
-        f = BlockedBloomFilter.create(expected, fpp, hash);
+        f = BlockedBloomFilter.create(expected, fpp, hash, Concurrency.SINGLE_WRITER);
         break;
       default:
         throw new IllegalArgumentException(

@@ -135,6 +135,12 @@ final class Inputs {
     }
   }
 
+  /** Takes the hashes {@code h[0, n)} of a run of keys, in input order. */
+  @FunctionalInterface
+  interface HashBatch {
+    void accept(long[] h, int n);
+  }
+
   /** Answers a batch of input lines and their keys at once. */
   @FunctionalInterface
   interface Batch {
@@ -261,6 +267,34 @@ final class Inputs {
         @Override
         void accept(byte[] buf, int off, int len) throws IOException {
           sink.accept(buf, off, len);
+        }
+      };
+    }
+
+    /**
+     * The 64-bit hashes of the keys go to {@code sink} on the calling thread, a block's at a time, in
+     * input order; the hashing happens on the worker threads.
+     */
+    static KeySink hashBatches(HashStrategy hash, HashBatch sink) {
+      return new KeySink() {
+        @Override
+        boolean concurrent() {
+          return true;
+        }
+
+        @Override
+        void finish(Block b) {
+          sink.accept(b.hashes, b.hashCount);
+        }
+
+        @Override
+        void accept(byte[] buf, int off, int len) {
+          sink.accept(new long[] {hash.hash64(buf, off, len)}, 1);
+        }
+
+        @Override
+        LineConsumer keysOf(Block b) {
+          return (buf, off, len) -> b.addHash(hash.hash64(buf, off, len));
         }
       };
     }
