@@ -116,13 +116,15 @@ public final class FilterCommand implements Runnable {
   static void addKeys(MutableFilter f, List<String> keys, KeyOptions from, boolean multiset, CommandSpec spec,
       Path file) throws IOException {
     checkMultiset(f, multiset);
-    DeletableFilter d = f instanceof DeletableFilter && !multiset ? (DeletableFilter) f : null;
-    if (d == null && f.hashSuffices()) {
+    if (!(f instanceof DeletableFilter) && f.hashSuffices()) {
       // Every core hashes the keys of its blocks; this thread adds them block by block, in input
       // order, through the batch path that overlaps the cache misses of many keys (the filter is
       // single-writer: no atomic operations).
       from.forEach(keys, spec, Inputs.KeySink.hashBatches(f.hashStrategy(), (h, n) -> f.addAllHashes(h, 0, n)));
     } else {
+      // Counting and cuckoo filters key by key, in order: a repeated key is added once unless
+      // multiset, and a cuckoo filter that is full stops the command.
+      DeletableFilter d = f instanceof DeletableFilter && !multiset ? (DeletableFilter) f : null;
       long[] added = {0};
       from.forEach(keys, spec, (buf, off, len) -> {
         if (d != null ? d.addIfAbsent(buf, off, len) || d.mightContain(buf, off, len) : f.add(buf, off, len)) {

@@ -98,12 +98,18 @@ public final class MappedFilter implements MembershipFilter, Closeable {
         default:
           throw new SketchFormatException("a " + r.type().label() + " file is not mapped: load it");
       }
-      long expected = r.payloadOffset() + r.payloadLength() + 4;
+      // The messages of a full read (SketchReader, and the command line's check for trailing bytes).
+      long payloadEnd = r.payloadOffset() + r.payloadLength();
       long size = channel.size();
-      if (size != expected) {
-        throw new SketchFormatException(String.format(Locale.ROOT,
-            "%s file is %d bytes, its header implies %d (%s)", r.type().label(), size, expected,
-            size < expected ? "truncated" : "bytes after the checksum"));
+      if (size < payloadEnd) {
+        throw new SketchFormatException(
+            "truncated " + r.type().label() + " payload: input ended " + (payloadEnd - size) + " bytes early");
+      }
+      if (size < payloadEnd + 4) {
+        throw new SketchFormatException("truncated: the checksum is missing");
+      }
+      if (size > payloadEnd + 4) {
+        throw new SketchFormatException("unexpected bytes after the end of the structure");
       }
       MappedFilter f = new MappedFilter(file, channel, r, bloom, fuse);
       if (r.type() == StructureType.BLOOM_FILTER) {

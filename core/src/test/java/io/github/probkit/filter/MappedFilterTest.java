@@ -154,11 +154,15 @@ class MappedFilterTest {
     Path shorter = dir.resolve("short.bin");
     Files.write(shorter, java.util.Arrays.copyOf(all, all.length - 1));
     assertThatThrownBy(() -> MappedFilter.open(shorter)).isInstanceOf(SketchFormatException.class)
-        .hasMessageContaining("truncated");
+        .hasMessage("truncated: the checksum is missing");
+    Path halved = dir.resolve("half.bin");
+    Files.write(halved, java.util.Arrays.copyOf(all, all.length - 104));
+    assertThatThrownBy(() -> MappedFilter.open(halved)).isInstanceOf(SketchFormatException.class)
+        .hasMessage("truncated bloom payload: input ended 100 bytes early");
     Path longer = dir.resolve("long.bin");
     Files.write(longer, java.util.Arrays.copyOf(all, all.length + 3));
     assertThatThrownBy(() -> MappedFilter.open(longer)).isInstanceOf(SketchFormatException.class)
-        .hasMessageContaining("bytes after the checksum");
+        .hasMessage("unexpected bytes after the end of the structure");
   }
 
   @Test
