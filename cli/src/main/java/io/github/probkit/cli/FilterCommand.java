@@ -96,9 +96,9 @@ public final class FilterCommand implements Runnable {
     }
   }
 
-  /** The filter in {@code file}, to be written by one thread (the commands add from one). */
+  /** The filter in {@code file}, to be written: see {@link #addKeys} for which threads add. */
   static MutableFilter loadMutable(Path file) {
-    MembershipFilter f = SketchFiles.read(file, in -> Filters.readFrom(in, Concurrency.SINGLE_WRITER));
+    MembershipFilter f = load(file);
     if (!(f instanceof MutableFilter)) {
       throw new CliException(
           file + ": " + f.type().label() + " is a static filter, rebuild it with filter create");
@@ -116,11 +116,18 @@ public final class FilterCommand implements Runnable {
   static void addKeys(MutableFilter f, List<String> keys, KeyOptions from, boolean multiset, CommandSpec spec,
       Path file) throws IOException {
     checkMultiset(f, multiset);
+    boolean concurrent = f instanceof BloomFilter && ((BloomFilter) f).concurrency() == Concurrency.CONCURRENT
+        || f instanceof BlockedBloomFilter && ((BlockedBloomFilter) f).concurrency() == Concurrency.CONCURRENT;
     if (!(f instanceof DeletableFilter) && f.hashSuffices()) {
-      // Every core hashes the keys of its blocks; this thread adds them block by block, in input
-      // order, through the batch path that overlaps the cache misses of many keys (the filter is
-      // single-writer: no atomic operations).
-      from.forEach(keys, spec, Inputs.KeySink.hashBatches(f.hashStrategy(), (h, n) -> f.addAllHashes(h, 0, n)));
+      // Every core hashes the keys of its blocks and adds them through the batch path, which
+      // overlaps the cache misses of many keys: a concurrent Bloom or blocked filter on the worker
+      // threads at once (bits are only ever ORed in: the same bits in any order), any other (a
+      // scalable filter, whose layers depend on the order) on this thread, block by block in order.
+      from.forEach(keys, spec,
+          Inputs.KeySink.hashBatches(f.hashStrategy(), (h, n) -> f.addAllHashes(h, 0, n), concurrent));
+    } else if (concurrent) {
+      // Bloom hashed with FNV-1a: its probes need the keys.
+      from.forEach(keys, spec, Inputs.KeySink.concurrently(f::add));
     } else {
       // Counting and cuckoo filters key by key, in order: a repeated key is added once unless
       // multiset, and a cuckoo filter that is full stops the command.

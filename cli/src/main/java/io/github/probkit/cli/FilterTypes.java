@@ -57,8 +57,9 @@ final class FilterTypes {
   /**
    * Builds a filter of {@code type} sized for {@code expected} keys at {@code fpp} (for scalable: its
    * initial capacity), holding the keys of {@code keys} when given (static types need them);
-   * {@code file} is named in errors. Single-writer: the keys are added from one thread (see
-   * {@link FilterCommand#addKeys}).
+   * {@code file} is named in errors. Bloom and blocked filters are concurrent (every core adds),
+   * a scalable one single-writer (it takes its keys in order on one thread): see
+   * {@link FilterCommand#addKeys}.
    */
   static MembershipFilter create(
       String type, long expected, double fpp, HashStrategy hash, KeyOptions keys, boolean multiset,
@@ -66,7 +67,7 @@ final class FilterTypes {
     MutableFilter f;
     switch (type) {
       case "bloom":
-        f = BloomFilter.create(expected, fpp, hash, Concurrency.SINGLE_WRITER);
+        f = BloomFilter.create(expected, fpp, hash);
         break;
       case "counting":
         f = CountingBloomFilter.create(expected, fpp, hash);
@@ -79,7 +80,7 @@ final class FilterTypes {
             ScalableBloomFilter.DEFAULT_TIGHTENING, hash, Concurrency.SINGLE_WRITER);
         break;
       case "blocked":
-        f = BlockedBloomFilter.create(expected, fpp, hash, Concurrency.SINGLE_WRITER);
+        f = BlockedBloomFilter.create(expected, fpp, hash);
         break;
       default:
         throw new IllegalArgumentException(
