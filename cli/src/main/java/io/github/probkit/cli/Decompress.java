@@ -82,6 +82,8 @@ final class Decompress {
           return super.read();
         } catch (IOException e) {
           throw failure(e, format, name);
+        } catch (RuntimeException e) {
+          throw malformed(e, format, name);
         }
       }
 
@@ -91,6 +93,8 @@ final class Decompress {
           return super.read(b, off, len);
         } catch (IOException e) {
           throw failure(e, format, name);
+        } catch (RuntimeException e) {
+          throw malformed(e, format, name);
         }
       }
     };
@@ -102,8 +106,17 @@ final class Decompress {
     if (e instanceof EOFException) {
       throw new CliException(name + ": truncated " + format + " data", e);
     }
+    StackTraceElement[] at = e.getStackTrace();
     if (type.startsWith("java.util.zip.") || type.startsWith("org.tukaani.xz.")
-        || type.startsWith("com.github.luben.zstd.")) {
+        || (at.length > 0 && at[0].getClassName().startsWith("io.airlift.compress."))) {
+      throw new CliException(name + ": corrupt " + format + " data (" + e.getMessage() + ")", e);
+    }
+    return e;
+  }
+
+  /** The zstd decoder reports corrupt data as unchecked exceptions of its own: one line too. */
+  private static RuntimeException malformed(RuntimeException e, String format, String name) {
+    if (e.getClass().getName().startsWith("io.airlift.compress.")) {
       throw new CliException(name + ": corrupt " + format + " data (" + e.getMessage() + ")", e);
     }
     return e;
@@ -117,13 +130,9 @@ final class Decompress {
       return new org.tukaani.xz.XZInputStream(in, (int) Math.min(Integer.MAX_VALUE, kib));
     }
 
-    static InputStream zstd(InputStream in, String name) throws IOException {
-      try {
-        return new com.github.luben.zstd.ZstdInputStreamNoFinalizer(in);
-      } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-        throw new CliException(name + ": zstd data, and zstd-jni's native library does not load here ("
-            + e.getMessage() + "): decompress it into a pipe, as in 'zstd -dc " + name + " | probkit ...'", e);
-      }
+    static InputStream zstd(InputStream in, String name) {
+      // aircompressor: pure Java (no native library to load on any platform), 250 KB.
+      return new io.airlift.compress.zstd.ZstdInputStream(in);
     }
   }
 }

@@ -409,6 +409,27 @@ class ShellIT {
       Files.move(dir.resolve(n), dir.resolve("renamed"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       assertThat(run("dedupe", "renamed").out()).isEqualTo("alice\nbob\n");
     }
+    // Several frames (as `cat a.zst b.zst` makes), compressed by the reference library.
+    byte[] many = "carol\n".repeat(100_000).getBytes(UTF_8);
+    ByteArrayOutputStream frames = new ByteArrayOutputStream();
+    frames.write(com.github.luben.zstd.Zstd.compress(keys));
+    frames.write(com.github.luben.zstd.Zstd.compress(many));
+    Files.write(dir.resolve("frames.zst"), frames.toByteArray());
+    assertThat(run("dedupe", "frames.zst").out()).isEqualTo("alice\nbob\ncarol\n");
+    byte[] big = com.github.luben.zstd.Zstd.compress(
+        java.util.stream.IntStream.range(0, 100_000).mapToObj(i -> i + "\n").collect(java.util.stream.Collectors.joining()).getBytes(UTF_8));
+    Files.write(dir.resolve("truncated.zst"), java.util.Arrays.copyOf(big, big.length / 2));
+    Run cut = run("dedupe", "truncated.zst");
+    assertThat(cut.exit).as(cut.toString()).isEqualTo(1);
+    assertThat(cut.err).startsWith("probkit: truncated.zst: corrupt zstd data (").doesNotContain("\n\tat ");
+    byte[] corrupt = big.clone();
+    for (int i = 40; i < 48; i++) {
+      corrupt[i] ^= (byte) 0xA5;
+    }
+    Files.write(dir.resolve("corrupt.zst"), corrupt);
+    Run bad = run("dedupe", "corrupt.zst");
+    assertThat(bad.exit).as(bad.toString()).isEqualTo(1);
+    assertThat(bad.err).startsWith("probkit: corrupt.zst: corrupt zstd data (").endsWith(")\n");
     Files.write(dir.resolve("truncated.xz"), java.util.Arrays.copyOf(xz.toByteArray(), 30));
     assertThat(run("dedupe", "truncated.xz").err).isEqualTo("probkit: truncated.xz: truncated xz data\n");
     // The magic bytes of bzip2: "BZh", the block size, the block header's pi.
