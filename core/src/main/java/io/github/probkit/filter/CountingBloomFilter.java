@@ -192,13 +192,8 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     if (exact) {
       return MergeableFilter.super.addAllHashes(hashes, from, to);
     }
-    Objects.checkFromToIndex(from, to, hashes.length);
-    long changed = 0;
-    for (int i = from; i < to; i++) {
-      // XXH3's second hash comes from the first alone (the key is not read).
-      changed += addHashes(hashes[i], hash.secondHash(0L, hashes[i])) ? 1 : 0;
-    }
-    return changed;
+    // XXH3's second hash comes from the first alone (the key is not read).
+    return Batch.eachHash(hashes, from, to, h -> addHashes(h, hash.secondHash(0L, h)));
   }
 
   @Override
@@ -206,13 +201,7 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     if (exact) {
       return MergeableFilter.super.mightContainAllHashes(hashes, from, to, present);
     }
-    Batch.checkRange(from, to, hashes.length, present.length);
-    int found = 0;
-    for (int i = from; i < to; i++) {
-      present[i] = containsHashes(hashes[i], hash.secondHash(0L, hashes[i]));
-      found += present[i] ? 1 : 0;
-    }
-    return found;
+    return Batch.eachHash(hashes, from, to, present, h -> containsHashes(h, hash.secondHash(0L, h)));
   }
 
   // Counter p is the nibble at bit 4 (p mod 16) of word p / 16. The multiply-high probes (XXH3) are

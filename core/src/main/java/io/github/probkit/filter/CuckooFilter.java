@@ -413,23 +413,12 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
 
   @Override
   public long addAllHashes(long[] hashes, int from, int to) {
-    Objects.checkFromToIndex(from, to, hashes.length);
-    long changed = 0;
-    for (int i = from; i < to; i++) {
-      changed += insert(bucketOf(hashes[i]), fingerprintOf(hashes[i])) ? 1 : 0;
-    }
-    return changed;
+    return Batch.eachHash(hashes, from, to, h -> insert(bucketOf(h), fingerprintOf(h)));
   }
 
   @Override
   public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
-    Batch.checkRange(from, to, hashes.length, present.length);
-    int found = 0;
-    for (int i = from; i < to; i++) {
-      present[i] = containsHash(hashes[i]);
-      found += present[i] ? 1 : 0;
-    }
-    return found;
+    return Batch.eachHash(hashes, from, to, present, this::containsHash);
   }
 
   /** As {@link DeletableFilter#addIfAbsent}, hashing the key once. */

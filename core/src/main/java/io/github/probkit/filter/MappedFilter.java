@@ -153,13 +153,7 @@ public final class MappedFilter implements MembershipFilter, Closeable {
     if (!hashSuffices()) {
       return MembershipFilter.super.mightContainAllHashes(hashes, from, to, present);
     }
-    Batch.checkRange(from, to, hashes.length, present.length);
-    int found = 0;
-    for (int i = from; i < to; i++) {
-      present[i] = containsHash(hashes[i]);
-      found += present[i] ? 1 : 0;
-    }
-    return found;
+    return Batch.eachHash(hashes, from, to, present, this::containsHash);
   }
 
   /** A key's answer from its hash; for a Bloom filter only with XXH3 (second hash from the first). */

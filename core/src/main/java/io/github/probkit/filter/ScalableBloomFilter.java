@@ -7,6 +7,7 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 import io.github.probkit.Concurrency;
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.LongBitArray;
 import io.github.probkit.internal.Probes;
 import io.github.probkit.io.SketchFormatException;
@@ -283,13 +284,8 @@ public final class ScalableBloomFilter implements MutableFilter {
     if (exact) {
       return MutableFilter.super.addAllHashes(hashes, from, to);
     }
-    java.util.Objects.checkFromToIndex(from, to, hashes.length);
-    long changed = 0;
-    for (int i = from; i < to; i++) {
-      // XXH3's second hash comes from the first alone (the key is not read).
-      changed += addHashes(hashes[i], hash.secondHash(0L, hashes[i])) ? 1 : 0;
-    }
-    return changed;
+    // XXH3's second hash comes from the first alone (the key is not read).
+    return Batch.eachHash(hashes, from, to, h -> addHashes(h, hash.secondHash(0L, h)));
   }
 
   @Override
@@ -297,13 +293,7 @@ public final class ScalableBloomFilter implements MutableFilter {
     if (exact) {
       return MutableFilter.super.mightContainAllHashes(hashes, from, to, present);
     }
-    io.github.probkit.internal.Batch.checkRange(from, to, hashes.length, present.length);
-    int found = 0;
-    for (int i = from; i < to; i++) {
-      present[i] = contains(hashes[i], hash.secondHash(0L, hashes[i]));
-      found += present[i] ? 1 : 0;
-    }
-    return found;
+    return Batch.eachHash(hashes, from, to, present, h -> contains(h, hash.secondHash(0L, h)));
   }
 
   private boolean addHashes(long h1, long h2) {

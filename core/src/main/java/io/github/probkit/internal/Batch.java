@@ -2,6 +2,7 @@ package io.github.probkit.internal;
 
 import io.github.probkit.hash.HashStrategy;
 import java.util.Objects;
+import java.util.function.LongPredicate;
 
 /**
  * What the batch operations of the filters share. A batch is cut into chunks of {@link #CHUNK}
@@ -105,5 +106,29 @@ public final class Batch {
       sum += op.apply(h, n, at);
     }
     return sum;
+  }
+
+  /**
+   * Answers {@code hashes[from, to)} into {@code present[from, to)} one at a time with
+   * {@code contains}; returns how many are present. For filters without a batched pass.
+   */
+  public static int eachHash(long[] hashes, int from, int to, boolean[] present, LongPredicate contains) {
+    checkRange(from, to, hashes.length, present.length);
+    int found = 0;
+    for (int i = from; i < to; i++) {
+      present[i] = contains.test(hashes[i]);
+      found += present[i] ? 1 : 0;
+    }
+    return found;
+  }
+
+  /** Adds {@code hashes[from, to)} in order with {@code add}; returns how many of the adds changed the filter. */
+  public static long eachHash(long[] hashes, int from, int to, LongPredicate add) {
+    Objects.checkFromToIndex(from, to, hashes.length);
+    long changed = 0;
+    for (int i = from; i < to; i++) {
+      changed += add.test(hashes[i]) ? 1 : 0;
+    }
+    return changed;
   }
 }
