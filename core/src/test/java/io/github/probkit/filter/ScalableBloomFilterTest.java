@@ -9,6 +9,7 @@ import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Keys;
+import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -140,13 +141,13 @@ class ScalableBloomFilterTest {
   void concurrentAddsLoseNothing() throws Exception {
     ScalableBloomFilter f = ScalableBloomFilter.create(1000, 0.01);
     int perThread = 4_000;
-    io.github.probkit.testing.Threads.run(io.github.probkit.testing.Threads.COUNT, t -> {
+    Threads.run(Threads.COUNT, t -> {
       for (int i = 0; i < perThread; i++) {
         f.add(((long) t << 32) | i);
       }
     });
-    long total = (long) io.github.probkit.testing.Threads.COUNT * perThread;
-    for (int t = 0; t < io.github.probkit.testing.Threads.COUNT; t++) {
+    long total = (long) Threads.COUNT * perThread;
+    for (int t = 0; t < Threads.COUNT; t++) {
       for (int i = 0; i < perThread; i++) {
         assertThat(f.mightContain(((long) t << 32) | i)).isTrue();
       }
