@@ -260,6 +260,11 @@ public final class BenchRunner {
       group(out, "FilterAddBenchmark", List.of("addString", "addLong"), "impl", dynamic, n);
       group(out, "FilterBuildBenchmark", List.of("build"), "impl", built, n);
     }
+    // Batches and mapped views (no peer offers either): beside one call per key, in and out of the cache.
+    group(out, "FilterBatchBenchmark", List.of("queryOneByOne", "queryBatch", "queryMapped"), "impl",
+        List.of("probkit-blocked", "probkit-bloom", "probkit-binaryfuse8"), Goals.MILLION);
+    group(out, "FilterBatchBenchmark", List.of("queryOneByOne", "queryBatch", "queryMapped", "addOneByOne", "addBatch"),
+        "impl", List.of("probkit-blocked", "probkit-bloom"), Goals.HUNDRED_MILLION);
     group(out, "HashBenchmark", List.of("hashString", "hashLong"), "impl", HashBenchmark.NAMES, null);
     group(out, "CardinalityBenchmark", List.of("addLong", "addString", "estimate", "merge", "serialize"), "impl",
         CardinalityImpls.NAMES, null);
