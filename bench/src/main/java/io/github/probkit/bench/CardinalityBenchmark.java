@@ -16,10 +16,11 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * Distinct-count sketches at precision 14: adding a key (long or String) to a sketch already holding
- * {@code n} distinct keys (so in its dense, steady state), estimating, merging a sketch of n other
- * keys into it (in place where the library can; DataSketches through a new Union), and serializing
- * it to a byte array. ns per operation.
+ * Distinct-count sketches at precision 14: adding a key (long or String) or a key's 64-bit hash to a
+ * sketch already holding {@code n} distinct keys (so in its dense, steady state), estimating a
+ * sketch that has absorbed another of n keys by a merge, merging a sketch of n other keys into it
+ * (in place where the library can; DataSketches through a new Union), and serializing it to a byte
+ * array. ns per operation.
  *
  * <pre>
  * java -jar bench/target/benchmarks.jar CardinalityBenchmark.addLong -p impl=hash4j-ull,datasketches-hll8 -prof gc
@@ -45,12 +46,14 @@ public class CardinalityBenchmark {
   private CardinalityImpls.Sketch sketch;
   private CardinalityImpls.Sketch other;
   private long[] longs;
+  private long[] hashes;
   private String[] strings;
   private int next;
 
   @Setup(Level.Trial)
   public void setup(BenchmarkParams params) {
-    boolean s = params.getBenchmark().endsWith("String");
+    String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+    boolean s = method.equals("addString");
     sketch = CardinalityImpls.create(impl);
     other = CardinalityImpls.create(impl);
     for (int i = 0; i < n; i++) {
@@ -62,17 +65,31 @@ public class CardinalityBenchmark {
         other.add(Keys.longKey(n + i));
       }
     }
+    if (method.equals("estimate")) {
+      // The estimate after a merge: no running estimate of the keys added one by one is left to return.
+      sketch = sketch.merge(other);
+    }
     // Keys not yet seen, as a stream of new keys would be.
     if (s) {
       strings = Keys.strings(2L * n, KEYS);
     } else {
       longs = Keys.longs(2L * n, KEYS);
+      hashes = new long[KEYS];
+      for (int i = 0; i < KEYS; i++) {
+        hashes[i] = CardinalityImpls.XXH3.hashLongToLong(longs[i]);
+      }
     }
   }
 
   @Benchmark
   public void addLong() {
     sketch.add(longs[next++ & MASK]);
+  }
+
+  /** probkit's and hash4j's sketches only: the others take no hash. */
+  @Benchmark
+  public void addHash() {
+    sketch.addHash(hashes[next++ & MASK]);
   }
 
   @Benchmark

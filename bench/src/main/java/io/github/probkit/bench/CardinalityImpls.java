@@ -28,7 +28,9 @@ public final class CardinalityImpls {
   static final List<String> NAMES = List.of(
       "probkit-ull", "probkit-hll", "hash4j-ull", "hash4j-hll", "datasketches-hll4", "datasketches-hll6", "datasketches-hll8",
       "datasketches-cpc", "streamlib-hllp");
-  private static final Hasher64 XXH3 = Hashing.xxh3_64();
+  /** The sketches that take a key's hash. */
+  static final List<String> HASH_NAMES = List.of("probkit-ull", "probkit-hll", "hash4j-ull", "hash4j-hll");
+  static final Hasher64 XXH3 = Hashing.xxh3_64();
 
   private CardinalityImpls() {}
 
@@ -37,6 +39,11 @@ public final class CardinalityImpls {
     public abstract void add(long key);
 
     public abstract void add(String key);
+
+    /** Adds a key by its 64-bit hash, where the library takes one. */
+    public void addHash(long hash) {
+      throw new UnsupportedOperationException(getClass().getSimpleName() + " takes no hash");
+    }
 
     public abstract double estimate();
 
@@ -71,6 +78,7 @@ public final class CardinalityImpls {
   /** probkit's sketches hash the key themselves (XXH3 of its bytes). Merge is in place. */
   static final class Probkit extends Sketch {
     private final CardinalitySketch s;
+    private final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
 
     Probkit(CardinalitySketch s) {
       this.s = s;
@@ -78,6 +86,7 @@ public final class CardinalityImpls {
 
     @Override public void add(long key) { s.add(key); }
     @Override public void add(String key) { s.add(key); }
+    @Override public void addHash(long hash) { s.addHash(hash); }
     @Override public double estimate() { return s.estimate(); }
 
     @Override public Sketch merge(Sketch o) {
@@ -90,7 +99,7 @@ public final class CardinalityImpls {
       return this;
     }
 
-    @Override public byte[] serialize() { return FrequencyImpls.bytes(s::writeTo); }
+    @Override public byte[] serialize() { return FrequencyImpls.bytes(out, s::writeTo); }
     @Override public Object root() { return s; }
   }
 
@@ -103,6 +112,7 @@ public final class CardinalityImpls {
 
     @Override public void add(long key) { s.add(XXH3.hashLongToLong(key)); }
     @Override public void add(String key) { s.add(XXH3.hashCharsToLong(key)); }
+    @Override public void addHash(long hash) { s.add(hash); }
     @Override public double estimate() { return s.getDistinctCountEstimate(); }
     @Override public Sketch merge(Sketch o) { s.add(((Hash4jUll) o).s); return this; }
     // getState() is the live register array: a caller that keeps the bytes must copy them.
@@ -119,6 +129,7 @@ public final class CardinalityImpls {
 
     @Override public void add(long key) { s.add(XXH3.hashLongToLong(key)); }
     @Override public void add(String key) { s.add(XXH3.hashCharsToLong(key)); }
+    @Override public void addHash(long hash) { s.add(hash); }
     @Override public double estimate() { return s.getDistinctCountEstimate(); }
     @Override public Sketch merge(Sketch o) { s.add(((Hash4jHll) o).s); return this; }
     @Override public byte[] serialize() { return s.getState().clone(); }

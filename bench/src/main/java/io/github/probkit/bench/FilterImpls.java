@@ -76,6 +76,8 @@ public final class FilterImpls {
   /** FastFilter draws its seeds from one global Random: seeding it makes runs repeatable. */
   private static final long FASTFILTER_SEED = 0x6a09e667f3bcc908L;
   private static final Hasher64 XXH3 = Hashing.xxh3_64();
+  /** The load FastFilter's Cuckoo8.construct sizes its table for. */
+  private static final double CUCKOO8_LOAD = 0.95;
 
   static {
     dynamic("probkit-bloom", BLOOM, (n, p, s) -> new Probkit(BloomFilter.create(n, p)));
@@ -98,6 +100,10 @@ public final class FilterImpls {
     });
     dynamic("probkit-counting", COUNTING, (n, p, s) -> new Probkit(CountingBloomFilter.create(n, p)));
     dynamic("probkit-cuckoo", CUCKOO, (n, p, s) -> new Probkit(CuckooFilter.create(n, p)));
+    // FastFilter Cuckoo8's fingerprints (8 bits) and load (0.95): the same bits per key, the same
+    // false-positive rate, whatever the rate asked for.
+    dynamic("probkit-cuckoo8", CUCKOO, (n, p, s) ->
+        new Probkit(CuckooFilter.withBuckets((long) Math.ceil(n / CUCKOO8_LOAD / 4), 8)));
     // Started at n/8, as when n is not known: holding n keys it has grown to four layers.
     dynamic("probkit-scalable", SCALABLE, (n, p, s) -> new Probkit(ScalableBloomFilter.create(Math.max(1, n / 8), p)));
     dynamic("guava-bloom", BLOOM, GuavaBloom::new);
@@ -124,7 +130,7 @@ public final class FilterImpls {
     dynamic("fastfilter-cuckoo8", CUCKOO, (n, p, s) -> {
       Hash.setSeed(FASTFILTER_SEED);
       // The load factor FastFilter's own construct() uses.
-      return new FastCuckoo8(new Cuckoo8((int) (n / 0.95)));
+      return new FastCuckoo8(new Cuckoo8((int) (n / CUCKOO8_LOAD)));
     });
     built("fastfilter-xor8", STATIC, (n, s) -> {
       long[] keys = fastFilterKeys(n, s);

@@ -63,7 +63,7 @@ public class FrequencyBenchmark {
 
   @State(Scope.Thread)
   public static class CountMinState {
-    @Param({"probkit-cms", "probkit-cms-conservative", "streamlib-cms", "spark-cms"})
+    @Param({"probkit-cms", "probkit-cms-single", "probkit-cms-conservative", "streamlib-cms", "spark-cms"})
     public String cms;
 
     FrequencyImpls.CountMin sketch;

@@ -26,7 +26,8 @@ public final class FrequencyImpls {
   public static final int WIDTH = 2719;
   public static final int SEED = 0x2545F491;
   public static final int COUNTERS = 1000;
-  static final List<String> COUNT_MIN = List.of("probkit-cms", "probkit-cms-conservative", "streamlib-cms", "spark-cms");
+  static final List<String> COUNT_MIN =
+      List.of("probkit-cms", "probkit-cms-single", "probkit-cms-conservative", "streamlib-cms", "spark-cms");
   static final List<String> HEAVY_HITTERS = List.of("probkit-heavyhitters", "streamlib-spacesaving", "datasketches-frequent");
 
   private FrequencyImpls() {}
@@ -62,6 +63,10 @@ public final class FrequencyImpls {
   public static CountMin countMin(String name) {
     switch (name) {
       case "probkit-cms": return new ProbkitCms(io.github.probkit.frequency.CountMinSketch.withDimensions(WIDTH, DEPTH));
+      case "probkit-cms-single":
+        return new ProbkitCms(io.github.probkit.frequency.CountMinSketch.withDimensions(WIDTH, DEPTH,
+            io.github.probkit.hash.HashStrategy.xxh3(), io.github.probkit.frequency.CountMinSketch.UpdateRule.STANDARD,
+            io.github.probkit.Concurrency.SINGLE_WRITER));
       case "probkit-cms-conservative":
         return new ProbkitCms(io.github.probkit.frequency.CountMinSketch.withDimensions(WIDTH, DEPTH,
             io.github.probkit.hash.HashStrategy.xxh3(), io.github.probkit.frequency.CountMinSketch.UpdateRule.CONSERVATIVE));
@@ -82,6 +87,7 @@ public final class FrequencyImpls {
 
   static final class ProbkitCms extends CountMin {
     private final io.github.probkit.frequency.CountMinSketch s;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     ProbkitCms(io.github.probkit.frequency.CountMinSketch s) {
       this.s = s;
@@ -91,7 +97,7 @@ public final class FrequencyImpls {
     @Override public void add(long key) { s.add(key); }
     @Override public long estimate(String key) { return s.estimate(key); }
     @Override public CountMin merge(CountMin o) { s.merge(((ProbkitCms) o).s); return this; }
-    @Override public byte[] serialize() { return bytes(s::writeTo); }
+    @Override public byte[] serialize() { return bytes(out, s::writeTo); }
     @Override public Object root() { return s; }
   }
 
@@ -151,6 +157,7 @@ public final class FrequencyImpls {
 
   static final class ProbkitHeavyHitters extends HeavyHittersContestant {
     private final HeavyHitters s;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     ProbkitHeavyHitters(HeavyHitters s) {
       this.s = s;
@@ -166,7 +173,7 @@ public final class FrequencyImpls {
       return out;
     }
 
-    @Override public byte[] serialize() { return bytes(s::writeTo); }
+    @Override public byte[] serialize() { return bytes(out, s::writeTo); }
     @Override public Object root() { return s; }
   }
 
@@ -214,9 +221,13 @@ public final class FrequencyImpls {
     @Override public Object root() { return s; }
   }
 
-  /** Writes to a byte array through a stream, for the APIs that write to one. */
-  static byte[] bytes(StreamWriter w) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
+  /**
+   * Writes to a byte array through a stream, for the APIs that write to one. The stream is the
+   * contestant's own, emptied and reused, as a caller serializing repeatedly would keep one: its
+   * growth is not part of the serialization, and the other libraries return a new array likewise.
+   */
+  static byte[] bytes(ByteArrayOutputStream out, StreamWriter w) {
+    out.reset();
     try {
       w.writeTo(out);
     } catch (IOException e) {

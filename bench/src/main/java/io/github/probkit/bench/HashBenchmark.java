@@ -39,6 +39,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class HashBenchmark {
   private static final int KEYS = 1 << 16;
   private static final int MASK = KEYS - 1;
+  static final java.util.List<String> NAMES =
+      java.util.List.of("probkit-xxh3", "hash4j-xxh3-chars", "hash4j-xxh3-utf8", "guava-murmur3_128", "commons-murmur3_128");
 
   @Param({"probkit-xxh3", "hash4j-xxh3-chars", "hash4j-xxh3-utf8", "guava-murmur3_128", "commons-murmur3_128"})
   public String impl;

@@ -24,7 +24,8 @@ import java.util.OptionalDouble;
  * <p>Cheat sheet, for precision p and m = 2^p registers:
  *
  * <pre>
- *   memory (dense)        6m/8 bytes               12,288 bytes at p = 14
+ *   memory (dense)        6m/8 bytes               12,288 bytes at p = 14 (and 249 bytes more
+ *                         for the estimator's register histogram and a pad byte)
  *   error of estimate()   1.04/sqrt(m)             0.81 % at p = 14, 1.6 % at p = 12
  *   martingale error      0.83/sqrt(m)             0.65 % at p = 14 (a sketch never merged)
  *   memory (sparse)       4 bytes per distinct key in a hash table at most 3/4 full, while
@@ -50,7 +51,11 @@ public final class HyperLogLog implements CardinalitySketch {
    * One 64-bit hash per key. Its top p bits choose the register and the number of leading zeros
    * of the remaining q = 64 - p bits, plus one, is the update value in [1, q + 1] (LogLogMath).
    * Dense registers are 6 bits, packed four to three bytes, little-endian: register i is bits
-   * 6(i mod 4) .. 6(i mod 4) + 5 of the 24-bit group at byte 3(i div 4).
+   * 6(i mod 4) .. 6(i mod 4) + 5 of the 24-bit group at byte 3(i div 4), that is bits 6i .. 6i + 5
+   * of the array read as one little-endian number, which always lie within the two bytes from
+   * byte 6i / 8. The array has one byte more than the registers take, always 0, so that those two
+   * bytes can be read for the last register too: an add reads and writes two bytes, not three,
+   * with no bounds test (2.3 against 2.95 ns per add measured).
    *
    * Sparse form (after Heule, Nunkesser, Hall [2]): while few registers are set, the sketch keeps
    * the registers of a precision-25 sketch that are not zero, as 31-bit entries
@@ -64,6 +69,10 @@ public final class HyperLogLog implements CardinalitySketch {
    * Estimator: Ertl's improved raw estimator [3], no bias tables and no switch between ranges;
    * applied to the precision-25 registers while sparse, and corrected for its first-order bias.
    * Its asymptotic relative standard error is sqrt(3 ln 2 - 1)/sqrt(m) = 1.039/sqrt(m).
+   *
+   * The estimator reads the registers only through their histogram (how many hold each value),
+   * which is kept up to date as registers change (an add changes at most one; a merge, a densify,
+   * a downsize or a read recounts it), so estimate() costs O(q), not O(m), and allocates nothing.
    *
    * Martingale estimator (historic inverse probability, Ting [4], Cohen [5]): every change of
    * state adds 1/P, where P is the probability that a new key changes the state, kept as the sum
@@ -100,6 +109,11 @@ public final class HyperLogLog implements CardinalitySketch {
   private int entries;
   /** Sum over the tracked registers of the probability that a new key raises each. */
   private double changeSum;
+  /**
+   * {@code histogram[v]}: the tracked registers (dense, or the precision-25 ones while sparse)
+   * holding value v, for v in [0, q + 1].
+   */
+  private final int[] histogram = new int[64 - MIN_PRECISION + 2];
   /** The martingale estimate, NaN once ended by a merge. */
   private double martingale;
 
@@ -109,9 +123,11 @@ public final class HyperLogLog implements CardinalitySketch {
     if (maxSparseCapacity(p) >= INITIAL_CAPACITY) {
       table = new int[INITIAL_CAPACITY];
       changeSum = 1 << SPARSE_PRECISION;
+      histogram[0] = 1 << SPARSE_PRECISION;
     } else {
-      dense = new byte[denseBytes(p)];
+      dense = denseArray(p);
       changeSum = 1 << p;
+      histogram[0] = 1 << p;
     }
   }
 
@@ -142,6 +158,11 @@ public final class HyperLogLog implements CardinalitySketch {
     return 3 << (precision - 2);
   }
 
+  /** A dense register array: the registers' bytes and the pad byte (see the design notes). */
+  private static byte[] denseArray(int precision) {
+    return new byte[denseBytes(precision) + 1];
+  }
+
   /** The largest sparse table at precision p: the biggest power of two whose ints are fewer bytes than the dense form. */
   private static int maxSparseCapacity(int p) {
     int dense = 3 << (p - 2);
@@ -170,23 +191,26 @@ public final class HyperLogLog implements CardinalitySketch {
 
   /** Raises dense register {@code i} to {@code r}; returns whether it was lower. */
   private boolean raise(int i, int r) {
-    int g = 3 * (i >>> 2);
-    int shift = 6 * (i & 3);
-    int word = group(dense, g);
+    byte[] d = dense;
+    int bit = 6 * i;
+    int b = bit >>> 3;
+    int shift = bit & 7;
+    int word = (d[b] & 0xFF) | (d[b + 1] & 0xFF) << 8;
     int old = (word >>> shift) & 63;
     if (r <= old) {
       return false;
     }
     word = (word & ~(63 << shift)) | (r << shift);
-    dense[g] = (byte) word;
-    dense[g + 1] = (byte) (word >>> 8);
-    dense[g + 2] = (byte) (word >>> 16);
+    d[b] = (byte) word;
+    d[b + 1] = (byte) (word >>> 8);
     changed(old, r, 64 - p, 1 << p);
     return true;
   }
 
   private int register(int i) {
-    return (group(dense, 3 * (i >>> 2)) >>> (6 * (i & 3))) & 63;
+    int bit = 6 * i;
+    int b = bit >>> 3;
+    return (((dense[b] & 0xFF) | (dense[b + 1] & 0xFF) << 8) >>> (bit & 7)) & 63;
   }
 
   /** The four 6-bit registers packed little-endian in bytes {@code g, g + 1, g + 2}. */
@@ -222,6 +246,8 @@ public final class HyperLogLog implements CardinalitySketch {
   private void changed(int oldValue, int newValue, int q, int registers) {
     martingale += registers / changeSum;
     changeSum += LogLogMath.exceedProbability(newValue, q) - LogLogMath.exceedProbability(oldValue, q);
+    histogram[oldValue]--;
+    histogram[newValue]++;
   }
 
   private void grow() {
@@ -246,11 +272,11 @@ public final class HyperLogLog implements CardinalitySketch {
   }
 
   private void densify() {
-    dense = new byte[denseBytes(p)];
+    dense = denseArray(p);
     foldEntries(table, this);
     table = null;
     entries = 0;
-    recomputeChangeSum();
+    recount();
   }
 
   /** Raises the dense registers of {@code into} by the sparse {@code entries}, folded to its precision. */
@@ -273,19 +299,46 @@ public final class HyperLogLog implements CardinalitySketch {
     martingale = saved;
   }
 
-  private void recomputeChangeSum() {
+  /**
+   * Counts the four registers of group {@code w} into {@code four}, a histogram for each position
+   * in the group (one shared histogram would make each count wait for the previous one, which
+   * mostly raises the same few values), and returns their share of the change sum. Summed group by
+   * group in index order, as the change sum has always been: the martingale estimate, which files
+   * store, divides by it.
+   */
+  private static double countGroup(int w, int q, int[] four) {
+    four[w & 63]++;
+    four[64 + ((w >>> 6) & 63)]++;
+    four[128 + ((w >>> 12) & 63)]++;
+    four[192 + (w >>> 18)]++;
+    return LogLogMath.exceedProbability(w & 63, q) + LogLogMath.exceedProbability((w >>> 6) & 63, q)
+        + LogLogMath.exceedProbability((w >>> 12) & 63, q) + LogLogMath.exceedProbability(w >>> 18, q);
+  }
+
+  /** Sets the histogram to the sum of countGroup's four. */
+  private void fold(int[] four) {
+    for (int v = 0; v < histogram.length; v++) {
+      histogram[v] = four[v] + four[64 + v] + four[128 + v] + four[192 + v];
+    }
+  }
+
+  /** Recounts the histogram and the change sum from the registers. */
+  private void recount() {
+    Arrays.fill(histogram, 0);
     double sum = 0;
     if (dense != null) {
       int q = 64 - p;
-      for (int g = 0; g < dense.length; g += 3) {
-        int w = group(dense, g);
-        sum += LogLogMath.exceedProbability(w & 63, q) + LogLogMath.exceedProbability((w >>> 6) & 63, q)
-            + LogLogMath.exceedProbability((w >>> 12) & 63, q) + LogLogMath.exceedProbability(w >>> 18, q);
+      int[] four = new int[4 * 64];
+      for (int g = 0, end = denseBytes(p); g < end; g += 3) {
+        sum += countGroup(group(dense, g), q, four);
       }
+      fold(four);
     } else {
-      sum = (1 << SPARSE_PRECISION) - entries;
+      histogram[0] = (1 << SPARSE_PRECISION) - entries;
+      sum = histogram[0];
       for (int e : table) {
         if (e != 0) {
+          histogram[e & 63]++;
           sum += LogLogMath.exceedProbability(e & 63, SPARSE_Q);
         }
       }
@@ -295,28 +348,12 @@ public final class HyperLogLog implements CardinalitySketch {
 
   // ---- estimating
 
+  /** Ertl's improved raw estimate, from the register histogram kept up to date: O(q), no allocation. */
   @Override
   public double estimate() {
-    if (dense == null) {
-      long[] counts = new long[SPARSE_Q + 2];
-      counts[0] = (1L << SPARSE_PRECISION) - entries;
-      for (int e : table) {
-        if (e != 0) {
-          counts[e & 63]++;
-        }
-      }
-      return LogLogMath.improvedEstimate(1 << SPARSE_PRECISION, SPARSE_Q, counts);
-    }
-    long[] counts = new long[64 - p + 2];
-    // Four registers per three bytes: one unpacking per group rather than per register.
-    for (int g = 0; g < dense.length; g += 3) {
-      int w = group(dense, g);
-      counts[w & 63]++;
-      counts[(w >>> 6) & 63]++;
-      counts[(w >>> 12) & 63]++;
-      counts[w >>> 18]++;
-    }
-    return LogLogMath.improvedEstimate(1 << p, 64 - p, counts);
+    return dense == null
+        ? LogLogMath.improvedEstimate(1 << SPARSE_PRECISION, SPARSE_Q, histogram)
+        : LogLogMath.improvedEstimate(1 << p, 64 - p, histogram);
   }
 
   @Override
@@ -383,11 +420,14 @@ public final class HyperLogLog implements CardinalitySketch {
     }
     int d = other.p - p;
     if (d == 0) {
-      // Register-wise maximum, a group of four at a time; the martingale has ended, so the change
-      // sum is recomputed once at the end instead of per raised register.
+      // Register-wise maximum, a group of four at a time; the martingale has ended, so the
+      // histogram and the change sum are counted afresh in the same pass.
       byte[] a = dense;
       byte[] b = other.dense;
-      for (int g = 0; g < a.length; g += 3) {
+      int[] four = new int[4 * 64];
+      double sum = 0;
+      int q = 64 - p;
+      for (int g = 0, end = denseBytes(p); g < end; g += 3) {
         int x = group(a, g);
         int y = group(b, g);
         int z = 0;
@@ -399,8 +439,10 @@ public final class HyperLogLog implements CardinalitySketch {
           a[g + 1] = (byte) (z >>> 8);
           a[g + 2] = (byte) (z >>> 16);
         }
+        sum += countGroup(z, q, four);
       }
-      recomputeChangeSum();
+      fold(four);
+      changeSum = sum;
       return this;
     }
     for (int i = 0, m = 1 << other.p; i < m; i++) {
@@ -417,6 +459,7 @@ public final class HyperLogLog implements CardinalitySketch {
     table = source.table == null ? null : source.table.clone();
     entries = source.entries;
     changeSum = source.changeSum;
+    System.arraycopy(source.histogram, 0, histogram, 0, histogram.length);
     martingale = source.martingale;
   }
 
@@ -436,14 +479,15 @@ public final class HyperLogLog implements CardinalitySketch {
         out.table = table.clone();
         out.entries = entries;
         out.changeSum = changeSum;
+        System.arraycopy(histogram, 0, out.histogram, 0, histogram.length);
         return out;
       }
       out.table = null;
-      out.dense = new byte[denseBytes(precision)];
+      out.dense = denseArray(precision);
       foldEntries(table, out);
     } else {
       out.table = null;
-      out.dense = new byte[denseBytes(precision)];
+      out.dense = denseArray(precision);
       int d = p - precision;
       for (int i = 0, m = 1 << p; i < m; i++) {
         int r = register(i);
@@ -452,7 +496,7 @@ public final class HyperLogLog implements CardinalitySketch {
         }
       }
     }
-    out.recomputeChangeSum();
+    out.recount();
     return out;
   }
 
@@ -487,21 +531,13 @@ public final class HyperLogLog implements CardinalitySketch {
 
   @Override
   public boolean isEmpty() {
-    if (dense == null) {
-      return entries == 0;
-    }
-    for (byte b : dense) {
-      if (b != 0) {
-        return false;
-      }
-    }
-    return true;
+    return dense == null ? entries == 0 : histogram[0] == 1 << p;
   }
 
   /** The bytes of the register array: {@code 6 * 2^p / 8} when dense, 4 per table slot while sparse. */
   @Override
   public long byteSize() {
-    return dense != null ? dense.length : 4L * table.length;
+    return dense != null ? denseBytes(p) : 4L * table.length;
   }
 
   /**
@@ -564,8 +600,8 @@ public final class HyperLogLog implements CardinalitySketch {
         .putInt(entries)
         .putDouble(hasMartingale ? martingale : 0);
     if (dense != null) {
-      SketchWriter w = SketchWriter.begin(out, type(), hash, params.array(), dense.length);
-      w.writeBytes(dense, 0, dense.length);
+      SketchWriter w = SketchWriter.begin(out, type(), hash, params.array(), denseBytes(p));
+      w.writeBytes(dense, 0, denseBytes(p));
       w.finish();
       return;
     }
@@ -604,7 +640,7 @@ public final class HyperLogLog implements CardinalitySketch {
       byte[] registers = r.readBytes(denseBytes(p), "registers");
       r.finish();
       s.table = null;
-      s.dense = registers;
+      s.dense = Arrays.copyOf(registers, registers.length + 1);
       int max = 65 - p;
       for (int i = 0, m = 1 << p; i < m; i++) {
         int v = s.register(i);
@@ -640,7 +676,7 @@ public final class HyperLogLog implements CardinalitySketch {
       }
     }
     s.martingale = flags == 0 ? Double.NaN : martingale;
-    s.recomputeChangeSum();
+    s.recount();
     return s;
   }
 

@@ -71,7 +71,7 @@ final class LogLogMath {
    * @param q 64 - p: register values lie in [0, q + 1]
    * @param counts counts[k] registers hold value k, for k in [0, q + 1]
    */
-  static double improvedEstimate(double m, int q, long[] counts) {
+  static double improvedEstimate(double m, int q, int[] counts) {
     if (counts[0] == m) {
       return 0;
     }
@@ -116,6 +116,99 @@ final class LogLogMath {
       z -= d * d * y;
     } while (z != before);
     return z / 3;
+  }
+
+  // ---- maximum likelihood under the Poisson model
+
+  /**
+   * The x &gt; 0 that maximizes {@code -a x + sum_k b[from + k] ln(1 - exp(-x 2^-k))} over k in [0, n]:
+   * the likelihood of a sketch under the Poisson model, where {@code a} sums the probabilities of
+   * the update values known not to have been seen and {@code b[k]} counts the values seen whose
+   * probability is proportional to 2^-k (from {@code b[from]} on). 0 when nothing was seen, infinity when nothing is known
+   * unseen ({@code a = 0}).
+   *
+   * <p>Method (Ertl 2017, section 4 and Algorithm 8): setting the derivative to zero gives
+   * {@code G(x) = a x + sum_k b[k] h(x 2^-k) = sum_k b[k]} with {@code h(y) = 1 - y / (e^y - 1)},
+   * increasing and concave, so secant steps from x = 0 and a lower bound of the root stay below it
+   * and climb to it. The h values at the halving arguments cost no exponentials: h at the smallest
+   * argument comes from its Taylor series, and each next one from
+   * {@code h(2y) = (y/2 + h (1 - h)) / (y/2 + 1 - h)} with {@code h = h(y)}. Iterations stop once a
+   * step moves x by at most {@code relativeError * x}.
+   */
+  static double maximumLikelihood(double a, long[] b, int from, int n, double relativeError) {
+    int kMax = n;
+    while (kMax >= 0 && b[from + kMax] == 0) {
+      kMax--;
+    }
+    if (kMax < 0) {
+      return 0;
+    }
+    if (a == 0) {
+      return Double.POSITIVE_INFINITY;
+    }
+    int kMin = 0;
+    while (b[from + kMin] == 0) {
+      kMin++;
+    }
+    double seen = 0;
+    double weighted = 0;
+    for (int k = kMin; k <= kMax; k++) {
+      seen += b[from + k];
+      weighted += Math.scalb((double) b[from + k], -k);
+    }
+    // Jensen's inequality on the concave h bounds the root from below by ln(1 + w/a) s/w, and
+    // ln(1 + y) >= 2y / (2 + y) by s / (w/2 + a); the first is the closer bound, the second cheaper
+    // and as close when w/a is small.
+    double x = weighted <= 1.5 * a ? seen / (0.5 * weighted + a) : Math.log1p(weighted / a) * (seen / weighted);
+    double previousX = 0;
+    double previousG = 0;
+    while (true) {
+      double g = likelihoodG(x, a, b, from, kMin, kMax);
+      if (!(g > previousG && g <= seen)) {
+        return x; // at the root to the precision of doubles
+      }
+      double step = (x - previousX) * (seen - g) / (g - previousG);
+      previousX = x;
+      previousG = g;
+      x += step;
+      if (step <= relativeError * x) {
+        return x;
+      }
+    }
+  }
+
+  /** {@code G(x) = a x + sum_{k in [kMin, kMax]} b[from + k] h(x 2^-k)}, see {@link #maximumLikelihood}. */
+  private static double likelihoodG(double x, double a, long[] b, int from, int kMin, int kMax) {
+    // Start at an argument below 2^-5, where the series to y^6 is exact to double precision.
+    int top = Math.max(kMax, Math.getExponent(x) + 6);
+    double y = Math.scalb(x, -top);
+    double y2 = y * y;
+    // h(y) = y/2 - y^2/12 + y^4/720 - y^6/30240 + ...
+    double h = y * 0.5 - y2 * (1.0 / 12 - y2 * (1.0 / 720 - y2 * (1.0 / 30240)));
+    for (int k = top; k > kMax; k--) {
+      h = doubled(h, y);
+      y += y;
+    }
+    double g = b[from + kMax] * h;
+    for (int k = kMax - 1; k >= kMin; k--) {
+      h = doubled(h, y);
+      y += y;
+      g += b[from + k] * h;
+    }
+    return g + a * x;
+  }
+
+  /** h(2y) from h = h(y). */
+  private static double doubled(double h, double y) {
+    double half = 0.5 * y;
+    double rest = 1 - h;
+    return (half + h * rest) / (half + rest);
+  }
+
+  /** The unsigned value of {@code v} as a double, correctly rounded. */
+  static double unsignedToDouble(long v) {
+    // Halving with the lost bit kept sticky rounds as the full value would.
+    return v >= 0 ? v : ((v >>> 1) | (v & 1)) * 2.0;
   }
 
   /** Whether {@code other} merges into {@code self}: the same type and hashing, and no lower precision. */

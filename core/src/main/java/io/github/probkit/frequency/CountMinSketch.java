@@ -4,6 +4,7 @@ import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.internal.Mix;
 import io.github.probkit.hash.HashAlgorithm;
@@ -53,14 +54,25 @@ import java.util.stream.Collector;
  * stream would have built; rows no longer sum to the total count, so that is kept separately; and
  * adds take a lock.
  *
- * <p>Thread safety: in the standard update mode, {@code add} and {@code merge} are lock-free and
- * may run from many threads at once without losing a count (each counter is raised by an atomic
- * compare-and-set, so the total of concurrent adds is exact). In conservative mode, {@code add} and
- * {@code merge} synchronize on the sketch, because reading the minimum and raising the counters must
- * be one step; a merge takes the other sketch's counters and total under the other's lock, then
- * adds them under its own (never holding both), so it sees the other as it was between two adds. In both modes {@code estimate} may run concurrently with adds and sees every add that
- * happened-before it; {@code writeTo} run during concurrent adds writes a valid sketch that includes
- * some of them.
+ * <p>Thread safety: it depends on the {@link Concurrency} the sketch is created or read with; both
+ * write the same file.
+ *
+ * <ul>
+ *   <li>{@link Concurrency#CONCURRENT CONCURRENT}, the default: in the standard update mode,
+ *       {@code add} and {@code merge} are lock-free and may run from many threads at once without
+ *       losing a count (each counter is raised by an atomic compare-and-set, so the total of
+ *       concurrent adds is exact). In conservative mode, {@code add} and {@code merge} synchronize on
+ *       the sketch, because reading the minimum and raising the counters must be one step; a merge
+ *       takes the other sketch's counters and total under the other's lock, then adds them under
+ *       its own (never holding both), so it sees the other as it was between two adds. In both
+ *       modes {@code estimate} may run concurrently with adds and sees every add that
+ *       happened-before it; {@code writeTo} run during concurrent adds writes a valid sketch that
+ *       includes some of them.
+ *   <li>{@link Concurrency#SINGLE_WRITER SINGLE_WRITER}: {@code add} and {@code merge} raise the
+ *       counters with plain stores and take no lock, so one thread at a time may call them, and no
+ *       other method may run beside them. Faster where one thread fills the sketch, the common
+ *       case (the benchmarks in docs/BENCHMARKS.md give the difference).
+ * </ul>
  */
 public final class CountMinSketch implements FrequencySketch {
   /** The most rows: {@code delta = e^-64} is already far below any useful failure probability. */
@@ -135,17 +147,19 @@ public final class CountMinSketch implements FrequencySketch {
   private final HashStrategy hash;
   private final boolean exact;
   private final boolean conservative;
+  private final boolean concurrent;
   /** The total count; kept only in conservative mode (guarded by this). */
   private volatile long total;
 
-  private CountMinSketch(
-      long[] cells, int width, int depth, HashStrategy hash, boolean conservative, long total) {
+  private CountMinSketch(long[] cells, int width, int depth, HashStrategy hash, boolean conservative,
+      Concurrency concurrency, long total) {
     this.cells = cells;
     this.width = width;
     this.depth = depth;
     this.hash = hash;
     this.exact = hash.exactModulo();
     this.conservative = conservative;
+    this.concurrent = Objects.requireNonNull(concurrency, "concurrency") == Concurrency.CONCURRENT;
     this.total = total;
   }
 
@@ -158,13 +172,24 @@ public final class CountMinSketch implements FrequencySketch {
     return create(epsilon, delta, HashStrategy.xxh3());
   }
 
+  /** As {@link #create(double, double)}, written in the given mode (see the class comment). */
+  public static CountMinSketch create(double epsilon, double delta, Concurrency concurrency) {
+    return create(epsilon, delta, HashStrategy.xxh3(), UpdateRule.STANDARD, concurrency);
+  }
+
   public static CountMinSketch create(double epsilon, double delta, HashStrategy hash) {
     return create(epsilon, delta, hash, UpdateRule.STANDARD);
   }
 
   /** As {@link #create(double, double, HashStrategy)}, updating by {@code rule}. */
   public static CountMinSketch create(double epsilon, double delta, HashStrategy hash, UpdateRule rule) {
-    return allocate(widthFor(epsilon, delta), depthFor(delta), hash, rule);
+    return create(epsilon, delta, hash, rule, Concurrency.CONCURRENT);
+  }
+
+  /** As {@link #create(double, double, HashStrategy, UpdateRule)}, written in the given mode (see the class comment). */
+  public static CountMinSketch create(
+      double epsilon, double delta, HashStrategy hash, UpdateRule rule, Concurrency concurrency) {
+    return allocate(widthFor(epsilon, delta), depthFor(delta), hash, rule, concurrency);
   }
 
   /** A sketch of exactly {@code depth} rows of {@code width} counters, hashed with XXH3. */
@@ -178,7 +203,13 @@ public final class CountMinSketch implements FrequencySketch {
 
   /** As {@link #withDimensions(int, int, HashStrategy)}, updating by {@code rule}. */
   public static CountMinSketch withDimensions(int width, int depth, HashStrategy hash, UpdateRule rule) {
-    return allocate(width, depth, hash, rule);
+    return withDimensions(width, depth, hash, rule, Concurrency.CONCURRENT);
+  }
+
+  /** As {@link #withDimensions(int, int, HashStrategy, UpdateRule)}, written in the given mode (see the class comment). */
+  public static CountMinSketch withDimensions(
+      int width, int depth, HashStrategy hash, UpdateRule rule, Concurrency concurrency) {
+    return allocate(width, depth, hash, rule, concurrency);
   }
 
   /**
@@ -217,11 +248,12 @@ public final class CountMinSketch implements FrequencySketch {
     return (int) d;
   }
 
-  private static CountMinSketch allocate(int w, int d, HashStrategy hash, UpdateRule rule) {
+  private static CountMinSketch allocate(int w, int d, HashStrategy hash, UpdateRule rule, Concurrency concurrency) {
     Objects.requireNonNull(rule, "rule");
+    Objects.requireNonNull(concurrency, "concurrency");
     checkDimensions(w, d, hash);
     checkAllocatable(8L * w * d, "a count-min sketch of " + d + " x " + w + " counters");
-    return new CountMinSketch(new long[w * d], w, d, hash, rule == UpdateRule.CONSERVATIVE, 0);
+    return new CountMinSketch(new long[w * d], w, d, hash, rule == UpdateRule.CONSERVATIVE, concurrency, 0);
   }
 
   private static void checkDimensions(int w, int d, HashStrategy hash) {
@@ -247,7 +279,7 @@ public final class CountMinSketch implements FrequencySketch {
    */
   @Deprecated(forRemoval = true)
   public CountMinSketch withConservativeUpdate() {
-    return withDimensions(width, depth, hash, UpdateRule.CONSERVATIVE);
+    return withDimensions(width, depth, hash, UpdateRule.CONSERVATIVE, concurrency());
   }
 
   // ---- adding
@@ -266,6 +298,26 @@ public final class CountMinSketch implements FrequencySketch {
     checkCount(count);
     long h1 = hash.hash64(item);
     addHashes(h1, secondHash(item, h1), count);
+  }
+
+  /** Adds {@code count} occurrences of the UTF-8 bytes of {@code item}. */
+  @Override
+  public void add(CharSequence item, long count) {
+    if (exact) {
+      FrequencySketch.super.add(item, count);
+      return;
+    }
+    checkCount(count);
+    long h1 = hash.hash64(item);
+    addHashes(h1, derivedSecondHash(h1), count);
+  }
+
+  /**
+   * With XXH3 the second hash is derived from the first alone, so a String key is hashed by the
+   * strategy's String path without its bytes being kept.
+   */
+  private long derivedSecondHash(long h1) {
+    return hash.secondHash(0L, h1);
   }
 
   /**
@@ -310,11 +362,31 @@ public final class CountMinSketch implements FrequencySketch {
       return;
     }
     if (conservative) {
-      addConservative(h1, h2, count);
+      if (concurrent) {
+        addConservativeLocked(h1, h2, count);
+      } else {
+        addConservative(h1, h2, count);
+      }
       return;
     }
-    for (int r = 0; r < depth; r++) {
-      addToCell(index(h1, h2, r), count);
+    if (exact) {
+      for (int r = 0; r < depth; r++) {
+        addToCell(index(h1, h2, r), count);
+      }
+      return;
+    }
+    // index() for every row, computed incrementally: h1 + r * h2 and r * width by addition.
+    long x = h1;
+    if (concurrent) {
+      for (int base = 0, end = depth * width; base < end; base += width, x += h2) {
+        addToCell(base + (int) DoubleHashing.reduce(Mix.mix64(x), width), count);
+      }
+    } else {
+      long[] c = cells;
+      for (int base = 0, end = depth * width; base < end; base += width, x += h2) {
+        int i = base + (int) DoubleHashing.reduce(Mix.mix64(x), width);
+        c[i] = saturatedAdd(c[i], count);
+      }
     }
   }
 
@@ -331,7 +403,11 @@ public final class CountMinSketch implements FrequencySketch {
     }
   }
 
-  private synchronized void addConservative(long h1, long h2, long count) {
+  private synchronized void addConservativeLocked(long h1, long h2, long count) {
+    addConservative(h1, h2, count);
+  }
+
+  private void addConservative(long h1, long h2, long count) {
     long min = Long.MAX_VALUE;
     for (int r = 0; r < depth; r++) {
       min = Math.min(min, cells[index(h1, h2, r)]);
@@ -372,10 +448,27 @@ public final class CountMinSketch implements FrequencySketch {
     return estimateHashes(h1, secondHash(item, h1));
   }
 
+  /** The estimated count of the UTF-8 bytes of {@code item}. */
+  @Override
+  public long estimate(CharSequence item) {
+    if (exact) {
+      return FrequencySketch.super.estimate(item);
+    }
+    long h1 = hash.hash64(item);
+    return estimateHashes(h1, derivedSecondHash(h1));
+  }
+
   private long estimateHashes(long h1, long h2) {
     long min = Long.MAX_VALUE;
-    for (int r = 0; r < depth; r++) {
-      min = Math.min(min, (long) CELLS.getOpaque(cells, index(h1, h2, r)));
+    if (exact) {
+      for (int r = 0; r < depth; r++) {
+        min = Math.min(min, (long) CELLS.getOpaque(cells, index(h1, h2, r)));
+      }
+      return min;
+    }
+    long x = h1;
+    for (int base = 0, end = depth * width; base < end; base += width, x += h2) {
+      min = Math.min(min, (long) CELLS.getOpaque(cells, base + (int) DoubleHashing.reduce(Mix.mix64(x), width)));
     }
     return min;
   }
@@ -444,7 +537,11 @@ public final class CountMinSketch implements FrequencySketch {
       for (int i = 0; i < cells.length; i++) {
         long v = (long) CELLS.getOpaque(c, i);
         if (v != 0) {
-          addToCell(i, v);
+          if (concurrent) {
+            addToCell(i, v);
+          } else {
+            cells[i] = saturatedAdd(cells[i], v);
+          }
         }
       }
     }
@@ -474,15 +571,15 @@ public final class CountMinSketch implements FrequencySketch {
             "count-min sketches with different update rules: %s and %s", updateRule(), o.updateRule());
   }
 
-  /** An independent copy. */
+  /** An independent copy, written in the same mode. */
   @Override
   public CountMinSketch copy() {
     if (conservative) {
       synchronized (this) {
-        return new CountMinSketch(cells.clone(), width, depth, hash, true, total);
+        return new CountMinSketch(cells.clone(), width, depth, hash, true, concurrency(), total);
       }
     }
-    return new CountMinSketch(cells.clone(), width, depth, hash, false, 0);
+    return new CountMinSketch(cells.clone(), width, depth, hash, false, concurrency(), 0);
   }
 
   // ---- introspection
@@ -520,6 +617,11 @@ public final class CountMinSketch implements FrequencySketch {
   /** The failure probability these dimensions guarantee: {@code e^-depth}. */
   public double delta() {
     return Math.exp(-depth);
+  }
+
+  /** How the sketch may be written: by many threads at once, or by one (see the class comment). */
+  public Concurrency concurrency() {
+    return concurrent ? Concurrency.CONCURRENT : Concurrency.SINGLE_WRITER;
   }
 
   /** Whether adds use conservative update. */
@@ -587,12 +689,21 @@ public final class CountMinSketch implements FrequencySketch {
     return p;
   }
 
-  /** Reads a sketch written by {@link #writeTo}; corrupt input throws SketchFormatException. */
+  /**
+   * Reads a sketch written by {@link #writeTo}, for concurrent writing; corrupt input throws
+   * SketchFormatException.
+   */
   public static CountMinSketch readFrom(InputStream in) throws IOException {
-    return read(SketchReader.open(in, StructureType.COUNT_MIN_SKETCH));
+    return readFrom(in, Concurrency.CONCURRENT);
   }
 
-  static CountMinSketch read(SketchReader r) throws IOException {
+  /** As {@link #readFrom(InputStream)}, written afterwards in the given mode (see the class comment). */
+  public static CountMinSketch readFrom(InputStream in, Concurrency concurrency) throws IOException {
+    Objects.requireNonNull(concurrency, "concurrency");
+    return read(SketchReader.open(in, StructureType.COUNT_MIN_SKETCH), concurrency);
+  }
+
+  static CountMinSketch read(SketchReader r, Concurrency concurrency) throws IOException {
     int w = r.paramInt("width");
     r.check(w >= 1, "width", w, "positive");
     int d = r.paramInt("depth");
@@ -617,12 +728,12 @@ public final class CountMinSketch implements FrequencySketch {
       throw new SketchFormatException(
           "count-min row 0 sums to " + rowSum(cells, 0, w) + ", the total count is " + n);
     }
-    return new CountMinSketch(cells, w, d, r.hash(), rule == 1, rule == 1 ? n : 0);
+    return new CountMinSketch(cells, w, d, r.hash(), rule == 1, concurrency, rule == 1 ? n : 0);
   }
 
   // ---- identity
 
-  /** Equal when the dimensions, hashing, update rule, counters and total are. */
+  /** Equal when the dimensions, hashing, update rule, counters and total are (whatever their write modes). */
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof CountMinSketch)) {
