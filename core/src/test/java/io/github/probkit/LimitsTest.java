@@ -141,12 +141,12 @@ class LimitsTest {
 
   @Test
   void heavyHitters() {
-    // 2^28 slots of 40 bytes (10 GiB) and a table of 2^29 ints (2 GiB).
+    // 2^28 slots of 84 bytes (21 GiB) and a table of 2^29 ints (2 GiB).
     refused(() -> HeavyHitters.withCapacity(HeavyHitters.MAX_CAPACITY),
-        "a heavy-hitters summary of capacity 268435456 needs 12.0 GiB, " + HEAP);
-    // epsilon 5e-9: capacity 2e8, 2e8 * 40 bytes + 2^29 ints = 8e9 + 2.1e9 bytes = 9.5 GiB.
+        "a heavy-hitters summary of capacity 268435456 needs 23.0 GiB, " + HEAP);
+    // epsilon 5e-9: capacity 2e8, 2e8 * 84 bytes + 2^29 ints = 16.8e9 + 2.1e9 bytes = 17.6 GiB.
     refused(() -> HeavyHitters.create(5e-9),
-        "a heavy-hitters summary of capacity 200000000 needs 9.5 GiB, " + HEAP);
+        "a heavy-hitters summary of capacity 200000000 needs 17.6 GiB, " + HEAP);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.github.probkit.bench;
 
+import io.github.probkit.frequency.HeavyHitters;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,11 +19,12 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Frequency sketches on a Zipf stream (exponent 1.1 over 10^6 distinct {@code "user:"} keys, 2^20
  * draws, cycled): count-min add and estimate, merge and serialize; heavy-hitter add and top-10.
- * ns per operation.
+ * ns per operation. And a flood: 30,000 items that share one XXH3 hash, against random ones.
  *
  * <pre>
  * java -jar bench/target/benchmarks.jar 'FrequencyBenchmark.countMin.*' -prof gc
  * java -jar bench/target/benchmarks.jar 'FrequencyBenchmark.heavyHitters.*' -prof gc
+ * java -jar bench/target/benchmarks.jar 'FrequencyBenchmark.heavyHittersFlood'
  * </pre>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -94,6 +96,24 @@ public class FrequencyBenchmark {
     }
   }
 
+  /** 30,000 distinct 32-byte items, random or all with the same XXH3-64 (seed 0). */
+  @State(Scope.Thread)
+  public static class FloodState {
+    static final int ITEMS = 30_000;
+
+    @Param({"random", "xxh3-collisions"})
+    public String items;
+
+    byte[][] keys;
+
+    @Setup(Level.Trial)
+    public void setup() {
+      keys = items.equals("random")
+          ? Keys.randomLetters(ITEMS, 32, 0x3c6ef372fe94f82bL)
+          : Keys.xxh3Collisions(ITEMS, 0x3c6ef372fe94f82bL);
+    }
+  }
+
   @Benchmark
   public void countMinAddString(CountMinState s, Stream keys) {
     s.sketch.add(keys.nextString());
@@ -127,5 +147,21 @@ public class FrequencyBenchmark {
   @Benchmark
   public List<String> heavyHittersTop10(HeavyHittersState s) {
     return s.sketch.top(10);
+  }
+
+  /**
+   * Issue 14's flood: the 30,000 items added three times each to a new summary that holds them all
+   * (90,000 adds per operation), the way {@code probkit top} would count a file of such lines.
+   */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public HeavyHitters heavyHittersFlood(FloodState s) {
+    HeavyHitters h = HeavyHitters.withCapacity(1 << 15);
+    for (int round = 0; round < 3; round++) {
+      for (byte[] k : s.keys) {
+        h.add(k);
+      }
+    }
+    return h;
   }
 }

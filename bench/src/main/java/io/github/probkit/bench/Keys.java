@@ -1,5 +1,7 @@
 package io.github.probkit.bench;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 
@@ -136,6 +138,37 @@ public final class Keys {
         }
       }
       out[i] = lo;
+    }
+    return out;
+  }
+
+  /**
+   * {@code n} distinct 32-byte lines of letters with one XXH3-64 hash (seed 0), made from XXH3's
+   * published default secret alone: with bytes 0-7 and 16-23 equal to its first and third words,
+   * both multiplications of the 17-to-32-byte path are by zero and bytes 8-15 and 24-31 are free.
+   * The keys a flood of a table placed by that hash would use.
+   */
+  public static byte[][] xxh3Collisions(int n, long seed) {
+    byte[][] out = randomLetters(n, 32, seed);
+    for (int i = 0; i < n; i++) {
+      ByteBuffer b = ByteBuffer.wrap(out[i]).order(ByteOrder.LITTLE_ENDIAN);
+      b.putLong(0, 0xbe4ba423396cfeb8L).putLong(16, 0xdb979083e96dd4deL);
+      // Distinct: i in base 26 in bytes 8-15.
+      for (int j = 0, v = i; j < 8; j++, v /= 26) {
+        out[i][8 + j] = (byte) ('a' + v % 26);
+      }
+    }
+    return out;
+  }
+
+  /** {@code n} random strings of {@code length} lowercase letters, as bytes. */
+  public static byte[][] randomLetters(int n, int length, long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    byte[][] out = new byte[n][length];
+    for (byte[] k : out) {
+      for (int j = 0; j < length; j++) {
+        k[j] = (byte) ('a' + r.nextInt(26));
+      }
     }
     return out;
   }

@@ -316,7 +316,7 @@ class CrashSafetyTest {
       "a blocked Bloom filter of ",
       "a count-min sketch of 1 x 1359140915 counters needs 10.1 GiB",
       "a count-min sketch of 1 x 2147483639 counters needs 16.0 GiB",
-      "a heavy-hitters summary of capacity 268435456 needs 12.0 GiB",
+      "a heavy-hitters summary of capacity 268435456 needs 23.0 GiB",
     };
     for (int i = 0; i < tooLarge.length; i++) {
       Cli c = Cli.run(tooLarge[i]);

@@ -6,21 +6,24 @@ import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
+import com.dynatrace.hash4j.hashing.Hasher64;
+import com.dynatrace.hash4j.hashing.Hashing;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.hash.KeyEncoder;
+import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.KeyBuffer;
-import io.github.probkit.io.SketchFormatException;
-import io.github.probkit.io.SketchReader;
-import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collector;
 
 /**
  * The most frequent items of a stream in fixed memory: the Space-Saving algorithm (Metwally,
@@ -41,24 +44,29 @@ import java.util.Objects;
  *       most frequent. While fewer than m distinct items have been seen, every count is exact.
  * </ul>
  *
- * <p>Cheat sheet: capacity {@code m = ceil(1 / epsilon)} bounds every error by epsilon * N; for the
- * top k of a skewed stream, a capacity of 10 to 100 times k is typical. Memory is about
- * {@code 50 + item length} bytes per monitored item, allocated as items arrive.
+ * <p>Which item is replaced among those of the smallest count: the one with the largest error (the
+ * smallest lower bound, the least evidence), then the smallest XXH3-64 hash (seed 0, unsigned) of
+ * its bytes, then the smallest bytes (unsigned). The order is total and public, so the same stream
+ * gives the same summary, and the same bytes from {@link #writeTo}, in every run and after a read.
  *
- * <p>Items are bytes, as everywhere in probkit: a CharSequence is its UTF-8 bytes. Counts saturate
- * at {@link Long#MAX_VALUE} rather than wrap.
+ * <p>Cheat sheet: capacity {@code m = ceil(1 / epsilon)} bounds every error by epsilon * N; for the
+ * top k of a skewed stream, a capacity of 10 to 100 times k is typical. Memory is 60 to 100 bytes
+ * per monitored item plus the item's own, allocated as items arrive ({@link #byteSize()}). An add
+ * of count 1 costs amortized O(1) (O(log m) at worst), a larger count expected O(log m);
+ * {@code top(k)} reads the k entries it lists and those tied with the last of them.
+ *
+ * <p>Items are bytes, as everywhere in probkit: a CharSequence is its UTF-8 bytes, a long its 8
+ * little-endian bytes. Counts saturate at {@link Long#MAX_VALUE} rather than wrap.
  *
  * <p>Thread safety: not thread-safe. Guard an instance with a lock, or give each thread its own and
  * {@link #merge} them.
  */
-public final class HeavyHitters {
+public final class HeavyHitters implements FrequencySketch {
   /** The largest capacity. */
   public static final int MAX_CAPACITY = 1 << 28;
 
-  private static final HashStrategy HASH = HashStrategy.xxh3();
   private static final int INITIAL_SLOTS = 16;
-  /** The bytes of the per-slot arrays: two counts and a hash, four ints (references as 4 bytes). */
-  private static final int SLOT_BYTES = 3 * 8 + 4 * 4;
+  private static final int SLOT_BYTES = ItemTable.SLOT_BYTES + CountBuckets.SLOT_BYTES;
 
   /*
    * Design notes.
@@ -68,10 +76,17 @@ public final class HeavyHitters {
    * occurred at most c_min times, so the newcomer's count stays an upper bound. Because every add of
    * count c raises the sum of the counters by exactly c, the counters sum to N and c_min <= N/m.
    *
-   * The smallest counter is found with a binary min-heap of slots ordered by count, and items with an
-   * open-addressing hash table (linear probing, backward-shift deletion). Counts may be any weight, so
-   * the heap replaces the paper's unit-increment bucket list: raising a count sifts it down, which for
-   * the frequent items (already near the leaves) is usually one comparison.
+   * The classes: ItemTable finds an item's slot, CountBuckets orders the slots by count (the
+   * paper's Stream-Summary, with a treap [4] for weighted adds), HeavyHittersMerge combines two
+   * summaries, HeavyHittersFormat writes and reads them.
+   *
+   * Flooding: items are placed in the table by PolymurHash 2.0 [5] keyed with 128 random bits per
+   * summary, an almost pairwise independent hash, so nobody without the key can choose items that
+   * share a probe run. A public hash would not do, not even remixed with a key: XXH3 with a known
+   * seed has full 64-bit collisions for the asking (32-byte items whose bytes 0-7 and 16-23 equal
+   * its secret's all hash alike), which put every item in one probe run and made adds quadratic.
+   * The key is never written and no result depends on it: ties are broken by the public hash and
+   * the bytes, and lists are sorted.
    *
    * Merge follows the mergeable-summaries construction [2], [3]: an item's merged count is its count
    * in each summary, or that summary's c_min where it is not monitored (the most it can have
@@ -87,29 +102,28 @@ public final class HeavyHitters {
    * [2] Agarwal, Cormode, Huang, Phillips, Wei, Yi. Mergeable summaries. PODS 2012.
    * [3] Cafaro, Pulimeno, Tempesta. A parallel space saving algorithm for frequent items and the
    *     Hurwitz zeta distribution. Information Sciences 329, 2016.
+   * [4] Seidel, Aragon. Randomized search trees. Algorithmica 16, 1996.
+   * [5] Peters, Wojcik. PolymurHash 2.0, 2023 (github.com/orlp/polymur-hash).
    */
 
   private final int capacity;
+  private final Hasher64 placement;
+  private final long prioritySeed;
   private int size;
   private long total;
+  private ItemTable table;
+  private CountBuckets buckets;
 
-  // Per slot.
-  private long[] counts;
-  private long[] errors;
-  private long[] hashes;
-  private byte[][] keys;
-  private int[] keyLengths;
-  private int[] heapIndex;
-
-  /** Min-heap of slots by count. */
-  private int[] heap;
-  /** Open-addressing table of slot + 1 (0 = empty); its length is a power of two, at least twice the slots. */
-  private int[] table;
-  private int mask;
-
-  private HeavyHitters(int capacity) {
+  private HeavyHitters(int capacity, Hasher64 placement) {
     this.capacity = capacity;
+    this.placement = placement;
+    this.prioritySeed = placement.hashLongToLong(0x243f6a8885a308d3L);
     allocate(Math.min(capacity, INITIAL_SLOTS));
+  }
+
+  private void allocate(int slots) {
+    table = new ItemTable(placement, slots);
+    buckets = new CountBuckets(table, slots, prioritySeed);
   }
 
   /** A summary that monitors up to {@code capacity} items; every count is within N / capacity. */
@@ -137,54 +151,33 @@ public final class HeavyHitters {
    */
   private static HeavyHitters newChecked(int capacity) {
     checkAllocatable(
-        (long) capacity * SLOT_BYTES + 4L * tableLength(capacity),
+        (long) capacity * SLOT_BYTES + 4L * ItemTable.tableLength(capacity),
         "a heavy-hitters summary of capacity " + capacity);
-    return new HeavyHitters(capacity);
+    return new HeavyHitters(capacity, randomPlacement());
   }
 
-  private void allocate(int slots) {
-    counts = new long[slots];
-    errors = new long[slots];
-    hashes = new long[slots];
-    keys = new byte[slots][];
-    keyLengths = new int[slots];
-    heapIndex = new int[slots];
-    heap = new int[slots];
-    table = new int[tableLength(slots)];
-    mask = table.length - 1;
+  /** A summary placing its items with {@code placement} (tests give a fixed or a public one). */
+  static HeavyHitters withPlacement(int capacity, Hasher64 placement) {
+    return new HeavyHitters(capacity, placement);
   }
 
-  private static int tableLength(int slots) {
-    return Integer.highestOneBit(Math.max(2, slots) * 2 - 1) << 1;
+  /** The source of the placement keys; a result never depends on what it draws. */
+  private static final class Keys {
+    static final SecureRandom RANDOM = new SecureRandom();
   }
 
-  private void grow() {
-    int slots = (int) Math.min(capacity, 2L * counts.length);
-    counts = Arrays.copyOf(counts, slots);
-    errors = Arrays.copyOf(errors, slots);
-    hashes = Arrays.copyOf(hashes, slots);
-    keys = Arrays.copyOf(keys, slots);
-    keyLengths = Arrays.copyOf(keyLengths, slots);
-    heapIndex = Arrays.copyOf(heapIndex, slots);
-    heap = Arrays.copyOf(heap, slots);
-    table = new int[tableLength(slots)];
-    mask = table.length - 1;
-    for (int s = 0; s < size; s++) {
-      putInTable(s);
-    }
+  private static Hasher64 randomPlacement() {
+    return Hashing.polymurHash2_0(0, Keys.RANDOM.nextLong(), Keys.RANDOM.nextLong());
   }
 
   // ---- adding
 
-  /** Adds one occurrence of the item made of {@code len} bytes of {@code item} from {@code off}. */
-  public void add(byte[] item, int off, int len) {
-    add(item, off, len, 1);
-  }
-
   /**
    * Adds {@code count} occurrences (count &gt;= 0) of the item made of {@code len} bytes of
-   * {@code item} from {@code off}. The bytes are copied only when the item becomes monitored.
+   * {@code item} from {@code off}. The bytes are copied only when the item becomes monitored. The
+   * other forms (String, long, encoded object) are this one on the item's bytes.
    */
+  @Override
   public void add(byte[] item, int off, int len, long count) {
     checkCount(count);
     Objects.checkFromIndexSize(off, len, item.length);
@@ -192,168 +185,42 @@ public final class HeavyHitters {
       return;
     }
     total = saturatedAdd(total, count);
-    long h = HASH.hash64(item, off, len);
-    int s = find(item, off, len, h);
+    int place = table.place(item, off, len);
+    int s = table.find(item, off, len, place);
     if (s >= 0) {
-      counts[s] = saturatedAdd(counts[s], count);
-      siftDown(heapIndex[s]);
-      return;
-    }
-    if (size < capacity) {
-      if (size == counts.length) {
-        grow();
-      }
-      s = size++;
-      store(s, item, off, len, h, count, 0);
-      heap[size - 1] = s;
-      heapIndex[s] = size - 1;
-      siftUp(size - 1);
+      buckets.increment(s, count);
+    } else if (size < capacity) {
+      s = freeSlot();
+      table.insert(s, item, off, len, place);
+      buckets.insert(s, count, 0);
     } else {
-      s = heap[0];
-      long min = counts[s];
-      removeFromTable(s);
-      store(s, item, off, len, h, saturatedAdd(min, count), min);
-      siftDown(0);
+      s = buckets.evict();
+      table.remove(s);
+      table.insert(s, item, off, len, place);
+      buckets.restart(s, count);
     }
   }
 
-  public void add(byte[] item) {
-    add(item, 0, item.length, 1);
-  }
-
-  public void add(byte[] item, long count) {
-    add(item, 0, item.length, count);
-  }
-
-  /** Adds one occurrence of the UTF-8 bytes of {@code item}. */
-  public void add(CharSequence item) {
-    add(item, 1);
-  }
-
-  public void add(CharSequence item, long count) {
-    KeyBuffer b = KeyBuffer.utf8(item);
-    try {
-      add(b.bytes(), 0, b.length(), count);
-    } finally {
-      b.release();
+  /** A slot that holds no item yet (size < capacity), growing the arrays when all are taken. */
+  private int freeSlot() {
+    if (size == table.slots()) {
+      int slots = (int) Math.min(capacity, 2L * size);
+      table.grow(slots, size);
+      buckets.grow(slots);
     }
+    return size++;
   }
-
-  private void store(int s, byte[] item, int off, int len, long h, long count, long error) {
-    if (keys[s] == null || keys[s].length < len) {
-      keys[s] = new byte[len];
-    }
-    System.arraycopy(item, off, keys[s], 0, len);
-    keyLengths[s] = len;
-    hashes[s] = h;
-    counts[s] = count;
-    errors[s] = error;
-    putInTable(s);
-  }
-
-  // ---- the hash table
-
-  /** The slot of the item, or -1. */
-  private int find(byte[] item, int off, int len, long h) {
-    for (int i = (int) h & mask; ; i = (i + 1) & mask) {
-      int t = table[i];
-      if (t == 0) {
-        return -1;
-      }
-      int s = t - 1;
-      if (hashes[s] == h && keyLengths[s] == len
-          && Arrays.equals(keys[s], 0, len, item, off, off + len)) {
-        return s;
-      }
-    }
-  }
-
-  private int find(HeavyHitters in, int s) {
-    return find(in.keys[s], 0, in.keyLengths[s], in.hashes[s]);
-  }
-
-  private void putInTable(int s) {
-    int i = (int) hashes[s] & mask;
-    while (table[i] != 0) {
-      i = (i + 1) & mask;
-    }
-    table[i] = s + 1;
-  }
-
-  private void removeFromTable(int s) {
-    int i = (int) hashes[s] & mask;
-    while (table[i] != s + 1) {
-      i = (i + 1) & mask;
-    }
-    // Backward-shift deletion: pull later entries of the probe run into the hole when their home
-    // position does not lie cyclically after it, so lookups never meet a false end of run.
-    for (int j = (i + 1) & mask; table[j] != 0; j = (j + 1) & mask) {
-      int home = (int) hashes[table[j] - 1] & mask;
-      if (((j - home) & mask) >= ((j - i) & mask)) {
-        table[i] = table[j];
-        i = j;
-      }
-    }
-    table[i] = 0;
-  }
-
-  // ---- the heap
 
   /**
-   * The heap order: smaller count first; among equal counts, the larger error (the smaller lower
-   * bound, so the item with the least evidence is replaced first); then hash and bytes. It is a
-   * total order, so which item is replaced never depends on the heap's layout, and a summary read
-   * back from its bytes evolves exactly as the original.
+   * A collector of items (their UTF-8 bytes) into a summary of {@link #withCapacity(int)}; a
+   * parallel stream fills one per thread and merges them, which keeps every guarantee but may list
+   * other counts than one summary of the whole stream in order would:
+   * {@code terms.stream().collect(HeavyHitters.toHeavyHitters(1000)).top(10)}.
    */
-  private boolean before(int s, int t) {
-    if (counts[s] != counts[t]) {
-      return counts[s] < counts[t];
-    }
-    if (errors[s] != errors[t]) {
-      return errors[s] > errors[t];
-    }
-    if (hashes[s] != hashes[t]) {
-      return Long.compareUnsigned(hashes[s], hashes[t]) < 0;
-    }
-    return Arrays.compareUnsigned(keys[s], 0, keyLengths[s], keys[t], 0, keyLengths[t]) < 0;
-  }
-
-  private void siftUp(int i) {
-    int s = heap[i];
-    while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      int p = heap[parent];
-      if (!before(s, p)) {
-        break;
-      }
-      heap[i] = p;
-      heapIndex[p] = i;
-      i = parent;
-    }
-    heap[i] = s;
-    heapIndex[s] = i;
-  }
-
-  private void siftDown(int i) {
-    int s = heap[i];
-    int half = size >>> 1;
-    while (i < half) {
-      int child = 2 * i + 1;
-      int cs = heap[child];
-      int right = child + 1;
-      if (right < size && before(heap[right], cs)) {
-        child = right;
-        cs = heap[right];
-      }
-      if (!before(cs, s)) {
-        break;
-      }
-      heap[i] = cs;
-      heapIndex[cs] = i;
-      i = child;
-    }
-    heap[i] = s;
-    heapIndex[s] = i;
+  public static Collector<CharSequence, ?, HeavyHitters> toHeavyHitters(int capacity) {
+    withCapacity(capacity); // checks the argument now
+    return Collector.of(() -> withCapacity(capacity), HeavyHitters::add, HeavyHitters::merge,
+        Collector.Characteristics.IDENTITY_FINISH);
   }
 
   // ---- queries
@@ -362,36 +229,38 @@ public final class HeavyHitters {
    * An upper bound on the item's count: its count when monitored, otherwise {@link #maxError()}
    * (the most an unmonitored item can have occurred). Never below the true count.
    */
+  @Override
   public long estimate(byte[] item, int off, int len) {
-    int s = find(item, off, len, HASH.hash64(item, off, len));
-    return s >= 0 ? counts[s] : maxError();
-  }
-
-  public long estimate(byte[] item) {
-    return estimate(item, 0, item.length);
-  }
-
-  public long estimate(CharSequence item) {
-    KeyBuffer b = KeyBuffer.utf8(item);
-    try {
-      return estimate(b.bytes(), 0, b.length());
-    } finally {
-      b.release();
-    }
+    int s = table.find(item, off, len, table.place(item, off, len));
+    return s >= 0 ? buckets.count(s) : maxError();
   }
 
   /** A lower bound on the item's count: {@code count - error} when monitored, otherwise 0. */
   public long lowerBound(byte[] item, int off, int len) {
-    int s = find(item, off, len, HASH.hash64(item, off, len));
-    return s >= 0 ? counts[s] - errors[s] : 0;
+    int s = table.find(item, off, len, table.place(item, off, len));
+    return s >= 0 ? buckets.count(s) - buckets.error(s) : 0;
   }
 
   public long lowerBound(byte[] item) {
     return lowerBound(item, 0, item.length);
   }
 
+  /** The lower bound of the UTF-8 bytes of {@code item}. */
   public long lowerBound(CharSequence item) {
-    KeyBuffer b = KeyBuffer.utf8(item);
+    return lowerBound(KeyBuffer.utf8(item));
+  }
+
+  /** The lower bound of the 8 little-endian bytes of {@code item}. */
+  public long lowerBound(long item) {
+    return lowerBound(KeyBuffer.ofLong(item));
+  }
+
+  /** The lower bound of the bytes {@code encoder} writes for {@code item}. */
+  public <T> long lowerBound(T item, KeyEncoder<? super T> encoder) {
+    return lowerBound(KeyBuffer.encode(item, encoder));
+  }
+
+  private long lowerBound(KeyBuffer b) {
     try {
       return lowerBound(b.bytes(), 0, b.length());
     } finally {
@@ -406,14 +275,16 @@ public final class HeavyHitters {
    */
   public List<Entry> top(int k) {
     checkArgument(k >= 1, "k must be positive, was %d", k);
-    Integer[] order = sortedSlots();
     int n = Math.min(k, size);
-    long outside = k < size ? counts[order[k]] : maxError();
+    // One more than listed, when there is one: the largest count outside the list.
+    int[] order = buckets.listing((int) Math.min(k + 1L, size));
+    long outside = k < size ? buckets.count(order[k]) : maxError();
     List<Entry> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       int s = order[i];
-      out.add(new Entry(
-          Arrays.copyOf(keys[s], keyLengths[s]), counts[s], errors[s], counts[s] - errors[s] > outside));
+      long count = buckets.count(s);
+      long error = buckets.error(s);
+      out.add(new Entry(table.copy(s), count, error, count - error > outside));
     }
     return Collections.unmodifiableList(out);
   }
@@ -423,41 +294,16 @@ public final class HeavyHitters {
     return size == 0 ? List.of() : top(size);
   }
 
-  private Integer[] sortedSlots() {
-    return order(size, counts, errors, keys, keyLengths);
-  }
-
-  /**
-   * Indices 0..n-1 of the given entries, larger count first, then larger lower bound, then the
-   * items' bytes (unsigned): a deterministic order for listing and serializing.
-   */
-  private static Integer[] order(int n, long[] cs, long[] es, byte[][] ks, int[] ls) {
-    Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> {
-      int c = Long.compare(cs[b], cs[a]);
-      if (c == 0) {
-        c = Long.compare(cs[b] - es[b], cs[a] - es[a]);
-      }
-      if (c == 0) {
-        c = Arrays.compareUnsigned(ks[a], 0, ls[a], ks[b], 0, ls[b]);
-      }
-      return c;
-    });
-    return order;
-  }
-
   /**
    * The largest error of any count, and the most an unmonitored item can have occurred: the smallest
    * count once all {@code capacity} items are monitored, 0 before. At most N / capacity.
    */
   public long maxError() {
-    return size == capacity ? counts[heap[0]] : 0;
+    return size == capacity ? buckets.lowestCount() : 0;
   }
 
   /** N, the sum of all counts added (saturating at Long.MAX_VALUE). */
+  @Override
   public long totalCount() {
     return total;
   }
@@ -472,190 +318,134 @@ public final class HeavyHitters {
   }
 
   /**
-   * The bytes of the arrays now allocated (they grow with the items): per slot two counts, a hash,
-   * four ints and the item's bytes, references counted as 4 bytes (compressed oops), plus the hash
-   * table. Object headers are excluded.
+   * The bytes of the arrays now allocated (they grow with the items): per slot an item reference,
+   * its length, two hashes, a count's bucket and error, list and tree links, plus the hash table and
+   * the items' bytes; references counted as 4 bytes (compressed oops), object headers excluded.
    */
+  @Override
   public long byteSize() {
-    long b = (long) counts.length * SLOT_BYTES + 4L * table.length;
-    for (int s = 0; s < size; s++) {
-      b += keys[s].length;
-    }
-    return b;
+    return table.byteSize(size) + buckets.byteSize();
+  }
+
+  /** XXH3 with seed 0: the public hash that orders tied items (items are placed by a secret one). */
+  @Override
+  public HashStrategy hashStrategy() {
+    return ItemTable.ORDER_HASH;
+  }
+
+  @Override
+  public StructureType type() {
+    return StructureType.HEAVY_HITTERS;
   }
 
   // ---- combining
 
   /**
-   * Adds the counts of {@code other} to this summary; afterwards it has the guarantees of a summary
-   * of the two streams together (see the class comment), with N the sum of both totals. The other
-   * summary's capacity must be at least this one's, which this summary keeps: a smaller one's counts
-   * could be off by more than N / capacity. {@code other} is unchanged.
+   * Adds the counts of {@code other}, a heavy-hitters summary, to this one; afterwards it has the
+   * guarantees of a summary of the two streams together (see the class comment), with N the sum of
+   * both totals. The other summary's capacity must be at least this one's, which this summary
+   * keeps: a smaller one's counts could be off by more than N / capacity. {@code other} is
+   * unchanged.
    */
-  public HeavyHitters merge(HeavyHitters other) {
-    Objects.requireNonNull(other, "other");
-    checkArgument(
-        other.capacity >= capacity,
-        "cannot merge a heavy-hitters summary of capacity %d into one of capacity %d: its counts "
-            + "are only within N/%d", other.capacity, capacity, other.capacity);
-    long minThis = maxError();
-    long minOther = other.maxError();
-    int n = 0;
-    int most = size + other.size;
-    byte[][] ks = new byte[most][];
-    int[] ls = new int[most];
-    long[] hs = new long[most];
-    long[] cs = new long[most];
-    long[] es = new long[most];
-    for (int s = 0; s < size; s++) {
-      int o = other.find(this, s);
-      ks[n] = keys[s];
-      ls[n] = keyLengths[s];
-      hs[n] = hashes[s];
-      cs[n] = saturatedAdd(counts[s], o >= 0 ? other.counts[o] : minOther);
-      es[n] = saturatedAdd(errors[s], o >= 0 ? other.errors[o] : minOther);
-      n++;
-    }
-    for (int o = 0; o < other.size; o++) {
-      if (find(other, o) < 0) {
-        ks[n] = Arrays.copyOf(other.keys[o], other.keyLengths[o]);
-        ls[n] = other.keyLengths[o];
-        hs[n] = other.hashes[o];
-        cs[n] = saturatedAdd(other.counts[o], minThis);
-        es[n] = saturatedAdd(other.errors[o], minThis);
-        n++;
-      }
-    }
-    long newTotal = saturatedAdd(total, other.total);
-    rebuild(n, ks, ls, hs, cs, es);
-    total = newTotal;
+  @Override
+  public HeavyHitters merge(FrequencySketch other) {
+    compatibility(other).orThrow();
+    HeavyHittersMerge.merge(this, (HeavyHitters) other);
     return this;
   }
 
-  /** Replaces the contents with the {@code capacity} largest of the n given entries. */
-  private void rebuild(int n, byte[][] ks, int[] ls, long[] hs, long[] cs, long[] es) {
-    Integer[] order = order(n, cs, es, ks, ls);
-    int kept = Math.min(n, capacity);
+  /** Whether {@link #merge} would accept {@code other}. */
+  @Override
+  public boolean isCompatible(FrequencySketch other) {
+    return compatibility(other).ok();
+  }
+
+  private Compatibility compatibility(FrequencySketch other) {
+    HeavyHitters o = other instanceof HeavyHitters ? (HeavyHitters) other : this;
+    return Compatibility.ofSelfAllowed("merge", this, other, HeavyHitters.class)
+        .require(o.capacity >= capacity,
+            "a heavy-hitters summary of capacity %d into one of capacity %d: its counts are only within N/%d",
+            o.capacity, capacity, o.capacity);
+  }
+
+  /** An independent copy. */
+  @Override
+  public HeavyHitters copy() {
+    HeavyHitters h = new HeavyHitters(capacity, placement);
+    Entries e = new Entries(size);
+    for (int s = 0; s < size; s++) {
+      e.add(table.copy(s), table.length(s), table.orderHash(s), buckets.count(s), buckets.error(s));
+    }
+    h.refill(e, total);
+    return h;
+  }
+
+  /** Replaces the contents with the {@code capacity} first of the entries in listing order. */
+  void refill(Entries e, long newTotal) {
+    int kept = Math.min(e.size, capacity);
+    int[] order = e.first(kept);
     allocate(Math.max(kept, Math.min(capacity, INITIAL_SLOTS)));
     for (int i = 0; i < kept; i++) {
-      int s = order[i];
-      keys[i] = ks[s];
-      keyLengths[i] = ls[s];
-      hashes[i] = hs[s];
-      counts[i] = cs[s];
-      errors[i] = es[s];
-      putInTable(i);
-      heap[i] = i;
-      heapIndex[i] = i;
+      int j = order[i];
+      table.insertOwned(i, e.items[j], e.lengths[j], e.orderHashes[j]);
+      buckets.insert(i, e.counts[j], e.errors[j]);
     }
     size = kept;
-    // In descending order the array is a max-heap; heapify it into a min-heap.
-    for (int i = (kept >>> 1) - 1; i >= 0; i--) {
-      siftDown(i);
+    total = newTotal;
+  }
+
+  // ---- for the merge and the format
+
+  ItemTable table() {
+    return table;
+  }
+
+  CountBuckets buckets() {
+    return buckets;
+  }
+
+  /** Slots in listing order: larger count, then larger lower bound, then smaller bytes. */
+  int[] listing() {
+    return buckets.listing(size);
+  }
+
+  /** Whether two slots hold the same bytes (possible only in a summary read from a file). */
+  boolean hasDuplicates() {
+    for (int s = 0; s < size; s++) {
+      if (table.find(table, s) != s) {
+        return true;
+      }
     }
+    return false;
+  }
+
+  /** Lookups of every monitored item would read this many table entries (see ItemTable). */
+  long probesToFindAll() {
+    return table.probesToFindAll();
+  }
+
+  /** A summary of the given fields, for the format's reader, which has checked them. */
+  static HeavyHitters of(int capacity, long total, Entries e) {
+    HeavyHitters h = new HeavyHitters(capacity, randomPlacement());
+    h.refill(e, total);
+    return h;
   }
 
   // ---- serialization
 
   /**
    * Parameters: capacity (u32), size (u32), total count (u64), item bytes (u64, the sum of the item
-   * lengths). Payload: per monitored item, largest count first: count (u64), error (u64), length
+   * lengths). Payload: per monitored item, in listing order: count (u64), error (u64), length
    * (u32), the item's bytes. docs/FORMAT.md has the layout.
    */
+  @Override
   public void writeTo(OutputStream out) throws IOException {
-    Integer[] order = sortedSlots();
-    long itemBytes = 0;
-    for (int s = 0; s < size; s++) {
-      itemBytes += keyLengths[s];
-    }
-    byte[] params = SketchWriter.params(24).putInt(capacity).putInt(size).putLong(total)
-        .putLong(itemBytes).array();
-    SketchWriter w = SketchWriter.begin(
-        out, StructureType.HEAVY_HITTERS, HASH, params, 20L * size + itemBytes);
-    for (int s : order) {
-      w.writeLong(counts[s]);
-      w.writeLong(errors[s]);
-      w.writeInt(keyLengths[s]);
-      w.writeBytes(keys[s], 0, keyLengths[s]);
-    }
-    w.finish();
+    HeavyHittersFormat.write(this, out);
   }
 
   /** Reads a summary written by {@link #writeTo}; corrupt input throws SketchFormatException. */
   public static HeavyHitters readFrom(InputStream in) throws IOException {
-    return read(SketchReader.open(in, StructureType.HEAVY_HITTERS));
-  }
-
-  static HeavyHitters read(SketchReader r) throws IOException {
-    r.check(r.hash().equals(HASH), "hash", r.hash(), HASH.toString());
-    int capacity = r.paramInt("capacity");
-    r.check(capacity >= 1 && capacity <= MAX_CAPACITY, "capacity", capacity, "in [1, " + MAX_CAPACITY + "]");
-    int size = r.paramInt("size");
-    r.check(size >= 0 && size <= capacity, "size", size, "in [0, capacity " + capacity + "]");
-    long total = r.paramLong("total count");
-    r.check(total >= 0, "total count", total, "non-negative");
-    long itemBytes = r.paramLong("item bytes");
-    r.check(itemBytes >= 0 && itemBytes <= Long.MAX_VALUE - 20L * size, "item bytes", itemBytes,
-        "non-negative");
-    r.expectPayloadLength(20L * size + itemBytes);
-    // Arrays grow with the entries actually read, so a corrupt size allocates nothing it cannot fill.
-    int room = Math.min(size, INITIAL_SLOTS);
-    byte[][] ks = new byte[room][];
-    int[] ls = new int[room];
-    long[] hs = new long[room];
-    long[] cs = new long[room];
-    long[] es = new long[room];
-    for (int i = 0; i < size; i++) {
-      if (i == room) {
-        room = (int) Math.min(size, 2L * room);
-        ks = Arrays.copyOf(ks, room);
-        ls = Arrays.copyOf(ls, room);
-        hs = Arrays.copyOf(hs, room);
-        cs = Arrays.copyOf(cs, room);
-        es = Arrays.copyOf(es, room);
-      }
-      cs[i] = r.readLong("count");
-      es[i] = r.readLong("error");
-      ls[i] = r.readInt("item length");
-      r.check(ls[i] >= 0, "item length", ls[i], "non-negative");
-      ks[i] = r.readBytes(ls[i], "item");
-      hs[i] = HASH.hash64(ks[i], 0, ls[i]);
-    }
-    r.finish();
-    long min = size == 0 ? 0 : cs[size - 1];
-    long sum = 0;
-    for (int i = 0; i < size; i++) {
-      String entry = "heavy-hitters entry " + i;
-      if (cs[i] < 0 || (i > 0 && cs[i] > cs[i - 1])) {
-        throw new SketchFormatException(entry + " has count " + cs[i]
-            + ", must be non-negative and no larger than the entry before it");
-      }
-      long maxError = size == capacity ? min : 0;
-      if (es[i] < 0 || es[i] > maxError) {
-        throw new SketchFormatException(entry + " has error " + es[i] + ", must be in [0, " + maxError + "]");
-      }
-      sum = saturatedAdd(sum, cs[i]);
-    }
-    if (sum > total) {
-      throw new SketchFormatException(
-          "heavy-hitters counts sum to " + sum + ", more than the total count " + total);
-    }
-    HeavyHitters h = new HeavyHitters(capacity);
-    h.rebuild(size, ks, ls, hs, cs, es);
-    h.total = total;
-    if (h.size != size || h.hasDuplicates()) {
-      throw new SketchFormatException("heavy-hitters summary lists an item twice");
-    }
-    return h;
-  }
-
-  private boolean hasDuplicates() {
-    for (int s = 0; s < size; s++) {
-      if (find(this, s) != s) {
-        return true;
-      }
-    }
-    return false;
+    return HeavyHittersFormat.read(in);
   }
 
   // ---- identity
@@ -671,8 +461,8 @@ public final class HeavyHitters {
       return false;
     }
     for (int s = 0; s < size; s++) {
-      int t = h.find(this, s);
-      if (t < 0 || h.counts[t] != counts[s] || h.errors[t] != errors[s]) {
+      int t = h.table.find(table, s);
+      if (t < 0 || h.buckets.count(t) != buckets.count(s) || h.buckets.error(t) != buckets.error(s)) {
         return false;
       }
     }

@@ -3,7 +3,11 @@ package io.github.probkit.frequency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.dynatrace.hash4j.hashing.Hashing;
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.hash.KeyEncoder;
 import io.github.probkit.io.SketchFormatException;
+import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Zipf;
 import java.io.ByteArrayInputStream;
@@ -236,6 +240,95 @@ class HeavyHittersTest {
     HeavyHitters h = HeavyHitters.withCapacity(4);
     assertThatThrownBy(() -> h.add("x", -2)).hasMessage("count must be non-negative, was -2");
     assertThatThrownBy(() -> h.top(0)).hasMessage("k must be positive, was 0");
+  }
+
+  @Test
+  void longAndEncodedItemsAreTheirBytes() throws IOException {
+    HeavyHitters typed = HeavyHitters.withCapacity(10);
+    HeavyHitters raw = HeavyHitters.withCapacity(10);
+    typed.add(0x0102030405060708L, 3);
+    raw.add(new byte[] {8, 7, 6, 5, 4, 3, 2, 1}, 3);
+    KeyEncoder<int[]> point = (p, sink) -> sink.putInt(p[0]).putInt(p[1]);
+    typed.add(new int[] {1, 2}, point);
+    typed.add(new int[] {1, 2}, point, 4);
+    raw.add(new byte[] {1, 0, 0, 0, 2, 0, 0, 0}, 5);
+    typed.add(-1L);
+    raw.add(new byte[] {-1, -1, -1, -1, -1, -1, -1, -1});
+    assertThat(typed).isEqualTo(raw);
+    assertThat(bytes(typed)).isEqualTo(bytes(raw));
+    assertThat(typed.estimate(0x0102030405060708L)).isEqualTo(3);
+    assertThat(typed.lowerBound(0x0102030405060708L)).isEqualTo(3);
+    assertThat(typed.estimate(new int[] {1, 2}, point)).isEqualTo(5);
+    assertThat(typed.lowerBound(new int[] {1, 2}, point)).isEqualTo(5);
+    assertThat(typed.estimate(7L)).isZero();
+    assertThat(raw.estimate(new byte[] {1, 0, 0, 0, 2, 0, 0, 0})).isEqualTo(5);
+  }
+
+  @Test
+  void isAFrequencySketch() {
+    FrequencySketch h = HeavyHitters.withCapacity(10);
+    h.add("a", 3);
+    h.addAll(List.of("a", "b"));
+    h.addAll(new long[] {5, 5});
+    h.add(new byte[] {5, 0, 0, 0, 0, 0, 0, 0});
+    assertThat(h.estimate("a")).isEqualTo(4);
+    assertThat(h.estimate(5L)).isEqualTo(3);
+    assertThat(h.totalCount()).isEqualTo(8);
+    assertThat(h.type()).isEqualTo(StructureType.HEAVY_HITTERS);
+    assertThat(h.hashStrategy()).isEqualTo(HashStrategy.xxh3());
+    FrequencySketch cms = CountMinSketch.withDimensions(8, 2);
+    assertThat(h.isCompatible(cms)).isFalse();
+    assertThatThrownBy(() -> h.merge(cms))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("cannot merge a count-min sketch into a heavy-hitters sketch");
+    assertThat(h.isCompatible(HeavyHitters.withCapacity(10))).isTrue();
+    assertThat(h.isCompatible(HeavyHitters.withCapacity(9))).isFalse();
+    FrequencySketch copy = h.copy();
+    copy.add("a");
+    assertThat(h.merge(copy).estimate("a")).isEqualTo(9);
+  }
+
+  @Test
+  void collectsSequentiallyAndInParallel() {
+    List<String> terms = new ArrayList<>();
+    Map<String, Long> exact = new HashMap<>();
+    for (int item : new Zipf(2000, 1.1, 0xc011ec70L).stream(40_000)) {
+      terms.add("c" + item);
+      exact.merge("c" + item, 1L, Long::sum);
+    }
+    HeavyHitters serial = HeavyHitters.withCapacity(100);
+    terms.forEach(serial::add);
+    assertThat(terms.stream().collect(HeavyHitters.toHeavyHitters(100))).isEqualTo(serial);
+    // In parallel the parts are merged: other counts, the same guarantees.
+    checkAgainstExact(terms.parallelStream().collect(HeavyHitters.toHeavyHitters(100)), exact, 10, "parallel");
+    assertThatThrownBy(() -> HeavyHitters.toHeavyHitters(0)).hasMessage("capacity must be in [1, 268435456], was 0");
+  }
+
+  @Test
+  void resultsDoNotDependOnThePlacementKey() throws IOException {
+    // Each summary draws its own key; the public XXH3 placement of old gives the same results too.
+    List<HeavyHitters> hs = List.of(HeavyHitters.withCapacity(200), HeavyHitters.withCapacity(200),
+        HeavyHitters.withPlacement(200, Hashing.xxh3_64()));
+    int[] stream = new Zipf(5000, 0.9, 0x5ec2e701L).stream(50_000);
+    for (HeavyHitters h : hs) {
+      for (int item : stream) {
+        h.add("p" + item);
+      }
+    }
+    byte[] b = bytes(hs.get(0));
+    for (HeavyHitters h : hs) {
+      assertThat(bytes(h)).isEqualTo(b);
+      assertThat(h.top(20)).isEqualTo(hs.get(0).top(20));
+    }
+    // Read back (with a new key) and merged across keys, they stay equal.
+    HeavyHitters a = read(b).merge(hs.get(1));
+    HeavyHitters c = hs.get(2).merge(hs.get(0));
+    assertThat(bytes(a)).isEqualTo(bytes(c));
+    for (int item : new Zipf(5000, 0.9, 0x5ec2e702L).stream(20_000)) {
+      a.add("p" + item);
+      c.add("p" + item);
+    }
+    assertThat(bytes(a)).isEqualTo(bytes(c));
   }
 
   @Test
