@@ -34,7 +34,10 @@ train top -k 3 keys.txt
 # as the built-in loaders need none), and no lambda proxy of picocli: picocli's classes are of the
 # Java 5 class-file format, which a static archive keeps only if nothing links them at dump time,
 # and archiving a lambda that implements one of its interfaces would.
+# Sorted, so that the order in which threads happened to load classes does not change the file
+# (the classes first, then the lambda lines, which name them).
 mkdir -p "$(dirname "$out")"
 cat "$work"/*.classlist | grep -v '^#' | sed -E 's/ id: [0-9]+$//' | grep -v '^@lambda-proxy .*picocli/' \
-  | awk '!seen[$0]++' > "$out"
+  | LC_ALL=C sort -u >"$work/merged"
+{ grep -v '^@' "$work/merged"; grep '^@' "$work/merged"; } >"$out"
 echo "class-list.sh: $(grep -vc '^@' "$out") classes from $n runs in $out"
