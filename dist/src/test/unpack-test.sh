@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# unpack-test.sh TAR_GZ ZIP VERSION: unpacks the distribution into a temporary directory and runs
+# unpack-test.sh TAR_GZ ZIP VERSION [RUNTIME_TAR_GZ]: unpacks the distribution into a temporary directory and runs
 # bin/probkit as a user without Maven would: from another directory, through symlinks, with Java
 # from the PATH or from JAVA_HOME only, without Java, with a Java too old, with and without its
 # class-data-sharing archive. Maven is off the PATH: the PATH given to bin/probkit holds only the
 # few tools it uses and a `mvn` that records any call, which fails the test.
 # Run by `mvn -B verify -Pdist` (dist/pom.xml) and so by .ci/run.
 set -euo pipefail
-tgz="$1" zip="$2" version="$3"
+tgz="$1" zip="$2" version="$3" runtime_tgz="${4:-}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/probkit-unpack-test.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 passed=0 failed=0
@@ -165,6 +165,15 @@ if command -v unzip >/dev/null; then
   if run 0 PATH="$java_path" -- "$work/unzipped/probkit-$version/bin/probkit" --version && [ "$out" = "probkit $version" ]; then
     ok "the zip, unpacked with unzip, runs"
   else fail "zip: exit $code, out '$out', err '$err'"; fi
+fi
+
+# The variant with its own Java runtime (-Djlink), when it was built: no Java anywhere else.
+if [ -n "$runtime_tgz" ] && [ -f "$runtime_tgz" ]; then
+  mkdir -p "$work/runtime"
+  tar -xzf "$runtime_tgz" -C "$work/runtime"
+  if run 0 PATH="$nojava_path" -- "$work/runtime/probkit-$version/bin/probkit" demo bloom && [[ "$out" == *"add 'asha'"* ]]; then
+    ok "the variant with a runtime runs without any other Java ($(du -sh "$runtime_tgz" | cut -f1) archive)"
+  else fail "runtime variant: exit $code, err '$err'"; fi
 fi
 
 if [ -e "$work/mvn-called" ]; then
