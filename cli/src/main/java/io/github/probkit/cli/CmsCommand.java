@@ -170,7 +170,7 @@ public final class CmsCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      if (counts && format.field != 0) {
+      if (counts && format.field != null) {
         throw new IllegalArgumentException("--field cannot be combined with --counts");
       }
       KeyOptions from = itemFiles.in(format).require(items, spec);
@@ -252,9 +252,12 @@ public final class CmsCommand implements Runnable {
       description = {
         "Print ITEM<TAB>ESTIMATE for each item, in order.",
         "",
-        "The estimate is never below the true count.",
+        "The estimate is never below the true count. --json prints one JSON object",
+        "per item (JSON Lines): {\"item\": \"rain\", \"estimate\": 5}; an item that is",
+        "not UTF-8 has U+FFFD for its bad bytes, and itemBase64 its exact bytes.",
+        "Items from a pipe or a terminal are answered as each line comes.",
       },
-      footer = {"", "Example:", "  probkit cms query terms.cms cricket chess"})
+      footer = {"", "Examples:", "  probkit cms query terms.cms cricket chess", "  tail -f q.log | probkit cms query terms.cms --json"})
   static final class Query implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -264,6 +267,9 @@ public final class CmsCommand implements Runnable {
     @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (or --items F..., or stdin).")
     List<String> items = new ArrayList<>();
 
+    @Option(names = "--json", description = "Print one JSON object per item.")
+    boolean json;
+
     @Mixin KeyOptions.Items itemFiles;
 
     @Mixin InputFormat format;
@@ -271,17 +277,35 @@ public final class CmsCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
+      OutputStream out = ProbkitCommand.stdout(spec);
       if (RedisUri.is(file)) {
-        return RedisCli.cmsQuery(file, items, from, spec);
+        // A round trip per batch of items; a batch is also answered whenever input would wait.
+        return RedisCli.cmsQuery(file, redis -> {
+          from.forEach(items, spec, Inputs.KeySink.answeringInBatches(redis.batchSize(), (lines, batch) -> {
+            long[] estimates = redis.query(batch);
+            for (int i = 0; i < batch.size(); i++) {
+              answer(out, batch.get(i), 0, batch.get(i).length, estimates[i]);
+            }
+          }, null, out));
+          out.flush();
+          return 0;
+        });
       }
       CountMinSketch s = load(file);
-      OutputStream out = ProbkitCommand.stdout(spec);
-      from.forEach(items, spec, (buf, off, len) -> {
-        out.write(buf, off, len);
-        out.write(('\t' + Long.toString(s.estimate(buf, off, len)) + '\n').getBytes(StandardCharsets.US_ASCII));
-      });
+      from.forEach(items, spec, Inputs.KeySink.answering((line, off, len, item, itemOff, itemLen) ->
+          answer(out, item, itemOff, itemLen, s.estimate(item, itemOff, itemLen)), null, out));
       out.flush();
       return 0;
+    }
+
+    private void answer(OutputStream out, byte[] item, int off, int len, long estimate) throws IOException {
+      if (json) {
+        out.write((new Json().putBytes("item", item, off, len).put("estimate", estimate) + "\n")
+            .getBytes(StandardCharsets.UTF_8));
+      } else {
+        out.write(item, off, len);
+        out.write(('\t' + Long.toString(estimate) + '\n').getBytes(StandardCharsets.US_ASCII));
+      }
     }
   }
 

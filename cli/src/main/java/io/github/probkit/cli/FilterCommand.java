@@ -24,13 +24,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /** {@code probkit filter ...}: build, fill, query, inspect and merge membership filters. */
 @Command(
@@ -64,29 +62,6 @@ public final class FilterCommand implements Runnable {
           file + ": " + f.type().label() + " is a static filter, rebuild it with filter create");
     }
     return (MutableFilter) f;
-  }
-
-  /** A number of keys as people write it: 20000000, 20_000_000, 2e7 or 20M (k, M, G: powers of 1000). */
-  static final class KeyCount implements ITypeConverter<Long> {
-    @Override
-    public Long convert(String text) {
-      String t = text.strip().replace("_", "");
-      long scale = 1;
-      if (!t.isEmpty()) {
-        int unit = "kMG".indexOf(t.charAt(t.length() - 1));
-        if (unit >= 0) {
-          scale = (long) Math.pow(1000, unit + 1);
-          t = t.substring(0, t.length() - 1);
-        }
-      }
-      try {
-        BigDecimal n = new BigDecimal(t).multiply(BigDecimal.valueOf(scale));
-        return n.longValueExact();
-      } catch (NumberFormatException | ArithmeticException e) {
-        throw new TypeConversionException(
-            "'" + text + "' is not a whole number of keys (write 20000000, 2e7 or 20M)");
-      }
-    }
   }
 
   /**
@@ -190,7 +165,6 @@ public final class FilterCommand implements Runnable {
     @Option(
         names = "--expected",
         paramLabel = "N",
-        converter = KeyCount.class,
         description = "Keys the filter is sized for (scalable: its initial capacity; it grows beyond):"
             + " 1000000, 1e6 or 1M. Not needed by the binary fuse types, which count their keys.")
     Long expected;
@@ -198,7 +172,8 @@ public final class FilterCommand implements Runnable {
     @Option(
         names = "--fpp",
         paramLabel = "P",
-        description = "Target false-positive rate, in (0, 1). Binary fuse types have 2^-8 or 2^-16.")
+        description = "Target false-positive rate, in (0, 1): 0.01, 1e-2 or 1%% (default: 0.01)."
+            + " Binary fuse types have 2^-8 or 2^-16.")
     Double fpp;
 
     @Option(
@@ -236,7 +211,8 @@ public final class FilterCommand implements Runnable {
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
       if (RedisUri.is(file)) {
-        return RedisCli.filterCreate(file, type, expected, fpp, strategy, force, from, spec);
+        return RedisCli.filterCreate(file, type, expected,
+            FilterTypes.checkFpp(type, fpp == null ? FilterTypes.DEFAULT_FPP : fpp), strategy, force, from, spec);
       }
       if (FilterTypes.isStatic(type)) {
         if (multiset) {
@@ -247,18 +223,15 @@ public final class FilterCommand implements Runnable {
         }
         return 0;
       }
-      if (expected == null || fpp == null) {
-        throw new IllegalArgumentException("Missing required option: '"
-            + (expected == null ? "--expected=N" : "--fpp=P") + "' (needed by --type " + type + ")");
+      if (expected == null) {
+        throw new IllegalArgumentException("missing required option --expected=N (needed by --type " + type + ")");
       }
       if (expected <= 0) {
         throw new IllegalArgumentException("--expected must be positive, was " + expected);
       }
-      if (!(fpp > 0 && fpp < 1)) {
-        throw new IllegalArgumentException("--fpp must be in (0, 1), was " + fpp);
-      }
+      double p = FilterTypes.checkFpp(type, fpp == null ? FilterTypes.DEFAULT_FPP : fpp);
       try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-        lock.write(FilterTypes.create(type, expected, fpp, strategy, from, multiset, spec, file)::writeTo);
+        lock.write(FilterTypes.create(type, expected, p, strategy, from, multiset, spec, file)::writeTo);
       }
       return 0;
     }
@@ -364,10 +337,27 @@ public final class FilterCommand implements Runnable {
       name = "query",
       mixinStandardHelpOptions = true,
       description = {
-        "Print KEY<TAB>present or KEY<TAB>absent for each key (present means probably present).",
+        "Print KEY<TAB>present or KEY<TAB>absent for each key (present: probably).",
+        "",
+        "Like grep, --present and --absent print only the input lines whose key is",
+        "(probably) present or (certainly) absent, whole, also when --field picks the",
+        "key; --count prints how many; -q prints nothing. With any of these the exit",
+        "status is the answer, as grep's: 0 when some key was selected, 1 when none",
+        "was, 2 on an error.",
+        "--json prints one JSON object per key (JSON Lines): {\"key\": \"alice\",",
+        "\"present\": true}; a key that is not UTF-8 has U+FFFD for its bad bytes, and",
+        "keyBase64 its exact bytes.",
+        "Keys from a pipe or a terminal are answered as each line comes.",
       },
-      footer = {"", "Example:", "  probkit filter query users.bin alice zed"})
-  static final class Query implements Callable<Integer> {
+      footer = {
+        "",
+        "Examples:",
+        "  probkit filter query users.bin alice zed",
+        "  probkit filter query -q users.bin alice && echo known",
+        "  probkit filter query seen.bin --absent --field 2 < log.tsv",
+        "  tail -f access.log | probkit filter query bots.bin --absent",
+      })
+  static final class Query implements Callable<Integer>, Main.StatusAnswers {
     @Spec CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "The filter file.")
@@ -376,25 +366,106 @@ public final class FilterCommand implements Runnable {
     @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
 
+    @Option(names = "--present", description = "Print only the lines whose key is probably present.")
+    boolean present;
+
+    @Option(names = "--absent", description = "Print only the lines whose key is certainly absent.")
+    boolean absent;
+
+    @Option(names = {"-c", "--count"}, description = "Print only how many keys are present (--absent: absent).")
+    boolean count;
+
+    @Option(
+        names = {"-q", "--quiet"},
+        description = "Print nothing: exit 0 as soon as a key is present (--absent: absent), else 1.")
+    boolean quiet;
+
+    @Option(names = "--json", description = "One JSON object per key, or with --count one for the counts.")
+    boolean json;
+
     @Mixin KeyOptions keyOptions;
 
     private static final byte[] PRESENT = "\tpresent\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ABSENT = "\tabsent\n".getBytes(StandardCharsets.US_ASCII);
 
     @Override
+    public boolean statusAnswers() {
+      return present || absent || count || quiet;
+    }
+
+    @Override
     public Integer call() throws IOException {
+      if (present && absent) {
+        throw new IllegalArgumentException("--present and --absent exclude each other");
+      }
+      if (quiet && (count || json)) {
+        throw new IllegalArgumentException("-q prints nothing: it excludes " + (count ? "--count" : "--json"));
+      }
       keyOptions.require(keys, spec);
+      OutputStream out = ProbkitCommand.stdout(spec);
+      boolean select = statusAnswers();
+      LineReader.LineConsumer header = select && !quiet && !count && !json ? Stdout.firstLineTo(out) : null;
       if (RedisUri.is(file)) {
-        return RedisCli.filterQuery(file, keys, keyOptions, spec);
+        // A round trip per batch of keys; a batch is also answered whenever input would wait.
+        return RedisCli.filterQuery(file, redis -> finish(out, Inputs.KeySink.answeringInBatches(redis.batchSize(),
+            (lines, batch) -> {
+              boolean[] in = redis.query(batch);
+              for (int i = 0; i < batch.size(); i++) {
+                byte[] l = lines.get(i);
+                byte[] k = batch.get(i);
+                answer(out, l, 0, l.length, k, 0, k.length, in[i]);
+              }
+            }, header, out)));
       }
       MembershipFilter f = load(file);
-      OutputStream out = ProbkitCommand.stdout(spec);
-      keyOptions.forEach(keys, spec, (buf, off, len) -> {
-        out.write(buf, off, len);
-        out.write(f.mightContain(buf, off, len) ? PRESENT : ABSENT);
-      });
+      return finish(out, Inputs.KeySink.answering((line, off, len, key, keyOff, keyLen) ->
+          answer(out, line, off, len, key, keyOff, keyLen, f.mightContain(key, keyOff, keyLen)), header, out));
+    }
+
+    private long selected;
+    private long total;
+
+    /** Answers every key through {@code sink}; prints the count when asked; returns the exit status. */
+    private int finish(OutputStream out, Inputs.KeySink sink) throws IOException {
+      keyOptions.forEach(keys, spec, sink);
+      if (count) {
+        String n = json
+            ? new Json().put(absent ? "absent" : "present", selected).put("keys", total).toString()
+            : Long.toString(selected);
+        out.write((n + "\n").getBytes(StandardCharsets.UTF_8));
+      }
       out.flush();
-      return 0;
+      return statusAnswers() && selected == 0 ? 1 : 0;
+    }
+
+    /** Prints (or counts) the answer {@code in} for one key and its line, as the options say. */
+    private void answer(OutputStream out, byte[] line, int off, int len, byte[] key, int keyOff, int keyLen,
+        boolean in) throws IOException {
+      total++;
+      boolean select = statusAnswers();
+      if (select && in == absent) {
+        return;
+      }
+      selected++;
+      if (quiet) {
+        throw new Inputs.Stop();
+      }
+      if (count) {
+        return;
+      }
+      if (json) {
+        Json j = new Json().putBytes("key", key, keyOff, keyLen).put("present", in);
+        if (select && (line != key || off != keyOff || len != keyLen)) {
+          j.putBytes("line", line, off, len);
+        }
+        out.write((j + "\n").getBytes(StandardCharsets.UTF_8));
+      } else if (select) {
+        out.write(line, off, len);
+        out.write('\n');
+      } else {
+        out.write(key, keyOff, keyLen);
+        out.write(in ? PRESENT : ABSENT);
+      }
     }
   }
 
@@ -438,17 +509,27 @@ public final class FilterCommand implements Runnable {
           .put("load", c.load());
     } else if (f instanceof ScalableBloomFilter) {
       ScalableBloomFilter s = (ScalableBloomFilter) f;
+      j.put("initialCapacity", s.initialCapacity())
+          .put("fpp", s.targetFpp())
+          .put("growth", s.growth())
+          .put("tightening", s.tightening())
+          .put("capacity", s.capacity());
       List<Json> layers = new ArrayList<>();
       for (ScalableBloomFilter.LayerInfo l : s.layers()) {
         layers.add(new Json().put("capacity", l.capacity()).put("keys", l.keys()).put("bits", l.bits())
             .put("hashes", l.hashes()).put("fpp", l.fpp()));
       }
-      j.put("initialCapacity", s.initialCapacity())
-          .put("fpp", s.targetFpp())
-          .put("growth", s.growth())
-          .put("tightening", s.tightening())
-          .put("capacity", s.capacity())
-          .put("layers", layers);
+      if (json) {
+        j.put("layers", layers);
+      } else {
+        // Text: a line per layer, "layer 1: capacity 1000, keys 1000, bits 9586, hashes 7, fpp 0.005".
+        j.put("layers", layers.size());
+        for (int i = 0; i < layers.size(); i++) {
+          StringBuilder line = new StringBuilder();
+          layers.get(i).fields().forEach((k, v) -> line.append(line.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
+          j.put("layer " + (i + 1), line);
+        }
+      }
     } else if (f instanceof BlockedBloomFilter) {
       BlockedBloomFilter b = (BlockedBloomFilter) f;
       j.put("blocks", b.blockCount())

@@ -24,7 +24,29 @@ final class FilterTypes {
   static final List<String> NAMES =
       List.of("bloom", "counting", "cuckoo", "scalable", "blocked", "binary-fuse8", "binary-fuse16", "fuse");
 
+  /** The false-positive rate when --fpp is not given. */
+  static final double DEFAULT_FPP = 0.01;
+
   private FilterTypes() {}
+
+  /**
+   * {@code fpp}, checked for {@code type}: in (0, 1), and for the Bloom types no lower than
+   * 2^-255, the rate of a filter probing each key's bits 255 times, the most the library allows
+   * (below it the library would cap the probes and miss the rate; a scalable filter's first layer
+   * has 0.45 of its rate, so there 2^-253).
+   */
+  static double checkFpp(String type, double fpp) {
+    if (!(fpp > 0 && fpp < 1)) {
+      throw new IllegalArgumentException("--fpp must be in (0, 1), was " + fpp);
+    }
+    double min = Math.scalb(1.0, -BloomFilter.MAX_HASHES + (type.equals("scalable") ? 2 : 0));
+    if ((type.equals("bloom") || type.equals("counting") || type.equals("scalable")) && fpp < min) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "--fpp %s is below %.3g (2^%d), the lowest rate of a %s filter, which probes each key at most %d times",
+          fpp, min, Math.getExponent(min), type, BloomFilter.MAX_HASHES));
+    }
+    return fpp;
+  }
 
   /** Whether {@code type} is built once from all its keys (and so needs --keys, not --expected). */
   static boolean isStatic(String type) {

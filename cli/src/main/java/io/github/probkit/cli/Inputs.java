@@ -2,14 +2,18 @@ package io.github.probkit.cli;
 
 import io.github.probkit.cli.LineReader.Block;
 import io.github.probkit.cli.LineReader.LineConsumer;
+import io.github.probkit.cli.LineReader.RecordConsumer;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -18,13 +22,20 @@ import java.util.concurrent.Future;
 import java.util.function.LongConsumer;
 
 /**
- * Reads the lines of several inputs in turn: files (gzip recognised by its magic bytes) or
- * {@code -} for standard input, with a progress bar on a terminal and errors naming the file.
+ * Reads the lines of several inputs in turn: files (gzip, xz and zstd recognised by their magic
+ * bytes) or {@code -} for standard input, with a progress bar on a terminal and errors naming the
+ * file. Every command's keys come through here.
  *
  * <p>The calling thread reads (and decompresses) the inputs as blocks of whole lines. Where the
  * {@link KeySink} allows, worker threads split and hash the blocks, one per core, while the calling
  * thread reads on; whatever must happen in input order then happens on the calling thread, block
  * by block, so that the result is the same for any number of threads.
+ *
+ * <p>A command that answers each line (query, dedupe) reads a pipe, a socket or a terminal
+ * line by line instead: it answers the lines it has as soon as a read brings any, and flushes
+ * its answers whenever the next read would wait, so that {@code tail -f log | probkit filter
+ * query f.bin} answers each line as it comes, and a fast pipe is still read in large blocks. CSV
+ * records are read one by one (a quoted field may hold a newline).
  */
 final class Inputs {
   private Inputs() {}
@@ -56,6 +67,89 @@ final class Inputs {
     };
   }
 
+  /**
+   * Standard input: the stream, whether it is a terminal (read only when asked to, and no progress
+   * bar drawn over what is typed there) and whether it streams: a pipe, socket or terminal, whose
+   * lines may come one at a time, rather than a regular file.
+   */
+  record Stdin(InputStream in, boolean terminal, boolean streams) {
+    /** {@code in} as if redirected from a file. */
+    static Stdin file(InputStream in) {
+      return new Stdin(in, false, false);
+    }
+  }
+
+  /**
+   * What the sinks of commands that answer each line share: lines go in input order to
+   * {@link #record} on the calling thread, a key given as an argument being its own line; headers
+   * go to {@code header}; before input waits, {@link #beforeWait} runs and {@code out} is flushed.
+   */
+  private abstract static class Answering extends KeySink {
+    private final LineConsumer header;
+    private final OutputStream out;
+
+    Answering(LineConsumer header, OutputStream out) {
+      this.header = header;
+      this.out = out;
+    }
+
+    abstract void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException;
+
+    void beforeWait() throws IOException {}
+
+    @Override
+    boolean concurrent() {
+      return false;
+    }
+
+    @Override
+    boolean answersLines() {
+      return true;
+    }
+
+    @Override
+    RecordConsumer recordsOf(Block b) {
+      return this::record;
+    }
+
+    @Override
+    void accept(byte[] buf, int off, int len) throws IOException {
+      record(buf, off, len, buf, off, len);
+    }
+
+    @Override
+    void header(byte[] line, int off, int len) throws IOException {
+      if (header != null) {
+        header.accept(line, off, len);
+      }
+    }
+
+    @Override
+    void idle() {
+      try {
+        beforeWait();
+        out.flush();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** Answers a batch of input lines and their keys at once. */
+  @FunctionalInterface
+  interface Batch {
+    void answer(List<byte[]> lines, List<byte[]> keys) throws IOException;
+  }
+
+  /** Thrown by a sink to end the reading, quietly: it has its answer ({@code query -q}). */
+  static final class Stop extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stop() {
+      super("stop", null, false, false);
+    }
+  }
+
   /** Where the keys go, and which threads may take them there. */
   abstract static class KeySink {
     /** Whether blocks may go through {@link #keysOf} on several threads at once. */
@@ -66,6 +160,26 @@ final class Inputs {
       return this::accept;
     }
 
+    /** What the lines of block {@code b} and their keys are handed to: by default, the keys to {@link #keysOf}. */
+    RecordConsumer recordsOf(Block b) {
+      LineConsumer keys = keysOf(b);
+      return (line, off, len, key, keyOff, keyLen) -> keys.accept(key, keyOff, keyLen);
+    }
+
+    /** Whether the sink answers each line on standard output (and so wants pipes read line by line). */
+    boolean answersLines() {
+      return false;
+    }
+
+    /** The header line of an input read with --header; on the calling thread. */
+    void header(byte[] line, int off, int len) throws IOException {}
+
+    /** Called when the next read of input would wait: the moment to flush answers. */
+    void idle() {}
+
+    /** Called once after the last key, on the calling thread ({@link KeyOptions#forEach} calls it). */
+    void end() throws IOException {}
+
     /** Runs on the calling thread for each block, in input order, after {@link #keysOf} took its keys. */
     void finish(Block b) {}
 
@@ -75,6 +189,61 @@ final class Inputs {
     /** Every key goes to {@code sink} on the calling thread, in input order. */
     static KeySink inOrder(LineConsumer sink) {
       return direct(sink, false);
+    }
+
+    /**
+     * Every line and its key go to {@code sink} on the calling thread, in input order (a key
+     * given as an argument is its own line); the header line of each input to {@code header}
+     * (which may be null); {@code out}, where the answers go, is flushed whenever input would wait.
+     */
+    static KeySink answering(RecordConsumer sink, LineConsumer header, OutputStream out) {
+      return new Answering(header, out) {
+        @Override
+        void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException {
+          sink.accept(line, off, len, key, keyOff, keyLen);
+        }
+      };
+    }
+
+    /**
+     * As {@link #answering}, but the lines and their keys are copied into batches of {@code size}
+     * that {@code batch} answers at once (with one round trip to a server): when a batch is full,
+     * whenever input would wait, and at the end. A key that is its whole line is one array in
+     * both lists.
+     */
+    static KeySink answeringInBatches(int size, Batch batch, LineConsumer header, OutputStream out) {
+      return new Answering(header, out) {
+        private List<byte[]> lines = new ArrayList<>();
+        private List<byte[]> keys = new ArrayList<>();
+
+        @Override
+        void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException {
+          byte[] l = Arrays.copyOfRange(line, off, off + len);
+          lines.add(l);
+          keys.add(line == key && off == keyOff && len == keyLen ? l : Arrays.copyOfRange(key, keyOff, keyOff + keyLen));
+          if (keys.size() == size) {
+            beforeWait();
+          }
+        }
+
+        /** Answers the batch so far; taken first, so that a Stop thrown by it leaves nothing to answer again. */
+        @Override
+        void beforeWait() throws IOException {
+          if (keys.isEmpty()) {
+            return;
+          }
+          List<byte[]> l = lines;
+          List<byte[]> k = keys;
+          lines = new ArrayList<>();
+          keys = new ArrayList<>();
+          batch.answer(l, k);
+        }
+
+        @Override
+        void end() throws IOException {
+          beforeWait();
+        }
+      };
     }
 
     /** Every key goes to {@code sink}, which must be thread-safe, from any thread, in any order. */
@@ -129,16 +298,16 @@ final class Inputs {
   }
 
   /** Feeds every line of every input to {@code sink} on the calling thread; returns the number of keys. */
-  static long forEachLine(List<String> inputs, InputStream stdin, InputFormat format, LineConsumer sink)
+  static long forEachLine(List<String> inputs, Stdin stdin, InputFormat format, LineConsumer sink)
       throws IOException {
     return forEachLine(inputs, stdin, format, KeySink.inOrder(sink));
   }
 
   /** Feeds the key of every line of every input to {@code sink}; returns the number of keys. */
-  static long forEachLine(List<String> inputs, InputStream stdin, InputFormat format, KeySink sink)
+  static long forEachLine(List<String> inputs, Stdin stdin, InputFormat format, KeySink sink)
       throws IOException {
-    format.select((b, o, l) -> {}, new long[1]); // checks the options before any input is opened
-    int threads = sink.concurrent() ? threads() : 1;
+    boolean csv = format.csv(); // checks the options before any input is opened
+    int threads = sink.concurrent() && !csv ? threads() : 1;
     ExecutorService pool = threads > 1 ? Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "probkit-lines");
       t.setDaemon(true);
@@ -154,13 +323,15 @@ final class Inputs {
         boolean isStdin = name.equals("-");
         String shown = isStdin ? "<stdin>" : name;
         long size = -1;
+        boolean streams;
         InputStream raw;
         if (isStdin) {
           // Standard input belongs to the caller: closing our wrappers must not close it.
-          raw = new java.io.FilterInputStream(stdin) {
+          raw = new java.io.FilterInputStream(stdin.in()) {
             @Override
             public void close() {}
           };
+          streams = stdin.streams();
         } else {
           Path p = Args.path(name);
           if (Files.isDirectory(p)) {
@@ -174,10 +345,32 @@ final class Inputs {
           } catch (IOException e) {
             throw new CliException(name + ": " + Main.describe(e), e);
           }
+          streams = !Files.isRegularFile(p);
         }
-        try (Progress progress = Progress.start(shown, size, System.err);
-            InputStream in = LineReader.maybeGunzip(progress.track(raw))) {
-          LineReader reader = new LineReader(in, shown);
+        // Line by line only for a sink that answers lines; others read even a pipe in blocks.
+        boolean eager = streams && sink.answersLines();
+        if (eager) {
+          raw = idleAware(raw, sink);
+        }
+        // No bar over a terminal someone types in, nor between answers printed on a terminal.
+        boolean bar = !(isStdin && stdin.terminal()) && !(sink.answersLines() && (eager || Stdout.isTerminal(1)));
+        try (Progress progress = bar ? Progress.start(shown, size, System.err) : Progress.none();
+            InputStream in = Decompress.open(progress.track(raw), shown)) {
+          if (csv) {
+            counts.lines += csv(in, shown, format, sink, counts);
+            continue;
+          }
+          LineReader reader = new LineReader(in, shown, eager);
+          int field;
+          if (format.header) {
+            byte[] header = reader.readLine();
+            field = format.fieldIndex(header == null ? null : format.split(header), shown);
+            if (header != null) {
+              sink.header(header, 0, header.length);
+            }
+          } else {
+            field = format.fieldIndex(null, shown);
+          }
           while (true) {
             Block b = free.poll();
             if (b == null) {
@@ -193,17 +386,14 @@ final class Inputs {
               break;
             }
             if (pool == null) {
-              work(b, sink, format);
+              work(b, sink, format, field);
               free.push(finish(b, sink, counts));
             } else {
               Block mine = b;
-              pending.add(pool.submit(() -> work(mine, sink, format)));
+              int f = field;
+              pending.add(pool.submit(() -> work(mine, sink, format, f)));
             }
           }
-        } catch (java.util.zip.ZipException e) {
-          throw new CliException(name + ": corrupt gzip data (" + e.getMessage() + ")", e);
-        } catch (java.io.EOFException e) {
-          throw new CliException(name + ": truncated gzip data", e);
         } catch (CliException e) {
           throw e;
         } catch (IOException e) {
@@ -214,6 +404,8 @@ final class Inputs {
       while (!pending.isEmpty()) {
         finish(pending.poll(), sink, counts);
       }
+    } catch (Stop e) {
+      // The sink has its answer: the rest of the input is not needed.
     } finally {
       if (pool != null) {
         pool.shutdownNow();
@@ -225,14 +417,55 @@ final class Inputs {
     return counts.lines - counts.skipped;
   }
 
+  /** The records of one CSV input, in batches of blocks for sinks that collect per block; returns their number. */
+  private static long csv(InputStream in, String name, InputFormat format, KeySink sink, Counts counts)
+      throws IOException {
+    Block b = new Block();
+    RecordConsumer keys = sink.recordsOf(b);
+    long[] skipped = {0};
+    long n = CsvInput.forEach(in, name, format, sink, (line, off, len, key, keyOff, keyLen) -> {
+      keys.accept(line, off, len, key, keyOff, keyLen);
+      if (b.hashCount == 1 << 14) {
+        sink.finish(b);
+        b.hashCount = 0;
+      }
+    }, skipped);
+    sink.finish(b);
+    counts.skipped += skipped[0];
+    return n;
+  }
+
+  /** {@code in}, calling {@code sink.idle()} before each read that would wait for input. */
+  private static InputStream idleAware(InputStream in, KeySink sink) {
+    return new java.io.FilterInputStream(in) {
+      @Override
+      public int read() throws IOException {
+        idleIfEmpty();
+        return super.read();
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        idleIfEmpty();
+        return super.read(b, off, len);
+      }
+
+      private void idleIfEmpty() throws IOException {
+        if (in.available() == 0) {
+          sink.idle();
+        }
+      }
+    };
+  }
+
   private static final class Counts {
     long lines;
     long skipped;
   }
 
-  private static Block work(Block b, KeySink sink, InputFormat format) throws IOException {
+  private static Block work(Block b, KeySink sink, InputFormat format, int field) throws IOException {
     long[] skipped = {0};
-    b.lines = LineReader.split(b.buf, b.len, format.select(sink.keysOf(b), skipped));
+    b.lines = LineReader.split(b.buf, b.len, format.select(field, sink.recordsOf(b), skipped));
     b.skipped = skipped[0];
     return b;
   }

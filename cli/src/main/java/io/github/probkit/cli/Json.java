@@ -4,12 +4,31 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
-/** A flat or nested JSON object with keys in insertion order, for {@code --json} output. */
+/**
+ * A flat or nested JSON object with keys in insertion order, for {@code --json} output.
+ *
+ * <p>Keys and lines from the input are bytes, and JSON strings are Unicode: bytes that are valid
+ * UTF-8 become their string; bytes that are not become a string with U+FFFD for each invalid
+ * sequence (readable, but lossy), and a second field NAME + "Base64" holds the exact bytes.
+ */
 public final class Json {
   private final Map<String, Object> fields = new LinkedHashMap<>();
 
   public Json put(String key, Object value) {
     fields.put(key, value);
+    return this;
+  }
+
+  /** Puts the bytes {@code b[off, off + len)} as a string, plus {@code key + "Base64"} when they are not UTF-8. */
+  public Json putBytes(String key, byte[] b, int off, int len) {
+    java.nio.charset.CharsetDecoder d = java.nio.charset.StandardCharsets.UTF_8.newDecoder();
+    try {
+      fields.put(key, d.decode(java.nio.ByteBuffer.wrap(b, off, len)).toString());
+    } catch (java.nio.charset.CharacterCodingException e) {
+      fields.put(key, new String(b, off, len, java.nio.charset.StandardCharsets.UTF_8));
+      fields.put(key + "Base64", java.util.Base64.getEncoder().encodeToString(
+          java.util.Arrays.copyOfRange(b, off, off + len)));
+    }
     return this;
   }
 
@@ -82,7 +101,8 @@ public final class Json {
           sb.append("\\t");
           break;
         default:
-          if (c < 0x20) {
+          // Control characters, and the line and paragraph separators, which some parsers of JSON Lines split at.
+          if (c < 0x20 || c == 0x2028 || c == 0x2029 || c == 0x7f) {
             sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
           } else {
             sb.append(c);

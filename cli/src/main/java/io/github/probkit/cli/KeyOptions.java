@@ -67,16 +67,22 @@ final class KeyOptions {
   /** Feeds every key to {@code sink}; returns the number of keys. */
   long forEach(List<String> keys, CommandSpec spec, Inputs.KeySink sink) throws IOException {
     require(keys, spec);
+    format.check();
     long n = 0;
-    for (String k : keys) {
-      byte[] b = Args.bytes(k);
-      sink.accept(b, 0, b.length);
-      n++;
-    }
-    if (!keysFiles.isEmpty()) {
-      n += Inputs.forEachLine(keysFiles, ProbkitCommand.stdin(spec), format, sink);
-    } else if (keys.isEmpty()) {
-      n += Inputs.forEachLine(List.of("-"), ProbkitCommand.stdin(spec), format, sink);
+    try {
+      for (String k : keys) {
+        byte[] b = Args.bytes(k);
+        sink.accept(b, 0, b.length);
+        n++;
+      }
+      if (!keysFiles.isEmpty()) {
+        n += Inputs.forEachLine(keysFiles, ProbkitCommand.stdin(spec), format, sink);
+      } else if (keys.isEmpty()) {
+        n += Inputs.forEachLine(List.of("-"), ProbkitCommand.stdin(spec), format, sink);
+      }
+      sink.end();
+    } catch (Inputs.Stop e) {
+      // The sink has its answer.
     }
     return n;
   }

@@ -1,25 +1,33 @@
 package io.github.probkit.cli;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Splits a byte stream into lines without making a String per line. The stream is read as blocks
  * of whole lines, so that each block can be split on its own thread; each line is handed over as a
  * slice of the block's buffer, valid only during the call. A trailing '\r' is stripped, so CRLF
- * files give the same keys as LF files. Gzip input is recognised by its magic bytes.
+ * files give the same keys as LF files.
  */
 final class LineReader {
   /** Receives one line as {@code buf[off, off + len)}. */
   @FunctionalInterface
   interface LineConsumer {
     void accept(byte[] buf, int off, int len) throws IOException;
+  }
+
+  /**
+   * Receives one input line (or CSV record) as {@code line[off, off + len)} with its key as
+   * {@code key[keyOff, keyOff + keyLen)}: the whole line, a field of it, or an unquoted CSV field.
+   * Both are valid only during the call.
+   */
+  @FunctionalInterface
+  interface RecordConsumer {
+    void accept(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException;
   }
 
   private static final VarHandle LONGS =
@@ -32,25 +40,42 @@ final class LineReader {
 
   private final InputStream in;
   private final String name;
+  private final boolean eager;
   private byte[] carry = new byte[0];
   private int carried;
   private long offset;
   private boolean eof;
 
-  /** Reads {@code in}; {@code name} is used in error messages. */
-  LineReader(InputStream in, String name) {
+  /**
+   * Reads {@code in}; {@code name} is used in error messages. An {@code eager} reader hands over
+   * the lines it has as soon as a read brings a newline, rather than filling a block first: for
+   * lines that arrive one at a time on a pipe and are to be answered as they come.
+   */
+  LineReader(InputStream in, String name, boolean eager) {
     this.in = in;
     this.name = name;
+    this.eager = eager;
   }
 
-  /** Wraps {@code in} in a gzip decoder when it starts with the gzip magic bytes. */
-  static InputStream maybeGunzip(InputStream in) throws IOException {
-    BufferedInputStream b = new BufferedInputStream(in, 1 << 16);
-    b.mark(2);
-    int a = b.read();
-    int c = b.read();
-    b.reset();
-    return a == 0x1f && c == 0x8b ? new GZIPInputStream(b, 1 << 16) : b;
+  /**
+   * The next line on its own (a header), without its newline and a trailing '\r'; null at the end
+   * of the stream. Call it before {@link #next}, on a buffered stream.
+   */
+  byte[] readLine() throws IOException {
+    java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+    int c;
+    while ((c = in.read()) >= 0 && c != '\n') {
+      if (line.size() == MAX_LINE) {
+        throw new CliException(name + ": the line at byte " + offset + " is longer than " + (MAX_LINE >> 20) + " MiB");
+      }
+      line.write(c);
+    }
+    if (c < 0 && line.size() == 0) {
+      return null;
+    }
+    offset += line.size() + (c < 0 ? 0 : 1);
+    byte[] b = line.toByteArray();
+    return b.length > 0 && b[b.length - 1] == '\r' ? Arrays.copyOf(b, b.length - 1) : b;
   }
 
   /**
@@ -70,6 +95,9 @@ final class LineReader {
           eof = true;
         } else {
           end += n;
+          if (eager && indexOfNewline(buf, end - n, end) >= 0) {
+            break;
+          }
         }
       }
       int cut = eof ? end : lastNewline(buf, scanned, end) + 1;

@@ -14,11 +14,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine;
 
 /**
  * Entry point. Exit codes: 0 success, 1 runtime error (missing or corrupt file, I/O failure, a full
- * disk), 2 usage error (bad option or value), 141 standard output closed (as SIGPIPE ends GNU tools),
+ * disk), 2 usage error (bad option or value; also a runtime error of a command whose exit status
+ * is its answer, as grep's: {@link StatusAnswers}), 141 standard output closed (as SIGPIPE ends GNU tools),
  * and 129, 130 or 143 after SIGHUP, SIGINT or SIGTERM (the JVM's 128 + signal; a shutdown hook
  * removes any half-written file first). Errors are one line on stderr; {@code --verbose} adds the
  * stack trace.
@@ -29,23 +31,46 @@ public final class Main {
 
   private Main() {}
 
+  /**
+   * A command whose exit status can be its answer, as grep's is (0: something was found, 1:
+   * nothing was): while it is, its runtime errors exit with 2 instead of 1, so that a missing file
+   * is never taken for "not found".
+   */
+  interface StatusAnswers {
+    boolean statusAnswers();
+  }
+
+  /** The exit code of a runtime error in the command {@code cl} runs: 1, or 2 where 1 means "not found". */
+  private static int runtimeError(CommandLine cl) {
+    CommandLine.ParseResult r = cl.getParseResult();
+    while (r != null && r.subcommand() != null) {
+      r = r.subcommand();
+    }
+    Object command = r == null ? cl.getCommand() : r.commandSpec().userObject();
+    return command instanceof StatusAnswers && ((StatusAnswers) command).statusAnswers() ? EXIT_USAGE : EXIT_RUNTIME;
+  }
+
   public static void main(String[] args) {
     String[] argv = Args.asPassed(args);
     PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
     System.setErr(err);
-    System.exit(run(System.in, Stdout.isTerminal(0), Stdout.standard(),
+    System.exit(run(new Inputs.Stdin(System.in, Stdout.isTerminal(0), !Stdout.isRegularFile(0)), Stdout.standard(),
         new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true), argv));
   }
 
   /**
    * Runs {@code args} with {@code stdin} as the input of commands that read keys (a terminal when
-   * {@code stdinIsTerminal}: then they read it only when asked to), {@code stdout} as the output and
-   * {@code err} for errors; returns the exit code, once all output is written.
+   * {@code stdinIsTerminal}: then they read it only when asked to; else as if from a file),
+   * {@code stdout} as the output and {@code err} for errors; returns the exit code, once all
+   * output is written.
    */
   static int run(InputStream stdin, boolean stdinIsTerminal, OutputStream stdout, PrintWriter err, String... args) {
+    return run(new Inputs.Stdin(stdin, stdinIsTerminal, stdinIsTerminal), stdout, err, args);
+  }
+
+  static int run(Inputs.Stdin stdin, OutputStream stdout, PrintWriter err, String... args) {
     Stdout out = stdout instanceof Stdout ? (Stdout) stdout : Stdout.of(stdout);
     CommandLine cl = commandLine(stdin, out, args);
-    ((ProbkitCommand) cl.getCommand()).stdinIsTerminal = stdinIsTerminal;
     cl.setErr(err);
     int code = cl.execute(args);
     try {
@@ -56,14 +81,14 @@ public final class Main {
     } catch (CliException e) {
       err.println("probkit: " + e.getMessage());
       err.flush();
-      return code == 0 ? EXIT_RUNTIME : code;
+      return code == 0 ? runtimeError(cl) : code;
     }
     return code;
   }
 
   /** The configured command line with every subcommand, also used by tests. */
   public static CommandLine commandLine() {
-    return commandLine(System.in, Stdout.standard());
+    return commandLine(Inputs.Stdin.file(System.in), Stdout.standard());
   }
 
   /**
@@ -71,13 +96,21 @@ public final class Main {
    * keys and {@code stdout} as their output (text through its PrintWriter, keys as bytes); without
    * {@code args}, with every subcommand.
    */
-  static CommandLine commandLine(InputStream stdin, OutputStream stdout, String... args) {
+  static CommandLine commandLine(Inputs.Stdin stdin, OutputStream stdout, String... args) {
     ProbkitCommand root = new ProbkitCommand();
     root.stdin = stdin;
     root.stdout = stdout;
     CommandLine cl = new CommandLine(root);
     ProbkitCommand.addSubcommands(cl, args);
     cl.setOut(new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8)));
+    // After the subcommands are added, so that these reach every one of them.
+    cl.registerConverter(Long.class, new Numbers.Longs());
+    cl.registerConverter(long.class, new Numbers.Longs());
+    cl.registerConverter(Integer.class, new Numbers.Ints());
+    cl.registerConverter(int.class, new Numbers.Ints());
+    cl.registerConverter(Double.class, new Numbers.Rates());
+    cl.registerConverter(double.class, new Numbers.Rates());
+    everyCommand(cl, c -> c.getCommandSpec().versionProvider(new ProbkitCommand.Version()));
     cl.registerConverter(Path.class, name -> {
       try {
         return Args.path(name);
@@ -101,26 +134,46 @@ public final class Main {
     CommandLine cl = parseResult.commandSpec().commandLine();
     try {
       return new CommandLine.RunLast().execute(parseResult);
-    } catch (OutOfMemoryError | CliException e) {
+    } catch (OutOfMemoryError | LinkageError | CliException e) {
       PrintWriter err = cl.getErr();
       err.println("probkit: " + describe(e));
       if (ProbkitCommand.verbose(cl)) {
         e.printStackTrace(err);
       }
       err.flush();
-      return EXIT_RUNTIME;
+      return runtimeError(cl);
     } catch (Stdout.BrokenPipe e) {
       return Stdout.EXIT_BROKEN_PIPE;
     }
   }
 
+  /** {@code action} on {@code cl} and on each of its subcommands, to any depth. */
+  private static void everyCommand(CommandLine cl, java.util.function.Consumer<CommandLine> action) {
+    action.accept(cl);
+    for (CommandLine sub : cl.getSubcommands().values()) {
+      everyCommand(sub, action);
+    }
+  }
+
+  /**
+   * A usage error as one line, like every other error: picocli's message (without the "Error: "
+   * some of its messages start with, which made "probkit: Error: ..."), what it suggests instead of
+   * a mistyped name, and where the help is.
+   */
   private static int handleParameterException(CommandLine.ParameterException e, String[] args) {
     CommandLine cl = e.getCommandLine();
     PrintWriter err = cl.getErr();
-    err.println("probkit: " + e.getMessage());
-    if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
-      err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for more information.");
+    String m = e.getMessage() == null ? "bad usage" : e.getMessage().strip();
+    StringBuilder line = new StringBuilder("probkit: ")
+        .append(m.replaceFirst("^Error: ", "").replaceAll("\\s*\\R\\s*", "; "));
+    if (e instanceof CommandLine.UnmatchedArgumentException) {
+      List<String> s = ((CommandLine.UnmatchedArgumentException) e).getSuggestions();
+      if (!s.isEmpty()) {
+        line.append("; did you mean ").append(String.join(" or ", s.subList(0, Math.min(3, s.size())))).append('?');
+      }
     }
+    line.append(" (see '").append(cl.getCommandSpec().qualifiedName()).append(" --help')");
+    err.println(line);
     err.flush();
     return EXIT_USAGE;
   }
@@ -137,7 +190,7 @@ public final class Main {
       e.printStackTrace(err);
     }
     err.flush();
-    return usage ? EXIT_USAGE : EXIT_RUNTIME;
+    return usage ? EXIT_USAGE : runtimeError(cl);
   }
 
   /** One line for the user: the message where it says what happened, the type where it does not. */
@@ -153,6 +206,9 @@ public final class Main {
     }
     if (e instanceof OutOfMemoryError) {
       return "out of memory (raise the heap with JAVA_OPTS=-Xmx...)";
+    }
+    if (e instanceof LinkageError) {
+      return "probkit is incomplete (rebuild it with mvn package): " + e;
     }
     String m = e.getMessage();
     if (e instanceof CliException || e instanceof IllegalArgumentException

@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
       "",
       "Bloom and related filters (is this key in the set?), count-min sketches",
       "and heavy hitters (how often?), HyperLogLog (how many distinct?).",
+      "Numbers may be written 1000000, 1_000_000, 1e6 or 1M (k, M, G, T), rates 0.01 or 1%%.",
     },
     footer = {
       "",
@@ -30,9 +31,11 @@ import picocli.CommandLine.Spec;
       "  probkit demo",
       "  probkit filter create users.bin --expected 1000000 --fpp 0.01 --keys users.txt",
       "  probkit filter query users.bin alice bob",
+      "  probkit filter query seen.bin --absent --field 2 < log.tsv",
       "  probkit cms create terms.cms --epsilon 0.001 --delta 0.01",
       "  probkit top -k 20 access.log",
       "  probkit distinct access.log",
+      "  probkit dedupe urls.txt > unique.txt",
       "  probkit lab all --quick",
       "",
       "Exit codes: 0 success, 1 runtime error (missing or corrupt file, full disk),",
@@ -52,11 +55,12 @@ public final class ProbkitCommand implements Runnable {
     SUBCOMMANDS.put("cms", CmsCommand.class);
     SUBCOMMANDS.put("top", TopCommand.class);
     SUBCOMMANDS.put("distinct", DistinctCommand.class);
+    SUBCOMMANDS.put("dedupe", DedupeCommand.class);
     SUBCOMMANDS.put("hll", HllCommand.class);
     SUBCOMMANDS.put("export", TransferCommands.Export.class);
     SUBCOMMANDS.put("import", TransferCommands.Import.class);
     SUBCOMMANDS.put("lab", LabCommand.class);
-    SUBCOMMANDS.put("help", CommandLine.HelpCommand.class);
+    SUBCOMMANDS.put("help", HelpCommand.class);
     SUBCOMMANDS.put("generate-completion", AutoComplete.GenerateCompletion.class);
   }
 
@@ -89,10 +93,8 @@ public final class ProbkitCommand implements Runnable {
       description = "On an error, print the stack trace too.")
   boolean verbose;
 
-  /** Standard input for commands that read keys; tests replace it. */
-  InputStream stdin = System.in;
-  /** Whether {@link #stdin} is a terminal, which commands read only when told to ({@code --keys -}). */
-  boolean stdinIsTerminal;
+  /** Standard input for commands that read keys, and what it is; tests replace it. */
+  Inputs.Stdin stdin = Inputs.Stdin.file(InputStream.nullInputStream());
   /** Standard output as bytes, beneath the command line's PrintWriter; tests replace it. */
   OutputStream stdout;
 
@@ -102,13 +104,13 @@ public final class ProbkitCommand implements Runnable {
   }
 
   /** The standard input of the command line {@code spec} belongs to. */
-  static InputStream stdin(CommandSpec spec) {
+  static Inputs.Stdin stdin(CommandSpec spec) {
     return root(spec.commandLine()).stdin;
   }
 
-  /** Whether that standard input is a terminal. */
+  /** Whether that standard input is a terminal, which commands read only when told to ({@code --keys -}). */
   static boolean stdinIsTerminal(CommandSpec spec) {
-    return root(spec.commandLine()).stdinIsTerminal;
+    return stdin(spec).terminal();
   }
 
   /**

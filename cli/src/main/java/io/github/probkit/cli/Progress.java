@@ -23,6 +23,11 @@ final class Progress implements AutoCloseable {
     this.bar = bar;
   }
 
+  /** No bar. */
+  static Progress none() {
+    return NONE;
+  }
+
   static boolean enabled() {
     String p = System.getProperty("probkit.progress");
     return p != null ? Boolean.parseBoolean(p) : System.console() != null;

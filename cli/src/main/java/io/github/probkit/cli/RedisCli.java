@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -97,18 +96,6 @@ final class RedisCli {
     return n;
   }
 
-  /** Writes each key's bytes followed by {@code tail.apply(i)}: the query commands' output. */
-  private static void print(OutputStream out, List<byte[]> keys, java.util.function.IntFunction<String> tail) {
-    try {
-      for (int i = 0; i < keys.size(); i++) {
-        out.write(keys.get(i));
-        out.write(tail.apply(i).getBytes(StandardCharsets.US_ASCII));
-      }
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
   /** Deletes the structure when {@code force}, as {@code --force} replaces a file. */
   private static void replace(Target t, boolean force) {
     if (force) {
@@ -118,11 +105,10 @@ final class RedisCli {
 
   // ---- filter
 
-  static int filterCreate(Path p, String type, Long expected, Double fpp, HashStrategy hash, boolean force,
+  static int filterCreate(Path p, String type, Long expected, double fpp, HashStrategy hash, boolean force,
       KeyOptions from, CommandSpec spec) throws IOException {
-    if (expected == null || fpp == null) {
-      throw new IllegalArgumentException("Missing required option: '"
-          + (expected == null ? "--expected=N" : "--fpp=P") + "' (needed by --type " + type + ")");
+    if (expected == null) {
+      throw new IllegalArgumentException("missing required option --expected=N (needed by --type " + type + ")");
     }
     RedisOptions o = RedisOptions.defaults().hash(hash);
     return with(p, t -> {
@@ -188,26 +174,49 @@ final class RedisCli {
     return 0;
   }
 
-  static int filterQuery(Path p, List<String> keys, KeyOptions from, CommandSpec spec) throws IOException {
-    OutputStream out = ProbkitCommand.stdout(spec);
-    with(p, t -> {
+  /** A structure in Redis that answers a batch of keys with one round trip. */
+  interface BatchQuery<R> {
+    int batchSize();
+
+    R query(List<byte[]> keys);
+  }
+
+  /** What a query command does with a {@link BatchQuery}: reads its keys and prints the answers. */
+  interface Answering<R> {
+    int run(BatchQuery<R> structure) throws IOException;
+  }
+
+  private static <R> BatchQuery<R> batchQuery(Target t, java.util.function.Function<List<byte[]>, R> query) {
+    int size = t.store.batchSize();
+    return new BatchQuery<>() {
+      @Override
+      public int batchSize() {
+        return size;
+      }
+
+      @Override
+      public R query(List<byte[]> keys) {
+        return query.apply(keys);
+      }
+    };
+  }
+
+  /** Runs a filter query against the URI's filter; the command prints the answers. */
+  static int filterQuery(Path p, Answering<boolean[]> command) throws IOException {
+    return with(p, t -> {
       RedisStructure s = t.store.open(t.name);
-      return batches(t, from, keys, spec, batch -> {
-        boolean[] present;
-        if (s instanceof RedisBloomFilter) {
-          present = ((RedisBloomFilter) s).mightContainAll(batch);
-        } else if (s instanceof RedisScalableBloomFilter) {
-          present = ((RedisScalableBloomFilter) s).mightContainAll(batch);
-        } else if (s instanceof RedisCountingBloomFilter) {
-          present = ((RedisCountingBloomFilter) s).mightContainAll(batch);
-        } else {
-          throw new CliException(t.uri + ": a " + s.type().label() + ", not a filter");
-        }
-        print(out, batch, i -> present[i] ? "\tpresent\n" : "\tabsent\n");
-      });
+      java.util.function.Function<List<byte[]>, boolean[]> query;
+      if (s instanceof RedisBloomFilter) {
+        query = ((RedisBloomFilter) s)::mightContainAll;
+      } else if (s instanceof RedisScalableBloomFilter) {
+        query = ((RedisScalableBloomFilter) s)::mightContainAll;
+      } else if (s instanceof RedisCountingBloomFilter) {
+        query = ((RedisCountingBloomFilter) s)::mightContainAll;
+      } else {
+        throw new CliException(t.uri + ": a " + s.type().label() + ", not a filter");
+      }
+      return command.run(batchQuery(t, query));
     });
-    out.flush();
-    return 0;
   }
 
   static int filterRemove(Path p, List<String> keys, KeyOptions from, CommandSpec spec) throws IOException {
@@ -276,17 +285,9 @@ final class RedisCli {
     });
   }
 
-  static int cmsQuery(Path p, List<String> items, KeyOptions from, CommandSpec spec) throws IOException {
-    OutputStream out = ProbkitCommand.stdout(spec);
-    with(p, t -> {
-      RedisCountMinSketch s = RedisCountMinSketch.open(t.store, t.name);
-      return batches(t, from, items, spec, batch -> {
-        long[] est = s.estimateAll(batch);
-        print(out, batch, i -> "\t" + est[i] + "\n");
-      });
-    });
-    out.flush();
-    return 0;
+  /** Runs a count-min query against the URI's sketch; the command prints the answers. */
+  static int cmsQuery(Path p, Answering<long[]> command) throws IOException {
+    return with(p, t -> command.run(batchQuery(t, RedisCountMinSketch.open(t.store, t.name)::estimateAll)));
   }
 
   // ---- hll

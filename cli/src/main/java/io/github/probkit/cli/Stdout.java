@@ -49,6 +49,21 @@ final class Stdout extends OutputStream {
     return new Stdout(out, false);
   }
 
+  /**
+   * A consumer that writes the first line it gets to {@code out}, with a newline, and ignores the
+   * rest: the header of the first input, printed once however many inputs have one.
+   */
+  static LineReader.LineConsumer firstLineTo(OutputStream out) {
+    boolean[] done = {false};
+    return (buf, off, len) -> {
+      if (!done[0]) {
+        out.write(buf, off, len);
+        out.write('\n');
+        done[0] = true;
+      }
+    };
+  }
+
   @Override
   public void write(int b) {
     if (n == buf.length) {
@@ -121,6 +136,12 @@ final class Stdout extends OutputStream {
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       return "";
     }
+  }
+
+  /** Whether file descriptor {@code fd} is open on a regular file (as /proc/self/fd shows; false where it cannot tell). */
+  static boolean isRegularFile(int fd) {
+    String t = target(fd);
+    return t.startsWith("/") && Files.isRegularFile(Path.of(t));
   }
 
   /**

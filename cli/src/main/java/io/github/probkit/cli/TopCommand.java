@@ -60,6 +60,10 @@ public final class TopCommand implements Callable<Integer> {
     if (k < 1) {
       throw new IllegalArgumentException("-k must be positive, was " + k);
     }
+    if (k > HeavyHitters.MAX_CAPACITY) {
+      throw new IllegalArgumentException("-k " + k + " is more lines than top can keep in memory: at most "
+          + HeavyHitters.MAX_CAPACITY);
+    }
     int c = capacity != null ? capacity : (int) Math.min(HeavyHitters.MAX_CAPACITY, Math.max(1000L, 100L * k));
     if (c < k) {
       throw new IllegalArgumentException("--capacity must be at least K (" + k + "), was " + c);
@@ -77,7 +81,7 @@ public final class TopCommand implements Callable<Integer> {
       List<Json> items = new ArrayList<>();
       for (HeavyHitters.Entry e : entries) {
         items.add(new Json()
-            .put("item", e.itemAsString())
+            .putBytes("item", e.item(), 0, e.item().length)
             .put("count", e.count())
             .put("error", e.error())
             .put("lowerBound", e.lowerBound())

@@ -140,12 +140,12 @@ class BlockedAndFuseFilterCliTest {
   }
 
   @Test
-  void sizedTypesStillNeedExpectedAndFpp() {
+  void sizedTypesNeedExpectedAndHaveADefaultFpp() {
     Cli noExpected = Cli.run("filter", "create", file("b.bin"), "--type", "blocked", "--fpp", "0.01");
     assertThat(noExpected.exit).isEqualTo(Main.EXIT_USAGE);
-    assertThat(noExpected.err).contains("Missing required option: '--expected=N' (needed by --type blocked)");
-    Cli noFpp = Cli.run("filter", "create", file("b.bin"), "--expected", "10");
-    assertThat(noFpp.exit).isEqualTo(Main.EXIT_USAGE);
-    assertThat(noFpp.err).contains("Missing required option: '--fpp=P' (needed by --type bloom)");
+    assertThat(noExpected.err).isEqualTo("probkit: missing required option --expected=N (needed by --type blocked)\n");
+    Cli noFpp = Cli.run("filter", "create", file("b.bin"), "--type", "blocked", "--expected", "10");
+    assertThat(noFpp.exit).isZero();
+    assertThat(Cli.run("filter", "info", file("b.bin")).out).contains("fpp:              0.01\n");
   }
 }

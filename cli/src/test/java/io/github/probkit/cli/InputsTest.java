@@ -44,9 +44,10 @@ class InputsTest {
     Cli.run("filter", "create", f, "--expected", "100", "--fpp", "0.01");
     Cli r = Cli.runWithInput("a\n", "filter", "add", f, "--field", "2", "--delimiter", "ab");
     assertThat(r.exit).isEqualTo(2);
-    assertThat(r.err).isEqualTo("probkit: --delimiter must be one ASCII character or \\t, was 'ab'\n");
+    assertThat(r.err).isEqualTo(
+        "probkit: --delimiter must be one ASCII character other than a newline or quote, or \\t; was 'ab'\n");
     Cli neg = Cli.runWithInput("a\n", "filter", "add", f, "--field", "-1");
-    assertThat(neg.err).isEqualTo("probkit: --field must be 1 or more, was -1\n");
+    assertThat(neg.err).isEqualTo("probkit: --field counts from 1 (without --field the key is the whole line), was -1\n");
   }
 
   @Test
@@ -155,18 +156,18 @@ class InputsTest {
         System.setProperty("probkit.threads", threads);
         for (Path input : new Path[] {file, gz}) {
           List<String> inOrder = new ArrayList<>();
-          long n = Inputs.forEachLine(List.of(input.toString()), InputStream.nullInputStream(),
+          long n = Inputs.forEachLine(List.of(input.toString()), Inputs.Stdin.file(InputStream.nullInputStream()),
               new InputFormat(), (b, off, len) -> inOrder.add(new String(b, off, len, US_ASCII)));
           assertThat(n).isEqualTo(keys.size());
           assertThat(inOrder).isEqualTo(keys);
 
           List<Long> hashes = new ArrayList<>();
-          Inputs.forEachLine(List.of(input.toString()), InputStream.nullInputStream(),
+          Inputs.forEachLine(List.of(input.toString()), Inputs.Stdin.file(InputStream.nullInputStream()),
               new InputFormat(), Inputs.KeySink.hashes(hash, hashes::add));
           assertThat(hashes).as("hashes with %s threads", threads).isEqualTo(expectedHashes);
 
           Queue<String> any = new ConcurrentLinkedQueue<>();
-          Inputs.forEachLine(List.of(input.toString(), input.toString()), InputStream.nullInputStream(),
+          Inputs.forEachLine(List.of(input.toString(), input.toString()), Inputs.Stdin.file(InputStream.nullInputStream()),
               new InputFormat(), Inputs.KeySink.concurrently((b, off, len) -> any.add(new String(b, off, len, US_ASCII))));
           List<String> twice = new ArrayList<>(keys);
           twice.addAll(keys);

@@ -65,6 +65,37 @@ class RedisCliTest {
     ok("import", file.toString(), uri("published"), "--force");
   }
 
+  /** The grep-style modes and JSON Lines answer from Redis as from a file, over several batches. */
+  @Test
+  void queriesAnswerLikeGrepFromRedisToo() {
+    ok("filter", "create", uri("seen"), "--expected", "10000");
+    StringBuilder seen = new StringBuilder();
+    StringBuilder log = new StringBuilder();
+    for (int i = 0; i < 5000; i++) {
+      seen.append("user-").append(2 * i).append('\n');
+      log.append(i).append("\tuser-").append(i).append("\tGET /").append(i).append('\n');
+    }
+    assertThat(Cli.runWithInput(seen.toString(), "filter", "add", uri("seen")).exit).isZero();
+    assertThat(Cli.run("filter", "query", "-q", uri("seen"), "user-2").exit).isZero();
+    assertThat(Cli.run("filter", "query", "-q", uri("seen"), "user-1").exit).isEqualTo(1);
+    assertThat(Cli.run("filter", "query", "-q", uri("no-such-filter"), "user-1").exit).isEqualTo(2);
+
+    Cli absent = Cli.runWithInput(log.toString(), "filter", "query", uri("seen"), "--absent", "--field", "2");
+    String[] lines = absent.out.split("\n");
+    // Every odd user is absent, and false positives among them are rare (1 %): about 2,500 lines.
+    assertThat(lines.length).isBetween(2400, 2500);
+    assertThat(lines[0]).isEqualTo("1\tuser-1\tGET /1");
+    Cli count = Cli.runWithInput(log.toString(), "filter", "query", uri("seen"), "--count", "--field", "2");
+    assertThat(Long.parseLong(count.out.strip())).isEqualTo(5000 - lines.length);
+    assertThat(ok("filter", "query", "--json", uri("seen"), "user-0", "user-1").out)
+        .isEqualTo("{\"key\": \"user-0\", \"present\": true}\n{\"key\": \"user-1\", \"present\": false}\n");
+
+    ok("cms", "create", uri("words"), "--width", "100", "--depth", "3");
+    ok("cms", "add", uri("words"), "rain", "rain");
+    assertThat(ok("cms", "query", "--json", uri("words"), "rain", "sun").out)
+        .isEqualTo("{\"item\": \"rain\", \"estimate\": 2}\n{\"item\": \"sun\", \"estimate\": 0}\n");
+  }
+
   @Test
   void countingFiltersRemoveAndCountOnceWithoutMultiset() {
     ok("filter", "create", uri("sessions"), "--type", "counting", "--expected", "1000", "--fpp", "0.01");
