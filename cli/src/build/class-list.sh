@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # class-list.sh JAVA CLASSPATH OUT: runs typical probkit commands with -XX:DumpLoadedClassList and
-# merges the lists into OUT, the class list from which bin/probkit makes its class-data-sharing
-# archive (java -Xshare:dump) on a user's machine, for the user's own JVM. A list of class names
-# works on any JDK 17 or later; an archive works only on the JVM build and paths that made it.
+# merges the lists into OUT (cli/target/probkit.classlist, made by `mvn package` of cli), the class
+# list from which ./probkit and the distribution's bin/probkit make a class-data-sharing archive
+# (java -Xshare:dump) for the JVM they run on. A list of class names serves any JDK 17 or later;
+# an archive serves only the JVM build and the jar paths that made it, so it is made where it runs.
 set -euo pipefail
 java="$1" cp="$2" out="$3"
 work="$(mktemp -d)"
@@ -30,6 +31,7 @@ train hll add u.hll --items keys.txt
 train hll count u.hll
 train distinct keys.txt
 train top -k 3 keys.txt
+train dedupe keys.txt
 # One list: the same class once (each list numbers its classes with ids of its own, dropped here,
 # as the built-in loaders need none), and no lambda proxy of picocli: picocli's classes are of the
 # Java 5 class-file format, which a static archive keeps only if nothing links them at dump time,
