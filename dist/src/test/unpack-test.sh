@@ -153,6 +153,14 @@ for f in LICENSE NOTICE README.md CHANGELOG.md licenses/LGPL-2.1.txt licenses/MI
   [ -s "$home/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] && ok "LICENSE, NOTICE, README.md, CHANGELOG.md, licenses/" || fail "missing:$missing"
+# Every bundled library is named in LICENSE (a new dependency needs its licence written there).
+unlisted=""
+for j in "$home"/lib/*.jar; do
+  name="$(basename "$j" .jar | sed -E 's/-[0-9][^-]*(-[A-Za-z0-9.]+)?$//')" # the artifactId
+  case "$name" in probkit-*) continue ;; esac
+  grep -q "$name" "$home/LICENSE" || unlisted="$unlisted $name"
+done
+[ -z "$unlisted" ] && ok "LICENSE names every bundled library" || fail "not in LICENSE:$unlisted"
 
 # The zip holds the same files; where unzip exists, unpacked it runs too.
 tar_list="$(tar -tzf "$tgz" | grep -v '/$' | sort)"
