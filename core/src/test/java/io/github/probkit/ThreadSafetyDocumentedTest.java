@@ -3,6 +3,7 @@ package io.github.probkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +12,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +32,7 @@ class ThreadSafetyDocumentedTest {
           + " writeToDuringConcurrentAddsWritesAValidSketch");
 
   private static final Path SOURCES = Path.of("src/main/java/io/github/probkit");
+  private static final Path TESTS = Path.of("src/test/java");
   private static final Pattern READ_FROM = Pattern.compile("public static \\w+ readFrom\\(InputStream");
   private static final Pattern CLASS_DOC =
       Pattern.compile("/\\*\\*((?:(?!\\*/).)*)\\*/\\s*public final class (\\w+)", Pattern.DOTALL);
@@ -53,11 +57,55 @@ class ThreadSafetyDocumentedTest {
           assertThat(TESTED_CLAIMS)
               .as("%s claims thread safety (%s) but no concurrency test checks it", name, statement)
               .containsKey(name);
+          String pkg = SOURCES.relativize(file.getParent()).toString().replace('/', '.');
+          assertNamedTestsExist(name, "io.github.probkit." + pkg, TESTED_CLAIMS.get(name));
         }
       }
     }
+    // Every claim named above belongs to a structure that still makes it.
+    assertThat(structures).containsAll(TESTED_CLAIMS.keySet());
     // The scan found the structures (guards against a moved source tree passing vacuously).
     assertThat(structures).contains("BloomFilter", "CountMinSketch", "HeavyHitters", "CuckooFilter")
         .containsAll(TESTED_CLAIMS.keySet());
+  }
+
+  /**
+   * Each test named ("Class.method, method, ...") exists in the structure's package, is a JUnit
+   * test that runs by default (not disabled, not tagged slow), and runs work on {@code Threads.COUNT}
+   * threads at once through {@code Threads.run}: a renamed, deleted or emptied test fails here
+   * instead of leaving the claim untested.
+   */
+  private static void assertNamedTestsExist(String structure, String pkg, String names) throws IOException {
+    String[] parts = names.split(",\\s*");
+    String testClass = parts[0].substring(0, parts[0].indexOf('.'));
+    parts[0] = parts[0].substring(testClass.length() + 1);
+    Class<?> c;
+    try {
+      c = Class.forName(pkg + "." + testClass);
+    } catch (ClassNotFoundException e) {
+      throw new AssertionError(structure + "'s claim names " + pkg + "." + testClass + ", which does not exist", e);
+    }
+    String source = Files.readString(TESTS.resolve(pkg.replace('.', '/')).resolve(testClass + ".java"));
+    for (String method : parts) {
+      Method m;
+      try {
+        m = c.getDeclaredMethod(method);
+      } catch (NoSuchMethodException e) {
+        throw new AssertionError(structure + "'s claim names " + testClass + "." + method + ", which does not exist", e);
+      }
+      assertThat(m.isAnnotationPresent(Test.class)).as("%s.%s is a @Test", testClass, method).isTrue();
+      assertThat(m.isAnnotationPresent(Disabled.class)).as("%s.%s is disabled", testClass, method).isFalse();
+      Tag tag = m.getAnnotation(Tag.class);
+      assertThat(tag == null ? "" : tag.value()).as("%s.%s runs by default", testClass, method).isNotEqualTo("slow");
+      assertThat(body(source, method)).as("%s.%s runs threads at once", testClass, method).contains("Threads.run(Threads.COUNT");
+    }
+  }
+
+  /** The source of a method: from its declaration to the next method's annotation or the end. */
+  private static String body(String source, String method) {
+    int start = source.indexOf("void " + method + "(");
+    assertThat(start).as("source of %s", method).isNotNegative();
+    int end = source.indexOf("\n  @", start);
+    return source.substring(start, end < 0 ? source.length() : end);
   }
 }

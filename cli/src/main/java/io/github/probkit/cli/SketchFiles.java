@@ -263,7 +263,10 @@ final class SketchFiles {
   }
 
   private static boolean sayWaiting(Path file, long pid, long start, boolean said, PrintWriter err) {
-    if (said || System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(SAY_WAITING_AFTER_MILLIS)) {
+    long waited = System.nanoTime() - start;
+    // A new holder locks before it writes its pid: give it a moment rather than name nobody.
+    if (said || waited < TimeUnit.MILLISECONDS.toNanos(SAY_WAITING_AFTER_MILLIS)
+        || (pid <= 0 && waited < TimeUnit.MILLISECONDS.toNanos(5 * SAY_WAITING_AFTER_MILLIS))) {
       return said;
     }
     err.println("probkit: waiting for " + holderText(pid) + ", which is writing " + file);

@@ -167,6 +167,38 @@ class CrashSafetyTest {
     }, "filter", "add", filter.toString(), "--keys", keys.toString());
   }
 
+  /**
+   * SIGKILL at a known moment instead of a race: the writer pauses once the first MiB of the new
+   * version is in its temporary file (the test hook {@code probkit.test.pauseWrite}), is killed
+   * there, and the filter must be exactly the old bytes; the next write then succeeds.
+   */
+  @Test
+  void sigkillWhilePausedInTheWriteLeavesTheOldBytes() throws Exception {
+    Path filter = dir.resolve("paused.bin");
+    assertThat(Cli.run("filter", "create", filter.toString(), "--expected", "2000000", "--fpp", "0.01").exit).isZero();
+    assertThat(Cli.run("filter", "add", filter.toString(), "old-key").exit).isZero();
+    byte[] old = Files.readAllBytes(filter);
+    Path marker = dir.resolve("paused");
+    Process p = Probkit.builder(List.of("-Dprobkit.test.pauseWrite=" + marker), "filter", "add", filter.toString(),
+        "new-key").redirectErrorStream(true).redirectOutput(dir.resolve("paused.log").toFile()).start();
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (!Files.exists(marker)) {
+      assertThat(p.isAlive()).as("the writer ended before it paused: %s", Files.readString(dir.resolve("paused.log")))
+          .isTrue();
+      assertThat(System.nanoTime()).as("paused within 2 minutes").isLessThan(deadline);
+      Thread.sleep(5);
+    }
+    p.destroyForcibly(); // SIGKILL on Unix
+    assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
+    assertThat(Files.readAllBytes(filter)).as("the old version, byte for byte").isEqualTo(old);
+    assertThat(Cli.run("filter", "add", filter.toString(), "new-key").exit).isZero();
+    try (InputStream in = Files.newInputStream(filter)) {
+      BloomFilter f = BloomFilter.readFrom(in);
+      assertThat(f.mightContain("old-key")).isTrue();
+      assertThat(f.mightContain("new-key")).isTrue();
+    }
+  }
+
   @Test
   void sigkillDuringCmsAddLeavesTheOldOrTheNewFile() throws Exception {
     Path sketch = dir.resolve("s.cms");

@@ -59,6 +59,29 @@ class FilterFamilyCliTest {
     assertThat(((ScalableBloomFilter) read(dir.resolve("scalable.bin"))).initialCapacity()).isEqualTo(1000);
   }
 
+  /**
+   * The estimates {@code filter info} prints for a counting filter of 1,000 keys at 1 % (9,586
+   * counters, 7 probes) are those of theory, computed here: about 1,000 keys (the fill's standard
+   * deviation, 8 keys, four times over) and a rate of (1 - e^(-7n/m))^7 = 1.0 % (0.04 % four times).
+   * Counted over the 4m bits instead of the m counters they would print about 760 keys and 10^-6.
+   */
+  @Test
+  void countingInfoEstimatesAreTheTheoryAtTheLoad() throws IOException {
+    Path c = dir.resolve("c.bin");
+    run("filter", "create", c, "--type", "counting", "--expected", 1000, "--fpp", 0.01,
+        "--keys", keys("k.txt", "key-", 1000));
+    String json = run("filter", "info", c, "--json").out;
+    double rate = Math.pow(1 - Math.exp(-7.0 * 1000 / 9586), 7);
+    assertThat(number(json, "approximateCount")).as(json).isBetween(1000 - 33.0, 1000 + 33.0);
+    assertThat(number(json, "expectedFpp")).as(json).isBetween(rate - 0.0016, rate + 0.0016);
+  }
+
+  private static double number(String json, String field) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + field + "\": ([0-9.eE+-]+)").matcher(json);
+    assertThat(m.find()).as("%s in %s", field, json).isTrue();
+    return Double.parseDouble(m.group(1));
+  }
+
   @Test
   void infoShowsEachTypesFields() {
     Path c = dir.resolve("c.bin");

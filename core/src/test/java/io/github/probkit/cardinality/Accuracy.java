@@ -37,16 +37,24 @@ final class Accuracy {
     return Arrays.copyOf(out, n);
   }
 
+  /**
+   * Each trial adds distinct random hashes up to the last checkpoint; after each new hash it adds
+   * again one added before, chosen at random, so that every estimate is read from a stream with
+   * repeats (which must change nothing).
+   */
   static Accuracy measure(Supplier<CardinalitySketch> factory, long[] checkpoints, int trials, long seed) {
     Accuracy a = new Accuracy(checkpoints, trials);
     SplittableRandom random = new SplittableRandom(seed);
+    long[] seen = new long[(int) checkpoints[checkpoints.length - 1]];
     for (int t = 0; t < trials; t++) {
       CardinalitySketch s = factory.get();
-      long n = 0;
+      int n = 0;
       for (int k = 0; k < checkpoints.length; k++) {
         for (; n < checkpoints[k]; n++) {
           // Random 64-bit values stand for hashes: distinct with probability 1 - 2^-40 here.
-          s.addHash(random.nextLong());
+          seen[n] = random.nextLong();
+          s.addHash(seen[n]);
+          s.addHash(seen[random.nextInt(n + 1)]);
         }
         a.record(0, k, s.estimate() / n - 1);
         a.record(1, k, s.martingaleEstimate().orElseThrow() / n - 1);
@@ -71,11 +79,11 @@ final class Accuracy {
   }
 
   /**
-   * The factor by which a measured RMSE exceeds the true one with probability {@code alpha}: the
-   * mean of T squared errors of standard deviation sigma is sigma^2 chi^2_T / T (normal errors).
+   * The {@code quantile} of a measured RMSE over its true value: the mean of T squared errors of
+   * standard deviation sigma is sigma^2 chi^2_T / T (normal errors).
    */
-  static double rmseExcessFactor(int trials, double alpha) {
-    return Math.sqrt(new ChiSquaredDistribution(null, trials).inverseCumulativeProbability(1 - alpha) / trials);
+  static double rmseFactor(int trials, double quantile) {
+    return Math.sqrt(new ChiSquaredDistribution(null, trials).inverseCumulativeProbability(quantile) / trials);
   }
 
   String table(double rse, double martingaleRse) {

@@ -82,19 +82,22 @@ abstract class CardinalitySketchContract {
         .hasMessage("precision must be in [4, 18], was 19");
   }
 
+  /** At precision 14 with 300 keys (HyperLogLog's sparse form) and at 12 with 20,000 (dense). */
   @Test
   void addingAKeyAgainChangesNothing() {
-    List<byte[]> keys = Keys.randomBytes(20_000, 0x6a3c1f07d2e5b948L);
-    CardinalitySketch s = create(12);
-    assertThat(s.isEmpty()).isTrue();
-    assertThat(s.add(keys.get(0))).as("the first key changes an empty sketch").isTrue();
-    keys.forEach(s::add);
-    CardinalitySketch before = s.copy();
-    for (byte[] k : keys) {
-      assertThat(s.add(k)).as("a key added again").isFalse();
+    for (int[] c : new int[][] {{14, 300}, {12, 20_000}}) {
+      List<byte[]> keys = Keys.randomBytes(c[1], 0x6a3c1f07d2e5b948L);
+      CardinalitySketch s = create(c[0]);
+      assertThat(s.isEmpty()).isTrue();
+      assertThat(s.add(keys.get(0))).as("the first key changes an empty sketch").isTrue();
+      keys.forEach(s::add);
+      CardinalitySketch before = s.copy();
+      for (byte[] k : keys) {
+        assertThat(s.add(k)).as("a key added again, p=%d n=%d", c[0], c[1]).isFalse();
+      }
+      assertThat(s).isEqualTo(before);
+      assertThat(s.martingaleEstimate()).isEqualTo(before.martingaleEstimate());
     }
-    assertThat(s).isEqualTo(before);
-    assertThat(s.martingaleEstimate()).isEqualTo(before.martingaleEstimate());
   }
 
   @Test
@@ -132,36 +135,69 @@ abstract class CardinalitySketchContract {
   // ---- accuracy
 
   /**
-   * 1,000 trials at precision 10, n from 1 to 10^5: the mean relative error within four of its
-   * standard errors (theoretical RSE / sqrt(trials)) of zero, and the RMSE within 1.1 times the
-   * theoretical RSE, a margin the chi-square bound shows 1,000 trials exceed by chance with
-   * probability below 10^-4. The theoretical RSE is the large-count one; small counts do better.
-   * Below n = 10 the error is no longer roughly normal but a rare collision that costs a whole key,
-   * so the RMSE margin is not applied there (see CardinalityAccuracySlowTest); small counts are
-   * checked key by key in {@link #smallCountsAreExactOrNearly}.
+   * The asymptotic relative standard errors of the two estimators times sqrt(m), from the papers
+   * (Theory's constants), not from the sketch's own {@code relativeStandardError()}.
+   */
+  abstract double[] theoreticalRse();
+
+  @Test
+  void relativeStandardErrorsAreThePapers() {
+    for (int p : new int[] {4, 10, 14, 18}) {
+      CardinalitySketch s = create(p);
+      for (int i = 0; i < 100_000; i++) {
+        s.addHash(i * 0x9E3779B97F4A7C15L);
+      }
+      double m = 1 << p;
+      assertThat(s.relativeStandardError()).as("p=%d", p).isCloseTo(theoreticalRse()[0] / Math.sqrt(m), within(1e-3 / Math.sqrt(m)));
+      assertThat(s.martingaleRelativeStandardError()).as("p=%d", p)
+          .isCloseTo(theoreticalRse()[1] / Math.sqrt(m), within(1e-3 / Math.sqrt(m)));
+    }
+  }
+
+  /**
+   * 1,000 trials at precision 10, n from 1 to 10^5 distinct keys, each key arriving twice (the
+   * second time at a random later moment, so that repeats reach the sparse form too). The mean
+   * relative error lies within four of its standard errors (RSE / sqrt(trials)) of zero. The RMSE
+   * lies within the chi-square interval of the papers' RSE, from both sides, where the asymptotic
+   * RSE holds (n >= 20 m); below that only from above, since small counts do better. Below n = 10
+   * the error is no longer roughly normal but a rare collision that costs a whole key, so the RMSE
+   * margin is not applied there (see CardinalityAccuracySlowTest); small counts are checked key by
+   * key in {@link #smallCountsAreExactOrNearly}. A sketch of precision 9 or 11 (a 2x sizing slip)
+   * has an RSE sqrt(2) off and fails.
    */
   @Test
   void estimatesAreUnbiasedAndWithinTheirTheoreticalError() {
     int trials = 1000;
-    assertThat(Accuracy.rmseExcessFactor(trials, 1e-4)).isLessThan(1.1);
+    double upper = Accuracy.rmseFactor(trials, 1 - 1e-4);
+    double lower = Accuracy.rmseFactor(trials, 1e-4);
+    assertThat(upper).isLessThan(1.1);
+    assertThat(lower).isGreaterThan(0.9);
     Accuracy a = Accuracy.measure(() -> create(10), Accuracy.checkpoints(100_000), trials, 0x51ab0c9e7d3f2a64L);
-    CardinalitySketch shape = create(10);
-    for (int i = 0; i < 100_000; i++) {
-      shape.addHash(i * 0x9E3779B97F4A7C15L);
-    }
-    double[] rse = {shape.relativeStandardError(), shape.martingaleRelativeStandardError()};
+    double[] rse = {theoreticalRse()[0] / Math.sqrt(1024), theoreticalRse()[1] / Math.sqrt(1024)};
     String table = a.table(rse[0], rse[1]);
     for (int e = 0; e < 2; e++) {
       for (int k = 0; k < a.checkpoints.length; k++) {
-        assertThat(Math.abs(a.bias(e, k)))
-            .as("%s bias at n=%d%n%s", e == 0 ? "estimate" : "martingale", a.checkpoints[k], table)
+        String what = (e == 0 ? "estimate" : "martingale") + " at n=" + a.checkpoints[k];
+        assertThat(Math.abs(a.bias(e, k))).as("%s bias%n%s", what, table)
             .isLessThanOrEqualTo(4 * rse[e] / Math.sqrt(trials));
         if (a.checkpoints[k] >= 10) {
-          assertThat(a.rmse(e, k))
-              .as("%s rmse at n=%d%n%s", e == 0 ? "estimate" : "martingale", a.checkpoints[k], table)
-              .isLessThanOrEqualTo(1.1 * rse[e]);
+          assertThat(a.rmse(e, k)).as("%s rmse%n%s", what, table).isLessThanOrEqualTo(upper * rse[e]);
+        }
+        if (a.checkpoints[k] >= 20 * 1024) {
+          assertThat(a.rmse(e, k)).as("%s rmse%n%s", what, table).isGreaterThanOrEqualTo(lower * rse[e]);
         }
       }
+    }
+  }
+
+  /** At every precision, whether it starts sparse or dense, the first key counts exactly one. */
+  @Test
+  void theFirstKeyIsOne() {
+    for (int p = 4; p <= 18; p++) {
+      CardinalitySketch s = create(p);
+      s.add("first");
+      assertThat(s.martingaleEstimate()).as("p=%d", p).hasValue(1);
+      assertThat(s.estimate()).as("p=%d", p).isCloseTo(1, within(0.05));
     }
   }
 
@@ -198,6 +234,7 @@ abstract class CardinalitySketchContract {
       merge(merged, of(12, b));
       assertThat(merged).as("merge of %s", Arrays.toString(m)).isEqualTo(of(12, union));
       assertThat(merged.estimate()).isEqualTo(of(12, union).estimate());
+      assertThat(merged.byteSize()).as("merge of %s", Arrays.toString(m)).isEqualTo(of(12, union).byteSize());
     }
   }
 
@@ -214,14 +251,24 @@ abstract class CardinalitySketchContract {
   }
 
   @Test
-  void downsizingGivesTheSketchBuiltAtTheLowerPrecision() {
+  void downsizingGivesTheSketchBuiltAtTheLowerPrecision() throws IOException {
     for (int n : new int[] {0, 1, 50, 1000, 50_000}) {
       List<byte[]> keys = Keys.sequential("d:", 0, n);
       CardinalitySketch high = of(16, keys);
       for (int p : new int[] {16, 13, 8, 4}) {
         CardinalitySketch low = high.downsize(p);
         assertThat(low).as("n=%d downsized to %d", n, p).isEqualTo(of(p, keys));
+        assertThat(low.byteSize()).as("n=%d downsized to %d", n, p).isEqualTo(of(p, keys).byteSize());
         assertThat(low.martingaleEstimate()).isEqualTo(high.martingaleEstimate());
+        // It goes on counting as the same sketch read back from its bytes (whose reader
+        // recomputes the chance of a change from the registers).
+        CardinalitySketch reread = read(bytes(low));
+        for (byte[] k : Keys.sequential("d+", 0, 500)) {
+          low.add(k);
+          reread.add(k);
+        }
+        assertThat(low.martingaleEstimate().orElseThrow())
+            .isCloseTo(reread.martingaleEstimate().orElseThrow(), within(1e-9 * (n + 500)));
       }
     }
     assertThatThrownBy(() -> create(10).downsize(11))

@@ -8,6 +8,7 @@ import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Keys;
+import io.github.probkit.testing.Theory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -31,6 +32,11 @@ class HyperLogLogTest extends CardinalitySketchContract {
   @Override
   void merge(CardinalitySketch into, CardinalitySketch from) {
     ((HyperLogLog) into).merge((HyperLogLog) from);
+  }
+
+  @Override
+  double[] theoreticalRse() {
+    return new double[] {Math.sqrt(Theory.HLL_VARIANCE), Math.sqrt(Theory.HLL_MARTINGALE_VARIANCE)};
   }
 
   @Override
@@ -79,6 +85,31 @@ class HyperLogLogTest extends CardinalitySketchContract {
     assertThat(added).isEqualTo(1537);
     assertThat(s.byteSize()).isEqualTo(12_288);
     assertThat(s.martingaleEstimate()).isPresent();
+  }
+
+  /**
+   * One register of the precision-25 sparse form seen twice with different values, from crafted
+   * hashes (index 6 << 11 in the top 25 bits; value 1, then 19): the higher replaces the lower,
+   * counts as a change once, and folds to register 6 of precision 14 as 11 + 19 (the 11 index bits
+   * dropped are zero).
+   */
+  @Test
+  void aHigherValueForTheSameSparseRegisterReplacesIt() {
+    HyperLogLog s = HyperLogLog.create(14);
+    long register = (6L << 11) << 39;
+    assertThat(s.addHash(register | 1L << 38)).isTrue();
+    assertThat(s.martingaleEstimate()).hasValue(1);
+    assertThat(s.addHash(register | 1L << 20)).as("value 19 after value 1").isTrue();
+    assertThat(s.sparseEntries()).isEqualTo(1);
+    assertThat(s.martingaleEstimate().orElseThrow()).isGreaterThan(1);
+    double after = s.martingaleEstimate().orElseThrow();
+    assertThat(s.addHash(register | 1L << 38)).as("value 1 again").isFalse();
+    assertThat(s.addHash(register | 1L << 20)).as("value 19 again").isFalse();
+    assertThat(s.martingaleEstimate()).hasValue(after);
+    int[] registers = s.registers();
+    assertThat(registers[6]).isEqualTo(30);
+    assertThat(java.util.Arrays.stream(registers).sum()).isEqualTo(30);
+    assertThat(s.byteSize()).as("8 slots of 4 bytes").isEqualTo(32);
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
+import io.github.probkit.testing.Theory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -30,6 +31,11 @@ class UltraLogLogTest extends CardinalitySketchContract {
   @Override
   void merge(CardinalitySketch into, CardinalitySketch from) {
     ((UltraLogLog) into).merge((UltraLogLog) from);
+  }
+
+  @Override
+  double[] theoreticalRse() {
+    return new double[] {Math.sqrt(Theory.ULL_VARIANCE), Math.sqrt(Theory.ULL_MARTINGALE_VARIANCE)};
   }
 
   @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
 import io.github.probkit.testing.Keys;
+import io.github.probkit.testing.Theory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,12 @@ class BinaryFuseFilterContractTest extends MembershipFilterContract {
   @Override
   protected double promisedFpp(long expectedKeys, double fpp, int keysAdded) {
     return FingerprintBits.forFpp(fpp).fpp();
+  }
+
+  /** An absent key matches the XOR of its three slots with probability 2^-bits: 8 bits down to 2^-8. */
+  @Override
+  protected Theory.Rate predictedRate(MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
+    return Theory.Rate.exactly(Math.pow(2, fpp >= 1.0 / 256 ? -8 : -16));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.github.probkit.filter;
 
+import io.github.probkit.testing.Theory;
 import java.util.List;
 
 class BloomFilterContractTest extends MembershipFilterContract {
@@ -8,5 +9,16 @@ class BloomFilterContractTest extends MembershipFilterContract {
     BloomFilter f = BloomFilter.create(expectedKeys, fpp);
     keys.forEach(f::add);
     return f;
+  }
+
+  /** The closed form at the sizing the specification prescribes for (expectedKeys, fpp). */
+  @Override
+  protected Theory.Rate predictedRate(MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
+    return Theory.bloomSizedFor(expectedKeys, fpp, keysAdded);
+  }
+
+  @Override
+  protected Theory.Rate predictedCount(MembershipFilter f, int keysAdded) {
+    return Theory.bloomCount(((BloomFilter) f).bitSize(), keysAdded, ((BloomFilter) f).hashCount());
   }
 }

@@ -66,6 +66,42 @@ class CountMinSketchTest {
     assertThat(CountMinSketch.widthFor(0.99, 0.5)).isEqualTo(3);
   }
 
+  /**
+   * The limits themselves are accepted and one past them refused; epsilon() and delta() are the
+   * guarantee of the dimensions, exactly (not merely at most what was asked).
+   */
+  @Test
+  void dimensionsAtTheirLimits() {
+    assertThat(CountMinSketch.withDimensions(1, 1).width()).isEqualTo(1);
+    assertThat(CountMinSketch.withDimensions(1, CountMinSketch.MAX_DEPTH).depth()).isEqualTo(64);
+    assertThat(CountMinSketch.withDimensions(1, 2, HashStrategy.fnv1a()).depth()).isEqualTo(2);
+    // The widest sketch the counter limit allows at depth 1 is sized, not refused (nor allocated).
+    double widest = Math.E / CountMinSketch.MAX_COUNTERS * (1 + 1e-12);
+    assertThat(CountMinSketch.widthFor(widest, 0.5)).isEqualTo((int) CountMinSketch.MAX_COUNTERS);
+    // 10^9 counters a row fit one row but not five.
+    assertThatThrownBy(() -> CountMinSketch.widthFor(Math.E / 1e9, 0.01))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("5 rows of 1000000000 counters");
+    // Representable, but 16 GB: refused before allocating, naming the heap.
+    assertThatThrownBy(() -> CountMinSketch.withDimensions(100_000_000, 20))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heap");
+    CountMinSketch s = CountMinSketch.withDimensions(2719, 5);
+    assertThat(s.epsilon()).isEqualTo(Math.E / 2719);
+    assertThat(s.delta()).isEqualTo(Math.exp(-5));
+    assertThat(s.toString()).isEqualTo("CountMinSketch{width=2719, depth=5, update=standard, hash=xxh3(seed=0x0)}");
+    assertThat(s).isNotEqualTo("CountMinSketch").isNotEqualTo(CountMinSketch.withDimensions(2719, 4))
+        .isEqualTo(CountMinSketch.withDimensions(2719, 5));
+    s.add("x");
+    assertThat(s).isNotEqualTo(CountMinSketch.withDimensions(2719, 5));
+    for (Runnable negative : List.<Runnable>of(() -> s.add(7L, -1), () -> s.add(new byte[1], -1),
+        () -> s.add("x", -1), () -> s.add(new byte[3], 0, 2, -1), () -> s.add(7, (Integer k, KeySink sink) -> sink.putInt(k), -1))) {
+      assertThatThrownBy(negative::run).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("count must be non-negative, was -1");
+    }
+    assertThat(s.totalCount()).isEqualTo(1);
+    s.add(new byte[] {1, 2, 3}, 1, 2);
+    assertThat(s.estimate(new byte[] {2, 3})).isEqualTo(1);
+  }
+
   @Test
   void badArgumentsAreRefusedWithTheValueAndRange() {
     for (double bad : new double[] {0, 1, 1.5, -0.1, Double.NaN}) {
@@ -116,6 +152,26 @@ class CountMinSketchTest {
     assertThat(s.estimate("gold")).isEqualTo(4);
     assertThat(s.estimate("chess")).isZero();
     assertThat(s.totalCount()).isEqualTo(12);
+  }
+
+  /**
+   * Seed 000's stream plus one "kiran", worked by hand from the FNV-1a columns (cricket 0|3, rain
+   * 3|2, train 1|6, exam 2|7, gold 3|2, kiran 2|5): kiran shares row 0's counter 2 with exam but has
+   * row 1's counter 5 to itself, so both have counters 2 and 1 and the estimate must take the
+   * smaller. (In the seed's own stream every item's two counters happen to be equal.)
+   */
+  @Test
+  void theEstimateIsTheSmallestCounterWhenTheRowsDisagree() {
+    CountMinSketch s = FrequencyGoldenFiles.seedSketch();
+    s.add("kiran");
+    assertThat(row(s, 0)).containsExactly(5, 2, 2, 4, 0, 0, 0, 0);
+    assertThat(row(s, 1)).containsExactly(0, 0, 4, 5, 0, 1, 2, 1);
+    assertThat(s.columns("kiran")).containsExactly(2, 5);
+    assertThat(s.columns("exam")).containsExactly(2, 7);
+    assertThat(s.estimate("kiran")).isEqualTo(1);
+    assertThat(s.estimate("exam")).isEqualTo(1);
+    assertThat(s.estimate("chess")).as("absent: counters 0 and 0 (columns 7|4)").isZero();
+    assertThat(s.totalCount()).isEqualTo(13);
   }
 
   @Test
@@ -300,6 +356,80 @@ class CountMinSketchTest {
     assertThat((long) over)
         .as("estimates above %d of %d probes (expected %.1f)", t, trials, p * trials)
         .isBetween(interval[0], interval[1]);
+  }
+
+  /**
+   * The exceedance of epsilon N, predicted exactly rather than bounded. Each of 10,000 sketches
+   * (5 rows of 64, hashing seeded apart) counts 20 heavy items 1,000 times each and 500 light items
+   * once: N = 20,500 and epsilon N = e/64 N = 871. Light items weigh 500 in all, so an absent item's
+   * counter passes epsilon N exactly when a heavy item shares it, with probability
+   * q = 1 - (63/64)^20 = 0.270 per row; with independent rows its estimate does so with probability
+   * q^5 = 0.14 %. Markov's bound (delta = e^-5 = 0.67 %) only caps that; a sketch reading 4 rows
+   * (0.53 %), 2 rows (7.3 %) or returning the total (100 %) fails the two-sided interval here.
+   */
+  @Test
+  void exceedanceOfEpsilonNIsTheExactPrediction() {
+    int w = 64;
+    int d = 5;
+    int heavy = 20;
+    long heavyCount = 1_000;
+    int light = 500;
+    int sketches = 10_000;
+    long n = heavy * heavyCount + light;
+    double epsilonN = Math.E / w * n;
+    assertThat(heavyCount).isGreaterThan((long) epsilonN);
+    assertThat((long) light).isLessThan((long) epsilonN);
+    double q = 1 - Math.pow(1 - 1.0 / w, heavy);
+    SplittableRandom r = new SplittableRandom(0x510e527fade682d1L);
+    int over = 0;
+    for (int k = 0; k < sketches; k++) {
+      CountMinSketch s = CountMinSketch.withDimensions(w, d, HashStrategy.xxh3(r.nextLong()));
+      for (int i = 0; i < heavy; i++) {
+        s.add("heavy-" + i, heavyCount);
+      }
+      for (int i = 0; i < light; i++) {
+        s.add(i);
+      }
+      over += s.estimate("absent") > epsilonN ? 1 : 0;
+    }
+    long[] accept = Binomial.interval(sketches, Math.pow(q, d), 0.9999);
+    for (int rows : new int[] {d - 1, 2}) {
+      assertThat(Math.pow(q, rows) * sketches).as("reading %d rows is outside", rows).isGreaterThan(accept[1]);
+    }
+    assertThat((long) over).as("sketches whose absent item exceeds epsilon N (predicted %.1f of %d)",
+        Math.pow(q, d) * sketches, sketches).isBetween(accept[0], accept[1]);
+  }
+
+  /**
+   * Row independence seen directly: of N items, the pairs sharing their counter in every one of the
+   * d rows number Binomial(N(N-1)/2, w^-d) when rows hash independently. At w = 8, d = 5 and
+   * N = 3,000 that is 137 expected; rows derived from one another (double hashing without the mix)
+   * share all counters once they share two, about N^2/2 w^-2 = 70,000 pairs.
+   */
+  @Test
+  void pairsSharingEveryCounterAreBinomial() {
+    int w = 8;
+    int d = 5;
+    int items = 3_000;
+    CountMinSketch s = CountMinSketch.withDimensions(w, d);
+    Map<Integer, Integer> byColumns = new HashMap<>();
+    for (int i = 0; i < items; i++) {
+      int code = 0;
+      for (int c : s.columns("item-" + i)) {
+        code = code * w + c;
+      }
+      byColumns.merge(code, 1, Integer::sum);
+    }
+    long pairs = 0;
+    for (int c : byColumns.values()) {
+      pairs += (long) c * (c - 1) / 2;
+    }
+    long trials = (long) items * (items - 1) / 2;
+    double p = Math.pow(w, -d);
+    long[] accept = Binomial.interval((int) trials, p, 0.9999);
+    assertThat(Math.pow(w, -(d - 1)) * trials).as("one row fewer is outside").isGreaterThan(accept[1]);
+    assertThat(pairs).as("pairs sharing all %d counters (expected %.1f)", d, p * trials)
+        .isBetween(accept[0], accept[1]);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.github.probkit.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.cardinality.CardinalitySketches;
@@ -22,6 +23,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,7 +38,11 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Random sequences of add, remove, merge and write-read, checked after every step against an
- * exact model: a multiset of keys for filters, exact counts for frequency sketches.
+ * exact model: a multiset of keys for filters, exact counts for frequency sketches. Both sides are
+ * checked: nothing in the model is lost (no false negative, no estimate below the truth), and
+ * nothing beyond it is reported (a filter answers every key as a filter built from the model's
+ * keys alone does, so a removed key is answered as a never-added one; a count-min estimate is at
+ * most that of the sketch of the model's counts).
  */
 class ModelBasedTest {
   private static final int SEQUENCES = 15;
@@ -57,6 +63,9 @@ class ModelBasedTest {
   }
 
   private static List<FilterType> filterTypes() {
+    // The blocked filter's sizing is a search; do it once rather than for every filter made.
+    long blockedBits = BlockedBloomFilter.optimalBits(2 * POOL, 0.01);
+    int blockedHashes = BlockedBloomFilter.optimalHashes(blockedBits, 2 * POOL);
     return List.of(
         new FilterType("bloom", () -> BloomFilter.create(2 * POOL, 0.01),
             (a, b) -> ((BloomFilter) a).merge((BloomFilter) b)),
@@ -64,13 +73,22 @@ class ModelBasedTest {
             (a, b) -> ((CountingBloomFilter) a).merge((CountingBloomFilter) b)),
         new FilterType("cuckoo", () -> CuckooFilter.create(4 * POOL, 0.01),
             (a, b) -> ((CuckooFilter) a).merge((CuckooFilter) b)),
-        new FilterType("blocked", () -> BlockedBloomFilter.create(2 * POOL, 0.01),
+        new FilterType("blocked", () -> BlockedBloomFilter.withBits(blockedBits, blockedHashes),
             (a, b) -> ((BlockedBloomFilter) a).merge((BlockedBloomFilter) b)),
         new FilterType("scalable", () -> ScalableBloomFilter.create(20, 0.01), null));
   }
 
+  private static final byte[][] KEYS = new byte[4 * POOL][];
+
+  static {
+    for (int i = 0; i < KEYS.length; i++) {
+      KEYS[i] = ("key-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
+  /** "key-i" as UTF-8; the array is shared, callers must not change it. */
   static byte[] key(int i) {
-    return ("key-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return KEYS[i];
   }
 
   private static <T> T roundTrip(T structure, Writer<T> w, Reader<T> r) throws IOException {
@@ -96,7 +114,8 @@ class ModelBasedTest {
     SplittableRandom r = new SplittableRandom(0xfeedbeefcafe1234L ^ type.name.hashCode());
     for (int seq = 0; seq < SEQUENCES; seq++) {
       MutableFilter f = type.make.get();
-      Map<Integer, Integer> model = new HashMap<>(); // key -> times added minus times removed
+      // key -> times added minus times removed, in the order first added
+      Map<Integer, Integer> model = new LinkedHashMap<>();
       for (int step = 0; step < STEPS; step++) {
         int op = r.nextInt(20);
         int k = r.nextInt(POOL);
@@ -135,6 +154,40 @@ class ModelBasedTest {
             assertThat(f.mightContain(key(e.getKey()))).as(where + ": key %d is in", e.getKey()).isTrue();
           }
         }
+        if (step % 5 == 4 || step == STEPS - 1) {
+          assertAnswersAsTheModelsFilter(type, f, model, where);
+        }
+      }
+    }
+  }
+
+  /**
+   * The filter built from the model alone (each key added as many times as it is in, in the order
+   * first added) answers every key of the pool, and as many never seen, as {@code f} does. A filter
+   * whose removals leave traces, or that reports keys it never held, differs. Counting filters are
+   * compared only while no counter saturated (a saturated counter keeps removed keys, by design).
+   */
+  private static void assertAnswersAsTheModelsFilter(
+      FilterType type, MutableFilter f, Map<Integer, Integer> model, String where) {
+    if (f instanceof CountingBloomFilter && ((CountingBloomFilter) f).saturatedCounters() > 0) {
+      return;
+    }
+    MutableFilter reference = type.make.get();
+    model.forEach((k, times) -> {
+      for (int i = 0; i < times; i++) {
+        // A Bloom-type add may change no bit; a deletable filter must record every add.
+        boolean recorded = reference.add(key(k));
+        assertThat(recorded || !(reference instanceof DeletableFilter)).as(where + ": reference add of key %d", k).isTrue();
+      }
+    });
+    if (f instanceof CountingBloomFilter) {
+      // Its counters are a function of the multiset alone: the same filter, counter for counter.
+      assertThat(f).as(where).isEqualTo(reference);
+    }
+    for (int k = 0; k < 2 * POOL; k++) {
+      if (f.mightContain(key(k)) != reference.mightContain(key(k))) {
+        fail("%s: key %d, %d times in, answered %s, the model's filter %s", where, k, model.getOrDefault(k, 0),
+            f.mightContain(key(k)), reference.mightContain(key(k)));
       }
     }
   }
@@ -192,9 +245,26 @@ class ModelBasedTest {
           s = roundTrip(s, (x, out) -> x.writeTo(out), CountMinSketch::readFrom);
         }
         assertThat(s.totalCount()).isEqualTo(total);
-        for (int k = 0; k < POOL; k++) {
-          assertThat(s.estimate(key(k))).as("seq %d step %d key %d", seq, step, k)
-              .isGreaterThanOrEqualTo(exact.getOrDefault(k, 0L));
+        // The standard sketch of the model's counts: what s must be (standard rule) or bound
+        // (conservative update never estimates above it). Its estimates are read from its counters
+        // here, not from estimate(), which is what is under test.
+        CountMinSketch reference = CountMinSketch.withDimensions(23, 3);
+        exact.forEach((k, c) -> reference.add(key(k), c));
+        for (int k = 0; k < 2 * POOL; k++) {
+          long truth = exact.getOrDefault(k, 0L);
+          long estimate = s.estimate(key(k));
+          long bound = Long.MAX_VALUE;
+          int[] columns = reference.columns("key-" + k);
+          for (int row = 0; row < columns.length; row++) {
+            bound = Math.min(bound, reference.counter(row, columns[row]));
+          }
+          if (estimate < truth || estimate > bound || (!conservative && estimate != bound)) {
+            fail("seq %d step %d key %d: estimate %d, true count %d, the model's sketch %d",
+                seq, step, k, estimate, truth, bound);
+          }
+        }
+        if (!conservative) {
+          assertThat(s).isEqualTo(reference);
         }
       }
     }
@@ -241,8 +311,15 @@ class ModelBasedTest {
             assertThat(listed).as("item over N/capacity is kept").containsKey("key-" + e.getKey());
           }
           long est = h.estimate(key(e.getKey()));
-          assertThat(est).isGreaterThanOrEqualTo(e.getValue());
+          // Never below the truth, and above it by at most the largest error; exact while every
+          // item seen is still monitored.
+          assertThat(est).as("seq %d step %d key %d", seq, step, e.getKey())
+              .isBetween(e.getValue(), e.getValue() + h.maxError());
+          if (exact.size() <= capacity) {
+            assertThat(est).isEqualTo(e.getValue());
+          }
         }
+        assertThat(h.estimate(key(POOL + 1))).as("never added").isEqualTo(h.maxError());
       }
     }
   }

@@ -59,7 +59,7 @@ final class BloomFprExperiment implements Experiment {
       falseNegatives = n - Measure.positives(f, 0, n);
       falsePositives = Measure.positives(f, Measure.ABSENT, q);
       rate = (double) falsePositives / q;
-      theory = BloomFilter.falsePositiveRate(m, n, k);
+      theory = Theory.bloomRate(m, n, k);
       accept = Stats.filterFpr(q, theory, m, n, k);
       measured = Stats.wilson(falsePositives, q);
     }
@@ -84,7 +84,7 @@ final class BloomFprExperiment implements Experiment {
     double[] theoryY = new double[theoryX.length];
     for (int b = 1; b <= MAX_BITS_PER_KEY; b++) {
       long m = (long) b * n;
-      Point p = new Point(m, n, BloomFilter.optimalHashes(m, n), q);
+      Point p = new Point(m, n, Theory.bloomHashes(m, n), q);
       falseNegatives += p.falseNegatives;
       byBits.row(b, p.k, p.falsePositives, p.rate, p.theory, p.rate / p.theory);
       out.checkInterval("FPR at " + b + " bits/key, k = " + p.k, Unit.PERCENT, p.rate, p.theory,
@@ -99,7 +99,7 @@ final class BloomFprExperiment implements Experiment {
       theoryX[i] = b;
       // with the integer k the filters use: the curve has small kinks where k steps
       long m = Math.round(b * n);
-      theoryY[i] = BloomFilter.falsePositiveRate(m, n, BloomFilter.optimalHashes(m, n));
+      theoryY[i] = Theory.bloomRate(m, n, Theory.bloomHashes(m, n));
     }
     out.table(byBits);
     out.chart(Chart.xy("bloom-fpr-bits", "Bloom filter: false-positive rate against bits per key",

@@ -87,7 +87,7 @@ final class CdnExperiment implements Experiment {
         store = true;
       } else {
         if (first) {
-          double p = BloomFilter.falsePositiveRate(filter.bitSize(), Math.max(1, inFilter), filter.hashCount());
+          double p = Theory.bloomRate(filter.bitSize(), Math.max(1, inFilter), filter.hashCount());
           p = inFilter == 0 ? 0 : p;
           r.expectedFirstRequestWrites += p;
           r.varianceFirstRequestWrites += p * (1 - p);

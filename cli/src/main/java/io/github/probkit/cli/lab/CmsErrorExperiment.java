@@ -34,9 +34,26 @@ final class CmsErrorExperiment implements Experiment {
         + " never seen, is estimated and compared with its exact count. The seeds: no estimate falls"
         + " below the true count, and each exceeds it by more than epsilon N with probability at most"
         + " delta, whatever the number of distinct items (epsilon = 0.001, delta = 0.01: 5 rows of 2,719"
-        + " counters). The fraction above epsilon N is judged against the upper binomial quantile of delta"
-        + " over the items estimated. Conservative update never estimates above the plain sketch built with"
-        + " the same hashing.";
+        + " counters). The dimensions are checked against ceil(e / epsilon) and the least d with e^-d <="
+        + " delta, and the fraction above epsilon N is judged against the upper binomial quantile of delta"
+        + " over the items estimated, both with the epsilon and delta requested (not those the sketch"
+        + " reports). Conservative update never estimates above the plain sketch built with the same"
+        + " hashing. Since delta only bounds the share, a last stream is built so that the share is known"
+        + " exactly: " + Unit.COUNT.format(sketches(lab)) + " sketches of " + EXACT_ROWS + " rows of "
+        + EXACT_WIDTH + " (hashing seeded apart) each count " + HEAVY + " heavy items " + HEAVY_COUNT
+        + " times and " + LIGHT + " light items once; an absent item's estimate passes epsilon N exactly"
+        + " when every row puts a heavy item in its counter, with probability q^d for q = 1 - (1 - 1/w)^"
+        + HEAVY + " (a sketch that reads fewer rows, or rows that are not independent, does worse).";
+  }
+
+  private static final int EXACT_WIDTH = 64;
+  private static final int EXACT_ROWS = 5;
+  private static final int HEAVY = 20;
+  private static final long HEAVY_COUNT = 1_000;
+  private static final int LIGHT = 500;
+
+  private static int sketches(Lab lab) {
+    return lab.pick(2_000, 10_000, 50_000);
   }
 
   private static int length(Lab lab) {
@@ -108,14 +125,20 @@ final class CmsErrorExperiment implements Experiment {
         CountMinSketch plain = CountMinSketch.create(config[0], config[1]);
         CountMinSketch conservative = CountMinSketch.create(
             config[0], config[1], HashStrategy.xxh3(), CountMinSketch.UpdateRule.CONSERVATIVE);
+        if (st == 0) {
+          out.checkExact("width for epsilon " + Unit.sig(config[0]), Unit.COUNT, plain.width(),
+              Theory.countMinWidth(config[0]), "ceil(e / epsilon)");
+          out.checkExact("depth for delta " + Unit.sig(config[1]), Unit.INTEGER, plain.depth(),
+              Theory.countMinDepth(config[1]), "the least d with e^-d <= delta");
+        }
         for (int item : streams[st]) {
           plain.add(item);
           conservative.add(item);
         }
         long[] ep = errors(plain, counts[st]);
         long[] ec = errors(conservative, counts[st]);
-        // epsilon as the dimensions provide it (e / w), which is at most the one asked for
-        double epsilonN = plain.epsilon() * n;
+        // the guarantee asked for: epsilon and delta as requested, not as the sketch reports them
+        double epsilonN = config[0] * n;
         for (int i = 0; i < ep.length; i++) {
           below += (ep[i] < 0 ? 1 : 0) + (ec[i] < 0 ? 1 : 0);
           aboveEstimates += ec[i] > ep[i] ? 1 : 0;
@@ -136,11 +159,11 @@ final class CmsErrorExperiment implements Experiment {
               sum / e.length, sorted[(int) Math.min(e.length - 1, Math.floor(0.99 * e.length))],
               sorted[e.length - 1], epsilonN, (double) over / e.length);
           if (rule == 0) {
-            double bound = Stats.binomialUpper(e.length, plain.delta());
+            double bound = Stats.binomialUpper(e.length, config[1]);
             out.checkBound("share of estimates above epsilon N, epsilon " + Unit.sig(config[0]) + ", delta "
                     + Unit.sig(config[1]) + ", " + streamNames[st], Unit.PERCENT, (double) over / e.length,
-                plain.delta(), bound / e.length, true,
-                "the upper " + Stats.pct(1 - (1 - Stats.CONFIDENCE) / 2) + " binomial quantile of delta = e^-d over "
+                config[1], bound / e.length, true,
+                "the upper " + Stats.pct(1 - (1 - Stats.CONFIDENCE) / 2) + " binomial quantile of the requested delta over "
                     + Unit.COUNT.format(e.length) + " items");
           }
           if (config[0] == 0.001 && config[1] == 0.01) {
@@ -176,6 +199,38 @@ final class CmsErrorExperiment implements Experiment {
     double[] dx = {0, 2};
     chart.dashedOwn("delta = 0.01", dx, new double[] {0.01, 0.01});
     out.chart(chart);
+    exactExceedance(lab, out);
+  }
+
+  /**
+   * The exceedance of epsilon N where it is known exactly (see the description): heavy items weigh
+   * more than epsilon N each and the light ones less than it together, so a counter passes epsilon N
+   * exactly when it holds a heavy item; one absent item is asked of each of many independent
+   * sketches, so the count is Binomial(sketches, q^d).
+   */
+  private static void exactExceedance(Lab lab, Section out) {
+    int sketches = sketches(lab);
+    long n = HEAVY * HEAVY_COUNT + LIGHT;
+    double epsilonN = Math.E / EXACT_WIDTH * n;
+    double q = 1 - Math.pow(1 - 1.0 / EXACT_WIDTH, HEAVY);
+    double p = Math.pow(q, EXACT_ROWS);
+    SplittableRandom seeds = new SplittableRandom(0x510e527fade682d1L);
+    long over = 0;
+    for (int k = 0; k < sketches; k++) {
+      CountMinSketch s = CountMinSketch.withDimensions(EXACT_WIDTH, EXACT_ROWS, HashStrategy.xxh3(seeds.nextLong()));
+      for (int i = 0; i < HEAVY; i++) {
+        s.add("heavy-" + i, HEAVY_COUNT);
+      }
+      for (int i = 0; i < LIGHT; i++) {
+        s.add(i);
+      }
+      over += s.estimate(Measure.ABSENT) > epsilonN ? 1 : 0;
+    }
+    double[] accept = Stats.binomial(sketches, p);
+    out.checkInterval("absent items above epsilon N = " + Unit.COUNT.format(epsilonN) + ", one per sketch of "
+            + EXACT_WIDTH + " x " + EXACT_ROWS + " (q^d, q = " + Unit.sig(q) + ")", Unit.PERCENT,
+        (double) over / sketches, p, accept[0] / sketches, accept[1] / sketches,
+        Stats.BINOMIAL + " of " + Unit.COUNT.format(sketches) + " sketches");
   }
 
   /** The index of the first element greater than {@code v} in a sorted array. */

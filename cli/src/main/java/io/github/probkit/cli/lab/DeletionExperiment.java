@@ -72,8 +72,10 @@ final class DeletionExperiment implements Experiment {
     double[][] theory = new double[3][ROUNDS + 1];
     long falseNegatives = 0;
     long absentFrom = Measure.ABSENT;
-    long m = counting.counterCount();
-    int k = counting.hashCount();
+    // The shape the requested n and FPP prescribe (seed 001's formulas), not the filter's own.
+    long m = Theory.bloomBits(n, FPP);
+    int k = Theory.bloomHashes(m, n);
+    int fingerprintBits = Theory.cuckooFingerprintBits(FPP);
     double[] last = new double[6];
     for (int round = 0; round <= ROUNDS; round++) {
       if (round > 0) {
@@ -95,9 +97,9 @@ final class DeletionExperiment implements Experiment {
       long fk = Measure.positives(cuckoo, absentFrom, q);
       long fp = Measure.positives(plain, absentFrom, q);
       absentFrom += q;
-      double tc = BloomFilter.falsePositiveRate(m, n, k);
-      double tk = CuckooFilter.falsePositiveRate(cuckoo.fingerprintBits(), cuckoo.load());
-      double tp = BloomFilter.falsePositiveRate(plain.bitSize(), ever, plain.hashCount());
+      double tc = Theory.bloomRate(m, n, k);
+      double tk = Theory.cuckooRate(fingerprintBits, (double) cuckoo.size() / (4 * cuckoo.bucketCount()));
+      double tp = Theory.bloomRate(m, ever, k);
       t.row(round, ever, (double) fc / q, tc, (double) fk / q, tk, cuckoo.load(), (double) fp / q, tp, missed);
       x[round] = round;
       measured[0][round] = (double) fc / q;
@@ -120,7 +122,7 @@ final class DeletionExperiment implements Experiment {
     out.checkInterval("cuckoo filter FPR after " + ROUNDS + " rounds", Unit.PERCENT, last[2] / q, last[3],
         c[0] / q, c[1] / q, why);
     long ever = n + (long) ROUNDS * churn;
-    double[] p = Stats.filterFpr(q, last[5], plain.bitSize(), ever, plain.hashCount());
+    double[] p = Stats.filterFpr(q, last[5], m, ever, k);
     out.checkInterval("plain filter FPR after " + ROUNDS + " rounds (" + Unit.COUNT.format(ever)
         + " keys, never removed)", Unit.PERCENT, last[4] / q, last[5], p[0], p[1], why + " + fill");
 

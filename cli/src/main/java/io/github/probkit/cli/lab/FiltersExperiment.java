@@ -6,6 +6,7 @@ import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.List;
 /** filters: bits per key against the false-positive rate for every filter type, with the lower bound. */
 final class FiltersExperiment implements Experiment {
   private static final String[] TYPES = {"standard", "blocked", "counting", "cuckoo", "scalable", "binary fuse"};
-  /** How accurate the blocked filter's second-order theory is (its Javadoc: about 1 % of simulation). */
+  /** Slack for the blocked model's assumptions (uniform probes, Poisson loads): 1 % of the rate. */
   private static final double BLOCKED_MODEL = 0.01;
 
   @Override
@@ -31,12 +32,15 @@ final class FiltersExperiment implements Experiment {
     return "Each filter type created for n = " + Unit.COUNT.format(keys(lab)) + " keys (consecutive integers) at"
         + " target rates from 10 % down, queried with " + Unit.COUNT.format(queries(lab)) + " absent keys: its"
         + " table's bits per key (bitSize / n) against the measured rate, each judged against the theory"
-        + " of its type. Standard and counting Bloom: (1 - e^(-kn/m))^k (a counting filter answers as a"
-        + " Bloom filter of its m counters, in 4 bits each). Blocked Bloom: the Poisson mixture over the"
-        + " loads of its 512-bit blocks. Cuckoo: 1 - (1 - 1/(2^f - 1))^(8a) at load a. Scalable (started at"
-        + " n/8 keys, growing by doubling): 1 - the product over its layers of (1 - (set bits / m)^k), and"
-        + " below the target. Binary fuse: 2^-f for f-bit fingerprints. No filter can beat log2(1/p) bits per"
-        + " key (Carter et al. 1978); a Bloom filter needs 1/ln 2 = 1.44 times that.";
+        + " of its type, computed by the lab (not by the filter) from the requested n and p where the"
+        + " sizing is a formula. Standard and counting Bloom: (1 - e^(-kn/m))^k with m = ceil(-n ln p /"
+        + " (ln 2)^2) and k = round(m/n ln 2) (a counting filter answers as a Bloom filter of its m"
+        + " counters, in 4 bits each). Blocked Bloom: the exact Poisson mixture over the loads of its"
+        + " 512-bit blocks. Cuckoo: 1 - (1 - 1/(2^f - 1))^(8a) at load a, f the least with 8 / (2^f - 1)"
+        + " <= p. Scalable (started at n/8 keys, growing by doubling): 1 - the product over its layers of"
+        + " (1 - rate of the layer's keys). Each is also judged against the requested p itself: at most p,"
+        + " within the upper binomial quantile. Binary fuse: 2^-f for f-bit fingerprints. No filter can"
+        + " beat log2(1/p) bits per key (Carter et al. 1978); a Bloom filter needs 1/ln 2 = 1.44 times that.";
   }
 
   private static int keys(Lab lab) {
@@ -143,55 +147,62 @@ final class FiltersExperiment implements Experiment {
   /** Builds one filter of {@code type} for {@code target}, measures it and judges it. */
   private static double[] measure(Section out, Table t, String type, double target, int n, long q) {
     String why = Stats.BINOMIAL + " of " + Unit.COUNT.format(q) + " queries";
+    double[] point;
     switch (type) {
-      case "standard": {
-        BloomFilter f = BloomFilter.create(n, target);
-        Measure.addRange(f, 0, n);
-        double theory = BloomFilter.falsePositiveRate(f.bitSize(), n, f.hashCount());
-        double[] a = Stats.filterFpr(q, theory, f.bitSize(), n, f.hashCount());
-        return measure(out, t, type, target, f, n, q, theory, a[0], a[1], why + " + fill");
-      }
+      case "standard":
       case "counting": {
-        CountingBloomFilter f = CountingBloomFilter.create(n, target);
-        Measure.addRange(f, 0, n);
-        double theory = BloomFilter.falsePositiveRate(f.counterCount(), n, f.hashCount());
-        double[] a = Stats.filterFpr(q, theory, f.counterCount(), n, f.hashCount());
-        return measure(out, t, type, target, f, n, q, theory, a[0], a[1], why + " + fill");
+        long m = Theory.bloomBits(n, target);
+        int k = Theory.bloomHashes(m, n);
+        MembershipFilter f = type.equals("standard") ? BloomFilter.create(n, target) : CountingBloomFilter.create(n, target);
+        Measure.addRange((MutableFilter) f, 0, n);
+        double theory = Theory.bloomRate(m, n, k);
+        double[] a = Stats.filterFpr(q, theory, m, n, k);
+        point = measure(out, t, type, target, f, n, q, theory, a[0], a[1], why + " + fill");
+        break;
       }
       case "blocked": {
         BlockedBloomFilter f = BlockedBloomFilter.create(n, target);
         Measure.addRange(f, 0, n);
-        double theory = BlockedBloomFilter.falsePositiveRate(f.bitSize(), n, f.hashCount());
-        double[] c = Stats.binomial(q, theory);
-        double spread = Stats.Z * blockedSd(f.blockCount(), n, f.hashCount()) + BLOCKED_MODEL * theory;
-        return measure(out, t, type, target, f, n, q, theory, Math.max(0, c[0] / q - spread), c[1] / q + spread,
+        double[] b = Theory.blocked(f.blockCount(), n, f.hashCount());
+        double[] c = Stats.binomial(q, b[0]);
+        double spread = Stats.Z * b[1] + BLOCKED_MODEL * b[0];
+        point = measure(out, t, type, target, f, n, q, b[0], Math.max(0, c[0] / q - spread), c[1] / q + spread,
             why + " + block loads + 1 % model");
+        break;
       }
       case "cuckoo": {
         CuckooFilter f = CuckooFilter.create(n, target);
         Measure.addRange(f, 0, n);
-        double theory = CuckooFilter.falsePositiveRate(f.fingerprintBits(), f.load());
+        double theory = Theory.cuckooRate(Theory.cuckooFingerprintBits(target), n / (4.0 * f.bucketCount()));
         double[] c = Stats.binomial(q, theory);
-        return measure(out, t, type, target, f, n, q, theory, c[0] / q, c[1] / q, why);
+        point = measure(out, t, type, target, f, n, q, theory, c[0] / q, c[1] / q, why);
+        break;
       }
       case "scalable": {
-        // A layer skips keys some layer already reports present, so its fill is that of every key
-        // offered to it, more than LayerInfo.keys(): the theory is taken from the fill itself,
-        // 1 - prod(1 - (set bits / m)^k), so only the queries vary.
         ScalableBloomFilter f = ScalableBloomFilter.create(Math.max(1, n / 8), target);
         Measure.addRange(f, 0, n);
-        double theory = f.expectedFpp();
+        double none = 1;
+        double variance = 0;
+        for (ScalableBloomFilter.LayerInfo l : f.layers()) {
+          double p = Theory.bloomRate(l.bits(), l.keys(), l.hashes());
+          none *= 1 - p;
+          double sd = Stats.fillSd(p, l.bits(), l.keys(), l.hashes());
+          variance += sd * sd;
+        }
+        double theory = 1 - none;
         double[] c = Stats.binomial(q, theory);
-        double[] point = measure(out, t, type, target, f, n, q, theory, c[0] / q, c[1] / q,
-            why + " (" + f.layerCount() + " layers, rate from their fill)");
-        out.checkBound("scalable filter for " + Unit.PERCENT.format(target) + ": compound rate below the target",
-            Unit.PERCENT, point[1], theory, Stats.binomialUpper(q, target) / q, true,
-            "the target's upper " + Stats.pct(1 - (1 - Stats.CONFIDENCE) / 2) + " binomial quantile");
-        return point;
+        double spread = Stats.Z * Math.sqrt(variance);
+        point = measure(out, t, type, target, f, n, q, theory, Math.max(0, c[0] / q - spread), c[1] / q + spread,
+            why + " + fill (" + f.layerCount() + " layers)");
+        break;
       }
       default:
         throw new IllegalStateException("no filter type " + type);
     }
+    out.checkBound(type + " filter for " + Unit.PERCENT.format(target) + ": at most the requested rate",
+        Unit.PERCENT, point[1], target, Stats.binomialUpper(q, target) / q, true,
+        "the requested rate's upper " + Stats.pct(1 - (1 - Stats.CONFIDENCE) / 2) + " binomial quantile");
+    return point;
   }
 
   /** Records, judges and returns {bits/key, measured, interval low, interval high}. */
@@ -205,35 +216,5 @@ final class FiltersExperiment implements Experiment {
         Unit.PERCENT, rate, theory, lo, hi, why);
     double[] ci = Stats.wilson(fp, q);
     return new double[] {bits, rate, ci[0], ci[1]};
-  }
-
-  /**
-   * The standard deviation of a blocked filter's own rate around its expectation: the mean over its
-   * B blocks of each block's rate, which varies with the block's Poisson load j and, given j, with
-   * its set bits X (to first order, k mu^(k-1) times the deviation of X/512).
-   */
-  static double blockedSd(long blocks, long n, int k) {
-    double lambda = (double) n / blocks;
-    double mean = 0;
-    double square = 0;
-    double within = 0;
-    double w = Math.exp(-lambda);
-    int hi = (int) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 8);
-    for (int j = 0; j <= hi; j++) {
-      if (j > 0) {
-        w *= lambda / j;
-      }
-      double t = (double) j * k;
-      double a = Math.pow(1 - 1.0 / 512, t);
-      double b = Math.pow(1 - 2.0 / 512, t);
-      double mu = 1 - a;
-      double var = Math.max(0, a / 512 + (1 - 1.0 / 512) * b - a * a);
-      double g = Math.pow(mu, k);
-      mean += w * g;
-      square += w * g * g;
-      double slope = k * Math.pow(mu, k - 1);
-      within += w * slope * slope * var;
-    }
-    return Math.sqrt(Math.max(0, square - mean * mean + within) / blocks);
   }
 }

@@ -88,8 +88,9 @@ final class HllErrorExperiment implements Experiment {
           next++;
         }
       }
-      theory[0] = hll.relativeStandardError();
-      theory[1] = ull.relativeStandardError();
+      // the papers' RSE, not the sketches' own
+      theory[0] = Theory.HLL_RSE / Math.sqrt(1 << PRECISION);
+      theory[1] = Theory.ULL_RSE / Math.sqrt(1 << PRECISION);
       denseBytes = hll.byteSize();
     }
     String[] names = {"HyperLogLog", "UltraLogLog"};
@@ -168,7 +169,7 @@ final class HllErrorExperiment implements Experiment {
         }
         for (int s = 0; s < 2; s++) {
           e[s][tr] = sketches[s].estimate() / n - 1;
-          ptheory[s][p - 4] = sketches[s].relativeStandardError();
+          ptheory[s][p - 4] = (s == 0 ? Theory.HLL_RSE : Theory.ULL_RSE) / Math.sqrt(1 << p);
           bytes[s] = sketches[s].byteSize();
         }
       }

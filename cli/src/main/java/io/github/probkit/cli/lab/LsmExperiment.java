@@ -269,7 +269,7 @@ final class LsmExperiment implements Experiment {
       for (int i = 1; i < BITS_PER_KEY.length; i++) {
         int b = BITS_PER_KEY[i];
         long m = (long) b * perRun;
-        int k = BloomFilter.optimalHashes(m, perRun);
+        int k = Theory.bloomHashes(m, perRun);
         for (int j = 0; j < r; j++) {
           runs[j].filter = BloomFilter.withBits(m, k);
           for (long key : data[j]) {
@@ -279,7 +279,7 @@ final class LsmExperiment implements Experiment {
         Pass a = pass(store, absent, noOwner, true);
         Pass p = pass(store, present, owners, true);
         wrong += a.wrong + p.wrong;
-        double fpr = BloomFilter.falsePositiveRate(m, perRun, k);
+        double fpr = Theory.bloomRate(m, perRun, k);
         long with = a.unnecessary + p.unnecessary;
         t.row(b, k, fpr, (double) a.reads / q, (double) p.reads / q, with,
             (double) trials / with, 1 / fpr, a.seconds * 1e6 / q);

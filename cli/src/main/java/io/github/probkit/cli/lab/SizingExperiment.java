@@ -88,9 +88,9 @@ final class SizingExperiment implements Experiment {
       Measure.addRange(f, 0, n);
       long fp = Measure.positives(f, Measure.ABSENT, q);
       double rate = (double) fp / q;
-      long m = f.bitSize();
-      int k = f.hashCount();
-      double theory = BloomFilter.falsePositiveRate(m, n, k);
+      long m = Theory.bloomBits(n, target);
+      int k = Theory.bloomHashes(m, n);
+      double theory = Theory.bloomRate(m, n, k);
       double[] accept = Stats.filterFpr(q, theory, m, n, k);
       double[] ci = Stats.wilson(fp, q);
       bits[d - 1] = (double) m / n;
@@ -147,7 +147,7 @@ final class SizingExperiment implements Experiment {
     double perKey = (double) f.bitSize() / SET_KEYS;
     out.checkStated("bits per key at 1 % (seed 001: 9.59)", Unit.NUMBER, perKey, perKey, perKey,
         9.59, Stats.halfUnit(9.59, 3), "9.59");
-    double tenth = (double) BloomFilter.optimalBits(SET_KEYS, 0.001) / SET_KEYS;
+    double tenth = (double) Theory.bloomBits(SET_KEYS, 0.001) / SET_KEYS;
     out.checkStated("bits per key at 0.1 % (seed 001: about 14.4)", Unit.NUMBER, tenth, tenth, tenth,
         14.4, Stats.halfUnit(14.4, 3), "14.4");
     out.checkStated("bytes of a 1 % filter of a million keys (seeds: about 1.2 MB)", Unit.BYTES,
@@ -158,13 +158,15 @@ final class SizingExperiment implements Experiment {
     for (int i = 0; i < SET_KEYS; i++) {
       f.add(USER_PREFIX + i);
     }
-    double theory = BloomFilter.falsePositiveRate(f.bitSize(), SET_KEYS, f.hashCount());
+    long m = Theory.bloomBits(SET_KEYS, 0.01);
+    int k = Theory.bloomHashes(m, SET_KEYS);
+    double theory = Theory.bloomRate(m, SET_KEYS, k);
     int small = 100_000;
     long fp = 0;
     for (int i = 0; i < small; i++) {
       fp += f.mightContain("ghost:" + i) ? 1 : 0;
     }
-    double[] accept = Stats.filterFpr(small, theory, f.bitSize(), SET_KEYS, f.hashCount());
+    double[] accept = Stats.filterFpr(small, theory, m, SET_KEYS, k);
     out.checkInterval("FPR of that filter, 100,000 absent string keys", Unit.PERCENT, (double) fp / small,
         theory, accept[0], accept[1], Stats.BINOMIAL + " of 100,000 queries + fill");
     out.checkInterval("seed 001's 1.02 % over 100,000 absent keys, as a sample of the theory",
@@ -174,7 +176,7 @@ final class SizingExperiment implements Experiment {
     for (long i = small; i < large; i++) {
       fpLarge += f.mightContain("ghost:" + i) ? 1 : 0;
     }
-    accept = Stats.filterFpr(large, theory, f.bitSize(), SET_KEYS, f.hashCount());
+    accept = Stats.filterFpr(large, theory, m, SET_KEYS, k);
     out.checkInterval("FPR of that filter, " + Unit.COUNT.format(large) + " absent string keys", Unit.PERCENT,
         (double) fpLarge / large, theory, accept[0], accept[1],
         Stats.BINOMIAL + " of " + Unit.COUNT.format(large) + " queries + fill");
@@ -223,14 +225,14 @@ final class SizingExperiment implements Experiment {
 
   /** Seed 001's crawler: a billion URLs. */
   private static void crawler(Section out) {
-    long bits = BloomFilter.optimalBits(CRAWLER_URLS, 0.01);
+    long bits = Theory.bloomBits(CRAWLER_URLS, 0.01);
     double filterBytes = bits / 8.0;
     double exactBytes = (double) CRAWLER_URLS * URL_BYTES;
     long javaSet = Layout.current().hashSetOfStrings(CRAWLER_URLS, URL_BYTES);
     Table t = Table.of("The crawler: a billion URLs of 70 bytes at 1 % (computed)",
         "what", Unit.TEXT, "bytes", Unit.BYTES, "against the filter", Unit.TIMES);
     t.row("Bloom filter, m = " + Unit.COUNT.format(bits) + " bits, k = "
-        + BloomFilter.optimalHashes(bits, CRAWLER_URLS), filterBytes, 1.0);
+        + Theory.bloomHashes(bits, CRAWLER_URLS), filterBytes, 1.0);
     t.row("the URLs themselves (seed: at least 70 GB)", exactBytes, exactBytes / filterBytes);
     t.row("java.util.HashSet<String> of them (this JVM's layout)", javaSet, javaSet / filterBytes);
     out.table(t);
@@ -261,7 +263,9 @@ final class SizingExperiment implements Experiment {
     t0 = System.nanoTime();
     long fp = Measure.positives(f, Measure.ABSENT, q);
     double querySeconds = Measure.since(t0);
-    double theory = BloomFilter.falsePositiveRate(f.bitSize(), n, f.hashCount());
+    long m = Theory.bloomBits(n, 0.01);
+    int k = Theory.bloomHashes(m, n);
+    double theory = Theory.bloomRate(m, n, k);
     Table t = Table.of("--big: a 1 % filter of " + Unit.COUNT.format(n) + " keys, built and measured",
         "keys", Unit.COUNT, "bits", Unit.COUNT, "k", Unit.INTEGER, "byteSize()", Unit.BYTES,
         "heap measured", Unit.BYTES, "add ns/key", Unit.NUMBER, "query ns/key", Unit.NUMBER,
@@ -269,7 +273,7 @@ final class SizingExperiment implements Experiment {
     t.row(n, f.bitSize(), f.hashCount(), f.byteSize(), heap, addSeconds * 1e9 / n, querySeconds * 1e9 / q,
         (double) fp / q, theory);
     out.table(t);
-    double[] accept = Stats.filterFpr(q, theory, f.bitSize(), n, f.hashCount());
+    double[] accept = Stats.filterFpr(q, theory, m, n, k);
     out.checkInterval("FPR of the " + Unit.COUNT.format(n) + "-key filter", Unit.PERCENT, (double) fp / q,
         theory, accept[0], accept[1], Stats.BINOMIAL + " of " + Unit.COUNT.format(q) + " queries + fill");
     long expected = Layout.current().heapBytes(f.byteSize());
