@@ -27,6 +27,7 @@ class ThreadSafetyDocumentedTest {
   private static final Map<String, String> TESTED_CLAIMS = Map.of(
       "BloomFilter", "BloomFilterTest.concurrentAddsLoseNothing, writeToDuringConcurrentAddsWritesAReadableFilter",
       "BlockedBloomFilter", "BlockedBloomFilterTest.concurrentAddsGiveTheSameBitsAsSequentialOnes",
+      "ScalableBloomFilter", "ScalableBloomFilterTest.concurrentAddsLoseNothing",
       "BinaryFuseFilter", "BinaryFuseFilterTest.concurrentQueriesGiveTheSerialAnswers",
       "CountMinSketch", "CountMinSketchTest.concurrentAddsLoseNoCount, concurrentMergesAndAddsLoseNoCount,"
           + " writeToDuringConcurrentAddsWritesAValidSketch");

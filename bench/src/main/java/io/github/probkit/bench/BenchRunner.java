@@ -127,6 +127,13 @@ public final class BenchRunner {
             params("impl", built, "n", List.of(n)), heap));
       }
     }
+    // Batches and mapped views (no peer offers either): beside one call per key, in and out of the cache.
+    jobs.add(new Job("filter-batch n=1000000", "FilterBatchBenchmark\\.(query(OneByOne|Batch|Mapped))$",
+        Map.of("n", List.of("1000000")), SMALL_HEAP));
+    if (!quick) {
+      jobs.add(new Job("filter-batch n=100000000", "FilterBatchBenchmark\\.",
+          Map.of("n", List.of("100000000"), "impl", List.of("probkit-blocked", "probkit-bloom")), LARGE_HEAP));
+    }
     jobs.add(new Job("hash", "HashBenchmark\\.", Map.of(), SMALL_HEAP));
     jobs.add(new Job("cardinality",
         quick ? "CardinalityBenchmark\\.addLong$" : "CardinalityBenchmark\\.",

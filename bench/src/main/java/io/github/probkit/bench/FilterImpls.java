@@ -3,6 +3,7 @@ package io.github.probkit.bench;
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
 import com.google.common.hash.Funnels;
+import io.github.probkit.Concurrency;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
 import io.github.probkit.filter.BlockedBloomFilter;
@@ -79,6 +80,10 @@ public final class FilterImpls {
   static {
     dynamic("probkit-bloom", BLOOM, (n, p, s) -> new Probkit(BloomFilter.create(n, p)));
     dynamic("probkit-blocked", BLOCKED, (n, p, s) -> new Probkit(BlockedBloomFilter.create(n, p)));
+    // The single-writer mode (plain stores), which is what FastFilter's filters offer.
+    dynamic("probkit-bloom-sw", BLOOM, (n, p, s) -> new Probkit(BloomFilter.create(n, p, Concurrency.SINGLE_WRITER)));
+    dynamic("probkit-blocked-sw", BLOCKED,
+        (n, p, s) -> new Probkit(BlockedBloomFilter.create(n, p, Concurrency.SINGLE_WRITER)));
     built("probkit-binaryfuse8", STATIC, (n, s) -> {
       if (!s) {
         return new ProbkitStatic(BinaryFuseFilter.ofLongs(Keys.longs(0, Math.toIntExact(n)), FingerprintBits.BITS_8));

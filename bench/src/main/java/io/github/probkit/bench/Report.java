@@ -238,8 +238,38 @@ final class Report {
       filterTable(md, run, "FilterAddBenchmark", "addString", n, "Add, String keys");
       filterTable(md, run, "FilterAddBenchmark", "addLong", n, "Add, long keys");
       buildTable(md, run, n);
+      batchTable(md, run, n);
     }
     fprTable(md, run);
+  }
+
+  /** probkit's batches and mapped views beside one call per key (FilterBatchBenchmark). */
+  private static void batchTable(StringBuilder md, Run run, String n) {
+    List<String> impls = run.scores.stream()
+        .filter(s -> s.benchmark().equals("FilterBatchBenchmark") && s.param("n").equals(n))
+        .map(s -> s.param("impl")).distinct().toList();
+    if (impls.isEmpty()) {
+      return;
+    }
+    md.append("### Batches and mapped files, long keys, n = ").append(pow10(n)).append("\n\n")
+        .append("`mightContainAll` / `addAll` over ").append(FilterBatchBenchmark.BATCH)
+        .append(" keys per call against one call per key (adds: single-writer mode, new keys into the filled")
+        .append(" filter); `mapped`: one call per key on a `MappedFilter` of the same file. × is the one-by-one")
+        .append(" time divided by the batch's.\n\n")
+        .append("| filter | query one by one | query batch | × | mapped query | add one by one | add batch | × |\n")
+        .append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (String impl : impls) {
+      Optional<Score> q1 = run.find("FilterBatchBenchmark", "queryOneByOne", "impl", impl, n);
+      Optional<Score> qb = run.find("FilterBatchBenchmark", "queryBatch", "impl", impl, n);
+      Optional<Score> a1 = run.find("FilterBatchBenchmark", "addOneByOne", "impl", impl, n);
+      Optional<Score> ab = run.find("FilterBatchBenchmark", "addBatch", "impl", impl, n);
+      md.append("| ").append(impl).append(" | ").append(cell(q1)).append(" | ").append(cell(qb)).append(" | ")
+          .append(q1.isPresent() && qb.isPresent() ? ratioCell(q1.get(), qb.get()) : "—").append(" | ")
+          .append(cell(run.find("FilterBatchBenchmark", "queryMapped", "impl", impl, n))).append(" | ")
+          .append(cell(a1)).append(" | ").append(cell(ab)).append(" | ")
+          .append(a1.isPresent() && ab.isPresent() ? ratioCell(a1.get(), ab.get()) : "—").append(" |\n");
+    }
+    md.append('\n');
   }
 
   private static void filterTable(StringBuilder md, Run run, String bench, String method, String n, String title) {

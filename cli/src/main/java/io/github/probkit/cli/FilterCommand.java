@@ -1,5 +1,6 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
@@ -7,17 +8,22 @@ import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.DeletableFilter;
 import io.github.probkit.filter.Filters;
+import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.SketchFormatException;
+import io.github.probkit.io.StructureType;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +53,42 @@ public final class FilterCommand implements Runnable {
     return SketchFiles.read(file, Filters::readFrom);
   }
 
+  /**
+   * The filter in {@code file} for queries: a {@link MappedFilter} (nothing loaded: a query reads
+   * only the pages its probes touch) when the file is a plain probkit file of a type that maps,
+   * else the filter read in full. Close it when it is a MappedFilter.
+   */
+  static MembershipFilter open(Path file) {
+    if (!mappable(file)) {
+      return load(file);
+    }
+    try {
+      return MappedFilter.open(file);
+    } catch (SketchFormatException e) {
+      throw new CliException(file + ": " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new CliException(file + ": " + Main.describe(e), e);
+    }
+  }
+
+  /** Whether {@code file} starts as a probkit file of a type that maps (a compressed one does not). */
+  private static boolean mappable(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return false; // load() says what is wrong with it
+    }
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] head = in.readNBytes(6);
+      if (head.length < 6 || head[0] != 'P' || head[1] != 'K' || head[2] != 'I' || head[3] != 'T') {
+        return false;
+      }
+      StructureType type = StructureType.byId(head[5] & 0xFF);
+      return type != null && MappedFilter.supports(type);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** The filter in {@code file}, to be written: see {@link #addKeys} for which threads add. */
   static MutableFilter loadMutable(Path file) {
     MembershipFilter f = load(file);
     if (!(f instanceof MutableFilter)) {
@@ -66,10 +108,21 @@ public final class FilterCommand implements Runnable {
   static void addKeys(MutableFilter f, List<String> keys, KeyOptions from, boolean multiset, CommandSpec spec,
       Path file) throws IOException {
     checkMultiset(f, multiset);
-    if (f instanceof BloomFilter || f instanceof BlockedBloomFilter) {
-      // Lock-free adds that commute (bits are only ever ORed in): the same bits from any number of threads.
+    boolean concurrent = f instanceof BloomFilter && ((BloomFilter) f).concurrency() == Concurrency.CONCURRENT
+        || f instanceof BlockedBloomFilter && ((BlockedBloomFilter) f).concurrency() == Concurrency.CONCURRENT;
+    if (!(f instanceof DeletableFilter) && f.hashSuffices()) {
+      // Every core hashes the keys of its blocks and adds them through the batch path, which
+      // overlaps the cache misses of many keys: a concurrent Bloom or blocked filter on the worker
+      // threads at once (bits are only ever ORed in: the same bits in any order), any other (a
+      // scalable filter, whose layers depend on the order) on this thread, block by block in order.
+      from.forEach(keys, spec,
+          Inputs.KeySink.hashBatches(f.hashStrategy(), (h, n) -> f.addAllHashes(h, 0, n), concurrent));
+    } else if (concurrent) {
+      // Bloom hashed with FNV-1a: its probes need the keys.
       from.forEach(keys, spec, Inputs.KeySink.concurrently(f::add));
     } else {
+      // Counting and cuckoo filters key by key, in order: a repeated key is added once unless
+      // multiset, and a cuckoo filter that is full stops the command.
       DeletableFilter d = f instanceof DeletableFilter && !multiset ? (DeletableFilter) f : null;
       long[] added = {0};
       from.forEach(keys, spec, (buf, off, len) -> {
@@ -409,9 +462,15 @@ public final class FilterCommand implements Runnable {
               }
             }, header, out)));
       }
-      MembershipFilter f = load(file);
-      return finish(out, Inputs.KeySink.answering((line, off, len, key, keyOff, keyLen) ->
-          answer(out, line, off, len, key, keyOff, keyLen, f.mightContain(key, keyOff, keyLen)), header, out));
+      MembershipFilter f = open(file);
+      try {
+        return finish(out, Inputs.KeySink.answering((line, off, len, key, keyOff, keyLen) ->
+            answer(out, line, off, len, key, keyOff, keyLen, f.mightContain(key, keyOff, keyLen)), header, out));
+      } finally {
+        if (f instanceof MappedFilter) {
+          ((MappedFilter) f).close();
+        }
+      }
     }
 
     private long selected;
@@ -467,10 +526,51 @@ public final class FilterCommand implements Runnable {
       description = "Describe a filter: type, size, hashing, fill and estimated keys.",
       footer = {"", "Example:", "  probkit filter info users.bin --json"})
   static final class Info extends InfoCommand {
+    @Option(
+        names = "--verify",
+        description = "Also read the whole file and check its CRC32C (a filter that maps is otherwise described"
+            + " from its parameters and a scan of its bits, without the checksum).")
+    boolean verify;
+
     @Override
     Json describe(Path f, boolean json) {
-      return FilterCommand.describe(load(f), json);
+      MembershipFilter filter = open(f);
+      if (!(filter instanceof MappedFilter)) {
+        // Read in full: its checksum was checked.
+        Json j = FilterCommand.describe(filter, json);
+        return verify ? j.put("checksum", "verified") : j;
+      }
+      try (MappedFilter m = (MappedFilter) filter) {
+        if (verify) {
+          m.verify();
+        }
+        Json j = describeMapped(m, json);
+        return verify ? j.put("checksum", "verified") : j;
+      } catch (SketchFormatException e) {
+        throw new CliException(f + ": " + e.getMessage(), e);
+      } catch (IOException e) {
+        throw new CliException(f + ": " + Main.describe(e), e);
+      }
     }
+  }
+
+  /**
+   * {@link #describe} of a mapped Bloom, blocked Bloom or binary fuse filter: the same fields in the
+   * same order, the counts from a scan of the file through a small buffer.
+   */
+  static Json describeMapped(MappedFilter m, boolean json) throws IOException {
+    if (m.type() == StructureType.BINARY_FUSE_FILTER) {
+      return describe(m.load(), json); // its shape fields are the loaded filter's; it is not scanned
+    }
+    Json j = new Json().put("type", m.type().label()).put("bits", m.bitSize());
+    if (m.type() == StructureType.BLOCKED_BLOOM_FILTER) {
+      j.put("blocks", m.bitSize() / BlockedBloomFilter.BLOCK_BITS);
+    }
+    j.put("hashes", m.hashCount())
+        .put("expectedKeys", m.expectedKeys())
+        .put("fpp", m.targetFpp())
+        .put("bitsSet", m.bitCount());
+    return finishDescription(j, m.approximateCount(), m, json);
   }
 
   static Json describe(MembershipFilter f, boolean json) {
@@ -537,8 +637,13 @@ public final class FilterCommand implements Runnable {
           .put("segmentCount", b.segmentCount())
           .put("bitsPerKey", b.bitsPerKey());
     }
-    if (f instanceof MutableFilter) {
-      long n = ((MutableFilter) f).approximateCount();
+    return finishDescription(j, f instanceof MutableFilter ? ((MutableFilter) f).approximateCount() : null, f, json);
+  }
+
+  /** The fields every description ends with; {@code count} is null for a static filter. */
+  private static Json finishDescription(Json j, Long count, MembershipFilter f, boolean json) {
+    if (count != null) {
+      long n = count;
       if (n != Long.MAX_VALUE) {
         j.put("approximateCount", n);
       } else if (json) {

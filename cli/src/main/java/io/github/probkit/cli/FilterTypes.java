@@ -1,5 +1,6 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
 import io.github.probkit.filter.BlockedBloomFilter;
@@ -56,7 +57,9 @@ final class FilterTypes {
   /**
    * Builds a filter of {@code type} sized for {@code expected} keys at {@code fpp} (for scalable: its
    * initial capacity), holding the keys of {@code keys} when given (static types need them);
-   * {@code file} is named in errors.
+   * {@code file} is named in errors. Bloom and blocked filters are concurrent (every core adds),
+   * a scalable one single-writer (it takes its keys in order on one thread): see
+   * {@link FilterCommand#addKeys}.
    */
   static MembershipFilter create(
       String type, long expected, double fpp, HashStrategy hash, KeyOptions keys, boolean multiset,
@@ -73,8 +76,8 @@ final class FilterTypes {
         f = CuckooFilter.create(expected, fpp, hash);
         break;
       case "scalable":
-        f = ScalableBloomFilter.create(
-            expected, fpp, ScalableBloomFilter.DEFAULT_GROWTH, ScalableBloomFilter.DEFAULT_TIGHTENING, hash);
+        f = ScalableBloomFilter.create(expected, fpp, ScalableBloomFilter.DEFAULT_GROWTH,
+            ScalableBloomFilter.DEFAULT_TIGHTENING, hash, Concurrency.SINGLE_WRITER);
         break;
       case "blocked":
         f = BlockedBloomFilter.create(expected, fpp, hash);

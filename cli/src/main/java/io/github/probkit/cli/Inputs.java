@@ -135,6 +135,12 @@ final class Inputs {
     }
   }
 
+  /** Takes the hashes {@code h[0, n)} of a run of keys, in input order. */
+  @FunctionalInterface
+  interface HashBatch {
+    void accept(long[] h, int n);
+  }
+
   /** Answers a batch of input lines and their keys at once. */
   @FunctionalInterface
   interface Batch {
@@ -179,6 +185,12 @@ final class Inputs {
 
     /** Called once after the last key, on the calling thread ({@link KeyOptions#forEach} calls it). */
     void end() throws IOException {}
+
+    /**
+     * Runs on the thread that took the keys of block {@code b} through {@link #keysOf}, right after
+     * them (CSV input, read on the calling thread, only has {@link #finish}).
+     */
+    void worked(Block b) {}
 
     /** Runs on the calling thread for each block, in input order, after {@link #keysOf} took its keys. */
     void finish(Block b) {}
@@ -261,6 +273,53 @@ final class Inputs {
         @Override
         void accept(byte[] buf, int off, int len) throws IOException {
           sink.accept(buf, off, len);
+        }
+      };
+    }
+
+    /**
+     * The 64-bit hashes of the keys go to {@code sink} on the calling thread, a block's at a time, in
+     * input order; the hashing happens on the worker threads.
+     */
+    static KeySink hashBatches(HashStrategy hash, HashBatch sink) {
+      return hashBatches(hash, sink, false);
+    }
+
+    /**
+     * As {@link #hashBatches(HashStrategy, HashBatch)}; when {@code anyThread}, each block's hashes
+     * go to {@code sink} on the worker thread that hashed them, in any order ({@code sink} must then
+     * be thread-safe).
+     */
+    static KeySink hashBatches(HashStrategy hash, HashBatch sink, boolean anyThread) {
+      return new KeySink() {
+        @Override
+        boolean concurrent() {
+          return true;
+        }
+
+        @Override
+        void worked(Block b) {
+          if (anyThread) {
+            sink.accept(b.hashes, b.hashCount);
+            b.hashCount = 0;
+          }
+        }
+
+        @Override
+        void finish(Block b) {
+          if (b.hashCount > 0) {
+            sink.accept(b.hashes, b.hashCount);
+          }
+        }
+
+        @Override
+        void accept(byte[] buf, int off, int len) {
+          sink.accept(new long[] {hash.hash64(buf, off, len)}, 1);
+        }
+
+        @Override
+        LineConsumer keysOf(Block b) {
+          return (buf, off, len) -> b.addHash(hash.hash64(buf, off, len));
         }
       };
     }
@@ -467,6 +526,7 @@ final class Inputs {
     long[] skipped = {0};
     b.lines = LineReader.split(b.buf, b.len, format.select(field, sink.recordsOf(b), skipped));
     b.skipped = skipped[0];
+    sink.worked(b);
     return b;
   }
 

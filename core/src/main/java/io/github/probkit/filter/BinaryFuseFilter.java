@@ -6,6 +6,8 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Batch;
+import io.github.probkit.internal.MappedBytes;
 import io.github.probkit.internal.Mix;
 import io.github.probkit.io.SketchReader;
 import io.github.probkit.io.SketchWriter;
@@ -399,14 +401,26 @@ public final class BinaryFuseFilter implements MembershipFilter {
   }
 
   private int p1(long x, int p0) {
-    return (p0 & ~mask) + segmentLength + ((int) x & mask);
+    return p1(x, p0, segmentLength, mask);
   }
 
   private int p2(long x, int p0) {
-    return (p0 & ~mask) + 2 * segmentLength + ((int) (x >>> 18) & mask);
+    return p2(x, p0, segmentLength, mask);
   }
 
   private int fingerprint(long x) {
+    return fingerprint(x, fpShift);
+  }
+
+  private static int p1(long x, int p0, int segmentLength, int mask) {
+    return (p0 & ~mask) + segmentLength + ((int) x & mask);
+  }
+
+  private static int p2(long x, int p0, int segmentLength, int mask) {
+    return (p0 & ~mask) + 2 * segmentLength + ((int) (x >>> 18) & mask);
+  }
+
+  private static int fingerprint(long x, int fpShift) {
     return (int) ((x * FINGERPRINT_MIX) >>> fpShift);
   }
 
@@ -434,6 +448,54 @@ public final class BinaryFuseFilter implements MembershipFilter {
       return (byte) fingerprint(x) == (byte) (t8[p0] ^ t8[p1] ^ t8[p2]);
     }
     return (short) fingerprint(x) == (short) (t16[p0] ^ t16[p1] ^ t16[p2]);
+  }
+
+  // ---- batches: hash a chunk, touch every key's three slots, then test (see internal.Batch)
+
+  @Override
+  public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
+    Batch.checkRange(from, to, keys.length, present.length);
+    return (int) Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, n, present, at));
+  }
+
+  @Override
+  public int mightContainAll(byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
+    Batch.checkSlices(buf, offsets, lengths, count);
+    Batch.checkRange(0, count, count, present.length);
+    return (int) Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, n, present, at));
+  }
+
+  /** True: a key's three slots and fingerprint come from its hash alone. */
+  @Override
+  public boolean hashSuffices() {
+    return true;
+  }
+
+  @Override
+  public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    Batch.checkRange(from, to, hashes.length, present.length);
+    return (int) Batch.overHashes(hashes, from, to, (h, n, at) -> containsChunk(h, n, present, at));
+  }
+
+  private int containsChunk(long[] h, int n, boolean[] present, int at) {
+    if (keys != 0) {
+      long touched = 0;
+      for (int i = 0; i < n; i++) {
+        long x = Mix.mix64(h[i] + seed);
+        int p0 = p0(x);
+        touched += t8 != null
+            ? t8[p0] + t8[p1(x, p0)] + t8[p2(x, p0)]
+            : t16[p0] + t16[p1(x, p0)] + t16[p2(x, p0)];
+      }
+      Batch.consume(touched);
+    }
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+      boolean p = containsHash(h[i]);
+      present[at + i] = p;
+      found += p ? 1 : 0;
+    }
+    return found;
   }
 
   /** This filter: it is immutable, so a copy would be indistinguishable from it. */
@@ -520,6 +582,34 @@ public final class BinaryFuseFilter implements MembershipFilter {
   }
 
   static BinaryFuseFilter read(SketchReader r) throws IOException {
+    Shape s = readShape(r);
+    byte[] t8 = s.width == FingerprintBits.BITS_8 ? r.readBytes(s.slots, "fingerprints") : null;
+    short[] t16 = s.width == FingerprintBits.BITS_16 ? r.readShorts(s.slots, "fingerprints") : null;
+    r.finish();
+    return new BinaryFuseFilter(s.width, r.hash(), s.keys, s.seed, s.segmentLength, s.segmentCount, t8, t16);
+  }
+
+  /** The parameters of a filter in the format, checked. */
+  static final class Shape {
+    final FingerprintBits width;
+    final int segmentLength;
+    final int segmentCount;
+    final int slots;
+    final long keys;
+    final long seed;
+
+    Shape(FingerprintBits width, int segmentLength, int segmentCount, long keys, long seed) {
+      this.width = width;
+      this.segmentLength = segmentLength;
+      this.segmentCount = segmentCount;
+      this.slots = segmentCount == 0 ? 0 : (segmentCount + 2) * segmentLength;
+      this.keys = keys;
+      this.seed = seed;
+    }
+  }
+
+  /** The parameters, checked, and the payload length they imply (the part a mapped view reads). */
+  static Shape readShape(SketchReader r) throws IOException {
     int bits = r.paramByte("fingerprintBits");
     FingerprintBits width = FingerprintBits.of(bits);
     r.check(width != null, "fingerprintBits", bits, "8 or 16");
@@ -536,10 +626,27 @@ public final class BinaryFuseFilter implements MembershipFilter {
     long seed = r.paramLong("seed");
     // Long arithmetic and a short[] for 16-bit fingerprints: above 2^30 slots the bytes pass 2^31.
     r.expectPayloadLength((long) slots * (bits / 8));
-    byte[] t8 = width == FingerprintBits.BITS_8 ? r.readBytes(slots, "fingerprints") : null;
-    short[] t16 = width == FingerprintBits.BITS_16 ? r.readShorts(slots, "fingerprints") : null;
-    r.finish();
-    return new BinaryFuseFilter(width, r.hash(), keys, seed, length, count, t8, t16);
+    return new Shape(width, length, count, keys, seed);
+  }
+
+  /**
+   * The query of a filter of shape {@code s} whose table is read from a mapped file
+   * ({@link MappedFilter}): the slots and fingerprint of {@link #containsHash}.
+   */
+  static boolean containsIn(MappedBytes table, Shape s, long h) {
+    if (s.keys == 0) {
+      return false;
+    }
+    long x = Mix.mix64(h + s.seed);
+    int mask = s.segmentLength - 1;
+    int p0 = (int) DoubleHashing.reduce(x, (long) s.segmentCount * s.segmentLength);
+    int p1 = p1(x, p0, s.segmentLength, mask);
+    int p2 = p2(x, p0, s.segmentLength, mask);
+    int fp = fingerprint(x, 64 - s.width.bits());
+    if (s.width == FingerprintBits.BITS_8) {
+      return (byte) fp == (byte) (table.getByte(p0) ^ table.getByte(p1) ^ table.getByte(p2));
+    }
+    return (short) fp == (short) (table.getShort(2L * p0) ^ table.getShort(2L * p1) ^ table.getShort(2L * p2));
   }
 
   // ---- identity

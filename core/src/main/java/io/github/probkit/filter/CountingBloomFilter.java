@@ -5,7 +5,9 @@ import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
+import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.PackedArray;
 import io.github.probkit.internal.Probes;
@@ -75,6 +77,7 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
    */
 
   private final PackedArray counters;
+  private final long[] words;
   private final long m;
   private final int k;
   private final HashStrategy hash;
@@ -84,6 +87,7 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
 
   private CountingBloomFilter(PackedArray counters, int k, HashStrategy hash, long expectedKeys, double fpp) {
     this.counters = counters;
+    this.words = counters.words();
     this.m = counters.length();
     this.k = k;
     this.hash = hash;
@@ -142,31 +146,119 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
   @Override
   public boolean add(byte[] key, int off, int len) {
     long h1 = hash.hash64(key, off, len);
-    long step = Probes.stride(hash.secondHash(key, off, len, h1), m, exact);
+    return addHashes(h1, hash.secondHash(key, off, len, h1));
+  }
+
+  @Override
+  public boolean add(long key) {
+    long h1 = hash.hash64(key);
+    return addHashes(h1, hash.secondHash(key, h1));
+  }
+
+  @Override
+  public boolean mightContain(byte[] key, int off, int len) {
+    long h1 = hash.hash64(key, off, len);
+    return containsHashes(h1, hash.secondHash(key, off, len, h1));
+  }
+
+  @Override
+  public boolean mightContain(long key) {
+    long h1 = hash.hash64(key);
+    return containsHashes(h1, hash.secondHash(key, h1));
+  }
+
+  private boolean containsHashes(long h1, long h2) {
+    if (exact) {
+      return minCount(h1, h2) != 0;
+    }
+    long[] w = words;
+    for (int i = 0; i < k; i++, h1 += h2) {
+      long p = DoubleHashing.reduce(h1, m);
+      if (((w[(int) (p >>> 4)] >>> (((int) p & 15) << 2)) & MAX_COUNT) == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** True unless hashed with FNV-1a (files written before it was refused), whose second hash reads the key. */
+  @Override
+  public boolean hashSuffices() {
+    return !exact;
+  }
+
+  @Override
+  public long addAllHashes(long[] hashes, int from, int to) {
+    if (exact) {
+      return MergeableFilter.super.addAllHashes(hashes, from, to);
+    }
+    // XXH3's second hash comes from the first alone (the key is not read).
+    return Batch.eachHash(hashes, from, to, h -> addHashes(h, hash.secondHash(0L, h)));
+  }
+
+  @Override
+  public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    if (exact) {
+      return MergeableFilter.super.mightContainAllHashes(hashes, from, to, present);
+    }
+    return Batch.eachHash(hashes, from, to, present, h -> containsHashes(h, hash.secondHash(0L, h)));
+  }
+
+  // Counter p is the nibble at bit 4 (p mod 16) of word p / 16. The multiply-high probes (XXH3) are
+  // computed inline, as in BloomFilter; the exact-modulo scheme (files written with FNV-1a) goes
+  // through Probes.
+
+  private boolean addHashes(long h1, long h2) {
+    if (exact) {
+      return addExact(h1, h2);
+    }
+    long[] w = words;
+    int changed = 0;
+    for (int i = 0; i < k; i++, h1 += h2) {
+      long p = DoubleHashing.reduce(h1, m);
+      int at = (int) (p >>> 4);
+      int shift = ((int) p & 15) << 2;
+      long old = w[at];
+      // 1 unless the counter is saturated at 15, without a branch.
+      int up = (int) ((((old >>> shift) & MAX_COUNT) + 1) >>> COUNTER_BITS) ^ 1;
+      w[at] = old + ((long) up << shift);
+      changed |= up;
+    }
+    return changed != 0;
+  }
+
+  private boolean addExact(long h1, long h2) {
     boolean changed = false;
-    long s = Probes.start(h1, m, exact);
-    for (int i = 0; i < k; i++, s = Probes.next(s, step, m, exact)) {
-      long p = Probes.position(s, m, exact);
-      long c = counters.get(p);
+    long step = Probes.stride(h2, m, true);
+    long s = Probes.start(h1, m, true);
+    for (int i = 0; i < k; i++, s = Probes.next(s, step, m, true)) {
+      long c = counters.get(s);
       if (c < MAX_COUNT) {
-        counters.set(p, c + 1);
+        counters.set(s, c + 1);
         changed = true;
       }
     }
     return changed;
   }
 
-  @Override
-  public boolean mightContain(byte[] key, int off, int len) {
-    long h1 = hash.hash64(key, off, len);
-    long step = Probes.stride(hash.secondHash(key, off, len, h1), m, exact);
-    long s = Probes.start(h1, m, exact);
-    for (int i = 0; i < k; i++, s = Probes.next(s, step, m, exact)) {
-      if (counters.get(Probes.position(s, m, exact)) == 0) {
-        return false;
+  /** The smallest of the key's k counters (0 when the key is absent), without a branch per probe. */
+  private long minCount(long h1, long h2) {
+    if (exact) {
+      long step = Probes.stride(h2, m, true);
+      long min = MAX_COUNT;
+      long s = Probes.start(h1, m, true);
+      for (int i = 0; i < k; i++, s = Probes.next(s, step, m, true)) {
+        min = Math.min(min, counters.get(s));
       }
+      return min;
     }
-    return true;
+    long[] w = words;
+    long min = MAX_COUNT;
+    for (int i = 0; i < k; i++, h1 += h2) {
+      long p = DoubleHashing.reduce(h1, m);
+      min = Math.min(min, (w[(int) (p >>> 4)] >>> (((int) p & 15) << 2)) & MAX_COUNT);
+    }
+    return min;
   }
 
   /**
@@ -213,13 +305,7 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
   @Override
   public int count(byte[] key, int off, int len) {
     long h1 = hash.hash64(key, off, len);
-    long step = Probes.stride(hash.secondHash(key, off, len, h1), m, exact);
-    long min = MAX_COUNT;
-    long s = Probes.start(h1, m, exact);
-    for (int i = 0; i < k && min > 0; i++, s = Probes.next(s, step, m, exact)) {
-      min = Math.min(min, counters.get(Probes.position(s, m, exact)));
-    }
-    return (int) min;
+    return (int) minCount(h1, hash.secondHash(key, off, len, h1));
   }
 
   /** The value of counter {@code index}, in [0, 15]. */

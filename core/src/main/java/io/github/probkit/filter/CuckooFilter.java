@@ -7,6 +7,7 @@ import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.PackedArray;
 import io.github.probkit.io.SketchFormatException;
@@ -104,8 +105,18 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
    */
 
   private final PackedArray slots;
+  private final long[] words;
   private final long buckets;
   private final int f;
+  /** Whether a bucket's 4 fingerprints fit in one long (f <= 16): then it is compared as a whole. */
+  private final boolean narrow;
+  /** The low bit of each of the 4 fields of a bucket. */
+  private final long lows;
+  /** The low f - 1 bits of each field. */
+  private final long lowBits;
+  /** The high bit of each field. */
+  private final long highs;
+  private final long bucketMask;
   private final long fingerprints;
   private final HashStrategy hash;
   private final long expectedKeys;
@@ -116,9 +127,19 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
 
   private CuckooFilter(PackedArray slots, long size, HashStrategy hash, long expectedKeys, double fpp) {
     this.slots = slots;
+    this.words = slots.words();
     this.size = size;
     this.buckets = slots.length() / SLOTS_PER_BUCKET;
     this.f = slots.width();
+    this.narrow = SLOTS_PER_BUCKET * f <= Long.SIZE;
+    long l = 0;
+    for (int j = 0; j < SLOTS_PER_BUCKET && narrow; j++) {
+      l |= 1L << (j * f);
+    }
+    this.lows = l;
+    this.highs = l << (f - 1);
+    this.lowBits = highs - lows;
+    this.bucketMask = narrow ? -1L >>> (Long.SIZE - SLOTS_PER_BUCKET * f) : 0;
     this.fingerprints = (1L << f) - 1;
     this.hash = hash;
     this.expectedKeys = expectedKeys;
@@ -237,9 +258,45 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   }
 
   // ---- buckets
+  //
+  // With f <= 16 a bucket's 4 fingerprints are one 4f-bit value (read from one or two words), and a
+  // fingerprint is looked for in all 4 slots at once: XOR the bucket with the fingerprint repeated
+  // in each field, and find the fields that became 0 (exactly, by the carry-free test of
+  // zeroFields). Wider fingerprints are read slot by slot.
+
+  /** The 4f bits of bucket {@code b}, slot j in bits [jf, (j+1)f). Only when {@link #narrow}. */
+  private long bucketBits(long b) {
+    long bit = b * (SLOTS_PER_BUCKET * f);
+    int w = (int) (bit >>> 6);
+    int shift = (int) bit & 63;
+    long[] ws = words;
+    // The next word, or this one again at the end of the table: its bits then land above the
+    // bucket's and are masked off; (x << 1) << (63 - shift) is 0 when shift is 0.
+    long next = ws[Math.min(w + 1, ws.length - 1)];
+    return ((ws[w] >>> shift) | ((next << 1) << (63 - shift))) & bucketMask;
+  }
+
+  /** The high bit of each field of {@code x} that is 0. */
+  private long zeroFields(long x) {
+    return ~(((x & lowBits) + lowBits) | x) & highs;
+  }
+
+  /** The slot of the first (lowest) field of bucket {@code b} equal to {@code v}, or -1. */
+  private int find(long b, long v) {
+    long z = zeroFields(bucketBits(b) ^ (v * lows));
+    return z == 0 ? -1 : Long.numberOfTrailingZeros(z) / f;
+  }
 
   private boolean put(long bucket, long fp) {
     long base = bucket * SLOTS_PER_BUCKET;
+    if (narrow) {
+      int j = find(bucket, EMPTY);
+      if (j < 0) {
+        return false;
+      }
+      slots.set(base + j, fp);
+      return true;
+    }
     for (int j = 0; j < SLOTS_PER_BUCKET; j++) {
       if (slots.get(base + j) == EMPTY) {
         slots.set(base + j, fp);
@@ -250,6 +307,9 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   }
 
   private boolean has(long bucket, long fp) {
+    if (narrow) {
+      return zeroFields(bucketBits(bucket) ^ (fp * lows)) != 0;
+    }
     long base = bucket * SLOTS_PER_BUCKET;
     for (int j = 0; j < SLOTS_PER_BUCKET; j++) {
       if (slots.get(base + j) == fp) {
@@ -260,6 +320,9 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   }
 
   private int occurrences(long bucket, long fp) {
+    if (narrow) {
+      return Long.bitCount(zeroFields(bucketBits(bucket) ^ (fp * lows)));
+    }
     long base = bucket * SLOTS_PER_BUCKET;
     int c = 0;
     for (int j = 0; j < SLOTS_PER_BUCKET; j++) {
@@ -270,6 +333,14 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
 
   private boolean take(long bucket, long fp) {
     long base = bucket * SLOTS_PER_BUCKET;
+    if (narrow) {
+      int j = find(bucket, fp);
+      if (j < 0) {
+        return false;
+      }
+      slots.set(base + j, EMPTY);
+      return true;
+    }
     for (int j = 0; j < SLOTS_PER_BUCKET; j++) {
       if (slots.get(base + j) == fp) {
         slots.set(base + j, EMPTY);
@@ -328,6 +399,28 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
     return insert(bucketOf(h), fingerprintOf(h));
   }
 
+  @Override
+  public boolean add(long key) {
+    long h = hash.hash64(key);
+    return insert(bucketOf(h), fingerprintOf(h));
+  }
+
+  /** True: a key's buckets and fingerprint come from its hash alone. */
+  @Override
+  public boolean hashSuffices() {
+    return true;
+  }
+
+  @Override
+  public long addAllHashes(long[] hashes, int from, int to) {
+    return Batch.eachHash(hashes, from, to, h -> insert(bucketOf(h), fingerprintOf(h)));
+  }
+
+  @Override
+  public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    return Batch.eachHash(hashes, from, to, present, this::containsHash);
+  }
+
   /** As {@link DeletableFilter#addIfAbsent}, hashing the key once. */
   @Override
   public boolean addIfAbsent(byte[] key, int off, int len) {
@@ -339,9 +432,22 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
 
   @Override
   public boolean mightContain(byte[] key, int off, int len) {
-    long h = hash.hash64(key, off, len);
+    return containsHash(hash.hash64(key, off, len));
+  }
+
+  @Override
+  public boolean mightContain(long key) {
+    return containsHash(hash.hash64(key));
+  }
+
+  private boolean containsHash(long h) {
     long fp = fingerprintOf(h);
     long b = bucketOf(h);
+    if (narrow) {
+      // Both buckets, without a branch between them.
+      long v = fp * lows;
+      return (zeroFields(bucketBits(b) ^ v) | zeroFields(bucketBits(alternate(b, fp)) ^ v)) != 0;
+    }
     return has(b, fp) || has(alternate(b, fp), fp);
   }
 

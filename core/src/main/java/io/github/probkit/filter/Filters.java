@@ -1,10 +1,15 @@
 package io.github.probkit.filter;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.hash.KeyEncoder;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
+import io.github.probkit.io.StructureType;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.stream.Collector;
@@ -55,22 +60,49 @@ public final class Filters {
   }
 
   /**
+   * The filter in {@code file}, opened the fastest way for queries: a {@link MappedFilter} (nothing
+   * loaded, checksum not read) for the types that map, else the filter read in full (checksum
+   * checked). Close it when it is a MappedFilter.
+   */
+  public static MembershipFilter open(Path file) throws IOException {
+    StructureType type;
+    try (InputStream in = Files.newInputStream(file)) {
+      type = SketchReader.open(in).type();
+    }
+    if (MappedFilter.supports(type)) {
+      return MappedFilter.open(file);
+    }
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+      return readFrom(in);
+    }
+  }
+
+  /**
    * Reads the next filter in {@code in}, whatever its type. Throws SketchFormatException when the
    * bytes are corrupt or hold a structure that is not a filter.
    */
   public static MembershipFilter readFrom(InputStream in) throws IOException {
+    return readFrom(in, Concurrency.CONCURRENT);
+  }
+
+  /**
+   * As {@link #readFrom(InputStream)}; a Bloom, blocked Bloom or scalable filter is then written in
+   * the given mode (the other types have one mode each, which their Javadoc states).
+   */
+  public static MembershipFilter readFrom(InputStream in, Concurrency concurrency) throws IOException {
+    Objects.requireNonNull(concurrency, "concurrency");
     SketchReader r = SketchReader.open(in);
     switch (r.type()) {
       case BLOOM_FILTER:
-        return BloomFilter.read(r);
+        return BloomFilter.read(r, concurrency);
       case COUNTING_BLOOM_FILTER:
         return CountingBloomFilter.read(r);
       case CUCKOO_FILTER:
         return CuckooFilter.read(r);
       case SCALABLE_BLOOM_FILTER:
-        return ScalableBloomFilter.read(r);
+        return ScalableBloomFilter.read(r, concurrency);
       case BLOCKED_BLOOM_FILTER:
-        return BlockedBloomFilter.read(r);
+        return BlockedBloomFilter.read(r, concurrency);
       case BINARY_FUSE_FILTER:
         return BinaryFuseFilter.read(r);
       default:

@@ -2,6 +2,7 @@ package io.github.probkit.filter;
 
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.hash.KeyEncoder;
+import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
@@ -39,6 +40,65 @@ public interface MembershipFilter {
   /** Whether the bytes {@code encoder} writes for {@code key} may be in the set. */
   default <T> boolean mightContain(T key, KeyEncoder<? super T> encoder) {
     return mightContainBuffered(KeyBuffer.encode(key, encoder));
+  }
+
+  /**
+   * {@link #mightContain(long)} of {@code keys[from, to)}, answered into {@code present[from, to)};
+   * returns how many are present. The answers are exactly those of one call per key. Bloom, blocked
+   * Bloom and binary fuse filters answer a batch in passes that keep the cache misses of many keys
+   * in flight at once, several times faster than one call per key when the filter is far larger than
+   * the cache; the other filters make one call per key.
+   */
+  default int mightContainAll(long[] keys, int from, int to, boolean[] present) {
+    Batch.checkRange(from, to, keys.length, present.length);
+    int found = 0;
+    for (int i = from; i < to; i++) {
+      present[i] = mightContain(keys[i]);
+      found += present[i] ? 1 : 0;
+    }
+    return found;
+  }
+
+  /** {@link #mightContainAll(long[], int, int, boolean[])} of every key. */
+  default int mightContainAll(long[] keys, boolean[] present) {
+    return mightContainAll(keys, 0, keys.length, present);
+  }
+
+  /**
+   * {@link #mightContain(byte[], int, int)} of {@code count} keys given as slices of one buffer, key
+   * {@code i} being {@code buf[offsets[i], offsets[i] + lengths[i])} (lines read into a block, say),
+   * answered into {@code present[0, count)}; returns how many are present. As fast as the batch of
+   * longs, less the hashing.
+   */
+  default int mightContainAll(byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
+    Batch.checkSlices(buf, offsets, lengths, count);
+    Batch.checkRange(0, count, count, present.length);
+    int found = 0;
+    for (int i = 0; i < count; i++) {
+      present[i] = mightContain(buf, offsets[i], lengths[i]);
+      found += present[i] ? 1 : 0;
+    }
+    return found;
+  }
+
+  /**
+   * Whether a key's {@link HashStrategy#hash64 hash} is all this filter needs of it, so that
+   * {@link #mightContainAllHashes} applies: true for every filter but a Bloom or scalable filter
+   * hashed with FNV-1a, whose probes need a second pass over the key.
+   */
+  default boolean hashSuffices() {
+    return false;
+  }
+
+  /**
+   * {@link #mightContainAll(long[], int, int, boolean[])} of keys given by their hashes:
+   * {@code hashes[i]} is {@code hashStrategy().hash64} of the key's bytes, computed wherever suits
+   * the caller (on other threads, say). The answers are exactly those of the keys. Throws
+   * IllegalStateException when {@link #hashSuffices()} is false.
+   */
+  default int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    throw new IllegalStateException("a " + type().label() + " filter hashed with " + hashStrategy()
+        + " needs the keys, not their hashes");
   }
 
   /** The probability that a key never added is reported present, estimated from the current state. */

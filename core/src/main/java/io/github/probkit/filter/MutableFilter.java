@@ -1,6 +1,7 @@
 package io.github.probkit.filter;
 
 import io.github.probkit.hash.KeyEncoder;
+import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.KeyBuffer;
 import java.util.Objects;
 import java.util.stream.Stream;
@@ -48,9 +49,33 @@ public interface MutableFilter extends MembershipFilter {
 
   /** Adds every key (their 8 little-endian bytes); returns how many of the adds changed the filter. */
   default long addAll(long[] keys) {
+    return addAll(keys, 0, keys.length);
+  }
+
+  /**
+   * Adds {@code keys[from, to)}, in order; returns how many of the adds changed the filter, exactly
+   * as one call per key would. Bloom and blocked Bloom filters add a batch in passes that keep the
+   * cache misses of many keys in flight (see {@link #mightContainAll(long[], int, int, boolean[])}).
+   */
+  default long addAll(long[] keys, int from, int to) {
+    Objects.checkFromToIndex(from, to, keys.length);
     long changed = 0;
-    for (long k : keys) {
-      changed += add(k) ? 1 : 0;
+    for (int i = from; i < to; i++) {
+      changed += add(keys[i]) ? 1 : 0;
+    }
+    return changed;
+  }
+
+  /**
+   * Adds {@code count} keys given as slices of one buffer, key {@code i} being
+   * {@code buf[offsets[i], offsets[i] + lengths[i])}, in order; returns how many of the adds changed
+   * the filter.
+   */
+  default long addAll(byte[] buf, int[] offsets, int[] lengths, int count) {
+    Batch.checkSlices(buf, offsets, lengths, count);
+    long changed = 0;
+    for (int i = 0; i < count; i++) {
+      changed += add(buf, offsets[i], lengths[i]) ? 1 : 0;
     }
     return changed;
   }
@@ -71,6 +96,17 @@ public interface MutableFilter extends MembershipFilter {
       changed += add(k, encoder) ? 1 : 0;
     }
     return changed;
+  }
+
+  /**
+   * Adds keys given by their hashes, {@code hashes[from, to)}, in order ({@code hashes[i]} is
+   * {@code hashStrategy().hash64} of the key's bytes, as for {@link #mightContainAllHashes});
+   * returns how many of the adds changed the filter, exactly as adding the keys would. Throws
+   * IllegalStateException when {@link #hashSuffices()} is false.
+   */
+  default long addAllHashes(long[] hashes, int from, int to) {
+    throw new IllegalStateException("a " + type().label() + " filter hashed with " + hashStrategy()
+        + " needs the keys, not their hashes");
   }
 
   /** The number of distinct keys added, estimated from the filter's state. */

@@ -4,7 +4,10 @@ import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
+import io.github.probkit.Concurrency;
+import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.LongBitArray;
 import io.github.probkit.internal.Probes;
 import io.github.probkit.io.SketchFormatException;
@@ -14,6 +17,8 @@ import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,10 +59,22 @@ import java.util.Objects;
  * <p>{@link #add} counts a key only when no layer has it yet, so each layer fills with distinct
  * keys (a key that is a false positive is not stored again, and stays reported present).
  *
- * <p>Thread safety: not thread-safe. Concurrent {@code mightContain} calls are safe while nothing
- * adds; {@code add} (which may allocate a new layer) needs external locking. Scalable filters do not
- * merge: two filters' layers hold different keys, and their union would not keep the compound
- * rate below P.
+ * <p>Thread safety: chosen when the filter is created or read ({@link Concurrency}).
+ *
+ * <ul>
+ *   <li>{@link Concurrency#CONCURRENT} (the default): {@code add} may be called from many threads
+ *       at once; bits are set with atomic compare-and-exchange, a layer's key count is raised by
+ *       compare-and-set (so no layer takes more keys than its capacity), and a new layer is added
+ *       under a lock, the only one. {@code mightContain} may run concurrently with adds. Two threads
+ *       adding the same new key at the same moment may both count it. {@code writeTo} is not atomic
+ *       with respect to concurrent adds.
+ *   <li>{@link Concurrency#SINGLE_WRITER}: plain stores and counts; one thread at a time may add,
+ *       and queries from other threads need external synchronization with it.
+ * </ul>
+ *
+ * Both modes give the same bits and bytes for the same keys added from one thread. Scalable filters
+ * do not merge: two filters' layers hold different keys, and their union would not keep the
+ * compound rate below P.
  */
 public final class ScalableBloomFilter implements MutableFilter {
   public static final int DEFAULT_GROWTH = 2;
@@ -97,17 +114,30 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   private static final class Layer {
     final LongBitArray bits;
+    final long[] words;
     final long m;
     final int k;
     final long capacity;
+    /** Keys stored; raised with {@link #KEYS} in the concurrent mode. */
     long keys;
 
     Layer(LongBitArray bits, int k, long capacity, long keys) {
       this.bits = bits;
+      this.words = bits.words();
       this.m = bits.bitSize();
       this.k = k;
       this.capacity = capacity;
       this.keys = keys;
+    }
+  }
+
+  private static final VarHandle KEYS;
+
+  static {
+    try {
+      KEYS = MethodHandles.lookup().findVarHandle(Layer.class, "keys", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
     }
   }
 
@@ -120,15 +150,19 @@ public final class ScalableBloomFilter implements MutableFilter {
   private final double tightening;
   private final HashStrategy hash;
   private final boolean exact;
-  private final List<Layer> layers = new ArrayList<>();
+  private final boolean concurrent;
+  /** Oldest first; replaced by a longer copy when a layer is added (under the filter's lock when concurrent). */
+  private volatile Layer[] layers = new Layer[0];
 
-  private ScalableBloomFilter(long initialCapacity, double fpp, int growth, double tightening, HashStrategy hash) {
+  private ScalableBloomFilter(
+      long initialCapacity, double fpp, int growth, double tightening, HashStrategy hash, Concurrency concurrency) {
     this.initialCapacity = initialCapacity;
     this.fpp = fpp;
     this.growth = growth;
     this.tightening = tightening;
     this.hash = hash;
     this.exact = hash.exactModulo();
+    this.concurrent = Objects.requireNonNull(concurrency, "concurrency") == Concurrency.CONCURRENT;
   }
 
   /**
@@ -151,6 +185,17 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   public static ScalableBloomFilter create(
       long initialCapacity, double fpp, int growth, double tightening, HashStrategy hash) {
+    return create(initialCapacity, fpp, growth, tightening, hash, Concurrency.CONCURRENT);
+  }
+
+  /** As {@link #create(long, double)}, in the given write mode. */
+  public static ScalableBloomFilter create(long initialCapacity, double fpp, Concurrency concurrency) {
+    return create(initialCapacity, fpp, DEFAULT_GROWTH, DEFAULT_TIGHTENING, HashStrategy.xxh3(), concurrency);
+  }
+
+  public static ScalableBloomFilter create(
+      long initialCapacity, double fpp, int growth, double tightening, HashStrategy hash,
+      Concurrency concurrency) {
     checkArgument(initialCapacity > 0, "initialCapacity must be positive, was %d", initialCapacity);
     checkOpenUnit("fpp", fpp);
     checkArgument(
@@ -159,8 +204,9 @@ public final class ScalableBloomFilter implements MutableFilter {
     checkOpenUnit("tightening", tightening);
     Objects.requireNonNull(hash, "hash");
     ScalableBloomFilter f = new ScalableBloomFilter(
-        Math.max(MIN_INITIAL_CAPACITY, initialCapacity), SIZING_MARGIN * fpp, growth, tightening, hash);
-    f.layers.add(f.newLayer(0, null, 0));
+        Math.max(MIN_INITIAL_CAPACITY, initialCapacity), SIZING_MARGIN * fpp, growth, tightening, hash,
+        concurrency);
+    f.layers = new Layer[] {f.newLayer(0, null, 0)};
     return f;
   }
 
@@ -224,26 +270,91 @@ public final class ScalableBloomFilter implements MutableFilter {
   @Override
   public boolean add(byte[] key, int off, int len) {
     long h1 = hash.hash64(key, off, len);
-    long h2 = hash.secondHash(key, off, len, h1);
+    return addHashes(h1, hash.secondHash(key, off, len, h1));
+  }
+
+  /** True unless hashed with FNV-1a, whose second hash is a second pass over the key. */
+  @Override
+  public boolean hashSuffices() {
+    return !exact;
+  }
+
+  @Override
+  public long addAllHashes(long[] hashes, int from, int to) {
+    if (exact) {
+      return MutableFilter.super.addAllHashes(hashes, from, to);
+    }
+    // XXH3's second hash comes from the first alone (the key is not read).
+    return Batch.eachHash(hashes, from, to, h -> addHashes(h, hash.secondHash(0L, h)));
+  }
+
+  @Override
+  public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
+    if (exact) {
+      return MutableFilter.super.mightContainAllHashes(hashes, from, to, present);
+    }
+    return Batch.eachHash(hashes, from, to, present, h -> contains(h, hash.secondHash(0L, h)));
+  }
+
+  private boolean addHashes(long h1, long h2) {
     if (contains(h1, h2)) {
       return false;
     }
-    Layer top = layers.get(layers.size() - 1);
-    if (top.keys >= top.capacity) {
-      try {
-        top = newLayer(layers.size(), null, 0);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalStateException("cannot grow the scalable filter: " + e.getMessage(), e);
+    Layer top = concurrent ? reserveConcurrently() : reserve();
+    long m = top.m;
+    long step = Probes.stride(h2, m, exact);
+    long s = Probes.start(h1, m, exact);
+    for (int i = 0; i < top.k; i++, s = Probes.next(s, step, m, exact)) {
+      long p = Probes.position(s, m, exact);
+      if (concurrent) {
+        LongBitArray.orWord(top.words, (int) (p >>> 6), 1L << p);
+      } else {
+        top.bits.setPlain(p);
       }
-      layers.add(top);
     }
-    long step = Probes.stride(h2, top.m, exact);
-    long s = Probes.start(h1, top.m, exact);
-    for (int i = 0; i < top.k; i++, s = Probes.next(s, step, top.m, exact)) {
-      top.bits.set(Probes.position(s, top.m, exact));
+    return true;
+  }
+
+  /** The newest layer, with one key counted in it; a new layer first when it is full. */
+  private Layer reserve() {
+    Layer[] ls = layers;
+    Layer top = ls[ls.length - 1];
+    if (top.keys >= top.capacity) {
+      top = grow(ls);
     }
     top.keys++;
-    return true;
+    return top;
+  }
+
+  /** {@link #reserve} for many threads: the count is raised by compare-and-set, never past capacity. */
+  private Layer reserveConcurrently() {
+    for (Layer[] ls = layers; ; ls = layers) {
+      Layer top = ls[ls.length - 1];
+      long c = (long) KEYS.getVolatile(top);
+      if (c >= top.capacity) {
+        synchronized (this) {
+          if (layers == ls) {
+            grow(ls);
+          }
+        }
+      } else if (KEYS.compareAndSet(top, c, c + 1)) {
+        return top;
+      }
+    }
+  }
+
+  /** Appends a new layer to {@code ls} and publishes the longer array; returns the new layer. */
+  private Layer grow(Layer[] ls) {
+    Layer top;
+    try {
+      top = newLayer(ls.length, null, 0);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("cannot grow the scalable filter: " + e.getMessage(), e);
+    }
+    Layer[] grown = Arrays.copyOf(ls, ls.length + 1);
+    grown[ls.length] = top;
+    layers = grown;
+    return top;
   }
 
   @Override
@@ -253,31 +364,57 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   private boolean contains(long h1, long h2) {
+    Layer[] ls = layers;
     // Newest first: the newest layer is the largest and holds most of the keys.
-    for (int l = layers.size() - 1; l >= 0; l--) {
-      Layer layer = layers.get(l);
-      long m = layer.m;
-      long step = Probes.stride(h2, m, exact);
-      long s = Probes.start(h1, m, exact);
-      int i = 0;
-      while (i < layer.k && layer.bits.get(Probes.position(s, m, exact))) {
-        i++;
-        s = Probes.next(s, step, m, exact);
-      }
-      if (i == layer.k) {
+    for (int l = ls.length - 1; l >= 0; l--) {
+      if (exact ? layerHasExact(ls[l], h1, h2) : layerHas(ls[l], h1, h2)) {
         return true;
       }
     }
     return false;
   }
 
+  private static boolean layerHas(Layer layer, long h1, long h2) {
+    long[] w = layer.words;
+    long m = layer.m;
+    long all = 1;
+    // Branch-free, as in BloomFilter: no misprediction at the first clear bit.
+    for (int i = 0; i < layer.k; i++, h1 += h2) {
+      long p = DoubleHashing.reduce(h1, m);
+      all &= w[(int) (p >>> 6)] >>> p;
+    }
+    return (all & 1) != 0;
+  }
+
+  private static boolean layerHasExact(Layer layer, long h1, long h2) {
+    long m = layer.m;
+    long step = Probes.stride(h2, m, true);
+    long s = Probes.start(h1, m, true);
+    for (int i = 0; i < layer.k; i++, s = Probes.next(s, step, m, true)) {
+      if (!layer.bits.get(s)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** An independent filter with the same layers, in the same write mode. */
   @Override
   public ScalableBloomFilter copy() {
-    ScalableBloomFilter c = new ScalableBloomFilter(initialCapacity, fpp, growth, tightening, hash);
-    for (Layer l : layers) {
-      c.layers.add(new Layer(l.bits.copy(), l.k, l.capacity, l.keys));
+    ScalableBloomFilter c =
+        new ScalableBloomFilter(initialCapacity, fpp, growth, tightening, hash, concurrency());
+    Layer[] ls = layers;
+    Layer[] copies = new Layer[ls.length];
+    for (int i = 0; i < ls.length; i++) {
+      copies[i] = new Layer(ls[i].bits.copy(), ls[i].k, ls[i].capacity, ls[i].keys);
     }
+    c.layers = copies;
     return c;
+  }
+
+  /** The write mode this filter was created or read in. */
+  public Concurrency concurrency() {
+    return concurrent ? Concurrency.CONCURRENT : Concurrency.SINGLE_WRITER;
   }
 
   // ---- introspection
@@ -305,14 +442,15 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   public int layerCount() {
-    return layers.size();
+    return layers.length;
   }
 
   /** The layers, oldest first: capacity, keys stored, bits, probes and the rate each was sized for. */
   public List<LayerInfo> layers() {
-    List<LayerInfo> out = new ArrayList<>(layers.size());
-    for (int i = 0; i < layers.size(); i++) {
-      Layer l = layers.get(i);
+    List<LayerInfo> out = new ArrayList<>(layers.length);
+    Layer[] ls = layers;
+    for (int i = 0; i < ls.length; i++) {
+      Layer l = ls[i];
       out.add(new LayerInfo(l.capacity, l.keys, l.m, l.k, fppOf(i)));
     }
     return out;
@@ -387,13 +525,17 @@ public final class ScalableBloomFilter implements MutableFilter {
   @Override
   public void writeTo(OutputStream out) throws IOException {
     ByteBuffer p = SketchWriter.params(32);
-    p.putLong(initialCapacity).putDouble(fpp).putInt(growth).putDouble(tightening).putInt(layers.size());
-    long payload = 8L * layers.size() + byteSize();
+    Layer[] ls = layers;
+    p.putLong(initialCapacity).putDouble(fpp).putInt(growth).putDouble(tightening).putInt(ls.length);
+    long payload = 8L * ls.length;
+    for (Layer l : ls) {
+      payload += 8L * l.words.length;
+    }
     SketchWriter w = SketchWriter.begin(out, type(), hash, p.array(), payload);
-    for (Layer l : layers) {
+    for (Layer l : ls) {
       w.writeLong(l.keys);
     }
-    for (Layer l : layers) {
+    for (Layer l : ls) {
       long[] words = l.bits.words();
       w.writeLongs(words, 0, words.length);
     }
@@ -402,10 +544,16 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   /** Reads a filter written by {@link #writeTo}; corrupt input throws SketchFormatException. */
   public static ScalableBloomFilter readFrom(InputStream in) throws IOException {
-    return read(SketchReader.open(in, StructureType.SCALABLE_BLOOM_FILTER));
+    return readFrom(in, Concurrency.CONCURRENT);
   }
 
-  static ScalableBloomFilter read(SketchReader r) throws IOException {
+  /** As {@link #readFrom(InputStream)}, the filter then written in the given mode. */
+  public static ScalableBloomFilter readFrom(InputStream in, Concurrency concurrency) throws IOException {
+    Objects.requireNonNull(concurrency, "concurrency");
+    return read(SketchReader.open(in, StructureType.SCALABLE_BLOOM_FILTER), concurrency);
+  }
+
+  static ScalableBloomFilter read(SketchReader r, Concurrency concurrency) throws IOException {
     long n0 = r.paramLong("initialCapacity");
     r.check(n0 >= 1, "initialCapacity", n0, "positive");
     double p = r.paramDouble("fpp");
@@ -416,7 +564,7 @@ public final class ScalableBloomFilter implements MutableFilter {
     r.check(t > 0 && t < 1, "tightening", t, "in (0, 1)");
     int count = r.paramInt("layers");
     r.check(count >= 1 && count <= MAX_LAYERS, "layers", count, "in [1, " + MAX_LAYERS + "]");
-    ScalableBloomFilter f = new ScalableBloomFilter(n0, p, s, t, r.hash());
+    ScalableBloomFilter f = new ScalableBloomFilter(n0, p, s, t, r.hash(), concurrency);
     long[] capacities = new long[count];
     int[] words = new int[count];
     long payload = 8L * count;
@@ -445,13 +593,15 @@ public final class ScalableBloomFilter implements MutableFilter {
       data[i] = r.readLongs(words[i], "bits of layer " + i);
     }
     r.finish();
+    Layer[] ls = new Layer[count];
     for (int i = 0; i < count; i++) {
       Layer l = f.newLayer(i, data[i], keys[i]);
       if ((l.m & 63) != 0 && (data[i][words[i] - 1] >>> (l.m & 63)) != 0) {
         throw new SketchFormatException("scalable layer " + i + " has bits set beyond its " + l.m + " bits");
       }
-      f.layers.add(l);
+      ls[i] = l;
     }
+    f.layers = ls;
     return f;
   }
 
@@ -465,12 +615,13 @@ public final class ScalableBloomFilter implements MutableFilter {
     ScalableBloomFilter g = (ScalableBloomFilter) o;
     if (initialCapacity != g.initialCapacity || Double.compare(fpp, g.fpp) != 0 || growth != g.growth
         || Double.compare(tightening, g.tightening) != 0 || !hash.equals(g.hash)
-        || layers.size() != g.layers.size()) {
+        || layers.length != g.layers.length) {
       return false;
     }
-    for (int i = 0; i < layers.size(); i++) {
-      if (layers.get(i).keys != g.layers.get(i).keys
-          || !Arrays.equals(layers.get(i).bits.words(), g.layers.get(i).bits.words())) {
+    Layer[] mine = layers;
+    Layer[] theirs = g.layers;
+    for (int i = 0; i < mine.length; i++) {
+      if (mine[i].keys != theirs[i].keys || !Arrays.equals(mine[i].words, theirs[i].words)) {
         return false;
       }
     }
@@ -479,12 +630,12 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   @Override
   public int hashCode() {
-    return Objects.hash(initialCapacity, fpp, growth, tightening, hash, layers.size());
+    return Objects.hash(initialCapacity, fpp, growth, tightening, hash, layers.length);
   }
 
   @Override
   public String toString() {
     return "ScalableBloomFilter{initialCapacity=" + initialCapacity + ", fpp=" + fpp + ", growth=" + growth
-        + ", tightening=" + tightening + ", layers=" + layers.size() + ", hash=" + hash + "}";
+        + ", tightening=" + tightening + ", layers=" + layers.length + ", hash=" + hash + "}";
   }
 }

@@ -4,8 +4,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * An array of bits addressed by long, backed by a long[] so it can exceed 2^31 bits. Setting is
- * lock-free and thread-safe (an atomic OR on the word); reading is a plain load. Not public API.
+ * An array of bits addressed by long, backed by a long[] so it can exceed 2^31 bits. Reading is a
+ * plain load. Each write comes in two forms: an atomic one, safe from many threads at once (a
+ * compare-and-exchange on the word, only when the word lacks the bits), and a plain one for a single
+ * writer. Not public API.
  */
 public final class LongBitArray {
   private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -51,21 +53,34 @@ public final class LongBitArray {
 
   /** Sets the bit; returns whether it was clear. Safe to call from many threads at once. */
   public boolean set(long index) {
-    int w = (int) (index >>> 6);
-    long mask = 1L << index;
-    // A plain read first: most sets in a filled filter hit a bit already set, and skip the atomic op.
-    if ((words[w] & mask) != 0) {
-      return false;
-    }
-    return ((long) WORDS.getAndBitwiseOr(words, w, mask) & mask) == 0;
+    return orWord(words, (int) (index >>> 6), 1L << index);
   }
 
-  /** ORs {@code mask} into word {@code w} atomically; returns whether any bit changed. */
-  public boolean orWord(int w, long mask) {
-    if ((words[w] & mask) == mask) {
-      return false;
+  /** Sets the bit with a plain store (one writer at a time); returns whether it was clear. */
+  public boolean setPlain(long index) {
+    int w = (int) (index >>> 6);
+    long mask = 1L << index;
+    long old = words[w];
+    words[w] = old | mask;
+    return (old & mask) == 0;
+  }
+
+  /**
+   * ORs {@code mask} into {@code words[w]} atomically; returns whether any bit changed. A plain read
+   * first: in a filling filter many bits are set already, and then no atomic operation is needed.
+   * One compare-and-exchange otherwise (a fetch-OR would be a loop of them on x86), repeated only
+   * when another thread changed the word in between.
+   */
+  public static boolean orWord(long[] words, int w, long mask) {
+    long cur = words[w];
+    while ((cur & mask) != mask) {
+      long seen = (long) WORDS.compareAndExchange(words, w, cur, cur | mask);
+      if (seen == cur) {
+        return true;
+      }
+      cur = seen;
     }
-    return ((long) WORDS.getAndBitwiseOr(words, w, mask) & mask) != mask;
+    return false;
   }
 
   /** The number of set bits (a scan of every word). */
@@ -77,15 +92,35 @@ public final class LongBitArray {
     return c;
   }
 
-  public void or(LongBitArray other) {
+  /** ORs {@code other} in, word by word: atomically when {@code atomic}, else with plain stores. */
+  public void or(LongBitArray other, boolean atomic) {
+    long[] theirs = other.words;
+    if (!atomic) {
+      for (int i = 0; i < words.length; i++) {
+        words[i] |= theirs[i];
+      }
+      return;
+    }
     for (int i = 0; i < words.length; i++) {
-      WORDS.getAndBitwiseOr(words, i, other.words[i]);
+      if ((words[i] | theirs[i]) != words[i]) {
+        WORDS.getAndBitwiseOr(words, i, theirs[i]);
+      }
     }
   }
 
-  public void and(LongBitArray other) {
+  /** ANDs {@code other} in, word by word: atomically when {@code atomic}, else with plain stores. */
+  public void and(LongBitArray other, boolean atomic) {
+    long[] theirs = other.words;
+    if (!atomic) {
+      for (int i = 0; i < words.length; i++) {
+        words[i] &= theirs[i];
+      }
+      return;
+    }
     for (int i = 0; i < words.length; i++) {
-      WORDS.getAndBitwiseAnd(words, i, other.words[i]);
+      if ((words[i] & theirs[i]) != words[i]) {
+        WORDS.getAndBitwiseAnd(words, i, theirs[i]);
+      }
     }
   }
 

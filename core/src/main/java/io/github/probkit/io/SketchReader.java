@@ -39,6 +39,7 @@ public final class SketchReader {
   private final HashStrategy hash;
   private final ByteBuffer params;
   private final long payloadLength;
+  private final int paramsLength;
   /** Payload bytes claimed by the fields read so far. */
   private long payloadRead;
   /** Payload bytes that have arrived. */
@@ -47,6 +48,7 @@ public final class SketchReader {
   private SketchReader(
       InputStream in, StructureType type, HashStrategy hash, ByteBuffer params, long payloadLength) {
     this.in = in;
+    this.paramsLength = params.capacity();
     this.type = type;
     this.hash = hash;
     this.params = params;
@@ -131,6 +133,11 @@ public final class SketchReader {
 
   public long payloadLength() {
     return payloadLength;
+  }
+
+  /** Where the payload starts: the bytes of the header and the parameters. */
+  public long payloadOffset() {
+    return SketchWriter.HEADER_BYTES + paramsLength;
   }
 
   // ---- parameters

@@ -8,6 +8,7 @@ import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.hash.KeyEncoder;
 import io.github.probkit.testing.Binomial;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -76,5 +77,41 @@ class KeyBufferTest {
     };
     assertThatThrownBy(() -> HashStrategy.xxh3().hash64("k", failing)).hasMessage("encoder failed");
     assertThat(KeyBuffer.ownTaken()).isFalse();
+  }
+
+  /**
+   * A String's key is its UTF-8 bytes whatever its chars: ASCII (copied as it is), Latin-1 beyond
+   * ASCII, chars above 0xFF whose low byte is ASCII (U+0141 ends in 0x41, 'A': a copy of low bytes
+   * would silently give "Abc"), surrogate pairs and unpaired surrogates, at lengths around the
+   * buffer's first size; the same through a CharSequence that is not a String.
+   */
+  @Test
+  void aStringsKeyIsItsUtf8Bytes() {
+    String[] samples = {
+      "", "a", "user:000000000000042", "caf\u00e9", "\u00ff\u0080", "\u0141bc", "x\u4e16\u754c",
+      "\ud83d\ude00 smile", "lone \ud800 high", "lone \udc00 low", "\u0100".repeat(70), "a".repeat(63),
+      "a".repeat(64), "b".repeat(65) + "\u0101", "z".repeat(1000)
+    };
+    for (String s : samples) {
+      byte[] expected = s.getBytes(StandardCharsets.UTF_8);
+      for (CharSequence cs : new CharSequence[] {s, new StringBuilder(s)}) {
+        KeyBuffer b = KeyBuffer.utf8(cs);
+        try {
+          assertThat(Arrays.copyOf(b.bytes(), b.length())).as("%s (%s)", s, cs.getClass().getSimpleName())
+              .isEqualTo(expected);
+        } finally {
+          b.release();
+        }
+      }
+      // After other bytes in the same buffer.
+      KeyBuffer b = KeyBuffer.acquire();
+      try {
+        b.putLong(7).putString(s);
+        assertThat(Arrays.copyOfRange(b.bytes(), 8, b.length())).isEqualTo(expected);
+      } finally {
+        b.release();
+      }
+      assertThat(HashStrategy.xxh3().hash64(s)).isEqualTo(HashStrategy.xxh3().hash64(expected));
+    }
   }
 }

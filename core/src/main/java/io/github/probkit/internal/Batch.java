@@ -1,0 +1,134 @@
+package io.github.probkit.internal;
+
+import io.github.probkit.hash.HashStrategy;
+import java.util.Objects;
+import java.util.function.LongPredicate;
+
+/**
+ * What the batch operations of the filters share. A batch is cut into chunks of {@link #CHUNK}
+ * keys, each done in passes: hash every key, touch the memory every key needs (plain loads, all
+ * independent, so the processor keeps many cache misses in flight at once), then test or set each
+ * key, now from the cache. One key at a time, a query out of the cache costs a whole memory latency
+ * (about 170 ns here) because little else fits in the processor's window behind it; a pass of bare
+ * loads keeps some 20 in flight. Not public API.
+ */
+public final class Batch {
+  /** Keys per chunk: their cache lines (up to 7 each) stay in the L1 or L2 cache until tested. */
+  public static final int CHUNK = 256;
+
+  /**
+   * Where the touching passes leave the sum of what they loaded, so that the JIT cannot drop the
+   * loads as unused. Written once per chunk, from any thread; its value means nothing.
+   */
+  @SuppressWarnings("unused")
+  private static long sink;
+
+  private Batch() {}
+
+  /** Keeps the loads that produced {@code touched}. */
+  public static void consume(long touched) {
+    sink = touched;
+  }
+
+  /** Checks a range {@code [from, to)} of an array of {@code length} and an output of {@code outLength}. */
+  public static void checkRange(int from, int to, int length, int outLength) {
+    Objects.checkFromToIndex(from, to, length);
+    if (outLength < to) {
+      throw new IllegalArgumentException(
+          "the results array has " + outLength + " elements, the keys need " + to);
+    }
+  }
+
+  /** Checks {@code count} keys given as slices {@code buf[offsets[i], offsets[i] + lengths[i])}. */
+  public static void checkSlices(byte[] buf, int[] offsets, int[] lengths, int count) {
+    Objects.requireNonNull(buf, "buf");
+    if (count < 0 || count > offsets.length || count > lengths.length) {
+      throw new IllegalArgumentException("count must be in [0, " + Math.min(offsets.length, lengths.length)
+          + "] for " + offsets.length + " offsets and " + lengths.length + " lengths, was " + count);
+    }
+    for (int i = 0; i < count; i++) {
+      Objects.checkFromIndexSize(offsets[i], lengths[i], buf.length);
+    }
+  }
+
+  /** A filter's work on one chunk: keys {@code [at, at + n)} of the batch, whose hashes are {@code h[0, n)}. */
+  @FunctionalInterface
+  public interface ChunkOp {
+    /** Returns what the chunk adds to the batch's result (keys present, or adds that changed). */
+    int apply(long[] h, int n, int at);
+  }
+
+  /**
+   * Runs {@code op} over {@code keys[from, to)} chunk by chunk, each key hashed with
+   * {@code hash.hash64(long)}; returns the sum of what the chunks return.
+   */
+  public static long overLongs(HashStrategy hash, long[] keys, int from, int to, ChunkOp op) {
+    long[] h = new long[Math.min(CHUNK, to - from)];
+    long sum = 0;
+    for (int at = from; at < to; at += h.length) {
+      int n = Math.min(h.length, to - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hash.hash64(keys[at + i]);
+      }
+      sum += op.apply(h, n, at);
+    }
+    return sum;
+  }
+
+  /**
+   * Runs {@code op} over {@code hashes[from, to)} chunk by chunk (each chunk copied, so that
+   * {@code op} may rewrite it); returns the sum of what the chunks return.
+   */
+  public static long overHashes(long[] hashes, int from, int to, ChunkOp op) {
+    long[] h = new long[Math.min(CHUNK, to - from)];
+    long sum = 0;
+    for (int at = from; at < to; at += h.length) {
+      int n = Math.min(h.length, to - at);
+      System.arraycopy(hashes, at, h, 0, n);
+      sum += op.apply(h, n, at);
+    }
+    return sum;
+  }
+
+  /**
+   * Runs {@code op} over {@code count} keys given as slices {@code buf[offsets[i], offsets[i] +
+   * lengths[i])}, chunk by chunk, each hashed with {@code hash.hash64(byte[], int, int)}.
+   */
+  public static long overSlices(
+      HashStrategy hash, byte[] buf, int[] offsets, int[] lengths, int count, ChunkOp op) {
+    long[] h = new long[Math.min(CHUNK, count)];
+    long sum = 0;
+    for (int at = 0; at < count; at += h.length) {
+      int n = Math.min(h.length, count - at);
+      for (int i = 0; i < n; i++) {
+        h[i] = hash.hash64(buf, offsets[at + i], lengths[at + i]);
+      }
+      sum += op.apply(h, n, at);
+    }
+    return sum;
+  }
+
+  /**
+   * Answers {@code hashes[from, to)} into {@code present[from, to)} one at a time with
+   * {@code contains}; returns how many are present. For filters without a batched pass.
+   */
+  public static int eachHash(long[] hashes, int from, int to, boolean[] present, LongPredicate contains) {
+    checkRange(from, to, hashes.length, present.length);
+    int found = 0;
+    for (int i = from; i < to; i++) {
+      present[i] = contains.test(hashes[i]);
+      found += present[i] ? 1 : 0;
+    }
+    return found;
+  }
+
+  /** Adds {@code hashes[from, to)} in order with {@code add}; returns how many of the adds changed the filter. */
+  public static long eachHash(long[] hashes, int from, int to, LongPredicate add) {
+    Objects.checkFromToIndex(from, to, hashes.length);
+    long changed = 0;
+    for (int i = from; i < to; i++) {
+      changed += add.test(hashes[i]) ? 1 : 0;
+    }
+    return changed;
+  }
+}
