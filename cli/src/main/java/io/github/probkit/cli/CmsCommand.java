@@ -28,13 +28,6 @@ import picocli.CommandLine.Spec;
       "",
       "Estimates are never too low, and too high by more than epsilon * N (N the total count)",
       "only with probability delta.",
-    },
-    subcommands = {
-      CmsCommand.Create.class,
-      CmsCommand.Add.class,
-      CmsCommand.Query.class,
-      CmsCommand.Info.class,
-      CmsCommand.Merge.class,
     })
 public final class CmsCommand implements Runnable {
   @Spec CommandSpec spec;

@@ -40,15 +40,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "filter",
     mixinStandardHelpOptions = true,
-    description = "Build and query membership filters (\"is this key in the set?\").",
-    subcommands = {
-      FilterCommand.Create.class,
-      FilterCommand.Add.class,
-      FilterCommand.Remove.class,
-      FilterCommand.Query.class,
-      FilterCommand.Info.class,
-      FilterCommand.Merge.class,
-    })
+    description = "Build and query membership filters (\"is this key in the set?\").")
 public final class FilterCommand implements Runnable {
   @Spec CommandSpec spec;
 

@@ -29,13 +29,6 @@ import picocli.CommandLine.Spec;
       "",
       "Create a sketch, add items to it over time, merge the sketches of",
       "different days or machines, and count their union.",
-    },
-    subcommands = {
-      HllCommand.Create.class,
-      HllCommand.Add.class,
-      HllCommand.Count.class,
-      HllCommand.Merge.class,
-      HllCommand.Info.class,
     })
 public final class HllCommand implements Runnable {
   @Spec CommandSpec spec;

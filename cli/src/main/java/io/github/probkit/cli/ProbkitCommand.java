@@ -3,7 +3,9 @@ package io.github.probkit.cli;
 import io.github.probkit.cli.lab.LabCommand;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -65,24 +67,72 @@ public final class ProbkitCommand implements Runnable {
   }
 
   /**
-   * Registers the subcommand that {@code args} name (its first argument that is not an option),
-   * or all of them when it names none, or {@code help} and {@code generate-completion}, which
-   * describe the others.
+   * The subcommands of the commands that have them, registered the same way: only the one a run
+   * names ({@code filter query} builds the model of {@code query} alone, which halved the start-up
+   * work that picocli's reflection does for a one-key query).
+   */
+  private static final Map<String, Map<String, Class<?>>> NESTED = Map.of(
+      "filter", inOrder("create", FilterCommand.Create.class, "add", FilterCommand.Add.class,
+          "remove", FilterCommand.Remove.class, "query", FilterCommand.Query.class,
+          "info", FilterCommand.Info.class, "merge", FilterCommand.Merge.class),
+      "cms", inOrder("create", CmsCommand.Create.class, "add", CmsCommand.Add.class,
+          "query", CmsCommand.Query.class, "info", CmsCommand.Info.class, "merge", CmsCommand.Merge.class),
+      "hll", inOrder("create", HllCommand.Create.class, "add", HllCommand.Add.class,
+          "count", HllCommand.Count.class, "merge", HllCommand.Merge.class, "info", HllCommand.Info.class));
+
+  /** Names and command classes, alternating, as a map in that order (the order help lists them in). */
+  private static Map<String, Class<?>> inOrder(Object... namesAndTypes) {
+    Map<String, Class<?>> m = new LinkedHashMap<>();
+    for (int i = 0; i < namesAndTypes.length; i += 2) {
+      m.put((String) namesAndTypes[i], (Class<?>) namesAndTypes[i + 1]);
+    }
+    return m;
+  }
+
+  /**
+   * Registers the subcommand that {@code args} name (its first argument that is not an option)
+   * and, of its own subcommands, the one the next such argument names; all of them at a level
+   * where none is named, or an unknown one (for the suggestions), or {@code help} and
+   * {@code generate-completion}, which describe the others. A bare {@code --version} needs none.
    */
   static void addSubcommands(CommandLine cl, String... args) {
     String named = null;
+    String nested = null;
+    boolean help = false;
     for (String a : args) {
-      if (!a.startsWith("-")) {
+      if (a.startsWith("-")) {
+        help |= named == null && (a.equals("-h") || a.equals("--help"));
+      } else if (named == null) {
         named = a;
+      } else {
+        nested = a;
         break;
       }
     }
-    if (named != null && SUBCOMMANDS.containsKey(named)
-        && !named.equals("help") && !named.equals("generate-completion")) {
-      cl.addSubcommand(named, SUBCOMMANDS.get(named));
+    List<String> all = Arrays.asList(args);
+    if (named == null && !help && (all.contains("-V") || all.contains("--version"))) {
       return;
     }
-    SUBCOMMANDS.forEach(cl::addSubcommand);
+    if (named == null || !SUBCOMMANDS.containsKey(named)
+        || named.equals("help") || named.equals("generate-completion")) {
+      SUBCOMMANDS.forEach((name, type) -> addWithNested(cl, name, type, null));
+      return;
+    }
+    addWithNested(cl, named, SUBCOMMANDS.get(named), nested);
+  }
+
+  private static void addWithNested(CommandLine cl, String name, Class<?> type, String nested) {
+    cl.addSubcommand(name, type);
+    Map<String, Class<?>> subs = NESTED.get(name);
+    if (subs == null) {
+      return;
+    }
+    CommandLine group = cl.getSubcommands().get(name);
+    if (nested != null && subs.containsKey(nested)) {
+      group.addSubcommand(nested, subs.get(nested));
+    } else {
+      subs.forEach(group::addSubcommand);
+    }
   }
 
   @Spec CommandSpec spec;
