@@ -28,8 +28,8 @@ import java.util.function.Supplier;
  * its recipe and compares the bytes, and pins each file's SHA-256. {@link #main} writes the files
  * that do not exist yet, once, by hand, when a structure or format version is introduced; an
  * existing file is never rewritten (docs/FORMAT.md, "Golden files"). Run it from the repository
- * root with
- * {@code java -cp core/target/classes:core/target/test-classes:<hash4j jar> io.github.probkit.GoldenFiles}.
+ * root with {@code java -cp core/target/classes:core/target/test-classes:<hash4j jar>
+ * io.github.probkit.GoldenFiles}.
  */
 public final class GoldenFiles {
   private GoldenFiles() {}
@@ -39,61 +39,77 @@ public final class GoldenFiles {
     void writeTo(OutputStream out) throws IOException;
   }
 
-  /** Golden files today's code cannot rebuild from their keys (see the comment in {@link #recipes}). */
+  /**
+   * Golden files today's code cannot rebuild from their keys (see the comment in {@link #recipes}).
+   */
   public static final java.util.Set<String> WITHOUT_RECIPE = java.util.Set.of("scalable-v1.bin");
 
   /** File name to the structure it holds, built from its documented keys. */
   public static Map<String, Supplier<Writable>> recipes() {
     Map<String, Supplier<Writable>> r = new LinkedHashMap<>();
     // Seed 000's 16-bit FNV-1a walkthrough filter.
-    r.put("bloom-fnv-seed000-v1.bin", () -> {
-      BloomFilter seed = BloomFilter.withBits(16, 2, HashStrategy.fnv1a());
-      for (String name : new String[] {"asha", "ravi", "meera"}) {
-        seed.add(name);
-      }
-      return seed::writeTo;
-    });
+    r.put(
+        "bloom-fnv-seed000-v1.bin",
+        () -> {
+          BloomFilter seed = BloomFilter.withBits(16, 2, HashStrategy.fnv1a());
+          for (String name : new String[] {"asha", "ravi", "meera"}) {
+            seed.add(name);
+          }
+          return seed::writeTo;
+        });
     // "user:0" .. "user:999" at 1 %.
-    r.put("bloom-xxh3-v1.bin", () -> {
-      BloomFilter users = BloomFilter.create(1000, 0.01);
-      Keys.sequential("user:", 0, 1000).forEach(users::add);
-      return users::writeTo;
-    });
+    r.put(
+        "bloom-xxh3-v1.bin",
+        () -> {
+          BloomFilter users = BloomFilter.create(1000, 0.01);
+          Keys.sequential("user:", 0, 1000).forEach(users::add);
+          return users::writeTo;
+        });
     // 100 keys at 1 %, one key added twice, one removed.
-    r.put("counting-v1.bin", () -> {
-      CountingBloomFilter counting = CountingBloomFilter.create(100, 0.01);
-      Keys.sequential("golden:", 0, 100).forEach(counting::add);
-      counting.add("twice");
-      counting.add("twice");
-      counting.remove("golden:99");
-      return counting::writeTo;
-    });
-    // 200 keys at 1 %, the first 50 removed, one key added three times. Written by create(200, 0.01)
+    r.put(
+        "counting-v1.bin",
+        () -> {
+          CountingBloomFilter counting = CountingBloomFilter.create(100, 0.01);
+          Keys.sequential("golden:", 0, 100).forEach(counting::add);
+          counting.add("twice");
+          counting.add("twice");
+          counting.remove("golden:99");
+          return counting::writeTo;
+        });
+    // 200 keys at 1 %, the first 50 removed, one key added three times. Written by create(200,
+    // 0.01)
     // when it took ceil(200 / 3.6) = 56 buckets (create leaves more room since): the table is built
     // with those 56 buckets of 10 bits, and the header keeps the request, 200 keys at 1 %.
-    r.put("cuckoo-v1.bin", () -> {
-      CuckooFilter cuckoo = CuckooFilter.withBuckets(56, 10);
-      Keys.sequential("golden:", 0, 200).forEach(cuckoo::add);
-      Keys.sequential("golden:", 0, 50).forEach(cuckoo::remove);
-      for (int i = 0; i < 3; i++) {
-        cuckoo.add("thrice");
-      }
-      // Parameters after the 28-byte header: buckets (u64), bits (u32), expectedKeys (u64), fpp (f64).
-      return out -> out.write(Bytes.putDouble(Bytes.putLong(bytes(cuckoo::writeTo), 40, 200), 48, 0.01));
-    });
+    r.put(
+        "cuckoo-v1.bin",
+        () -> {
+          CuckooFilter cuckoo = CuckooFilter.withBuckets(56, 10);
+          Keys.sequential("golden:", 0, 200).forEach(cuckoo::add);
+          Keys.sequential("golden:", 0, 50).forEach(cuckoo::remove);
+          for (int i = 0; i < 3; i++) {
+            cuckoo.add("thrice");
+          }
+          // Parameters after the 28-byte header: buckets (u64), bits (u32), expectedKeys (u64), fpp
+          // (f64).
+          return out ->
+              out.write(Bytes.putDouble(Bytes.putLong(bytes(cuckoo::writeTo), 40, 200), 48, 0.01));
+        });
     // scalable-v1.bin: initial capacity 100 at 1 %, keys "golden:0" .. "golden:349", layers of 100,
     // 200 and 400 keys. create() has since sized the first layer for at least 1,000 keys with a
     // margin on the rate, and no public factory builds the old layers, so this file has no recipe:
     // it is pinned by its hash, read and written back, and checked by ScalableBloomFilterTest.
     // 1000 keys at 1 %.
-    r.put("blocked-v1.bin", () -> {
-      BlockedBloomFilter blocked = BlockedBloomFilter.create(1000, 0.01);
-      Keys.sequential("golden-", 0, 1000).forEach(blocked::add);
-      return blocked::writeTo;
-    });
+    r.put(
+        "blocked-v1.bin",
+        () -> {
+          BlockedBloomFilter blocked = BlockedBloomFilter.create(1000, 0.01);
+          Keys.sequential("golden-", 0, 1000).forEach(blocked::add);
+          return blocked::writeTo;
+        });
     // The same 1000 keys, with 8- and with 16-bit fingerprints.
     for (FingerprintBits bits : FingerprintBits.values()) {
-      r.put("binary-fuse" + bits.bits() + "-v1.bin",
+      r.put(
+          "binary-fuse" + bits.bits() + "-v1.bin",
           () -> BinaryFuseFilter.create(Keys.sequential("golden-", 0, 1000), bits)::writeTo);
     }
     // Seed 000's 2 x 8 sketch; 3 x 64 sketches of "item-i" x (i + 1); a hand-worked Space-Saving.

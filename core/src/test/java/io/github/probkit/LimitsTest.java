@@ -28,22 +28,30 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * Every factory refuses, before allocating anything, a structure larger than the JVM's maximum heap,
- * with an IllegalArgumentException saying what it would need. The sizes below need 8 GiB or more
- * (worked out by hand in each comment); the build runs tests with -Xmx3g.
+ * Every factory refuses, before allocating anything, a structure larger than the JVM's maximum
+ * heap, with an IllegalArgumentException saying what it would need. The sizes below need 8 GiB or
+ * more (worked out by hand in each comment); the build runs tests with -Xmx3g.
  */
 class LimitsTest {
-  private static final String HEAP = "more than this JVM's maximum heap of "
-      + Preconditions.formatBytes(Runtime.getRuntime().maxMemory()) + " (raise it with -Xmx)";
+  private static final String HEAP =
+      "more than this JVM's maximum heap of "
+          + Preconditions.formatBytes(Runtime.getRuntime().maxMemory())
+          + " (raise it with -Xmx)";
 
   @BeforeEach
   void heapBelowEightGiB() {
-    assumeTrue(Runtime.getRuntime().maxMemory() < (8L << 30), "needs a heap below 8 GiB (the build gives 3)");
+    assumeTrue(
+        Runtime.getRuntime().maxMemory() < (8L << 30),
+        "needs a heap below 8 GiB (the build gives 3)");
   }
 
-  /** Runs {@code factory}, which must fail with {@code message} having allocated next to nothing. */
+  /**
+   * Runs {@code factory}, which must fail with {@code message} having allocated next to nothing.
+   */
   private static void refused(Executable factory, String message) {
-    assertThatThrownBy(factory::execute).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    assertThatThrownBy(factory::execute)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(message);
     // Once more, measured: the first call also loaded classes.
     long before = allocatedBytes();
     try {
@@ -62,10 +70,12 @@ class LimitsTest {
   @Test
   void bloom() {
     // 1e10 keys at 1 %: 9.585 bits per key, 95,850,583,774 bits = 11.98e9 bytes = 11.2 GiB.
-    refused(() -> BloomFilter.create(10_000_000_000L, 0.01),
+    refused(
+        () -> BloomFilter.create(10_000_000_000L, 0.01),
         "a Bloom filter of 95850583774 bits needs 11.2 GiB, " + HEAP);
     // The largest filter: (2^31 - 9) words of 8 bytes, just under 16 GiB.
-    refused(() -> BloomFilter.withBits(BloomFilter.MAX_BITS, 3),
+    refused(
+        () -> BloomFilter.withBits(BloomFilter.MAX_BITS, 3),
         "a Bloom filter of 137438952896 bits needs 16.0 GiB, " + HEAP);
   }
 
@@ -73,7 +83,8 @@ class LimitsTest {
   void counting() {
     // 2e9 keys at 1 %: ceil(2e9 * 9.5850583774) = 19,170,116,755 counters of 4 bits = 9.585e9 bytes
     // = 8.9 GiB.
-    refused(() -> CountingBloomFilter.create(2_000_000_000L, 0.01),
+    refused(
+        () -> CountingBloomFilter.create(2_000_000_000L, 0.01),
         "a counting Bloom filter of 19170116755 counters needs 8.9 GiB, " + HEAP);
   }
 
@@ -81,7 +92,8 @@ class LimitsTest {
   void cuckoo() {
     // 3e9 keys at 1e-6: 23-bit fingerprints (8 / (2^23 - 1) <= 1e-6), CuckooFilter.bucketsFor:
     // 833,419,936 buckets of 4 slots, 76.7e9 bits = 9.58e9 bytes = 8.9 GiB.
-    refused(() -> CuckooFilter.create(3_000_000_000L, 1e-6),
+    refused(
+        () -> CuckooFilter.create(3_000_000_000L, 1e-6),
         "a cuckoo filter of 833419936 buckets needs 8.9 GiB, " + HEAP);
   }
 
@@ -93,15 +105,21 @@ class LimitsTest {
         .hasMessageStartingWith("a blocked Bloom filter of ")
         .hasMessageMatching(".* bits needs 1[12]\\.\\d GiB, .*")
         .hasMessageEndingWith(HEAP);
-    refused(() -> BlockedBloomFilter.withBits(BlockedBloomFilter.MAX_BITS, 8),
-        "a blocked Bloom filter of " + BlockedBloomFilter.MAX_BITS + " bits needs 16.0 GiB, " + HEAP);
+    refused(
+        () -> BlockedBloomFilter.withBits(BlockedBloomFilter.MAX_BITS, 8),
+        "a blocked Bloom filter of "
+            + BlockedBloomFilter.MAX_BITS
+            + " bits needs 16.0 GiB, "
+            + HEAP);
   }
 
   @Test
   void scalable() {
-    // Layer 0 of 1e10 keys at 0.9 * 1 % * (1 - 0.5) = 0.45 % (the sizing margin): -ln(0.0045) / ln(2)^2
+    // Layer 0 of 1e10 keys at 0.9 * 1 % * (1 - 0.5) = 0.45 % (the sizing margin): -ln(0.0045) /
+    // ln(2)^2
     // = 11.2470475274 bits per key, 112,470,475,274 bits = 14.06e9 bytes = 13.1 GiB.
-    refused(() -> ScalableBloomFilter.create(10_000_000_000L, 0.01),
+    refused(
+        () -> ScalableBloomFilter.create(10_000_000_000L, 0.01),
         "layer 0 of a scalable Bloom filter (112470475274 bits) needs 13.1 GiB, " + HEAP);
   }
 
@@ -123,7 +141,8 @@ class LimitsTest {
     long key = fresh;
     assertThatThrownBy(() -> f.add(key))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageStartingWith("cannot grow the scalable filter: layer 2 of a scalable Bloom filter (")
+        .hasMessageStartingWith(
+            "cannot grow the scalable filter: layer 2 of a scalable Bloom filter (")
         .hasMessageMatching(".* bits\\) needs 9\\.\\d GiB, .*");
     assertThat(f.layerCount()).isEqualTo(2);
     assertThat(f.approximateCount()).isEqualTo(keys);
@@ -133,35 +152,46 @@ class LimitsTest {
   @Test
   void countMin() {
     // epsilon 2e-9: ceil(e / 2e-9) = 1,359,140,915 counters in 1 row (delta 0.5) = 10.1 GiB.
-    refused(() -> CountMinSketch.create(2e-9, 0.5),
+    refused(
+        () -> CountMinSketch.create(2e-9, 0.5),
         "a count-min sketch of 1 x 1359140915 counters needs 10.1 GiB, " + HEAP);
-    refused(() -> CountMinSketch.withDimensions(Integer.MAX_VALUE - 8, 1),
+    refused(
+        () -> CountMinSketch.withDimensions(Integer.MAX_VALUE - 8, 1),
         "a count-min sketch of 1 x 2147483639 counters needs 16.0 GiB, " + HEAP);
   }
 
   @Test
   void heavyHitters() {
     // 2^28 slots of 84 bytes (21 GiB) and a table of 2^29 ints (2 GiB).
-    refused(() -> HeavyHitters.withCapacity(HeavyHitters.MAX_CAPACITY),
+    refused(
+        () -> HeavyHitters.withCapacity(HeavyHitters.MAX_CAPACITY),
         "a heavy-hitters summary of capacity 268435456 needs 23.0 GiB, " + HEAP);
     // epsilon 5e-9: capacity 2e8, 2e8 * 84 bytes + 2^29 ints = 16.8e9 + 2.1e9 bytes = 17.6 GiB.
-    refused(() -> HeavyHitters.create(5e-9),
+    refused(
+        () -> HeavyHitters.create(5e-9),
         "a heavy-hitters summary of capacity 200000000 needs 17.6 GiB, " + HEAP);
   }
 
   @Test
   void binaryFuseInASmallHeap() throws IOException, InterruptedException {
-    // In-process the build would need 100 million hashes (800 MB) before it could exceed the heap, so
+    // In-process the build would need 100 million hashes (800 MB) before it could exceed the heap,
+    // so
     // a JVM of 64 MiB builds from 4 million (32 MB): about 4.5 million slots of 17 bytes of work
     // arrays plus 12 bytes per key, 125 MB. It must refuse before copying the hashes, as a copy
     // alone would fill the heap.
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
-        "-cp", System.getProperty("java.class.path"), FuseInASmallHeap.class.getName()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                FuseInASmallHeap.class.getName()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(out).startsWith("refused: building a binary fuse filter of 4000000 keys needs ")
+    assertThat(out)
+        .startsWith("refused: building a binary fuse filter of 4000000 keys needs ")
         .contains("more than this JVM's maximum heap of ");
     assertThat(p.exitValue()).isZero();
   }

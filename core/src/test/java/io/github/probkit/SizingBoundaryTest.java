@@ -26,12 +26,16 @@ class SizingBoundaryTest {
   void countMinDepthOnBothSidesOfEveryPowerOfE() {
     for (int d = 1; d <= CountMinSketch.MAX_DEPTH; d++) {
       double boundary = Math.exp(-d);
-      assertThat(CountMinSketch.depthFor(boundary * (1 + STEP))).as("just above e^-%d", d).isEqualTo(d);
+      assertThat(CountMinSketch.depthFor(boundary * (1 + STEP)))
+          .as("just above e^-%d", d)
+          .isEqualTo(d);
       // Between two boundaries: a rounding depthFor errs on the lower third of each interval.
       assertThat(CountMinSketch.depthFor(Math.exp(-(d - 0.7)))).as("e^-(%d - 0.7)", d).isEqualTo(d);
       assertThat(CountMinSketch.depthFor(Math.exp(-(d - 0.3)))).as("e^-(%d - 0.3)", d).isEqualTo(d);
       if (d < CountMinSketch.MAX_DEPTH) {
-        assertThat(CountMinSketch.depthFor(boundary * (1 - STEP))).as("just below e^-%d", d).isEqualTo(d + 1);
+        assertThat(CountMinSketch.depthFor(boundary * (1 - STEP)))
+            .as("just below e^-%d", d)
+            .isEqualTo(d + 1);
       } else {
         double below = boundary * (1 - STEP);
         assertThatThrownBy(() -> CountMinSketch.depthFor(below))
@@ -43,7 +47,9 @@ class SizingBoundaryTest {
     SplittableRandom r = new SplittableRandom(0x6a09e667f3bcc908L);
     for (int i = 0; i < 2000; i++) {
       double delta = Math.exp(-64 * r.nextDouble());
-      assertThat(CountMinSketch.depthFor(delta)).as("delta %s", delta).isEqualTo(Theory.countMinDepth(delta));
+      assertThat(CountMinSketch.depthFor(delta))
+          .as("delta %s", delta)
+          .isEqualTo(Theory.countMinDepth(delta));
     }
   }
 
@@ -53,10 +59,16 @@ class SizingBoundaryTest {
     for (int i = 0; i < 2000; i++) {
       int w = i < 100 ? 3 + i : 3 + r.nextInt(1_000_000);
       double boundary = Math.E / w;
-      assertThat(CountMinSketch.widthFor(boundary * (1 + STEP), 0.01)).as("just above e/%d", w).isEqualTo(w);
-      assertThat(CountMinSketch.widthFor(boundary * (1 - STEP), 0.01)).as("just below e/%d", w).isEqualTo(w + 1);
+      assertThat(CountMinSketch.widthFor(boundary * (1 + STEP), 0.01))
+          .as("just above e/%d", w)
+          .isEqualTo(w);
+      assertThat(CountMinSketch.widthFor(boundary * (1 - STEP), 0.01))
+          .as("just below e/%d", w)
+          .isEqualTo(w + 1);
       double between = Math.E / (w + 0.3);
-      assertThat(CountMinSketch.widthFor(between, 0.01)).isEqualTo(Theory.countMinWidth(between)).isEqualTo(w + 1);
+      assertThat(CountMinSketch.widthFor(between, 0.01))
+          .isEqualTo(Theory.countMinWidth(between))
+          .isEqualTo(w + 1);
     }
     CountMinSketch s = CountMinSketch.create(Math.E / 1000 * (1 - STEP), Math.exp(-4) * (1 - STEP));
     assertThat(s.width()).isEqualTo(1001);
@@ -90,7 +102,9 @@ class SizingBoundaryTest {
         double target = j + 0.5 + off;
         long m = (long) Math.floor(target / Math.log(2) * n);
         int expected = off < 0 ? j : j + 1;
-        assertThat(BloomFilter.optimalHashes(m, n)).as("m/n ln 2 = %.3f", target).isEqualTo(expected);
+        assertThat(BloomFilter.optimalHashes(m, n))
+            .as("m/n ln 2 = %.3f", target)
+            .isEqualTo(expected);
       }
     }
     assertThat(BloomFilter.optimalHashes(1, n)).isEqualTo(1);
@@ -108,11 +122,14 @@ class SizingBoundaryTest {
         assertThat(CuckooFilter.fingerprintBits(bound * (1 + STEP))).isEqualTo(f);
       }
       if (f < CuckooFilter.MAX_FINGERPRINT_BITS) {
-        assertThat(CuckooFilter.fingerprintBits(bound * (1 - STEP))).as("below 8 / (2^%d - 1)", f)
-            .isEqualTo(f + 1).isEqualTo(Theory.cuckooFingerprintBits(bound * (1 - STEP)));
+        assertThat(CuckooFilter.fingerprintBits(bound * (1 - STEP)))
+            .as("below 8 / (2^%d - 1)", f)
+            .isEqualTo(f + 1)
+            .isEqualTo(Theory.cuckooFingerprintBits(bound * (1 - STEP)));
       } else {
         double below = bound * (1 - STEP);
-        assertThatThrownBy(() -> CuckooFilter.fingerprintBits(below)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CuckooFilter.fingerprintBits(below))
+            .isInstanceOf(IllegalArgumentException.class);
       }
     }
   }
@@ -131,7 +148,9 @@ class SizingBoundaryTest {
       int bits = Math.max(6, Theory.cuckooFingerprintBits(p));
       double slots = n / (bits == 6 ? 0.88 : 0.9);
       long buckets = (long) Math.ceil((slots + 6 * Math.sqrt(slots)) / 4);
-      assertThat(CuckooFilter.bucketsFor(n, bits)).as("n = %d, %d bits", n, bits).isEqualTo(buckets);
+      assertThat(CuckooFilter.bucketsFor(n, bits))
+          .as("n = %d, %d bits", n, bits)
+          .isEqualTo(buckets);
       if (n < 100_000) {
         CuckooFilter f = CuckooFilter.create(n, p);
         assertThat(f.bucketCount()).as("n = %d, p = %s", n, p).isEqualTo(buckets);
@@ -142,7 +161,8 @@ class SizingBoundaryTest {
 
   /**
    * The fewest blocks whose rate, with the best k, is at most p: the block count chosen meets p and
-   * one block fewer does not. (The rate formula itself is checked against Theory in RateFormulasTest.)
+   * one block fewer does not. (The rate formula itself is checked against Theory in
+   * RateFormulasTest.)
    */
   @Test
   void blockedBitsAreTheFewestBlocksThatMeetTheRate() {
@@ -154,7 +174,8 @@ class SizingBoundaryTest {
       assertThat(bits % BlockedBloomFilter.BLOCK_BITS).isZero();
       assertThat(bestRate(bits, n)).as("n=%d p=%s at %d bits", n, p, bits).isLessThanOrEqualTo(p);
       if (bits > BlockedBloomFilter.BLOCK_BITS) {
-        assertThat(bestRate(bits - BlockedBloomFilter.BLOCK_BITS, n)).as("n=%d p=%s one block fewer", n, p)
+        assertThat(bestRate(bits - BlockedBloomFilter.BLOCK_BITS, n))
+            .as("n=%d p=%s one block fewer", n, p)
             .isGreaterThan(p);
       }
     }
@@ -175,7 +196,8 @@ class SizingBoundaryTest {
   void binaryFuseWidthOnBothSidesOfTwoToTheMinusEightAndSixteen() {
     assertThat(FingerprintBits.forFpp(0.5)).isEqualTo(FingerprintBits.BITS_8);
     assertThat(FingerprintBits.forFpp(Math.scalb(1.0, -8))).isEqualTo(FingerprintBits.BITS_8);
-    assertThat(FingerprintBits.forFpp(Math.nextDown(Math.scalb(1.0, -8)))).isEqualTo(FingerprintBits.BITS_16);
+    assertThat(FingerprintBits.forFpp(Math.nextDown(Math.scalb(1.0, -8))))
+        .isEqualTo(FingerprintBits.BITS_16);
     assertThat(FingerprintBits.forFpp(Math.scalb(1.0, -16))).isEqualTo(FingerprintBits.BITS_16);
     assertThatThrownBy(() -> FingerprintBits.forFpp(Math.nextDown(Math.scalb(1.0, -16))))
         .isInstanceOf(IllegalArgumentException.class);
@@ -188,9 +210,13 @@ class SizingBoundaryTest {
     for (int c = 1; c <= 5000; c += c < 20 ? 1 : 97) {
       double boundary = 1.0 / c;
       if (boundary < 1) {
-        assertThat(HeavyHitters.create(boundary * (1 + STEP)).capacity()).as("just above 1/%d", c).isEqualTo(c);
+        assertThat(HeavyHitters.create(boundary * (1 + STEP)).capacity())
+            .as("just above 1/%d", c)
+            .isEqualTo(c);
       }
-      assertThat(HeavyHitters.create(boundary * (1 - STEP)).capacity()).as("just below 1/%d", c).isEqualTo(c + 1);
+      assertThat(HeavyHitters.create(boundary * (1 - STEP)).capacity())
+          .as("just below 1/%d", c)
+          .isEqualTo(c + 1);
     }
   }
 }

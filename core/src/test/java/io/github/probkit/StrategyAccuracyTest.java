@@ -27,39 +27,52 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every structure meets its documented accuracy with every hash strategy it accepts, on the keys that
- * broke FNV-1a ({@code user:0}, {@code user:1}, ...: similar keys), and refuses at creation, with
- * one clear error, a strategy it cannot use. Before the refusals, FNV-1a gave HyperLogLog an
+ * Every structure meets its documented accuracy with every hash strategy it accepts, on the keys
+ * that broke FNV-1a ({@code user:0}, {@code user:1}, ...: similar keys), and refuses at creation,
+ * with one clear error, a strategy it cannot use. Before the refusals, FNV-1a gave HyperLogLog an
  * estimate 89 % low, UltraLogLog 88 % low, and made a cuckoo filter refuse 39 % of its keys.
  */
 class StrategyAccuracyTest {
   private static final int N = 100_000;
   private static final double FPP = 0.01;
+
   /** Tolerances: a one-in-a-billion excess of the binomial (or normal) distribution. */
   private static final double CONFIDENCE = 1 - 1e-9;
+
   private static final double SIGMAS = 6.1;
 
   private static final List<byte[]> ADDED = Keys.sequential("user:", 0, N);
   private static final List<byte[]> ABSENT = Keys.sequential("user:", N, N);
 
   static Stream<HashStrategy> strategies() {
-    return Stream.of(HashStrategy.xxh3(), HashStrategy.xxh3(0x5eed_5eedL), HashStrategy.fnv1a(),
+    return Stream.of(
+        HashStrategy.xxh3(),
+        HashStrategy.xxh3(0x5eed_5eedL),
+        HashStrategy.fnv1a(),
         HashStrategy.fnv1a(0x0123_4567_89ab_cdefL));
   }
 
-  /** The filters, each created for N keys at FPP (binary fuse: built from the keys) with a strategy. */
+  /**
+   * The filters, each created for N keys at FPP (binary fuse: built from the keys) with a strategy.
+   */
   static Stream<Arguments> filters() {
-    List<Function<HashStrategy, MembershipFilter>> makers = List.of(
-        h -> BloomFilter.create(N, FPP, h),
-        h -> BlockedBloomFilter.create(N, FPP, h),
-        h -> CountingBloomFilter.create(N, FPP, h),
-        h -> CuckooFilter.create(N, FPP, h),
-        h -> ScalableBloomFilter.create(N / 16, FPP, 2, 0.5, h),
-        h -> BinaryFuseFilter.create(ADDED, FingerprintBits.BITS_8, h),
-        h -> BinaryFuseFilter.create(ADDED, FingerprintBits.BITS_16, h));
-    List<String> names = List.of("bloom", "blocked", "counting", "cuckoo", "scalable", "binary-fuse8", "binary-fuse16");
-    return strategies().flatMap(h -> java.util.stream.IntStream.range(0, makers.size())
-        .mapToObj(i -> Arguments.of(names.get(i), h, makers.get(i))));
+    List<Function<HashStrategy, MembershipFilter>> makers =
+        List.of(
+            h -> BloomFilter.create(N, FPP, h),
+            h -> BlockedBloomFilter.create(N, FPP, h),
+            h -> CountingBloomFilter.create(N, FPP, h),
+            h -> CuckooFilter.create(N, FPP, h),
+            h -> ScalableBloomFilter.create(N / 16, FPP, 2, 0.5, h),
+            h -> BinaryFuseFilter.create(ADDED, FingerprintBits.BITS_8, h),
+            h -> BinaryFuseFilter.create(ADDED, FingerprintBits.BITS_16, h));
+    List<String> names =
+        List.of(
+            "bloom", "blocked", "counting", "cuckoo", "scalable", "binary-fuse8", "binary-fuse16");
+    return strategies()
+        .flatMap(
+            h ->
+                java.util.stream.IntStream.range(0, makers.size())
+                    .mapToObj(i -> Arguments.of(names.get(i), h, makers.get(i))));
   }
 
   @ParameterizedTest(name = "{0} {1}")
@@ -77,7 +90,8 @@ class StrategyAccuracyTest {
     if (f instanceof MutableFilter) {
       for (byte[] k : ADDED) {
         assertThat(((MutableFilter) f).add(k) || f instanceof CuckooFilter == false)
-            .as("%s stores every one of its %d keys", name, N).isTrue();
+            .as("%s stores every one of its %d keys", name, N)
+            .isTrue();
       }
     }
     for (byte[] k : ADDED) {
@@ -94,9 +108,19 @@ class StrategyAccuracyTest {
   }
 
   static Stream<Arguments> sketches() {
-    return strategies().flatMap(h -> Stream.of(
-        Arguments.of("hyperloglog", h, (Function<HashStrategy, CardinalitySketch>) s -> HyperLogLog.create(14, s)),
-        Arguments.of("ultraloglog", h, (Function<HashStrategy, CardinalitySketch>) s -> UltraLogLog.create(14, s))));
+    return strategies()
+        .flatMap(
+            h ->
+                Stream.of(
+                    Arguments.of(
+                        "hyperloglog",
+                        h,
+                        (Function<HashStrategy, CardinalitySketch>) s -> HyperLogLog.create(14, s)),
+                    Arguments.of(
+                        "ultraloglog",
+                        h,
+                        (Function<HashStrategy, CardinalitySketch>)
+                            s -> UltraLogLog.create(14, s))));
   }
 
   @ParameterizedTest(name = "{0} {1}")
@@ -111,8 +135,10 @@ class StrategyAccuracyTest {
     }
     CardinalitySketch s = make.apply(hash);
     ADDED.forEach(s::add);
-    assertThat(Math.abs(s.estimate() / N - 1)).isLessThanOrEqualTo(SIGMAS * s.relativeStandardError());
-    assertThat(Math.abs(s.bestEstimate() / N - 1)).isLessThanOrEqualTo(SIGMAS * s.bestRelativeStandardError());
+    assertThat(Math.abs(s.estimate() / N - 1))
+        .isLessThanOrEqualTo(SIGMAS * s.relativeStandardError());
+    assertThat(Math.abs(s.bestEstimate() / N - 1))
+        .isLessThanOrEqualTo(SIGMAS * s.bestRelativeStandardError());
   }
 
   /**
@@ -122,9 +148,10 @@ class StrategyAccuracyTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("strategies")
   void countMinMeetsItsBoundWithEveryStrategy(HashStrategy hash) {
-    CountMinSketch c = hash.exactModulo()
-        ? CountMinSketch.withDimensions(2719, 2, hash)
-        : CountMinSketch.create(0.001, 0.01, hash);
+    CountMinSketch c =
+        hash.exactModulo()
+            ? CountMinSketch.withDimensions(2719, 2, hash)
+            : CountMinSketch.create(0.001, 0.01, hash);
     int items = 20_000;
     for (int i = 0; i < items; i++) {
       c.add("user:" + i, 1 + i % 7);

@@ -16,8 +16,8 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * Distinct-count sketches at precision 14: adding a key (long or String) or a key's 64-bit hash to a
- * sketch already holding {@code n} distinct keys (so in its dense, steady state), estimating a
+ * Distinct-count sketches at precision 14: adding a key (long or String) or a key's 64-bit hash to
+ * a sketch already holding {@code n} distinct keys (so in its dense, steady state), estimating a
  * sketch that has absorbed another of n keys by a merge, merging a sketch of n other keys into it
  * (in place where the library can; DataSketches through a new Union), and serializing it to a byte
  * array. ns per operation.
@@ -29,15 +29,26 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms1g", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class CardinalityBenchmark {
   private static final int KEYS = 1 << 20;
   private static final int MASK = KEYS - 1;
 
-  @Param({"probkit-ull", "probkit-hll", "hash4j-ull", "hash4j-hll", "datasketches-hll4", "datasketches-hll6", "datasketches-hll8",
-      "datasketches-cpc", "streamlib-hllp"})
+  @Param({
+    "probkit-ull",
+    "probkit-hll",
+    "hash4j-ull",
+    "hash4j-hll",
+    "datasketches-hll4",
+    "datasketches-hll6",
+    "datasketches-hll8",
+    "datasketches-cpc",
+    "streamlib-hllp"
+  })
   public String impl;
 
   @Param({"1000000"})
@@ -66,7 +77,8 @@ public class CardinalityBenchmark {
       }
     }
     if (method.equals("estimate")) {
-      // The estimate after a merge: no running estimate of the keys added one by one is left to return.
+      // The estimate after a merge: no running estimate of the keys added one by one is left to
+      // return.
       sketch = sketch.merge(other);
     }
     // Keys not yet seen, as a stream of new keys would be.

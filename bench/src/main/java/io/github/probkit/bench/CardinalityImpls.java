@@ -19,17 +19,28 @@ import org.apache.datasketches.hll.Union;
 /**
  * Distinct-count sketches behind one interface, all at precision 14 (2^14 registers or lgK = 14).
  * Each takes the key: DataSketches and stream-lib hash Strings themselves; hash4j takes a hash, so
- * its contestants hash with hash4j's XXH3 (the chars of a String, the value of a long). stream-lib's
- * {@code offer(Object)} of a long would hash its toString(), so long keys go to
- * {@code offerHashed(xxh3(key))}, the way a user avoids that.
+ * its contestants hash with hash4j's XXH3 (the chars of a String, the value of a long).
+ * stream-lib's {@code offer(Object)} of a long would hash its toString(), so long keys go to {@code
+ * offerHashed(xxh3(key))}, the way a user avoids that.
  */
 public final class CardinalityImpls {
   public static final int PRECISION = 14;
-  static final List<String> NAMES = List.of(
-      "probkit-ull", "probkit-hll", "hash4j-ull", "hash4j-hll", "datasketches-hll4", "datasketches-hll6", "datasketches-hll8",
-      "datasketches-cpc", "streamlib-hllp");
+  static final List<String> NAMES =
+      List.of(
+          "probkit-ull",
+          "probkit-hll",
+          "hash4j-ull",
+          "hash4j-hll",
+          "datasketches-hll4",
+          "datasketches-hll6",
+          "datasketches-hll8",
+          "datasketches-cpc",
+          "streamlib-hllp");
+
   /** The sketches that take a key's hash. */
-  static final List<String> HASH_NAMES = List.of("probkit-ull", "probkit-hll", "hash4j-ull", "hash4j-hll");
+  static final List<String> HASH_NAMES =
+      List.of("probkit-ull", "probkit-hll", "hash4j-ull", "hash4j-hll");
+
   static final Hasher64 XXH3 = Hashing.xxh3_64();
 
   private CardinalityImpls() {}
@@ -61,17 +72,28 @@ public final class CardinalityImpls {
 
   public static Sketch create(String name) {
     switch (name) {
-      case "probkit-ull": return new Probkit(io.github.probkit.cardinality.UltraLogLog.create(PRECISION));
-      case "probkit-hll": return new Probkit(io.github.probkit.cardinality.HyperLogLog.create(PRECISION));
-      case "hash4j-ull": return new Hash4jUll(UltraLogLog.create(PRECISION));
-      case "hash4j-hll": return new Hash4jHll(HyperLogLog.create(PRECISION));
-      case "datasketches-hll4": return new DsHll(new HllSketch(PRECISION, TgtHllType.HLL_4));
-      case "datasketches-hll6": return new DsHll(new HllSketch(PRECISION, TgtHllType.HLL_6));
-      case "datasketches-hll8": return new DsHll(new HllSketch(PRECISION, TgtHllType.HLL_8));
-      case "datasketches-cpc": return new DsCpc(new CpcSketch(PRECISION));
+      case "probkit-ull":
+        return new Probkit(io.github.probkit.cardinality.UltraLogLog.create(PRECISION));
+      case "probkit-hll":
+        return new Probkit(io.github.probkit.cardinality.HyperLogLog.create(PRECISION));
+      case "hash4j-ull":
+        return new Hash4jUll(UltraLogLog.create(PRECISION));
+      case "hash4j-hll":
+        return new Hash4jHll(HyperLogLog.create(PRECISION));
+      case "datasketches-hll4":
+        return new DsHll(new HllSketch(PRECISION, TgtHllType.HLL_4));
+      case "datasketches-hll6":
+        return new DsHll(new HllSketch(PRECISION, TgtHllType.HLL_6));
+      case "datasketches-hll8":
+        return new DsHll(new HllSketch(PRECISION, TgtHllType.HLL_8));
+      case "datasketches-cpc":
+        return new DsCpc(new CpcSketch(PRECISION));
       // sp = 25: the sparse precision stream-lib's documentation suggests.
-      case "streamlib-hllp": return new StreamHllp(new HyperLogLogPlus(PRECISION, 25));
-      default: throw new IllegalArgumentException("unknown cardinality sketch " + name + "; known: " + NAMES);
+      case "streamlib-hllp":
+        return new StreamHllp(new HyperLogLogPlus(PRECISION, 25));
+      default:
+        throw new IllegalArgumentException(
+            "unknown cardinality sketch " + name + "; known: " + NAMES);
     }
   }
 
@@ -84,23 +106,48 @@ public final class CardinalityImpls {
       this.s = s;
     }
 
-    @Override public void add(long key) { s.add(key); }
-    @Override public void add(String key) { s.add(key); }
-    @Override public void addHash(long hash) { s.addHash(hash); }
-    @Override public double estimate() { return s.estimate(); }
+    @Override
+    public void add(long key) {
+      s.add(key);
+    }
 
-    @Override public Sketch merge(Sketch o) {
+    @Override
+    public void add(String key) {
+      s.add(key);
+    }
+
+    @Override
+    public void addHash(long hash) {
+      s.addHash(hash);
+    }
+
+    @Override
+    public double estimate() {
+      return s.estimate();
+    }
+
+    @Override
+    public Sketch merge(Sketch o) {
       CardinalitySketch other = ((Probkit) o).s;
       if (s instanceof io.github.probkit.cardinality.HyperLogLog) {
-        ((io.github.probkit.cardinality.HyperLogLog) s).merge((io.github.probkit.cardinality.HyperLogLog) other);
+        ((io.github.probkit.cardinality.HyperLogLog) s)
+            .merge((io.github.probkit.cardinality.HyperLogLog) other);
       } else {
-        ((io.github.probkit.cardinality.UltraLogLog) s).merge((io.github.probkit.cardinality.UltraLogLog) other);
+        ((io.github.probkit.cardinality.UltraLogLog) s)
+            .merge((io.github.probkit.cardinality.UltraLogLog) other);
       }
       return this;
     }
 
-    @Override public byte[] serialize() { return FrequencyImpls.bytes(out, s::writeTo); }
-    @Override public Object root() { return s; }
+    @Override
+    public byte[] serialize() {
+      return FrequencyImpls.bytes(out, s::writeTo);
+    }
+
+    @Override
+    public Object root() {
+      return s;
+    }
   }
 
   static final class Hash4jUll extends Sketch {
@@ -110,14 +157,42 @@ public final class CardinalityImpls {
       this.s = s;
     }
 
-    @Override public void add(long key) { s.add(XXH3.hashLongToLong(key)); }
-    @Override public void add(String key) { s.add(XXH3.hashCharsToLong(key)); }
-    @Override public void addHash(long hash) { s.add(hash); }
-    @Override public double estimate() { return s.getDistinctCountEstimate(); }
-    @Override public Sketch merge(Sketch o) { s.add(((Hash4jUll) o).s); return this; }
+    @Override
+    public void add(long key) {
+      s.add(XXH3.hashLongToLong(key));
+    }
+
+    @Override
+    public void add(String key) {
+      s.add(XXH3.hashCharsToLong(key));
+    }
+
+    @Override
+    public void addHash(long hash) {
+      s.add(hash);
+    }
+
+    @Override
+    public double estimate() {
+      return s.getDistinctCountEstimate();
+    }
+
+    @Override
+    public Sketch merge(Sketch o) {
+      s.add(((Hash4jUll) o).s);
+      return this;
+    }
+
     // getState() is the live register array: a caller that keeps the bytes must copy them.
-    @Override public byte[] serialize() { return s.getState().clone(); }
-    @Override public Object root() { return s; }
+    @Override
+    public byte[] serialize() {
+      return s.getState().clone();
+    }
+
+    @Override
+    public Object root() {
+      return s;
+    }
   }
 
   static final class Hash4jHll extends Sketch {
@@ -127,13 +202,41 @@ public final class CardinalityImpls {
       this.s = s;
     }
 
-    @Override public void add(long key) { s.add(XXH3.hashLongToLong(key)); }
-    @Override public void add(String key) { s.add(XXH3.hashCharsToLong(key)); }
-    @Override public void addHash(long hash) { s.add(hash); }
-    @Override public double estimate() { return s.getDistinctCountEstimate(); }
-    @Override public Sketch merge(Sketch o) { s.add(((Hash4jHll) o).s); return this; }
-    @Override public byte[] serialize() { return s.getState().clone(); }
-    @Override public Object root() { return s; }
+    @Override
+    public void add(long key) {
+      s.add(XXH3.hashLongToLong(key));
+    }
+
+    @Override
+    public void add(String key) {
+      s.add(XXH3.hashCharsToLong(key));
+    }
+
+    @Override
+    public void addHash(long hash) {
+      s.add(hash);
+    }
+
+    @Override
+    public double estimate() {
+      return s.getDistinctCountEstimate();
+    }
+
+    @Override
+    public Sketch merge(Sketch o) {
+      s.add(((Hash4jHll) o).s);
+      return this;
+    }
+
+    @Override
+    public byte[] serialize() {
+      return s.getState().clone();
+    }
+
+    @Override
+    public Object root() {
+      return s;
+    }
   }
 
   static final class DsHll extends Sketch {
@@ -143,19 +246,38 @@ public final class CardinalityImpls {
       this.s = s;
     }
 
-    @Override public void add(long key) { s.update(key); }
-    @Override public void add(String key) { s.update(key); }
-    @Override public double estimate() { return s.getEstimate(); }
+    @Override
+    public void add(long key) {
+      s.update(key);
+    }
 
-    @Override public Sketch merge(Sketch o) {
+    @Override
+    public void add(String key) {
+      s.update(key);
+    }
+
+    @Override
+    public double estimate() {
+      return s.getEstimate();
+    }
+
+    @Override
+    public Sketch merge(Sketch o) {
       Union u = new Union(PRECISION);
       u.update(s);
       u.update(((DsHll) o).s);
       return new DsHll(u.getResult(s.getTgtHllType()));
     }
 
-    @Override public byte[] serialize() { return s.toCompactByteArray(); }
-    @Override public Object root() { return s; }
+    @Override
+    public byte[] serialize() {
+      return s.toCompactByteArray();
+    }
+
+    @Override
+    public Object root() {
+      return s;
+    }
   }
 
   static final class DsCpc extends Sketch {
@@ -165,19 +287,38 @@ public final class CardinalityImpls {
       this.s = s;
     }
 
-    @Override public void add(long key) { s.update(key); }
-    @Override public void add(String key) { s.update(key); }
-    @Override public double estimate() { return s.getEstimate(); }
+    @Override
+    public void add(long key) {
+      s.update(key);
+    }
 
-    @Override public Sketch merge(Sketch o) {
+    @Override
+    public void add(String key) {
+      s.update(key);
+    }
+
+    @Override
+    public double estimate() {
+      return s.getEstimate();
+    }
+
+    @Override
+    public Sketch merge(Sketch o) {
       CpcUnion u = new CpcUnion(PRECISION);
       u.update(s);
       u.update(((DsCpc) o).s);
       return new DsCpc(u.getResult());
     }
 
-    @Override public byte[] serialize() { return s.toByteArray(); }
-    @Override public Object root() { return s; }
+    @Override
+    public byte[] serialize() {
+      return s.toByteArray();
+    }
+
+    @Override
+    public Object root() {
+      return s;
+    }
   }
 
   static final class StreamHllp extends Sketch {
@@ -187,11 +328,23 @@ public final class CardinalityImpls {
       this.s = s;
     }
 
-    @Override public void add(long key) { s.offerHashed(XXH3.hashLongToLong(key)); }
-    @Override public void add(String key) { s.offer(key); }
-    @Override public double estimate() { return s.cardinality(); }
+    @Override
+    public void add(long key) {
+      s.offerHashed(XXH3.hashLongToLong(key));
+    }
 
-    @Override public Sketch merge(Sketch o) {
+    @Override
+    public void add(String key) {
+      s.offer(key);
+    }
+
+    @Override
+    public double estimate() {
+      return s.cardinality();
+    }
+
+    @Override
+    public Sketch merge(Sketch o) {
       try {
         s.addAll(((StreamHllp) o).s);
         return this;
@@ -200,7 +353,8 @@ public final class CardinalityImpls {
       }
     }
 
-    @Override public byte[] serialize() {
+    @Override
+    public byte[] serialize() {
       try {
         return s.getBytes();
       } catch (IOException e) {
@@ -208,6 +362,9 @@ public final class CardinalityImpls {
       }
     }
 
-    @Override public Object root() { return s; }
+    @Override
+    public Object root() {
+      return s;
+    }
   }
 }

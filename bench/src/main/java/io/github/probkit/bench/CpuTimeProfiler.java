@@ -2,7 +2,6 @@ package io.github.probkit.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -26,9 +25,9 @@ import org.openjdk.jmh.results.ScalarResult;
  * threads: an allocating library's collection cost shows in its B/op, not here), and the CPU time
  * they spend in per-iteration and per-invocation setup is left out when the benchmark's setup
  * reports it through {@link #setupStart()} and {@link #setupEnd(long)}; so are the bytes allocated
- * there (a new filter per invocation), which {@code -prof gc} would count. Cache and memory-bandwidth
- * contention from the neighbours still shows, which is why every figure is measured in several forks
- * with the contestants interleaved (see BenchRunner).
+ * there (a new filter per invocation), which {@code -prof gc} would count. Cache and
+ * memory-bandwidth contention from the neighbours still shows, which is why every figure is
+ * measured in several forks with the contestants interleaved (see BenchRunner).
  *
  * <pre>
  * java -jar bench/target/benchmarks.jar FilterQueryBenchmark -prof io.github.probkit.bench.CpuTimeProfiler
@@ -37,10 +36,13 @@ import org.openjdk.jmh.results.ScalarResult;
 public final class CpuTimeProfiler implements InternalProfiler {
   /** JMH names its benchmark threads {@code <benchmark>-jmh-worker-<n>}. */
   private static final String WORKER = "-jmh-worker-";
+
   private static final com.sun.management.ThreadMXBean THREADS =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
   /** Setup CPU time and allocation reported since the iteration began, in ns and bytes. */
   private static final AtomicLong SETUP_CPU = new AtomicLong();
+
   private static final AtomicLong SETUP_BYTES = new AtomicLong();
   private static final ThreadLocal<long[]> SETUP_START = ThreadLocal.withInitial(() -> new long[1]);
 
@@ -55,7 +57,10 @@ public final class CpuTimeProfiler implements InternalProfiler {
     return THREADS.getCurrentThreadCpuTime();
   }
 
-  /** Leaves the calling thread's CPU time and allocation since {@code start} out of the iteration's figures. */
+  /**
+   * Leaves the calling thread's CPU time and allocation since {@code start} out of the iteration's
+   * figures.
+   */
   public static void setupEnd(long start) {
     SETUP_CPU.addAndGet(THREADS.getCurrentThreadCpuTime() - start);
     SETUP_BYTES.addAndGet(THREADS.getCurrentThreadAllocatedBytes() - SETUP_START.get()[0]);
@@ -77,8 +82,8 @@ public final class CpuTimeProfiler implements InternalProfiler {
   }
 
   @Override
-  public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams,
-      IterationParams iterationParams, IterationResult result) {
+  public Collection<? extends Result> afterIteration(
+      BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
     long cpu = 0;
     long bytes = 0;
     int found = 0;
@@ -98,8 +103,13 @@ public final class CpuTimeProfiler implements InternalProfiler {
     long ops = result.getMetadata().getAllOps();
     boolean none = found == 0 || ops == 0;
     return List.of(
-        new ScalarResult("cpu.time.norm", none ? Double.NaN : (double) cpu / ops, "ns/op", AggregationPolicy.AVG),
-        new ScalarResult("alloc.norm", none ? Double.NaN : (double) bytes / ops, "B/op", AggregationPolicy.AVG));
+        new ScalarResult(
+            "cpu.time.norm",
+            none ? Double.NaN : (double) cpu / ops,
+            "ns/op",
+            AggregationPolicy.AVG),
+        new ScalarResult(
+            "alloc.norm", none ? Double.NaN : (double) bytes / ops, "B/op", AggregationPolicy.AVG));
   }
 
   private static long[] workers() {

@@ -19,12 +19,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 /**
  * Adding new keys to a filter sized for {@code n} keys, in ns per key.
  *
- * <p>Each invocation adds {@link #BATCH} distinct keys to a new, empty filter: re-adding keys already
- * present would be cheaper for filters that read before they write, so every add here is of a new
- * key. At n = 10^6 an invocation builds the whole filter; at larger n it adds the first 10^6 keys
- * into a filter of full size, so every probe still lands at a random place in the whole array. The
- * filter is made in the per-invocation setup, whose CPU time and allocation CpuTimeProfiler leaves
- * out ({@code -prof gc} counts the bytes).
+ * <p>Each invocation adds {@link #BATCH} distinct keys to a new, empty filter: re-adding keys
+ * already present would be cheaper for filters that read before they write, so every add here is of
+ * a new key. At n = 10^6 an invocation builds the whole filter; at larger n it adds the first 10^6
+ * keys into a filter of full size, so every probe still lands at a random place in the whole array.
+ * The filter is made in the per-invocation setup, whose CPU time and allocation CpuTimeProfiler
+ * leaves out ({@code -prof gc} counts the bytes).
  *
  * <pre>
  * java -jar bench/target/benchmarks.jar FilterAddBenchmark -p impl=probkit-bloom,guava-bloom \
@@ -34,7 +34,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms2g", "-Xmx2g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class FilterAddBenchmark {

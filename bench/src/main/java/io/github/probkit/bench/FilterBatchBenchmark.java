@@ -33,11 +33,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * loaded filter, in ns per key (long keys, queries half present). No peer offers either.
  *
  * <ul>
- *   <li>{@code queryOneByOne} / {@code queryBatch}: {@code mightContain} per key against
- *       {@code mightContainAll} over {@value #BATCH} keys.
- *   <li>{@code addOneByOne} / {@code addBatch}: new keys into the filled filter (single-writer mode).
- *   <li>{@code queryMapped}: {@code mightContain} per key on a {@link MappedFilter} of the same filter
- *       written to a temporary file (in the page cache after the warm-up).
+ *   <li>{@code queryOneByOne} / {@code queryBatch}: {@code mightContain} per key against {@code
+ *       mightContainAll} over {@value #BATCH} keys.
+ *   <li>{@code addOneByOne} / {@code addBatch}: new keys into the filled filter (single-writer
+ *       mode).
+ *   <li>{@code queryMapped}: {@code mightContain} per key on a {@link MappedFilter} of the same
+ *       filter written to a temporary file (in the page cache after the warm-up).
  * </ul>
  *
  * <pre>
@@ -48,12 +49,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms2g", "-Xmx2g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class FilterBatchBenchmark {
   /** Keys per batch call. */
   public static final int BATCH = 4096;
+
   private static final int QUERIES = 1 << 20;
 
   @Param({"probkit-blocked", "probkit-bloom", "probkit-binaryfuse8"})
@@ -77,9 +81,10 @@ public class FilterBatchBenchmark {
     if (impl.equals("probkit-binaryfuse8")) {
       filter = BinaryFuseFilter.ofLongs(Keys.longs(0, Math.toIntExact(n)), FingerprintBits.BITS_8);
     } else {
-      MutableFilter f = impl.equals("probkit-blocked")
-          ? BlockedBloomFilter.create(n, 0.01, Concurrency.SINGLE_WRITER)
-          : BloomFilter.create(n, 0.01, Concurrency.SINGLE_WRITER);
+      MutableFilter f =
+          impl.equals("probkit-blocked")
+              ? BlockedBloomFilter.create(n, 0.01, Concurrency.SINGLE_WRITER)
+              : BloomFilter.create(n, 0.01, Concurrency.SINGLE_WRITER);
       for (long i = 0; i < n; i += chunk.length) {
         int c = (int) Math.min(chunk.length, n - i);
         for (int j = 0; j < c; j++) {
@@ -102,7 +107,8 @@ public class FilterBatchBenchmark {
     for (int i = 0; i < QUERIES; i++) {
       boolean p = filter.mightContain(queries[i]);
       if (present[i] != p || mapped.mightContain(queries[i]) != p) {
-        throw new IllegalStateException(impl + ": the batch or the mapped view answers key #" + i + " wrongly");
+        throw new IllegalStateException(
+            impl + ": the batch or the mapped view answers key #" + i + " wrongly");
       }
     }
   }

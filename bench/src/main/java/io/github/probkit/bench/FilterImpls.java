@@ -12,8 +12,8 @@ import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
-import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.filter.ScalableBloomFilter;
+import io.github.probkit.hash.HashStrategy;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -46,15 +46,16 @@ public final class FilterImpls {
 
   /**
    * Builds a static filter from all its keys at once: keys {@code [0, n)} of {@link Keys}, as
-   * Strings or longs. FastFilter's take longs, so their String keys arrive hashed (see
-   * {@link #hashString}).
+   * Strings or longs. FastFilter's take longs, so their String keys arrive hashed (see {@link
+   * #hashString}).
    */
   interface StaticFactory {
     FilterContestant build(long n, boolean strings);
   }
 
   /** One contestant: exactly one of {@code empty} and {@code build} is set. */
-  public record Spec(String name, String family, String library, EmptyFactory empty, StaticFactory build) {
+  public record Spec(
+      String name, String family, String library, EmptyFactory empty, StaticFactory build) {
     public boolean dynamic() {
       return empty != null;
     }
@@ -66,6 +67,7 @@ public final class FilterImpls {
 
   /** Families: the filters of one family are compared with each other ("best peer"). */
   public static final String BLOOM = "standard Bloom";
+
   public static final String BLOCKED = "blocked Bloom";
   public static final String STATIC = "static (xor / binary fuse)";
   public static final String CUCKOO = "cuckoo";
@@ -73,9 +75,12 @@ public final class FilterImpls {
   public static final String SCALABLE = "scalable Bloom";
 
   private static final Map<String, Spec> ALL = new LinkedHashMap<>();
+
   /** FastFilter draws its seeds from one global Random: seeding it makes runs repeatable. */
   private static final long FASTFILTER_SEED = 0x6a09e667f3bcc908L;
+
   private static final Hasher64 XXH3 = Hashing.xxh3_64();
+
   /** The load FastFilter's Cuckoo8.construct sizes its table for. */
   private static final double CUCKOO8_LOAD = 0.95;
 
@@ -83,65 +88,115 @@ public final class FilterImpls {
     dynamic("probkit-bloom", BLOOM, (n, p, s) -> new Probkit(BloomFilter.create(n, p)));
     dynamic("probkit-blocked", BLOCKED, (n, p, s) -> new Probkit(BlockedBloomFilter.create(n, p)));
     // The single-writer mode (plain stores), which is what FastFilter's filters offer.
-    dynamic("probkit-bloom-sw", BLOOM, (n, p, s) -> new Probkit(BloomFilter.create(n, p, Concurrency.SINGLE_WRITER)));
-    dynamic("probkit-blocked-sw", BLOCKED,
+    dynamic(
+        "probkit-bloom-sw",
+        BLOOM,
+        (n, p, s) -> new Probkit(BloomFilter.create(n, p, Concurrency.SINGLE_WRITER)));
+    dynamic(
+        "probkit-blocked-sw",
+        BLOCKED,
         (n, p, s) -> new Probkit(BlockedBloomFilter.create(n, p, Concurrency.SINGLE_WRITER)));
-    built("probkit-binaryfuse8", STATIC, (n, s) -> {
-      if (!s) {
-        return new ProbkitStatic(BinaryFuseFilter.ofLongs(Keys.longs(0, Math.toIntExact(n)), FingerprintBits.BITS_8));
-      }
-      // The hashes of the keys' UTF-8 bytes, which is what ofStrings computes, without a list of n Strings.
-      HashStrategy h = HashStrategy.xxh3();
-      long[] hashes = new long[Math.toIntExact(n)];
-      for (int i = 0; i < hashes.length; i++) {
-        hashes[i] = h.hash64(Keys.stringKey(i));
-      }
-      return new ProbkitStatic(BinaryFuseFilter.fromHashes(hashes, FingerprintBits.BITS_8, h));
-    });
-    dynamic("probkit-counting", COUNTING, (n, p, s) -> new Probkit(CountingBloomFilter.create(n, p)));
+    built(
+        "probkit-binaryfuse8",
+        STATIC,
+        (n, s) -> {
+          if (!s) {
+            return new ProbkitStatic(
+                BinaryFuseFilter.ofLongs(
+                    Keys.longs(0, Math.toIntExact(n)), FingerprintBits.BITS_8));
+          }
+          // The hashes of the keys' UTF-8 bytes, which is what ofStrings computes, without a list
+          // of n Strings.
+          HashStrategy h = HashStrategy.xxh3();
+          long[] hashes = new long[Math.toIntExact(n)];
+          for (int i = 0; i < hashes.length; i++) {
+            hashes[i] = h.hash64(Keys.stringKey(i));
+          }
+          return new ProbkitStatic(BinaryFuseFilter.fromHashes(hashes, FingerprintBits.BITS_8, h));
+        });
+    dynamic(
+        "probkit-counting", COUNTING, (n, p, s) -> new Probkit(CountingBloomFilter.create(n, p)));
     dynamic("probkit-cuckoo", CUCKOO, (n, p, s) -> new Probkit(CuckooFilter.create(n, p)));
     // FastFilter Cuckoo8's fingerprints (8 bits) and load (0.95): the same bits per key, the same
     // false-positive rate, whatever the rate asked for.
-    dynamic("probkit-cuckoo8", CUCKOO, (n, p, s) ->
-        new Probkit(CuckooFilter.withBuckets((long) Math.ceil(n / CUCKOO8_LOAD / 4), 8)));
+    dynamic(
+        "probkit-cuckoo8",
+        CUCKOO,
+        (n, p, s) ->
+            new Probkit(CuckooFilter.withBuckets((long) Math.ceil(n / CUCKOO8_LOAD / 4), 8)));
     // Started at n/8, as when n is not known: holding n keys it has grown to four layers.
-    dynamic("probkit-scalable", SCALABLE, (n, p, s) -> new Probkit(ScalableBloomFilter.create(Math.max(1, n / 8), p)));
+    dynamic(
+        "probkit-scalable",
+        SCALABLE,
+        (n, p, s) -> new Probkit(ScalableBloomFilter.create(Math.max(1, n / 8), p)));
     dynamic("guava-bloom", BLOOM, GuavaBloom::new);
     dynamic("commons-bloom", BLOOM, CommonsBloom::new);
     dynamic("spark-bloom", BLOOM, (n, p, s) -> new SparkBloom(n, p));
-    dynamic("fastfilter-bloom", BLOOM, (n, p, s) -> {
-      double bitsPerKey = FilterContestant.bloomBitsPerKey(p);
-      // k as Bloom.construct chooses it; the sizing constructor is package-private.
-      int k = Math.max(1, (int) Math.round(bitsPerKey * Math.log(2)));
-      return new FastFilter(fastFilterNew(Bloom.class, new Class<?>[] {int.class, double.class, int.class},
-          Math.toIntExact(n), bitsPerKey, k));
-    });
-    dynamic("fastfilter-blocked", BLOCKED, (n, p, s) -> {
-      int bitsPerKey = (int) Math.ceil(FilterContestant.bloomBitsPerKey(p));
-      return new FastFilter(fastFilterNew(BlockedBloom.class, new Class<?>[] {int.class, int.class},
-          Math.toIntExact(n), bitsPerKey));
-    });
-    dynamic("fastfilter-counting", COUNTING, (n, p, s) -> {
-      double bitsPerKey = FilterContestant.bloomBitsPerKey(p);
-      int k = Math.max(1, (int) Math.round(bitsPerKey * Math.log(2)));
-      return new FastFilter(fastFilterNew(CountingBloom.class, new Class<?>[] {int.class, double.class, int.class},
-          Math.toIntExact(n), bitsPerKey, k));
-    });
-    dynamic("fastfilter-cuckoo8", CUCKOO, (n, p, s) -> {
-      Hash.setSeed(FASTFILTER_SEED);
-      // The load factor FastFilter's own construct() uses.
-      return new FastCuckoo8(new Cuckoo8((int) (n / CUCKOO8_LOAD)));
-    });
-    built("fastfilter-xor8", STATIC, (n, s) -> {
-      long[] keys = fastFilterKeys(n, s);
-      Hash.setSeed(FASTFILTER_SEED);
-      return new FastFilter(Xor8.construct(keys));
-    });
-    built("fastfilter-xorfuse8", STATIC, (n, s) -> {
-      long[] keys = fastFilterKeys(n, s);
-      Hash.setSeed(FASTFILTER_SEED);
-      return new FastFilter(XorFuse8.construct(keys));
-    });
+    dynamic(
+        "fastfilter-bloom",
+        BLOOM,
+        (n, p, s) -> {
+          double bitsPerKey = FilterContestant.bloomBitsPerKey(p);
+          // k as Bloom.construct chooses it; the sizing constructor is package-private.
+          int k = Math.max(1, (int) Math.round(bitsPerKey * Math.log(2)));
+          return new FastFilter(
+              fastFilterNew(
+                  Bloom.class,
+                  new Class<?>[] {int.class, double.class, int.class},
+                  Math.toIntExact(n),
+                  bitsPerKey,
+                  k));
+        });
+    dynamic(
+        "fastfilter-blocked",
+        BLOCKED,
+        (n, p, s) -> {
+          int bitsPerKey = (int) Math.ceil(FilterContestant.bloomBitsPerKey(p));
+          return new FastFilter(
+              fastFilterNew(
+                  BlockedBloom.class,
+                  new Class<?>[] {int.class, int.class},
+                  Math.toIntExact(n),
+                  bitsPerKey));
+        });
+    dynamic(
+        "fastfilter-counting",
+        COUNTING,
+        (n, p, s) -> {
+          double bitsPerKey = FilterContestant.bloomBitsPerKey(p);
+          int k = Math.max(1, (int) Math.round(bitsPerKey * Math.log(2)));
+          return new FastFilter(
+              fastFilterNew(
+                  CountingBloom.class,
+                  new Class<?>[] {int.class, double.class, int.class},
+                  Math.toIntExact(n),
+                  bitsPerKey,
+                  k));
+        });
+    dynamic(
+        "fastfilter-cuckoo8",
+        CUCKOO,
+        (n, p, s) -> {
+          Hash.setSeed(FASTFILTER_SEED);
+          // The load factor FastFilter's own construct() uses.
+          return new FastCuckoo8(new Cuckoo8((int) (n / CUCKOO8_LOAD)));
+        });
+    built(
+        "fastfilter-xor8",
+        STATIC,
+        (n, s) -> {
+          long[] keys = fastFilterKeys(n, s);
+          Hash.setSeed(FASTFILTER_SEED);
+          return new FastFilter(Xor8.construct(keys));
+        });
+    built(
+        "fastfilter-xorfuse8",
+        STATIC,
+        (n, s) -> {
+          long[] keys = fastFilterKeys(n, s);
+          Hash.setSeed(FASTFILTER_SEED);
+          return new FastFilter(XorFuse8.construct(keys));
+        });
   }
 
   private FilterImpls() {}
@@ -206,10 +261,11 @@ public final class FilterImpls {
   }
 
   /**
-   * An empty FastFilter Bloom, BlockedBloom or CountingBloom sized for n keys: their sizing constructors are
-   * package-private, and the public construct(keys) would need the keys up front.
+   * An empty FastFilter Bloom, BlockedBloom or CountingBloom sized for n keys: their sizing
+   * constructors are package-private, and the public construct(keys) would need the keys up front.
    */
-  private static Filter fastFilterNew(Class<? extends Filter> type, Class<?>[] signature, Object... args) {
+  private static Filter fastFilterNew(
+      Class<? extends Filter> type, Class<?>[] signature, Object... args) {
     Hash.setSeed(FASTFILTER_SEED);
     try {
       Constructor<? extends Filter> c = type.getDeclaredConstructor(signature);
@@ -235,11 +291,30 @@ public final class FilterImpls {
       this.f = f;
     }
 
-    @Override public void add(String key) { f.add(key); }
-    @Override public void add(long key) { f.add(key); }
-    @Override public boolean mightContain(String key) { return f.mightContain(key); }
-    @Override public boolean mightContain(long key) { return f.mightContain(key); }
-    @Override public Object root() { return f; }
+    @Override
+    public void add(String key) {
+      f.add(key);
+    }
+
+    @Override
+    public void add(long key) {
+      f.add(key);
+    }
+
+    @Override
+    public boolean mightContain(String key) {
+      return f.mightContain(key);
+    }
+
+    @Override
+    public boolean mightContain(long key) {
+      return f.mightContain(key);
+    }
+
+    @Override
+    public Object root() {
+      return f;
+    }
   }
 
   /** A probkit filter built from all its keys at once. */
@@ -250,9 +325,20 @@ public final class FilterImpls {
       this.f = f;
     }
 
-    @Override public boolean mightContain(String key) { return f.mightContain(key); }
-    @Override public boolean mightContain(long key) { return f.mightContain(key); }
-    @Override public Object root() { return f; }
+    @Override
+    public boolean mightContain(String key) {
+      return f.mightContain(key);
+    }
+
+    @Override
+    public boolean mightContain(long key) {
+      return f.mightContain(key);
+    }
+
+    @Override
+    public Object root() {
+      return f;
+    }
   }
 
   /** Guava's filter is typed by its funnel: one for Strings (UTF-8), one for boxed Longs. */
@@ -261,17 +347,41 @@ public final class FilterImpls {
     private final com.google.common.hash.BloomFilter<Long> longs;
 
     GuavaBloom(long n, double fpp, boolean forStrings) {
-      this.strings = forStrings
-          ? com.google.common.hash.BloomFilter.create(Funnels.stringFunnel(StandardCharsets.UTF_8), n, fpp)
-          : null;
-      this.longs = forStrings ? null : com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), n, fpp);
+      this.strings =
+          forStrings
+              ? com.google.common.hash.BloomFilter.create(
+                  Funnels.stringFunnel(StandardCharsets.UTF_8), n, fpp)
+              : null;
+      this.longs =
+          forStrings
+              ? null
+              : com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), n, fpp);
     }
 
-    @Override public void add(String key) { strings.put(key); }
-    @Override public void add(long key) { longs.put(key); }
-    @Override public boolean mightContain(String key) { return strings.mightContain(key); }
-    @Override public boolean mightContain(long key) { return longs.mightContain(key); }
-    @Override public Object root() { return strings != null ? strings : longs; }
+    @Override
+    public void add(String key) {
+      strings.put(key);
+    }
+
+    @Override
+    public void add(long key) {
+      longs.put(key);
+    }
+
+    @Override
+    public boolean mightContain(String key) {
+      return strings.mightContain(key);
+    }
+
+    @Override
+    public boolean mightContain(long key) {
+      return longs.mightContain(key);
+    }
+
+    @Override
+    public Object root() {
+      return strings != null ? strings : longs;
+    }
   }
 
   /**
@@ -304,11 +414,30 @@ public final class FilterImpls {
       return hasher(b, b.length);
     }
 
-    @Override public void add(String key) { f.merge(hasher(key)); }
-    @Override public void add(long key) { f.merge(hasher(key)); }
-    @Override public boolean mightContain(String key) { return f.contains(hasher(key)); }
-    @Override public boolean mightContain(long key) { return f.contains(hasher(key)); }
-    @Override public Object root() { return f; }
+    @Override
+    public void add(String key) {
+      f.merge(hasher(key));
+    }
+
+    @Override
+    public void add(long key) {
+      f.merge(hasher(key));
+    }
+
+    @Override
+    public boolean mightContain(String key) {
+      return f.contains(hasher(key));
+    }
+
+    @Override
+    public boolean mightContain(long key) {
+      return f.contains(hasher(key));
+    }
+
+    @Override
+    public Object root() {
+      return f;
+    }
   }
 
   static final class SparkBloom extends FilterContestant {
@@ -318,11 +447,30 @@ public final class FilterImpls {
       this.f = org.apache.spark.util.sketch.BloomFilter.create(n, fpp);
     }
 
-    @Override public void add(String key) { f.putString(key); }
-    @Override public void add(long key) { f.putLong(key); }
-    @Override public boolean mightContain(String key) { return f.mightContainString(key); }
-    @Override public boolean mightContain(long key) { return f.mightContainLong(key); }
-    @Override public Object root() { return f; }
+    @Override
+    public void add(String key) {
+      f.putString(key);
+    }
+
+    @Override
+    public void add(long key) {
+      f.putLong(key);
+    }
+
+    @Override
+    public boolean mightContain(String key) {
+      return f.mightContainString(key);
+    }
+
+    @Override
+    public boolean mightContain(long key) {
+      return f.mightContainLong(key);
+    }
+
+    @Override
+    public Object root() {
+      return f;
+    }
   }
 
   /** Any FastFilter filter: it takes longs (and hashes them again inside). */
@@ -333,11 +481,30 @@ public final class FilterImpls {
       this.f = Objects.requireNonNull(f);
     }
 
-    @Override public void add(String key) { add(hashString(key)); }
-    @Override public void add(long key) { f.add(key); }
-    @Override public boolean mightContain(String key) { return f.mayContain(hashString(key)); }
-    @Override public boolean mightContain(long key) { return f.mayContain(key); }
-    @Override public Object root() { return f; }
+    @Override
+    public void add(String key) {
+      add(hashString(key));
+    }
+
+    @Override
+    public void add(long key) {
+      f.add(key);
+    }
+
+    @Override
+    public boolean mightContain(String key) {
+      return f.mayContain(hashString(key));
+    }
+
+    @Override
+    public boolean mightContain(long key) {
+      return f.mayContain(key);
+    }
+
+    @Override
+    public Object root() {
+      return f;
+    }
   }
 
   /** Cuckoo8 adds with {@code insert}; the Filter interface's {@code add} is unsupported there. */
@@ -349,6 +516,9 @@ public final class FilterImpls {
       this.c = c;
     }
 
-    @Override public void add(long key) { c.insert(key); }
+    @Override
+    public void add(long key) {
+      c.insert(key);
+    }
   }
 }

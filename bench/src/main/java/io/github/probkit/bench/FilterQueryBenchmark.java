@@ -24,12 +24,15 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *     -p n=1000000 -prof gc
  * </pre>
  *
- * For n = 10^8 give the forks more heap: {@code -jvmArgsAppend "-XX:+AlwaysPreTouch -Xms8g -Xmx8g"}.
+ * For n = 10^8 give the forks more heap: {@code -jvmArgsAppend "-XX:+AlwaysPreTouch -Xms8g
+ * -Xmx8g"}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms2g", "-Xmx2g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class FilterQueryBenchmark {
@@ -63,7 +66,8 @@ public class FilterQueryBenchmark {
     }
     // A contestant wired wrongly would be fast and useless: no present key may be missed.
     for (int i = 0; i < QUERIES; i++) {
-      if (Keys.present(idx[i], n) && !(s ? filter.mightContain(strings[i]) : filter.mightContain(longs[i]))) {
+      if (Keys.present(idx[i], n)
+          && !(s ? filter.mightContain(strings[i]) : filter.mightContain(longs[i]))) {
         throw new IllegalStateException(impl + " misses present key #" + idx[i]);
       }
     }

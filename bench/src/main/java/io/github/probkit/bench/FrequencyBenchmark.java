@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Frequency sketches on a Zipf stream (exponent 1.1 over 10^6 distinct {@code "user:"} keys, 2^20
- * draws, cycled): count-min add and estimate, merge and serialize; heavy-hitter add and top-10.
- * ns per operation. And a flood: 30,000 items that share one XXH3 hash, against random ones.
+ * draws, cycled): count-min add and estimate, merge and serialize; heavy-hitter add and top-10. ns
+ * per operation. And a flood: 30,000 items that share one XXH3 hash, against random ones.
  *
  * <pre>
  * java -jar bench/target/benchmarks.jar 'FrequencyBenchmark.countMin.*' -prof gc
@@ -29,7 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms1g", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class FrequencyBenchmark {
@@ -63,7 +65,13 @@ public class FrequencyBenchmark {
 
   @State(Scope.Thread)
   public static class CountMinState {
-    @Param({"probkit-cms", "probkit-cms-single", "probkit-cms-conservative", "streamlib-cms", "spark-cms"})
+    @Param({
+      "probkit-cms",
+      "probkit-cms-single",
+      "probkit-cms-conservative",
+      "streamlib-cms",
+      "spark-cms"
+    })
     public String cms;
 
     FrequencyImpls.CountMin sketch;
@@ -108,9 +116,10 @@ public class FrequencyBenchmark {
 
     @Setup(Level.Trial)
     public void setup() {
-      keys = items.equals("random")
-          ? Keys.randomLetters(ITEMS, 32, 0x3c6ef372fe94f82bL)
-          : Keys.xxh3Collisions(ITEMS, 0x3c6ef372fe94f82bL);
+      keys =
+          items.equals("random")
+              ? Keys.randomLetters(ITEMS, 32, 0x3c6ef372fe94f82bL)
+              : Keys.xxh3Collisions(ITEMS, 0x3c6ef372fe94f82bL);
     }
   }
 

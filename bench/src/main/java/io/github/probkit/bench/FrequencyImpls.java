@@ -27,8 +27,14 @@ public final class FrequencyImpls {
   public static final int SEED = 0x2545F491;
   public static final int COUNTERS = 1000;
   static final List<String> COUNT_MIN =
-      List.of("probkit-cms", "probkit-cms-single", "probkit-cms-conservative", "streamlib-cms", "spark-cms");
-  static final List<String> HEAVY_HITTERS = List.of("probkit-heavyhitters", "streamlib-spacesaving", "datasketches-frequent");
+      List.of(
+          "probkit-cms",
+          "probkit-cms-single",
+          "probkit-cms-conservative",
+          "streamlib-cms",
+          "spark-cms");
+  static final List<String> HEAVY_HITTERS =
+      List.of("probkit-heavyhitters", "streamlib-spacesaving", "datasketches-frequent");
 
   private FrequencyImpls() {}
 
@@ -62,26 +68,45 @@ public final class FrequencyImpls {
 
   public static CountMin countMin(String name) {
     switch (name) {
-      case "probkit-cms": return new ProbkitCms(io.github.probkit.frequency.CountMinSketch.withDimensions(WIDTH, DEPTH));
+      case "probkit-cms":
+        return new ProbkitCms(
+            io.github.probkit.frequency.CountMinSketch.withDimensions(WIDTH, DEPTH));
       case "probkit-cms-single":
-        return new ProbkitCms(io.github.probkit.frequency.CountMinSketch.withDimensions(WIDTH, DEPTH,
-            io.github.probkit.hash.HashStrategy.xxh3(), io.github.probkit.frequency.CountMinSketch.UpdateRule.STANDARD,
-            io.github.probkit.Concurrency.SINGLE_WRITER));
+        return new ProbkitCms(
+            io.github.probkit.frequency.CountMinSketch.withDimensions(
+                WIDTH,
+                DEPTH,
+                io.github.probkit.hash.HashStrategy.xxh3(),
+                io.github.probkit.frequency.CountMinSketch.UpdateRule.STANDARD,
+                io.github.probkit.Concurrency.SINGLE_WRITER));
       case "probkit-cms-conservative":
-        return new ProbkitCms(io.github.probkit.frequency.CountMinSketch.withDimensions(WIDTH, DEPTH,
-            io.github.probkit.hash.HashStrategy.xxh3(), io.github.probkit.frequency.CountMinSketch.UpdateRule.CONSERVATIVE));
-      case "streamlib-cms": return new StreamCms(new CountMinSketch(DEPTH, WIDTH, SEED));
-      case "spark-cms": return new SparkCms(org.apache.spark.util.sketch.CountMinSketch.create(DEPTH, WIDTH, SEED));
-      default: throw new IllegalArgumentException("unknown count-min sketch " + name + "; known: " + COUNT_MIN);
+        return new ProbkitCms(
+            io.github.probkit.frequency.CountMinSketch.withDimensions(
+                WIDTH,
+                DEPTH,
+                io.github.probkit.hash.HashStrategy.xxh3(),
+                io.github.probkit.frequency.CountMinSketch.UpdateRule.CONSERVATIVE));
+      case "streamlib-cms":
+        return new StreamCms(new CountMinSketch(DEPTH, WIDTH, SEED));
+      case "spark-cms":
+        return new SparkCms(org.apache.spark.util.sketch.CountMinSketch.create(DEPTH, WIDTH, SEED));
+      default:
+        throw new IllegalArgumentException(
+            "unknown count-min sketch " + name + "; known: " + COUNT_MIN);
     }
   }
 
   public static HeavyHittersContestant heavyHitters(String name) {
     switch (name) {
-      case "probkit-heavyhitters": return new ProbkitHeavyHitters(HeavyHitters.withCapacity(COUNTERS));
-      case "streamlib-spacesaving": return new StreamSpaceSaving(new StreamSummary<>(COUNTERS));
-      case "datasketches-frequent": return new DsFrequent(new ItemsSketch<>(2048));
-      default: throw new IllegalArgumentException("unknown heavy hitters " + name + "; known: " + HEAVY_HITTERS);
+      case "probkit-heavyhitters":
+        return new ProbkitHeavyHitters(HeavyHitters.withCapacity(COUNTERS));
+      case "streamlib-spacesaving":
+        return new StreamSpaceSaving(new StreamSummary<>(COUNTERS));
+      case "datasketches-frequent":
+        return new DsFrequent(new ItemsSketch<>(2048));
+      default:
+        throw new IllegalArgumentException(
+            "unknown heavy hitters " + name + "; known: " + HEAVY_HITTERS);
     }
   }
 
@@ -93,12 +118,36 @@ public final class FrequencyImpls {
       this.s = s;
     }
 
-    @Override public void add(String key) { s.add(key); }
-    @Override public void add(long key) { s.add(key); }
-    @Override public long estimate(String key) { return s.estimate(key); }
-    @Override public CountMin merge(CountMin o) { s.merge(((ProbkitCms) o).s); return this; }
-    @Override public byte[] serialize() { return bytes(out, s::writeTo); }
-    @Override public Object root() { return s; }
+    @Override
+    public void add(String key) {
+      s.add(key);
+    }
+
+    @Override
+    public void add(long key) {
+      s.add(key);
+    }
+
+    @Override
+    public long estimate(String key) {
+      return s.estimate(key);
+    }
+
+    @Override
+    public CountMin merge(CountMin o) {
+      s.merge(((ProbkitCms) o).s);
+      return this;
+    }
+
+    @Override
+    public byte[] serialize() {
+      return bytes(out, s::writeTo);
+    }
+
+    @Override
+    public Object root() {
+      return s;
+    }
   }
 
   static final class StreamCms extends CountMin {
@@ -108,11 +157,23 @@ public final class FrequencyImpls {
       this.s = s;
     }
 
-    @Override public void add(String key) { s.add(key, 1); }
-    @Override public void add(long key) { s.add(key, 1); }
-    @Override public long estimate(String key) { return s.estimateCount(key); }
+    @Override
+    public void add(String key) {
+      s.add(key, 1);
+    }
 
-    @Override public CountMin merge(CountMin o) {
+    @Override
+    public void add(long key) {
+      s.add(key, 1);
+    }
+
+    @Override
+    public long estimate(String key) {
+      return s.estimateCount(key);
+    }
+
+    @Override
+    public CountMin merge(CountMin o) {
       try {
         return new StreamCms(CountMinSketch.merge(s, ((StreamCms) o).s));
       } catch (FrequencyMergeException e) {
@@ -120,8 +181,15 @@ public final class FrequencyImpls {
       }
     }
 
-    @Override public byte[] serialize() { return CountMinSketch.serialize(s); }
-    @Override public Object root() { return s; }
+    @Override
+    public byte[] serialize() {
+      return CountMinSketch.serialize(s);
+    }
+
+    @Override
+    public Object root() {
+      return s;
+    }
   }
 
   static final class SparkCms extends CountMin {
@@ -131,11 +199,23 @@ public final class FrequencyImpls {
       this.s = s;
     }
 
-    @Override public void add(String key) { s.addString(key); }
-    @Override public void add(long key) { s.addLong(key); }
-    @Override public long estimate(String key) { return s.estimateCount(key); }
+    @Override
+    public void add(String key) {
+      s.addString(key);
+    }
 
-    @Override public CountMin merge(CountMin o) {
+    @Override
+    public void add(long key) {
+      s.addLong(key);
+    }
+
+    @Override
+    public long estimate(String key) {
+      return s.estimateCount(key);
+    }
+
+    @Override
+    public CountMin merge(CountMin o) {
       try {
         s.mergeInPlace(((SparkCms) o).s);
         return this;
@@ -144,7 +224,8 @@ public final class FrequencyImpls {
       }
     }
 
-    @Override public byte[] serialize() {
+    @Override
+    public byte[] serialize() {
       try {
         return s.toByteArray();
       } catch (IOException e) {
@@ -152,7 +233,10 @@ public final class FrequencyImpls {
       }
     }
 
-    @Override public Object root() { return s; }
+    @Override
+    public Object root() {
+      return s;
+    }
   }
 
   static final class ProbkitHeavyHitters extends HeavyHittersContestant {
@@ -163,9 +247,13 @@ public final class FrequencyImpls {
       this.s = s;
     }
 
-    @Override public void add(String key) { s.add(key); }
+    @Override
+    public void add(String key) {
+      s.add(key);
+    }
 
-    @Override public List<String> top(int k) {
+    @Override
+    public List<String> top(int k) {
       List<String> out = new ArrayList<>(k);
       for (HeavyHitters.Entry e : s.top(k)) {
         out.add(e.itemAsString());
@@ -173,8 +261,15 @@ public final class FrequencyImpls {
       return out;
     }
 
-    @Override public byte[] serialize() { return bytes(out, s::writeTo); }
-    @Override public Object root() { return s; }
+    @Override
+    public byte[] serialize() {
+      return bytes(out, s::writeTo);
+    }
+
+    @Override
+    public Object root() {
+      return s;
+    }
   }
 
   static final class StreamSpaceSaving extends HeavyHittersContestant {
@@ -184,10 +279,18 @@ public final class FrequencyImpls {
       this.s = s;
     }
 
-    @Override public void add(String key) { s.offer(key); }
-    @Override public List<String> top(int k) { return s.peek(k); }
+    @Override
+    public void add(String key) {
+      s.offer(key);
+    }
 
-    @Override public byte[] serialize() {
+    @Override
+    public List<String> top(int k) {
+      return s.peek(k);
+    }
+
+    @Override
+    public byte[] serialize() {
       try {
         return s.toBytes();
       } catch (IOException e) {
@@ -195,7 +298,10 @@ public final class FrequencyImpls {
       }
     }
 
-    @Override public Object root() { return s; }
+    @Override
+    public Object root() {
+      return s;
+    }
   }
 
   static final class DsFrequent extends HeavyHittersContestant {
@@ -206,9 +312,13 @@ public final class FrequencyImpls {
       this.s = s;
     }
 
-    @Override public void add(String key) { s.update(key); }
+    @Override
+    public void add(String key) {
+      s.update(key);
+    }
 
-    @Override public List<String> top(int k) {
+    @Override
+    public List<String> top(int k) {
       ItemsSketch.Row<String>[] rows = s.getFrequentItems(ErrorType.NO_FALSE_NEGATIVES);
       List<String> out = new ArrayList<>(k);
       for (int i = 0; i < rows.length && i < k; i++) {
@@ -217,8 +327,15 @@ public final class FrequencyImpls {
       return out;
     }
 
-    @Override public byte[] serialize() { return s.toByteArray(SERDE); }
-    @Override public Object root() { return s; }
+    @Override
+    public byte[] serialize() {
+      return s.toByteArray(SERDE);
+    }
+
+    @Override
+    public Object root() {
+      return s;
+    }
   }
 
   /**

@@ -33,16 +33,29 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms1g", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class HashBenchmark {
   private static final int KEYS = 1 << 16;
   private static final int MASK = KEYS - 1;
   static final java.util.List<String> NAMES =
-      java.util.List.of("probkit-xxh3", "hash4j-xxh3-chars", "hash4j-xxh3-utf8", "guava-murmur3_128", "commons-murmur3_128");
+      java.util.List.of(
+          "probkit-xxh3",
+          "hash4j-xxh3-chars",
+          "hash4j-xxh3-utf8",
+          "guava-murmur3_128",
+          "commons-murmur3_128");
 
-  @Param({"probkit-xxh3", "hash4j-xxh3-chars", "hash4j-xxh3-utf8", "guava-murmur3_128", "commons-murmur3_128"})
+  @Param({
+    "probkit-xxh3",
+    "hash4j-xxh3-chars",
+    "hash4j-xxh3-utf8",
+    "guava-murmur3_128",
+    "commons-murmur3_128"
+  })
   public String impl;
 
   private Contestant hash;
@@ -66,50 +79,85 @@ public class HashBenchmark {
 
   static Contestant contestant(String impl) {
     switch (impl) {
-      case "probkit-xxh3": {
-        HashStrategy h = HashStrategy.xxh3();
-        return new Contestant() {
-          @Override long hash(String s) { return h.hash64(s); }
-          @Override long hash(long k) { return h.hash64(k); }
-        };
-      }
-      case "hash4j-xxh3-chars": {
-        Hasher64 h = Hashing.xxh3_64();
-        return new Contestant() {
-          @Override long hash(String s) { return h.hashCharsToLong(s); }
-          @Override long hash(long k) { return h.hashLongToLong(k); }
-        };
-      }
-      case "hash4j-xxh3-utf8": {
-        Hasher64 h = Hashing.xxh3_64();
-        return new Contestant() {
-          @Override long hash(String s) { return h.hashBytesToLong(s.getBytes(StandardCharsets.UTF_8)); }
-          @Override long hash(long k) { return h.hashLongToLong(k); }
-        };
-      }
-      case "guava-murmur3_128": {
-        HashFunction h = com.google.common.hash.Hashing.murmur3_128();
-        return new Contestant() {
-          @Override long hash(String s) { return h.hashString(s, StandardCharsets.UTF_8).asLong(); }
-          @Override long hash(long k) { return h.hashLong(k).asLong(); }
-        };
-      }
-      case "commons-murmur3_128": {
-        byte[] buf = new byte[8];
-        return new Contestant() {
-          @Override long hash(String s) {
-            byte[] b = s.getBytes(StandardCharsets.UTF_8);
-            return MurmurHash3.hash128x64(b, 0, b.length, 0)[0];
-          }
-
-          @Override long hash(long k) {
-            for (int i = 0; i < 8; i++) {
-              buf[i] = (byte) (k >>> (8 * i));
+      case "probkit-xxh3":
+        {
+          HashStrategy h = HashStrategy.xxh3();
+          return new Contestant() {
+            @Override
+            long hash(String s) {
+              return h.hash64(s);
             }
-            return MurmurHash3.hash128x64(buf, 0, 8, 0)[0];
-          }
-        };
-      }
+
+            @Override
+            long hash(long k) {
+              return h.hash64(k);
+            }
+          };
+        }
+      case "hash4j-xxh3-chars":
+        {
+          Hasher64 h = Hashing.xxh3_64();
+          return new Contestant() {
+            @Override
+            long hash(String s) {
+              return h.hashCharsToLong(s);
+            }
+
+            @Override
+            long hash(long k) {
+              return h.hashLongToLong(k);
+            }
+          };
+        }
+      case "hash4j-xxh3-utf8":
+        {
+          Hasher64 h = Hashing.xxh3_64();
+          return new Contestant() {
+            @Override
+            long hash(String s) {
+              return h.hashBytesToLong(s.getBytes(StandardCharsets.UTF_8));
+            }
+
+            @Override
+            long hash(long k) {
+              return h.hashLongToLong(k);
+            }
+          };
+        }
+      case "guava-murmur3_128":
+        {
+          HashFunction h = com.google.common.hash.Hashing.murmur3_128();
+          return new Contestant() {
+            @Override
+            long hash(String s) {
+              return h.hashString(s, StandardCharsets.UTF_8).asLong();
+            }
+
+            @Override
+            long hash(long k) {
+              return h.hashLong(k).asLong();
+            }
+          };
+        }
+      case "commons-murmur3_128":
+        {
+          byte[] buf = new byte[8];
+          return new Contestant() {
+            @Override
+            long hash(String s) {
+              byte[] b = s.getBytes(StandardCharsets.UTF_8);
+              return MurmurHash3.hash128x64(b, 0, b.length, 0)[0];
+            }
+
+            @Override
+            long hash(long k) {
+              for (int i = 0; i < 8; i++) {
+                buf[i] = (byte) (k >>> (8 * i));
+              }
+              return MurmurHash3.hash128x64(buf, 0, 8, 0)[0];
+            }
+          };
+        }
       default:
         throw new IllegalArgumentException("unknown hash " + impl);
     }

@@ -13,17 +13,20 @@ import java.util.SplittableRandom;
  * from {@code n} on are absent. Both maps are injective, so no absent key equals a present one and
  * no two keys are equal (static filters such as xor filters fail to build on duplicates).
  *
- * <p>Pools of keys are allocated in the order they are used, so iterating over them streams
- * through memory instead of chasing pointers to Strings scattered over the heap.
+ * <p>Pools of keys are allocated in the order they are used, so iterating over them streams through
+ * memory instead of chasing pointers to Strings scattered over the heap.
  */
 public final class Keys {
   private static final long SEED = 0x5be0cd19137e2179L;
   private static final long DIGITS = 1_000_000_000_000_000L;
-  // An affine bijection of Z/10^15 (the multiplier is prime to 10); A * i cannot overflow below 2^28.
+  // An affine bijection of Z/10^15 (the multiplier is prime to 10); A * i cannot overflow below
+  // 2^28.
   private static final long A = 31_415_926_537L;
   private static final long B = 271_828_182_845_904L;
+
   /** The largest index a String key is defined for. */
   public static final long MAX_STRING_INDEX = (1L << 28) - 1;
+
   private static final byte[] PREFIX = "user:".getBytes(StandardCharsets.US_ASCII);
 
   private Keys() {}

@@ -28,11 +28,19 @@ import org.openjdk.jol.info.GraphLayout;
 public final class Measure {
   /** Keys per filter, absent keys queried per filter. */
   static final int FILTER_KEYS = 1_000_000;
+
   static final int ABSENT_QUERIES = 2_000_000;
 
   /** One filter's false-positive rate and memory. */
-  public record FilterRow(String impl, String family, boolean strings, long n, long falsePositives,
-      long queries, long bytes) implements Serializable {
+  public record FilterRow(
+      String impl,
+      String family,
+      boolean strings,
+      long n,
+      long falsePositives,
+      long queries,
+      long bytes)
+      implements Serializable {
     public double fpr() {
       return (double) falsePositives / queries;
     }
@@ -43,19 +51,32 @@ public final class Measure {
   }
 
   /** One distinct-count sketch's relative error over {@code trials} sketches of {@code n} keys. */
-  public record CardinalityRow(String impl, int n, int trials, double bias, double rmse,
-      int serializedBytes, long bytes) implements Serializable {}
+  public record CardinalityRow(
+      String impl, int n, int trials, double bias, double rmse, int serializedBytes, long bytes)
+      implements Serializable {}
 
   /** One count-min sketch's overestimates on the Zipf stream of {@link FrequencyBenchmark}. */
-  public record CountMinRow(String impl, long streamLength, double meanError, long maxError,
-      double shareAboveEpsilonN, int serializedBytes, long bytes) implements Serializable {}
+  public record CountMinRow(
+      String impl,
+      long streamLength,
+      double meanError,
+      long maxError,
+      double shareAboveEpsilonN,
+      int serializedBytes,
+      long bytes)
+      implements Serializable {}
 
   /** One heavy-hitters summary's recall of the true top 10 and top 100. */
-  public record HeavyHittersRow(String impl, double recall10, double recall100, int serializedBytes,
-      long bytes) implements Serializable {}
+  public record HeavyHittersRow(
+      String impl, double recall10, double recall100, int serializedBytes, long bytes)
+      implements Serializable {}
 
-  public record Results(List<FilterRow> filters, List<CardinalityRow> cardinality,
-      List<CountMinRow> countMin, List<HeavyHittersRow> heavyHitters) implements Serializable {}
+  public record Results(
+      List<FilterRow> filters,
+      List<CardinalityRow> cardinality,
+      List<CountMinRow> countMin,
+      List<HeavyHittersRow> heavyHitters)
+      implements Serializable {}
 
   private Measure() {}
 
@@ -85,8 +106,12 @@ public final class Measure {
         card.add(cardinality(impl, 1_000_000, quick ? 20 : 200));
       }
     }
-    long[] stream = Keys.zipfIndices(FrequencyBenchmark.UNIVERSE, FrequencyBenchmark.ZIPF,
-        FrequencyBenchmark.KEYS, 0x9b05688c2b3e6c1fL);
+    long[] stream =
+        Keys.zipfIndices(
+            FrequencyBenchmark.UNIVERSE,
+            FrequencyBenchmark.ZIPF,
+            FrequencyBenchmark.KEYS,
+            0x9b05688c2b3e6c1fL);
     List<CountMinRow> cms = new ArrayList<>();
     for (String impl : FrequencyImpls.COUNT_MIN) {
       if (wanted.test(impl)) {
@@ -134,8 +159,14 @@ public final class Measure {
       sumSq += e * e;
       last = s;
     }
-    return new CardinalityRow(impl, n, trials, sum / trials, Math.sqrt(sumSq / trials),
-        last.serialize().length, retained(last.root()));
+    return new CardinalityRow(
+        impl,
+        n,
+        trials,
+        sum / trials,
+        Math.sqrt(sumSq / trials),
+        last.serialize().length,
+        retained(last.root()));
   }
 
   static CountMinRow countMin(String impl, long[] stream) {
@@ -160,8 +191,14 @@ public final class Measure {
         above++;
       }
     }
-    return new CountMinRow(impl, stream.length, (double) sumErr / exact.length, maxErr,
-        (double) above / exact.length, s.serialize().length, retained(s.root()));
+    return new CountMinRow(
+        impl,
+        stream.length,
+        (double) sumErr / exact.length,
+        maxErr,
+        (double) above / exact.length,
+        s.serialize().length,
+        retained(s.root()));
   }
 
   static HeavyHittersRow heavyHitters(String impl, long[] stream) {
@@ -174,15 +211,20 @@ public final class Measure {
     Integer[] order = new Integer[exact.length];
     Arrays.setAll(order, i -> i);
     Arrays.sort(order, Comparator.comparingInt((Integer i) -> exact[i]).reversed());
-    return new HeavyHittersRow(impl, recall(s, order, exact, 10), recall(s, order, exact, 100),
-        s.serialize().length, retained(s.root()));
+    return new HeavyHittersRow(
+        impl,
+        recall(s, order, exact, 10),
+        recall(s, order, exact, 100),
+        s.serialize().length,
+        retained(s.root()));
   }
 
   /**
    * The share of the summary's top k that belong to the true top k; a key tied in count with the
    * true k-th is as right as any other, so every key at least as frequent as the k-th counts.
    */
-  private static double recall(FrequencyImpls.HeavyHittersContestant s, Integer[] order, int[] exact, int k) {
+  private static double recall(
+      FrequencyImpls.HeavyHittersContestant s, Integer[] order, int[] exact, int k) {
     int kth = exact[order[k - 1]];
     Set<String> truth = new HashSet<>();
     for (int i = 0; i < order.length && exact[order[i]] >= kth; i++) {
@@ -199,21 +241,48 @@ public final class Measure {
 
   static void print(Results r, PrintStream out) {
     for (FilterRow f : r.filters()) {
-      out.printf(Locale.ROOT, "%-22s %-6s n=%d fpr=%.4f%% bytes/key=%.3f%n", f.impl(),
-          f.strings() ? "String" : "long", f.n(), 100 * f.fpr(), f.bytesPerKey());
+      out.printf(
+          Locale.ROOT,
+          "%-22s %-6s n=%d fpr=%.4f%% bytes/key=%.3f%n",
+          f.impl(),
+          f.strings() ? "String" : "long",
+          f.n(),
+          100 * f.fpr(),
+          f.bytesPerKey());
     }
     for (CardinalityRow c : r.cardinality()) {
-      out.printf(Locale.ROOT, "%-22s n=%d trials=%d bias=%.3f%% rmse=%.3f%% serialized=%d retained=%d%n",
-          c.impl(), c.n(), c.trials(), 100 * c.bias(), 100 * c.rmse(), c.serializedBytes(), c.bytes());
+      out.printf(
+          Locale.ROOT,
+          "%-22s n=%d trials=%d bias=%.3f%% rmse=%.3f%% serialized=%d retained=%d%n",
+          c.impl(),
+          c.n(),
+          c.trials(),
+          100 * c.bias(),
+          100 * c.rmse(),
+          c.serializedBytes(),
+          c.bytes());
     }
     for (CountMinRow c : r.countMin()) {
-      out.printf(Locale.ROOT, "%-22s N=%d meanErr=%.2f maxErr=%d above-epsN=%.4f%% serialized=%d retained=%d%n",
-          c.impl(), c.streamLength(), c.meanError(), c.maxError(), 100 * c.shareAboveEpsilonN(),
-          c.serializedBytes(), c.bytes());
+      out.printf(
+          Locale.ROOT,
+          "%-22s N=%d meanErr=%.2f maxErr=%d above-epsN=%.4f%% serialized=%d retained=%d%n",
+          c.impl(),
+          c.streamLength(),
+          c.meanError(),
+          c.maxError(),
+          100 * c.shareAboveEpsilonN(),
+          c.serializedBytes(),
+          c.bytes());
     }
     for (HeavyHittersRow h : r.heavyHitters()) {
-      out.printf(Locale.ROOT, "%-22s recall@10=%.2f recall@100=%.2f serialized=%d retained=%d%n",
-          h.impl(), h.recall10(), h.recall100(), h.serializedBytes(), h.bytes());
+      out.printf(
+          Locale.ROOT,
+          "%-22s recall@10=%.2f recall@100=%.2f serialized=%d retained=%d%n",
+          h.impl(),
+          h.recall10(),
+          h.recall100(),
+          h.serializedBytes(),
+          h.bytes());
     }
   }
 }

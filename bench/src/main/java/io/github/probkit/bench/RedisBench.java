@@ -30,11 +30,11 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * Shared Bloom filters on a real redis-server: probkit-redis (standard and blocked) against
- * Redisson's {@code RBloomFilter} (one key per call, and 1,000 keys per collection call) and a plain
- * Jedis pipeline of k {@code SETBIT}/{@code GETBIT} per key (1,000 keys per sync), with 1 and 8
- * clients. A filter for 10^6 keys at 1 %; keys "user:" + 15 digits; queries half present, half
- * absent. Each figure is the median of three rounds, each on a new filter; also Redis's {@code MEMORY
- * USAGE} of each filter's keys.
+ * Redisson's {@code RBloomFilter} (one key per call, and 1,000 keys per collection call) and a
+ * plain Jedis pipeline of k {@code SETBIT}/{@code GETBIT} per key (1,000 keys per sync), with 1 and
+ * 8 clients. A filter for 10^6 keys at 1 %; keys "user:" + 15 digits; queries half present, half
+ * absent. Each figure is the median of three rounds, each on a new filter; also Redis's {@code
+ * MEMORY USAGE} of each filter's keys.
  *
  * <p>Run {@code bench/redis-run} (starts a redis-server on a free loopback port), or against a
  * running server: {@code java -cp bench/target/benchmarks.jar io.github.probkit.bench.RedisBench
@@ -44,6 +44,7 @@ public final class RedisBench {
   private static final long CAPACITY = 1_000_000;
   private static final double FPP = 0.01;
   private static final int BATCH = 1000;
+
   /** Redisson's one-key calls cost a round trip each: fewer keys keep that run short. */
   private static final int SINGLE_CALL_KEYS = 20_000;
 
@@ -99,18 +100,46 @@ public final class RedisBench {
     for (int i = 0; i < total; i++) {
       queries[i] = i % 2 == 0 ? present[i / 2] : absent[i / 2];
     }
-    List<Contestant> all = List.of(probkit(false), probkit(true), redissonSingle(), redissonCollection(), setbit(),
-        sketch("probkit-redis counting Bloom (add: one BITFIELD per key)", "bench-counting"),
-        sketch("probkit-redis count-min 2719 x 5, standard (add: one BITFIELD per item)", "bench-cms"),
-        sketch("probkit-redis count-min 2719 x 5, conservative (add: a script per batch)", "bench-cms-conservative"),
-        sketch("probkit-redis HyperLogLog p = 14 (script per batch; count = one GET)", "bench-hll"));
-    System.out.printf(Locale.ROOT, "redis %s:%d, %s; load average before: %s%n", host, port,
-        store.jedis().info("server").lines().filter(l -> l.startsWith("redis_version")).findFirst().orElse(""),
+    List<Contestant> all =
+        List.of(
+            probkit(false),
+            probkit(true),
+            redissonSingle(),
+            redissonCollection(),
+            setbit(),
+            sketch("probkit-redis counting Bloom (add: one BITFIELD per key)", "bench-counting"),
+            sketch(
+                "probkit-redis count-min 2719 x 5, standard (add: one BITFIELD per item)",
+                "bench-cms"),
+            sketch(
+                "probkit-redis count-min 2719 x 5, conservative (add: a script per batch)",
+                "bench-cms-conservative"),
+            sketch(
+                "probkit-redis HyperLogLog p = 14 (script per batch; count = one GET)",
+                "bench-hll"));
+    System.out.printf(
+        Locale.ROOT,
+        "redis %s:%d, %s; load average before: %s%n",
+        host,
+        port,
+        store
+            .jedis()
+            .info("server")
+            .lines()
+            .filter(l -> l.startsWith("redis_version"))
+            .findFirst()
+            .orElse(""),
         loadAverage());
-    System.out.printf(Locale.ROOT, "%d keys added then %d queried (half absent); capacity %d at %.0f %%%n%n",
-        total, total, CAPACITY, FPP * 100);
-    System.out.println("| contestant | clients | add keys/s | query keys/s | MEMORY USAGE bytes "
-        + "| client CPU µs/key | Redis µs/key |");
+    System.out.printf(
+        Locale.ROOT,
+        "%d keys added then %d queried (half absent); capacity %d at %.0f %%%n%n",
+        total,
+        total,
+        CAPACITY,
+        FPP * 100);
+    System.out.println(
+        "| contestant | clients | add keys/s | query keys/s | MEMORY USAGE bytes "
+            + "| client CPU µs/key | Redis µs/key |");
     System.out.println("|---|---:|---:|---:|---:|---:|---:|");
     for (int clients : new int[] {1, 8}) {
       for (Contestant c : all) {
@@ -135,8 +164,15 @@ public final class RedisBench {
           query[round] = n / seconds(clients, Arrays.copyOf(queries, n), c::query);
           memory = c.memory();
         }
-        System.out.printf(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %,d | %.2f | %.2f |%n",
-            c.name(), clients, median(add), median(query), memory, (cpuNanos() - cpu0) / 1e3 / (6.0 * n),
+        System.out.printf(
+            Locale.ROOT,
+            "| %s | %d | %,.0f | %,.0f | %,d | %.2f | %.2f |%n",
+            c.name(),
+            clients,
+            median(add),
+            median(query),
+            memory,
+            (cpuNanos() - cpu0) / 1e3 / (6.0 * n),
             serverMicros() / (6.0 * n));
       }
     }
@@ -153,11 +189,13 @@ public final class RedisBench {
     try {
       List<Callable<Void>> tasks = new ArrayList<>();
       for (int c = 0; c < clients; c++) {
-        String[] slice = Arrays.copyOfRange(keys, keys.length * c / clients, keys.length * (c + 1) / clients);
-        tasks.add(() -> {
-          w.run(slice);
-          return null;
-        });
+        String[] slice =
+            Arrays.copyOfRange(keys, keys.length * c / clients, keys.length * (c + 1) / clients);
+        tasks.add(
+            () -> {
+              w.run(slice);
+              return null;
+            });
       }
       long t0 = System.nanoTime();
       for (Future<Void> f : pool.invokeAll(tasks)) {
@@ -175,7 +213,9 @@ public final class RedisBench {
     return s[s.length / 2];
   }
 
-  /** The microseconds Redis spent in commands since the last CONFIG RESETSTAT (INFO commandstats). */
+  /**
+   * The microseconds Redis spent in commands since the last CONFIG RESETSTAT (INFO commandstats).
+   */
   private double serverMicros() {
     double sum = 0;
     for (String line : store.jedis().info("commandstats").split("\r?\n")) {
@@ -189,8 +229,9 @@ public final class RedisBench {
 
   /** The CPU time of this JVM (all threads, including the clients' I/O). */
   private static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-        .getOperatingSystemMXBean()).getProcessCpuTime();
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static String loadAverage() {
@@ -217,7 +258,9 @@ public final class RedisBench {
 
       @Override
       public String name() {
-        return blocked ? "probkit-redis blocked Bloom, batches of 1,000" : "probkit-redis Bloom, batches of 1,000";
+        return blocked
+            ? "probkit-redis blocked Bloom, batches of 1,000"
+            : "probkit-redis Bloom, batches of 1,000";
       }
 
       @Override
@@ -228,9 +271,11 @@ public final class RedisBench {
       @Override
       public void reset() {
         store.delete(name);
-        f = blocked
-            ? RedisBloomFilter.createBlocked(store, name, CAPACITY, FPP, RedisOptions.defaults())
-            : RedisBloomFilter.create(store, name, CAPACITY, FPP, RedisOptions.defaults());
+        f =
+            blocked
+                ? RedisBloomFilter.createBlocked(
+                    store, name, CAPACITY, FPP, RedisOptions.defaults())
+                : RedisBloomFilter.create(store, name, CAPACITY, FPP, RedisOptions.defaults());
       }
 
       @Override
@@ -250,7 +295,9 @@ public final class RedisBench {
     };
   }
 
-  /** probkit-redis's scripted structures, for their own throughput (no peer keeps them in Redis). */
+  /**
+   * probkit-redis's scripted structures, for their own throughput (no peer keeps them in Redis).
+   */
   private Contestant sketch(String title, String name) {
     return new Contestant() {
       RedisStructure s;
@@ -269,9 +316,13 @@ public final class RedisBench {
       public void reset() {
         store.delete(name);
         RedisOptions o = RedisOptions.defaults();
-        s = name.endsWith("counting") ? RedisCountingBloomFilter.create(store, name, CAPACITY, FPP, o)
-            : name.contains("cms") ? RedisCountMinSketch.create(store, name, 0.001, 0.01, name.endsWith("conservative"), o)
-            : RedisCardinalitySketch.createHyperLogLog(store, name, 14, o);
+        s =
+            name.endsWith("counting")
+                ? RedisCountingBloomFilter.create(store, name, CAPACITY, FPP, o)
+                : name.contains("cms")
+                    ? RedisCountMinSketch.create(
+                        store, name, 0.001, 0.01, name.endsWith("conservative"), o)
+                    : RedisCardinalitySketch.createHyperLogLog(store, name, 14, o);
       }
 
       @Override
@@ -295,7 +346,8 @@ public final class RedisBench {
           ((RedisCountMinSketch) s).estimateAll(k);
         } else {
           for (int i = 0; i < keys.length; i += BATCH) {
-            ((RedisCardinalitySketch) s).estimate(); // one count per 1,000 keys: "keys/s" of counts x 1,000
+            ((RedisCardinalitySketch) s)
+                .estimate(); // one count per 1,000 keys: "keys/s" of counts x 1,000
           }
         }
       }
@@ -411,7 +463,8 @@ public final class RedisBench {
           try (AbstractPipeline p = jedis.pipelined()) {
             for (int j = i; j < Math.min(keys.length, i + BATCH); j++) {
               byte[] b = keys[j].getBytes(StandardCharsets.UTF_8);
-              BloomFilter.positions(io.github.probkit.hash.HashStrategy.xxh3(), m, k, b, 0, b.length, pos);
+              BloomFilter.positions(
+                  io.github.probkit.hash.HashStrategy.xxh3(), m, k, b, 0, b.length, pos);
               for (long q : pos) {
                 if (set) {
                   p.setbit(key, q, true);

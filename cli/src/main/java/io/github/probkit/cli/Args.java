@@ -17,17 +17,18 @@ import java.util.List;
 /**
  * Command-line arguments as the bytes they were passed as, whatever the locale. The JVM decodes
  * argv with the locale's charset: with LANG unset that is ASCII, and every other byte becomes
- * U+FFFD, so that {@code café} could never be queried. On Linux the bytes are in /proc/self/cmdline;
- * they are decoded as UTF-8, each byte that is not valid UTF-8 becoming a lone surrogate U+DC80 to
- * U+DCFF (as Python's "surrogateescape"), and {@link #bytes} turns such a string back into exactly
- * the bytes it came from.
+ * U+FFFD, so that {@code café} could never be queried. On Linux the bytes are in
+ * /proc/self/cmdline; they are decoded as UTF-8, each byte that is not valid UTF-8 becoming a lone
+ * surrogate U+DC80 to U+DCFF (as Python's "surrogateescape"), and {@link #bytes} turns such a
+ * string back into exactly the bytes it came from.
  */
 final class Args {
   private Args() {}
 
   /**
    * {@code args} decoded from the bytes in /proc/self/cmdline, when its last {@code args.length}
-   * entries are the same arguments (they agree on every ASCII character but '?'); else {@code args}.
+   * entries are the same arguments (they agree on every ASCII character but '?'); else {@code
+   * args}.
    */
   static String[] asPassed(String[] args) {
     byte[] all;
@@ -82,16 +83,24 @@ final class Args {
     try {
       return Path.of(name);
     } catch (InvalidPathException e) {
-      throw new CliException(name + ": not a file name this JVM can encode in the locale's charset "
-          + System.getProperty("sun.jnu.encoding") + " (set LC_ALL=C.UTF-8, as the launcher does)");
+      throw new CliException(
+          name
+              + ": not a file name this JVM can encode in the locale's charset "
+              + System.getProperty("sun.jnu.encoding")
+              + " (set LC_ALL=C.UTF-8, as the launcher does)");
     }
   }
 
-  /** {@code raw} as UTF-8, each byte of an invalid sequence as the lone surrogate {@code U+DC00 + byte}. */
+  /**
+   * {@code raw} as UTF-8, each byte of an invalid sequence as the lone surrogate {@code U+DC00 +
+   * byte}.
+   */
   static String decode(byte[] raw) {
-    CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharsetDecoder d =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     ByteBuffer in = ByteBuffer.wrap(raw);
     CharBuffer out = CharBuffer.allocate(raw.length);
     while (true) {
@@ -107,7 +116,10 @@ final class Args {
     return out.flip().toString();
   }
 
-  /** The bytes {@code s} came from: its UTF-8, except that lone surrogates U+DC80 to U+DCFF are single bytes. */
+  /**
+   * The bytes {@code s} came from: its UTF-8, except that lone surrogates U+DC80 to U+DCFF are
+   * single bytes.
+   */
   static byte[] bytes(String s) {
     int from = 0;
     ByteArrayOutputStream b = null;

@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
  */
 final class BloomDemo {
   private static final List<String> ADDED = List.of("asha", "ravi", "meera");
-  private static final List<String> QUERIED = List.of("ravi", "john", "kiran", "farah", "neel", "tara");
+  private static final List<String> QUERIED =
+      List.of("ravi", "john", "kiran", "farah", "neel", "tara");
 
   private BloomDemo() {}
 
@@ -27,7 +28,8 @@ final class BloomDemo {
     for (long i = 0; i < filter.bitSize(); i++) {
       bits.append(filter.bit(i) ? '1' : '0');
     }
-    out.println("bit array: " + bits + " (" + filter.bitCount() + " of " + filter.bitSize() + " bits set)");
+    out.println(
+        "bit array: " + bits + " (" + filter.bitCount() + " of " + filter.bitSize() + " bits set)");
     for (String name : QUERIED) {
       String verdict;
       if (filter.mightContain(name)) {
@@ -35,7 +37,8 @@ final class BloomDemo {
       } else {
         verdict = "definitely absent";
       }
-      out.println("query " + pad(repr(name)) + " -> bits " + list(filter.positions(name)) + ": " + verdict);
+      out.println(
+          "query " + pad(repr(name)) + " -> bits " + list(filter.positions(name)) + ": " + verdict);
     }
   }
 
@@ -51,6 +54,8 @@ final class BloomDemo {
 
   /** Python's str of a list of ints. */
   static String list(long[] values) {
-    return Arrays.stream(values).mapToObj(Long::toString).collect(Collectors.joining(", ", "[", "]"));
+    return Arrays.stream(values)
+        .mapToObj(Long::toString)
+        .collect(Collectors.joining(", ", "[", "]"));
   }
 }

@@ -41,7 +41,6 @@ public final class CmsCommand implements Runnable {
     return SketchFiles.read(file, CountMinSketch::readFrom);
   }
 
-
   @Command(
       name = "create",
       mixinStandardHelpOptions = true,
@@ -73,15 +72,27 @@ public final class CmsCommand implements Runnable {
     }
 
     static final class ByError {
-      @Option(names = "--epsilon", required = true, paramLabel = "E", description = "Error factor, in (0, 1).")
+      @Option(
+          names = "--epsilon",
+          required = true,
+          paramLabel = "E",
+          description = "Error factor, in (0, 1).")
       double epsilon;
 
-      @Option(names = "--delta", required = true, paramLabel = "D", description = "Failure probability, in (0, 1).")
+      @Option(
+          names = "--delta",
+          required = true,
+          paramLabel = "D",
+          description = "Failure probability, in (0, 1).")
       double delta;
     }
 
     static final class ByDimensions {
-      @Option(names = "--width", required = true, paramLabel = "W", description = "Counters per row.")
+      @Option(
+          names = "--width",
+          required = true,
+          paramLabel = "W",
+          description = "Counters per row.")
       int width;
 
       @Option(names = "--depth", required = true, paramLabel = "D", description = "Rows.")
@@ -97,10 +108,13 @@ public final class CmsCommand implements Runnable {
         names = "--hash",
         paramLabel = "ALGO",
         defaultValue = "xxh3",
-        description = "Hash: xxh3 (default) or fnv1a (the specification's walkthrough; at most 2 rows).")
+        description =
+            "Hash: xxh3 (default) or fnv1a (the specification's walkthrough; at most 2 rows).")
     String hash;
 
-    @Option(names = "--force", description = "Replace FILE if it exists (without it, an existing FILE is an error).")
+    @Option(
+        names = "--force",
+        description = "Replace FILE if it exists (without it, an existing FILE is an error).")
     boolean force;
 
     @Mixin WriteOptions writing;
@@ -108,20 +122,37 @@ public final class CmsCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       HashStrategy strategy =
-          HashAlgorithm.byLabel(hash) == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
+          HashAlgorithm.byLabel(hash) == HashAlgorithm.FNV1A_64
+              ? HashStrategy.fnv1a()
+              : HashStrategy.xxh3();
       CountMinSketch.UpdateRule rule =
-          conservative ? CountMinSketch.UpdateRule.CONSERVATIVE : CountMinSketch.UpdateRule.STANDARD;
+          conservative
+              ? CountMinSketch.UpdateRule.CONSERVATIVE
+              : CountMinSketch.UpdateRule.STANDARD;
       if (RedisUri.is(file)) {
         return sizing.byError != null
-            ? RedisCli.cmsCreate(file, CountMinSketch.widthFor(sizing.byError.epsilon, sizing.byError.delta),
-                CountMinSketch.depthFor(sizing.byError.delta), conservative, strategy, force)
-            : RedisCli.cmsCreate(file, sizing.byDimensions.width, sizing.byDimensions.depth, conservative, strategy,
+            ? RedisCli.cmsCreate(
+                file,
+                CountMinSketch.widthFor(sizing.byError.epsilon, sizing.byError.delta),
+                CountMinSketch.depthFor(sizing.byError.delta),
+                conservative,
+                strategy,
+                force)
+            : RedisCli.cmsCreate(
+                file,
+                sizing.byDimensions.width,
+                sizing.byDimensions.depth,
+                conservative,
+                strategy,
                 force);
       }
       try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-        CountMinSketch s = sizing.byError != null
-            ? CountMinSketch.create(sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
-            : CountMinSketch.withDimensions(sizing.byDimensions.width, sizing.byDimensions.depth, strategy, rule);
+        CountMinSketch s =
+            sizing.byError != null
+                ? CountMinSketch.create(
+                    sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
+                : CountMinSketch.withDimensions(
+                    sizing.byDimensions.width, sizing.byDimensions.depth, strategy, rule);
         lock.write(s::writeTo);
       }
       return 0;
@@ -146,15 +177,23 @@ public final class CmsCommand implements Runnable {
   static final class Add implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file, rewritten in place.")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The sketch file, rewritten in place.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (or --items F..., or stdin).")
+    @Parameters(
+        index = "1..*",
+        paramLabel = "ITEM",
+        description = "Items (or --items F..., or stdin).")
     List<String> items = new ArrayList<>();
 
     @Mixin KeyOptions.Items itemFiles;
 
-    @Option(names = "--counts", description = "Each item is ITEM<TAB>COUNT (split at the last tab).")
+    @Option(
+        names = "--counts",
+        description = "Each item is ITEM<TAB>COUNT (split at the last tab).")
     boolean counts;
 
     @Mixin InputFormat format;
@@ -169,7 +208,8 @@ public final class CmsCommand implements Runnable {
       KeyOptions from = itemFiles.in(format).require(items, spec);
       if (RedisUri.is(file)) {
         if (counts) {
-          throw new IllegalArgumentException("--counts is not supported with a redis:// sketch yet");
+          throw new IllegalArgumentException(
+              "--counts is not supported with a redis:// sketch yet");
         }
         return RedisCli.cmsAdd(file, items, from, spec);
       }
@@ -184,18 +224,26 @@ public final class CmsCommand implements Runnable {
     private void add(CountMinSketch s, KeyOptions from) throws IOException {
       if (counts) {
         long[] line = {0};
-        from.forEach(items, spec, (buf, off, len) -> {
-          line[0]++;
-          int tab = lastTab(buf, off, len);
-          if (tab < 0) {
-            throw new CliException("--counts: item " + line[0] + " has no tab: expected ITEM<TAB>COUNT");
-          }
-          s.add(buf, off, tab - off, parseCount(buf, tab + 1, off + len, line[0]));
-        });
+        from.forEach(
+            items,
+            spec,
+            (buf, off, len) -> {
+              line[0]++;
+              int tab = lastTab(buf, off, len);
+              if (tab < 0) {
+                throw new CliException(
+                    "--counts: item " + line[0] + " has no tab: expected ITEM<TAB>COUNT");
+              }
+              s.add(buf, off, tab - off, parseCount(buf, tab + 1, off + len, line[0]));
+            });
       } else {
         // Standard-mode adds commute and are lock-free; conservative ones depend on their order.
-        from.forEach(items, spec,
-            s.isConservative() ? Inputs.KeySink.inOrder(s::add) : Inputs.KeySink.concurrently(s::add));
+        from.forEach(
+            items,
+            spec,
+            s.isConservative()
+                ? Inputs.KeySink.inOrder(s::add)
+                : Inputs.KeySink.concurrently(s::add));
       }
     }
   }
@@ -209,7 +257,9 @@ public final class CmsCommand implements Runnable {
     return -1;
   }
 
-  /** The decimal count in {@code buf[from, to)}, refusing anything but 1 to 19 digits within a long. */
+  /**
+   * The decimal count in {@code buf[from, to)}, refusing anything but 1 to 19 digits within a long.
+   */
   static long parseCount(byte[] buf, int from, int to, long line) {
     long v = 0;
     boolean ok = to > from;
@@ -219,8 +269,14 @@ public final class CmsCommand implements Runnable {
       v = v * 10 + digit;
     }
     if (!ok) {
-      throw new CliException("--counts: item " + line + " has count '" + shown(buf, from, to)
-          + "', must be an integer in [0, " + Long.MAX_VALUE + "]");
+      throw new CliException(
+          "--counts: item "
+              + line
+              + " has count '"
+              + shown(buf, from, to)
+              + "', must be an integer in [0, "
+              + Long.MAX_VALUE
+              + "]");
     }
     return v;
   }
@@ -250,14 +306,22 @@ public final class CmsCommand implements Runnable {
         "not UTF-8 has U+FFFD for its bad bytes, and itemBase64 its exact bytes.",
         "Items from a pipe or a terminal are answered as each line comes.",
       },
-      footer = {"", "Examples:", "  probkit cms query terms.cms cricket chess", "  tail -f q.log | probkit cms query terms.cms --json"})
+      footer = {
+        "",
+        "Examples:",
+        "  probkit cms query terms.cms cricket chess",
+        "  tail -f q.log | probkit cms query terms.cms --json"
+      })
   static final class Query implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (or --items F..., or stdin).")
+    @Parameters(
+        index = "1..*",
+        paramLabel = "ITEM",
+        description = "Items (or --items F..., or stdin).")
     List<String> items = new ArrayList<>();
 
     @Option(names = "--json", description = "Print one JSON object per item.")
@@ -273,28 +337,45 @@ public final class CmsCommand implements Runnable {
       OutputStream out = ProbkitCommand.stdout(spec);
       if (RedisUri.is(file)) {
         // A round trip per batch of items; a batch is also answered whenever input would wait.
-        return RedisCli.cmsQuery(file, redis -> {
-          from.forEach(items, spec, Inputs.KeySink.answeringInBatches(redis.batchSize(), (lines, batch) -> {
-            long[] estimates = redis.query(batch);
-            for (int i = 0; i < batch.size(); i++) {
-              answer(out, batch.get(i), 0, batch.get(i).length, estimates[i]);
-            }
-          }, null, out));
-          out.flush();
-          return 0;
-        });
+        return RedisCli.cmsQuery(
+            file,
+            redis -> {
+              from.forEach(
+                  items,
+                  spec,
+                  Inputs.KeySink.answeringInBatches(
+                      redis.batchSize(),
+                      (lines, batch) -> {
+                        long[] estimates = redis.query(batch);
+                        for (int i = 0; i < batch.size(); i++) {
+                          answer(out, batch.get(i), 0, batch.get(i).length, estimates[i]);
+                        }
+                      },
+                      null,
+                      out));
+              out.flush();
+              return 0;
+            });
       }
       CountMinSketch s = load(file);
-      from.forEach(items, spec, Inputs.KeySink.answering((line, off, len, item, itemOff, itemLen) ->
-          answer(out, item, itemOff, itemLen, s.estimate(item, itemOff, itemLen)), null, out));
+      from.forEach(
+          items,
+          spec,
+          Inputs.KeySink.answering(
+              (line, off, len, item, itemOff, itemLen) ->
+                  answer(out, item, itemOff, itemLen, s.estimate(item, itemOff, itemLen)),
+              null,
+              out));
       out.flush();
       return 0;
     }
 
-    private void answer(OutputStream out, byte[] item, int off, int len, long estimate) throws IOException {
+    private void answer(OutputStream out, byte[] item, int off, int len, long estimate)
+        throws IOException {
       if (json) {
-        out.write((new Json().putBytes("item", item, off, len).put("estimate", estimate) + "\n")
-            .getBytes(StandardCharsets.UTF_8));
+        out.write(
+            (new Json().putBytes("item", item, off, len).put("estimate", estimate) + "\n")
+                .getBytes(StandardCharsets.UTF_8));
       } else {
         out.write(item, off, len);
         out.write(('\t' + Long.toString(estimate) + '\n').getBytes(StandardCharsets.US_ASCII));
@@ -305,7 +386,8 @@ public final class CmsCommand implements Runnable {
   @Command(
       name = "info",
       mixinStandardHelpOptions = true,
-      description = "Describe a sketch: dimensions, update rule, total count, error bound, size, hashing.",
+      description =
+          "Describe a sketch: dimensions, update rule, total count, error bound, size, hashing.",
       footer = {"", "Example:", "  probkit cms info terms.cms --json"})
   static final class Info extends InfoCommand {
     @Override
@@ -343,10 +425,17 @@ public final class CmsCommand implements Runnable {
         "  probkit cms merge --replace week.cms monday.cms tuesday.cms",
       })
   static final class Merge implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into (created if missing).")
+    @Parameters(
+        index = "0",
+        paramLabel = "DEST",
+        description = "The sketch to merge into (created if missing).")
     Path out;
 
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Sketches to merge.")
+    @Parameters(
+        index = "1..*",
+        arity = "1..*",
+        paramLabel = "SRC",
+        description = "Sketches to merge.")
     List<Path> sources;
 
     @Option(names = "--replace", description = "Write the sum of the SRCs alone, replacing DEST.")

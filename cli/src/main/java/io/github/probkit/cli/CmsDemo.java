@@ -11,13 +11,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Seed 000's count-min walkthrough: 2 rows of 8 counters with the FNV-1a per-row seeds, a stream
- * of twelve search terms. Prints the seed's eight lines byte for byte.
+ * Seed 000's count-min walkthrough: 2 rows of 8 counters with the FNV-1a per-row seeds, a stream of
+ * twelve search terms. Prints the seed's eight lines byte for byte.
  */
 final class CmsDemo {
-  static final List<String> STREAM = List.of(
-      "cricket", "rain", "cricket", "train", "rain", "cricket", "exam", "cricket", "gold", "rain",
-      "train", "cricket");
+  static final List<String> STREAM =
+      List.of(
+          "cricket", "rain", "cricket", "train", "rain", "cricket", "exam", "cricket", "gold",
+          "rain", "train", "cricket");
 
   private CmsDemo() {}
 
@@ -39,8 +40,13 @@ final class CmsDemo {
     List<String> terms = new ArrayList<>(exact.keySet());
     terms.sort(Comparator.comparing((String t) -> -exact.get(t)).thenComparing(t -> t));
     for (String term : terms) {
-      out.println(String.format(
-          Locale.ROOT, "%7s: exact %d, estimate %d", term, exact.get(term), sketch.estimate(term)));
+      out.println(
+          String.format(
+              Locale.ROOT,
+              "%7s: exact %d, estimate %d",
+              term,
+              exact.get(term),
+              sketch.estimate(term)));
     }
     out.println("never seen 'chess': estimate " + sketch.estimate("chess"));
   }

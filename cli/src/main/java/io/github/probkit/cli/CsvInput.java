@@ -14,15 +14,15 @@ import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
 /**
- * CSV input (RFC 4180) through commons-csv, in a class of its own so that only runs with
- * {@code --format csv} load the library. Records are read one after another on the calling
- * thread: a quoted field may hold a newline, so the input cannot be cut into blocks at newlines.
+ * CSV input (RFC 4180) through commons-csv, in a class of its own so that only runs with {@code
+ * --format csv} load the library. Records are read one after another on the calling thread: a
+ * quoted field may hold a newline, so the input cannot be cut into blocks at newlines.
  *
  * <p>Keys stay bytes: the input is decoded as ISO-8859-1, one char per byte, which commons-csv
  * parses as it would UTF-8 (the delimiter and quote are ASCII, and no byte of a multi-byte UTF-8
  * character is), and each field is encoded back the same way. Each record is also handed over as
- * the bytes it was in the input, quotes and all, so that commands that print records print them
- * as they came.
+ * the bytes it was in the input, quotes and all, so that commands that print records print them as
+ * they came.
  */
 final class CsvInput {
   private CsvInput() {}
@@ -32,8 +32,14 @@ final class CsvInput {
    * {@code header} when the format has one. Returns the number of records, header excluded; counts
    * in {@code skipped} those without the field.
    */
-  static long forEach(InputStream in, String name, InputFormat format, Inputs.KeySink sink,
-      LineReader.RecordConsumer records, long[] skipped) throws IOException {
+  static long forEach(
+      InputStream in,
+      String name,
+      InputFormat format,
+      Inputs.KeySink sink,
+      LineReader.RecordConsumer records,
+      long[] skipped)
+      throws IOException {
     char delimiter = format.delimiterChar();
     Recorder text = new Recorder(new InputStreamReader(in, StandardCharsets.ISO_8859_1));
     CSVFormat csv = CSVFormat.RFC4180.builder().setDelimiter(delimiter).get();
@@ -84,8 +90,10 @@ final class CsvInput {
   private static final class Recorder extends Reader {
     private final Reader in;
     private char[] buf = new char[1 << 14];
+
     /** The input position of {@code buf[0]}. */
     private long base;
+
     private int len;
 
     Recorder(Reader in) {

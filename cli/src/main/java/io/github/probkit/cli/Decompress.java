@@ -24,9 +24,9 @@ final class Decompress {
   private static final int[] SEVEN_Z = {'7', 'z', 0xbc, 0xaf, 0x27, 0x1c};
 
   /**
-   * {@code raw}, buffered, and decompressed when it starts with the magic bytes of gzip, xz or zstd;
-   * {@code name} is used in errors. Looks only at the bytes the first read brings (and any already
-   * waiting), so that a line typed or piped alone is not held back.
+   * {@code raw}, buffered, and decompressed when it starts with the magic bytes of gzip, xz or
+   * zstd; {@code name} is used in errors. Looks only at the bytes the first read brings (and any
+   * already waiting), so that a line typed or piped alone is not held back.
    */
   static InputStream open(InputStream raw, String name) throws IOException {
     BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
@@ -37,23 +37,39 @@ final class Decompress {
       head[n++] = c;
     }
     in.reset();
-    String format = starts(head, n, GZIP) ? "gzip" : starts(head, n, XZ) ? "xz" : starts(head, n, ZSTD) ? "zstd" : null;
+    String format =
+        starts(head, n, GZIP)
+            ? "gzip"
+            : starts(head, n, XZ) ? "xz" : starts(head, n, ZSTD) ? "zstd" : null;
     if (format != null) {
       try {
         // The decoders read their stream's header here already.
-        InputStream d = format.equals("gzip") ? new GZIPInputStream(in, 1 << 16)
-            : format.equals("xz") ? Codecs.xz(in) : Codecs.zstd(in, name);
+        InputStream d =
+            format.equals("gzip")
+                ? new GZIPInputStream(in, 1 << 16)
+                : format.equals("xz") ? Codecs.xz(in) : Codecs.zstd(in, name);
         return decoding(d, format, name);
       } catch (IOException e) {
         throw failure(e, format, name);
       }
     }
-    String refused = starts(head, n, BZIP2) ? "bzip2" : starts(head, n, ZIP) ? "zip"
-        : starts(head, n, LZ4) ? "lz4" : starts(head, n, SEVEN_Z) ? "7z" : null;
+    String refused =
+        starts(head, n, BZIP2)
+            ? "bzip2"
+            : starts(head, n, ZIP)
+                ? "zip"
+                : starts(head, n, LZ4) ? "lz4" : starts(head, n, SEVEN_Z) ? "7z" : null;
     if (refused != null) {
-      throw new CliException(name + ": " + refused + " data, which probkit does not read (gzip, xz and zstd it"
-          + " does): decompress it into a pipe, as in '" + (refused.equals("zip") ? "unzip -p" : refused + " -dc")
-          + " " + name + " | probkit ...'");
+      throw new CliException(
+          name
+              + ": "
+              + refused
+              + " data, which probkit does not read (gzip, xz and zstd it"
+              + " does): decompress it into a pipe, as in '"
+              + (refused.equals("zip") ? "unzip -p" : refused + " -dc")
+              + " "
+              + name
+              + " | probkit ...'");
     }
     return in;
   }
@@ -107,7 +123,8 @@ final class Decompress {
       throw new CliException(name + ": truncated " + format + " data", e);
     }
     StackTraceElement[] at = e.getStackTrace();
-    if (type.startsWith("java.util.zip.") || type.startsWith("org.tukaani.xz.")
+    if (type.startsWith("java.util.zip.")
+        || type.startsWith("org.tukaani.xz.")
         || (at.length > 0 && at[0].getClassName().startsWith("io.airlift.compress."))) {
       throw new CliException(name + ": corrupt " + format + " data (" + e.getMessage() + ")", e);
     }
@@ -122,7 +139,10 @@ final class Decompress {
     return e;
   }
 
-  /** The decoders of the optional libraries, in a class of their own so that they load only when used. */
+  /**
+   * The decoders of the optional libraries, in a class of their own so that they load only when
+   * used.
+   */
   private static final class Codecs {
     static InputStream xz(InputStream in) throws IOException {
       // A corrupt or hostile header may ask for a dictionary of up to 4 GiB: allow half the heap.

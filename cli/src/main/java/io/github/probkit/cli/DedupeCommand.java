@@ -55,55 +55,82 @@ final class DedupeCommand implements Callable<Integer> {
   @Option(
       names = "--expected",
       paramLabel = "N",
-      description = "The distinct lines to size the filter for: 1000000, 1e6 or 1M (default: grow as they come).")
+      description =
+          "The distinct lines to size the filter for: 1000000, 1e6 or 1M (default: grow as they come).")
   Long expected;
 
   @Option(
       names = "--fpp",
       paramLabel = "P",
-      description = "The most a new line may be dropped, in (0, 1): 0.01, 1e-2 or 1%% (default: 0.01).")
+      description =
+          "The most a new line may be dropped, in (0, 1): 0.01, 1e-2 or 1%% (default: 0.01).")
   Double fpp;
 
   @Mixin InputFormat format = new InputFormat();
 
-  @Parameters(paramLabel = "INPUT", description = "Files ('-' for stdin; gzip, xz and zstd are decompressed).")
+  @Parameters(
+      paramLabel = "INPUT",
+      description = "Files ('-' for stdin; gzip, xz and zstd are decompressed).")
   List<String> inputs = new ArrayList<>();
 
   @Override
   public Integer call() throws IOException {
-    double p = FilterTypes.checkFpp(expected == null ? "scalable" : "blocked", fpp == null ? FilterTypes.DEFAULT_FPP : fpp);
+    double p =
+        FilterTypes.checkFpp(
+            expected == null ? "scalable" : "blocked", fpp == null ? FilterTypes.DEFAULT_FPP : fpp);
     if (expected != null && expected <= 0) {
       throw new IllegalArgumentException("--expected must be positive, was " + expected);
     }
     format.check();
-    MutableFilter seen = expected != null
-        ? BlockedBloomFilter.create(expected, p)
-        : ScalableBloomFilter.create(GROWING_FROM, p);
+    MutableFilter seen =
+        expected != null
+            ? BlockedBloomFilter.create(expected, p)
+            : ScalableBloomFilter.create(GROWING_FROM, p);
     OutputStream out = ProbkitCommand.stdout(spec);
     long[] kept = {0};
-    long lines = Inputs.forEachLine(inputs.isEmpty() ? List.of("-") : inputs, ProbkitCommand.stdin(spec), format,
-        Inputs.KeySink.answering((line, off, len, key, keyOff, keyLen) -> {
-          if (seen.add(key, keyOff, keyLen)) {
-            out.write(line, off, len);
-            out.write('\n');
-            kept[0]++;
-          }
-        }, Stdout.firstLineTo(out), out));
+    long lines =
+        Inputs.forEachLine(
+            inputs.isEmpty() ? List.of("-") : inputs,
+            ProbkitCommand.stdin(spec),
+            format,
+            Inputs.KeySink.answering(
+                (line, off, len, key, keyOff, keyLen) -> {
+                  if (seen.add(key, keyOff, keyLen)) {
+                    out.write(line, off, len);
+                    out.write('\n');
+                    kept[0]++;
+                  }
+                },
+                Stdout.firstLineTo(out),
+                out));
     out.flush();
     PrintWriter err = spec.commandLine().getErr();
-    err.println(String.format(Locale.ROOT, "probkit: dedupe: kept %,d of %,d lines, dropped %,d (in a filter of %s)",
-        kept[0], lines, lines - kept[0], bytes(seen.byteSize())));
+    err.println(
+        String.format(
+            Locale.ROOT,
+            "probkit: dedupe: kept %,d of %,d lines, dropped %,d (in a filter of %s)",
+            kept[0],
+            lines,
+            lines - kept[0],
+            bytes(seen.byteSize())));
     if (expected != null && kept[0] > expected + 3 * Math.sqrt(expected)) {
-      err.println(String.format(Locale.ROOT, "probkit: warning: dedupe kept %,d distinct lines, more than the %,d"
-          + " of --expected: a new line is now dropped with probability %.3g, not %s", kept[0], expected,
-          seen.expectedFpp(), p));
+      err.println(
+          String.format(
+              Locale.ROOT,
+              "probkit: warning: dedupe kept %,d distinct lines, more than the %,d"
+                  + " of --expected: a new line is now dropped with probability %.3g, not %s",
+              kept[0],
+              expected,
+              seen.expectedFpp(),
+              p));
     }
     err.flush();
     return 0;
   }
 
   private static String bytes(long n) {
-    return n >= 1 << 20 ? String.format(Locale.ROOT, "%.1f MiB", n / 1048576.0)
+    return n >= 1 << 20
+        ? String.format(Locale.ROOT, "%.1f MiB", n / 1048576.0)
         : String.format(Locale.ROOT, "%.1f KiB", n / 1024.0);
   }
 }

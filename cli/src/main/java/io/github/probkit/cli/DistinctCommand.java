@@ -41,20 +41,28 @@ final class DistinctCommand implements Callable<Integer> {
       description = "2^P registers in 0.75 x 2^P bytes, P in [4, 18] (default: 14).")
   int precision;
 
-  @Option(names = "--json", description = "Print one JSON object with the standard error, precision and bytes.")
+  @Option(
+      names = "--json",
+      description = "Print one JSON object with the standard error, precision and bytes.")
   boolean json;
 
   @Mixin InputFormat format = new InputFormat();
 
-  @Parameters(paramLabel = "INPUT", description = "Files, one item per line ('-' for stdin; .gz is decompressed).")
+  @Parameters(
+      paramLabel = "INPUT",
+      description = "Files, one item per line ('-' for stdin; .gz is decompressed).")
   List<String> inputs = new ArrayList<>();
 
   @Override
   public Integer call() throws IOException {
     HyperLogLog sketch = HyperLogLog.create(HllCommand.checkPrecision(precision));
     List<String> from = inputs.isEmpty() ? List.of("-") : inputs;
-    long lines = Inputs.forEachLine(
-        from, ProbkitCommand.stdin(spec), format, Inputs.KeySink.hashes(sketch.hashStrategy(), sketch::addHash));
+    long lines =
+        Inputs.forEachLine(
+            from,
+            ProbkitCommand.stdin(spec),
+            format,
+            Inputs.KeySink.hashes(sketch.hashStrategy(), sketch::addHash));
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(HllCommand.estimateJson(sketch).put("lines", lines));

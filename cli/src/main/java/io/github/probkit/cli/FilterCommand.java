@@ -71,7 +71,9 @@ public final class FilterCommand implements Runnable {
     }
   }
 
-  /** Whether {@code file} starts as a probkit file of a type that maps (a compressed one does not). */
+  /**
+   * Whether {@code file} starts as a probkit file of a type that maps (a compressed one does not).
+   */
   private static boolean mappable(Path file) {
     if (!Files.isRegularFile(file)) {
       return false; // load() says what is wrong with it
@@ -100,23 +102,34 @@ public final class FilterCommand implements Runnable {
 
   /**
    * Adds the keys to {@code f} in memory: to a counting or cuckoo filter only those not present yet
-   * unless {@code multiset}, so that repeated keys take one count or slot each. A cuckoo filter that
-   * runs out of room fails the command with the number of keys it took; since this happens before
-   * the write, {@code file} is left as it was. Warns when a Bloom-type filter ends up holding more
-   * keys than it was sized for.
+   * unless {@code multiset}, so that repeated keys take one count or slot each. A cuckoo filter
+   * that runs out of room fails the command with the number of keys it took; since this happens
+   * before the write, {@code file} is left as it was. Warns when a Bloom-type filter ends up
+   * holding more keys than it was sized for.
    */
-  static void addKeys(MutableFilter f, List<String> keys, KeyOptions from, boolean multiset, CommandSpec spec,
-      Path file) throws IOException {
+  static void addKeys(
+      MutableFilter f,
+      List<String> keys,
+      KeyOptions from,
+      boolean multiset,
+      CommandSpec spec,
+      Path file)
+      throws IOException {
     checkMultiset(f, multiset);
-    boolean concurrent = f instanceof BloomFilter && ((BloomFilter) f).concurrency() == Concurrency.CONCURRENT
-        || f instanceof BlockedBloomFilter && ((BlockedBloomFilter) f).concurrency() == Concurrency.CONCURRENT;
+    boolean concurrent =
+        f instanceof BloomFilter && ((BloomFilter) f).concurrency() == Concurrency.CONCURRENT
+            || f instanceof BlockedBloomFilter
+                && ((BlockedBloomFilter) f).concurrency() == Concurrency.CONCURRENT;
     if (!(f instanceof DeletableFilter) && f.hashSuffices()) {
       // Every core hashes the keys of its blocks and adds them through the batch path, which
       // overlaps the cache misses of many keys: a concurrent Bloom or blocked filter on the worker
       // threads at once (bits are only ever ORed in: the same bits in any order), any other (a
       // scalable filter, whose layers depend on the order) on this thread, block by block in order.
-      from.forEach(keys, spec,
-          Inputs.KeySink.hashBatches(f.hashStrategy(), (h, n) -> f.addAllHashes(h, 0, n), concurrent));
+      from.forEach(
+          keys,
+          spec,
+          Inputs.KeySink.hashBatches(
+              f.hashStrategy(), (h, n) -> f.addAllHashes(h, 0, n), concurrent));
     } else if (concurrent) {
       // Bloom hashed with FNV-1a: its probes need the keys.
       from.forEach(keys, spec, Inputs.KeySink.concurrently(f::add));
@@ -125,17 +138,26 @@ public final class FilterCommand implements Runnable {
       // multiset, and a cuckoo filter that is full stops the command.
       DeletableFilter d = f instanceof DeletableFilter && !multiset ? (DeletableFilter) f : null;
       long[] added = {0};
-      from.forEach(keys, spec, (buf, off, len) -> {
-        if (d != null ? d.addIfAbsent(buf, off, len) || d.mightContain(buf, off, len) : f.add(buf, off, len)) {
-          added[0]++;
-        } else if (f instanceof CuckooFilter) {
-          CuckooFilter c = (CuckooFilter) f;
-          throw new CliException(String.format(Locale.ROOT,
-              "%s: the cuckoo filter is full after adding %d keys (load %.1f %%, the maximum is about 95 %%);"
-                  + " the file was left as it was",
-              file, added[0], 100 * c.load()));
-        }
-      });
+      from.forEach(
+          keys,
+          spec,
+          (buf, off, len) -> {
+            if (d != null
+                ? d.addIfAbsent(buf, off, len) || d.mightContain(buf, off, len)
+                : f.add(buf, off, len)) {
+              added[0]++;
+            } else if (f instanceof CuckooFilter) {
+              CuckooFilter c = (CuckooFilter) f;
+              throw new CliException(
+                  String.format(
+                      Locale.ROOT,
+                      "%s: the cuckoo filter is full after adding %d keys (load %.1f %%, the maximum is about 95 %%);"
+                          + " the file was left as it was",
+                      file,
+                      added[0],
+                      100 * c.load()));
+            }
+          });
     }
     warnIfOverfull(file, f, spec.commandLine().getErr());
   }
@@ -143,8 +165,10 @@ public final class FilterCommand implements Runnable {
   /** Refuses {@code --multiset} for a filter that cannot count repeats. */
   static void checkMultiset(MembershipFilter f, boolean multiset) {
     if (multiset && !(f instanceof DeletableFilter)) {
-      throw new IllegalArgumentException("--multiset applies to counting and cuckoo filters, not to a "
-          + f.type().label() + " filter");
+      throw new IllegalArgumentException(
+          "--multiset applies to counting and cuckoo filters, not to a "
+              + f.type().label()
+              + " filter");
     }
   }
 
@@ -173,11 +197,18 @@ public final class FilterCommand implements Runnable {
     if (expected <= 0 || n <= expected + 3 * Math.sqrt(expected)) {
       return;
     }
-    err.println(String.format(Locale.ROOT,
-        "probkit: warning: %s %s, more than the %,d it was sized for: its false-positive rate is now %s %%"
-            + " (sized for %s %%)",
-        file, n == Long.MAX_VALUE ? "is saturated" : String.format(Locale.ROOT, "holds about %,d keys", n),
-        expected, percent(f.expectedFpp()), percent(target)));
+    err.println(
+        String.format(
+            Locale.ROOT,
+            "probkit: warning: %s %s, more than the %,d it was sized for: its false-positive rate is now %s %%"
+                + " (sized for %s %%)",
+            file,
+            n == Long.MAX_VALUE
+                ? "is saturated"
+                : String.format(Locale.ROOT, "holds about %,d keys", n),
+            expected,
+            percent(f.expectedFpp()),
+            percent(target)));
     err.flush();
   }
 
@@ -210,15 +241,17 @@ public final class FilterCommand implements Runnable {
     @Option(
         names = "--expected",
         paramLabel = "N",
-        description = "Keys the filter is sized for (scalable: its initial capacity; it grows beyond):"
-            + " 1000000, 1e6 or 1M. Not needed by the binary fuse types, which count their keys.")
+        description =
+            "Keys the filter is sized for (scalable: its initial capacity; it grows beyond):"
+                + " 1000000, 1e6 or 1M. Not needed by the binary fuse types, which count their keys.")
     Long expected;
 
     @Option(
         names = "--fpp",
         paramLabel = "P",
-        description = "Target false-positive rate, in (0, 1): 0.01, 1e-2 or 1%% (default: 0.01)."
-            + " Binary fuse types have 2^-8 or 2^-16.")
+        description =
+            "Target false-positive rate, in (0, 1): 0.01, 1e-2 or 1%% (default: 0.01)."
+                + " Binary fuse types have 2^-8 or 2^-16.")
     Double fpp;
 
     @Option(
@@ -238,11 +271,14 @@ public final class FilterCommand implements Runnable {
 
     @Option(
         names = "--multiset",
-        description = "Counting and cuckoo filters: add a key again however often it repeats (by default a"
-            + " key already present is not added again, and one remove takes it out).")
+        description =
+            "Counting and cuckoo filters: add a key again however often it repeats (by default a"
+                + " key already present is not added again, and one remove takes it out).")
     boolean multiset;
 
-    @Option(names = "--force", description = "Replace FILE if it exists (without it, an existing FILE is an error).")
+    @Option(
+        names = "--force",
+        description = "Replace FILE if it exists (without it, an existing FILE is an error).")
     boolean force;
 
     @Mixin KeyOptions keyOptions;
@@ -252,16 +288,25 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
-      HashStrategy strategy = algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
+      HashStrategy strategy =
+          algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
       if (RedisUri.is(file)) {
-        return RedisCli.filterCreate(file, type, expected,
-            FilterTypes.checkFpp(type, fpp == null ? FilterTypes.DEFAULT_FPP : fpp), strategy, force, from, spec);
+        return RedisCli.filterCreate(
+            file,
+            type,
+            expected,
+            FilterTypes.checkFpp(type, fpp == null ? FilterTypes.DEFAULT_FPP : fpp),
+            strategy,
+            force,
+            from,
+            spec);
       }
       if (FilterTypes.isStatic(type)) {
         if (multiset) {
-          throw new IllegalArgumentException("--multiset applies to counting and cuckoo filters, not to --type " + type);
+          throw new IllegalArgumentException(
+              "--multiset applies to counting and cuckoo filters, not to --type " + type);
         }
         try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
           lock.write(FilterTypes.buildStatic(type, expected, fpp, strategy, from, spec)::writeTo);
@@ -269,14 +314,16 @@ public final class FilterCommand implements Runnable {
         return 0;
       }
       if (expected == null) {
-        throw new IllegalArgumentException("missing required option --expected=N (needed by --type " + type + ")");
+        throw new IllegalArgumentException(
+            "missing required option --expected=N (needed by --type " + type + ")");
       }
       if (expected <= 0) {
         throw new IllegalArgumentException("--expected must be positive, was " + expected);
       }
       double p = FilterTypes.checkFpp(type, fpp == null ? FilterTypes.DEFAULT_FPP : fpp);
       try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-        lock.write(FilterTypes.create(type, expected, p, strategy, from, multiset, spec, file)::writeTo);
+        lock.write(
+            FilterTypes.create(type, expected, p, strategy, from, multiset, spec, file)::writeTo);
       }
       return 0;
     }
@@ -301,10 +348,16 @@ public final class FilterCommand implements Runnable {
   static final class Add implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The filter file, rewritten in place.")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The filter file, rewritten in place.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (or --keys FILE..., or stdin).")
+    @Parameters(
+        index = "1..*",
+        paramLabel = "KEY",
+        description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
 
     @Option(
@@ -343,10 +396,16 @@ public final class FilterCommand implements Runnable {
   static final class Remove implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The filter file, rewritten in place.")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The filter file, rewritten in place.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (or --keys FILE..., or stdin).")
+    @Parameters(
+        index = "1..*",
+        paramLabel = "KEY",
+        description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
 
     @Mixin KeyOptions keyOptions;
@@ -364,15 +423,25 @@ public final class FilterCommand implements Runnable {
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         MembershipFilter f = load(file);
         if (!(f instanceof DeletableFilter)) {
-          throw new CliException(file + ": a " + f.type().label()
-              + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed");
+          throw new CliException(
+              file
+                  + ": a "
+                  + f.type().label()
+                  + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed");
         }
         DeletableFilter d = (DeletableFilter) f;
-        total = keyOptions.forEach(keys, spec, (buf, off, len) -> removed[0] += d.remove(buf, off, len) ? 1 : 0);
+        total =
+            keyOptions.forEach(
+                keys, spec, (buf, off, len) -> removed[0] += d.remove(buf, off, len) ? 1 : 0);
         lock.write(f::writeTo);
       }
       PrintWriter out = spec.commandLine().getOut();
-      out.printf(Locale.ROOT, "removed %d of %d keys (%d certainly absent)%n", removed[0], total, total - removed[0]);
+      out.printf(
+          Locale.ROOT,
+          "removed %d of %d keys (%d certainly absent)%n",
+          removed[0],
+          total,
+          total - removed[0]);
       out.flush();
       return 0;
     }
@@ -408,24 +477,34 @@ public final class FilterCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The filter file.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "KEY", description = "Keys (or --keys FILE..., or stdin).")
+    @Parameters(
+        index = "1..*",
+        paramLabel = "KEY",
+        description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
 
-    @Option(names = "--present", description = "Print only the lines whose key is probably present.")
+    @Option(
+        names = "--present",
+        description = "Print only the lines whose key is probably present.")
     boolean present;
 
     @Option(names = "--absent", description = "Print only the lines whose key is certainly absent.")
     boolean absent;
 
-    @Option(names = {"-c", "--count"}, description = "Print only how many keys are present (--absent: absent).")
+    @Option(
+        names = {"-c", "--count"},
+        description = "Print only how many keys are present (--absent: absent).")
     boolean count;
 
     @Option(
         names = {"-q", "--quiet"},
-        description = "Print nothing: exit 0 as soon as a key is present (--absent: absent), else 1.")
+        description =
+            "Print nothing: exit 0 as soon as a key is present (--absent: absent), else 1.")
     boolean quiet;
 
-    @Option(names = "--json", description = "One JSON object per key, or with --count one for the counts.")
+    @Option(
+        names = "--json",
+        description = "One JSON object per key, or with --count one for the counts.")
     boolean json;
 
     @Mixin KeyOptions keyOptions;
@@ -444,28 +523,51 @@ public final class FilterCommand implements Runnable {
         throw new IllegalArgumentException("--present and --absent exclude each other");
       }
       if (quiet && (count || json)) {
-        throw new IllegalArgumentException("-q prints nothing: it excludes " + (count ? "--count" : "--json"));
+        throw new IllegalArgumentException(
+            "-q prints nothing: it excludes " + (count ? "--count" : "--json"));
       }
       keyOptions.require(keys, spec);
       OutputStream out = ProbkitCommand.stdout(spec);
       boolean select = statusAnswers();
-      LineReader.LineConsumer header = select && !quiet && !count && !json ? Stdout.firstLineTo(out) : null;
+      LineReader.LineConsumer header =
+          select && !quiet && !count && !json ? Stdout.firstLineTo(out) : null;
       if (RedisUri.is(file)) {
         // A round trip per batch of keys; a batch is also answered whenever input would wait.
-        return RedisCli.filterQuery(file, redis -> finish(out, Inputs.KeySink.answeringInBatches(redis.batchSize(),
-            (lines, batch) -> {
-              boolean[] in = redis.query(batch);
-              for (int i = 0; i < batch.size(); i++) {
-                byte[] l = lines.get(i);
-                byte[] k = batch.get(i);
-                answer(out, l, 0, l.length, k, 0, k.length, in[i]);
-              }
-            }, header, out)));
+        return RedisCli.filterQuery(
+            file,
+            redis ->
+                finish(
+                    out,
+                    Inputs.KeySink.answeringInBatches(
+                        redis.batchSize(),
+                        (lines, batch) -> {
+                          boolean[] in = redis.query(batch);
+                          for (int i = 0; i < batch.size(); i++) {
+                            byte[] l = lines.get(i);
+                            byte[] k = batch.get(i);
+                            answer(out, l, 0, l.length, k, 0, k.length, in[i]);
+                          }
+                        },
+                        header,
+                        out)));
       }
       MembershipFilter f = open(file);
       try {
-        return finish(out, Inputs.KeySink.answering((line, off, len, key, keyOff, keyLen) ->
-            answer(out, line, off, len, key, keyOff, keyLen, f.mightContain(key, keyOff, keyLen)), header, out));
+        return finish(
+            out,
+            Inputs.KeySink.answering(
+                (line, off, len, key, keyOff, keyLen) ->
+                    answer(
+                        out,
+                        line,
+                        off,
+                        len,
+                        key,
+                        keyOff,
+                        keyLen,
+                        f.mightContain(key, keyOff, keyLen)),
+                header,
+                out));
       } finally {
         if (f instanceof MappedFilter) {
           ((MappedFilter) f).close();
@@ -476,13 +578,19 @@ public final class FilterCommand implements Runnable {
     private long selected;
     private long total;
 
-    /** Answers every key through {@code sink}; prints the count when asked; returns the exit status. */
+    /**
+     * Answers every key through {@code sink}; prints the count when asked; returns the exit status.
+     */
     private int finish(OutputStream out, Inputs.KeySink sink) throws IOException {
       keyOptions.forEach(keys, spec, sink);
       if (count) {
-        String n = json
-            ? new Json().put(absent ? "absent" : "present", selected).put("keys", total).toString()
-            : Long.toString(selected);
+        String n =
+            json
+                ? new Json()
+                    .put(absent ? "absent" : "present", selected)
+                    .put("keys", total)
+                    .toString()
+                : Long.toString(selected);
         out.write((n + "\n").getBytes(StandardCharsets.UTF_8));
       }
       out.flush();
@@ -490,8 +598,16 @@ public final class FilterCommand implements Runnable {
     }
 
     /** Prints (or counts) the answer {@code in} for one key and its line, as the options say. */
-    private void answer(OutputStream out, byte[] line, int off, int len, byte[] key, int keyOff, int keyLen,
-        boolean in) throws IOException {
+    private void answer(
+        OutputStream out,
+        byte[] line,
+        int off,
+        int len,
+        byte[] key,
+        int keyOff,
+        int keyLen,
+        boolean in)
+        throws IOException {
       total++;
       boolean select = statusAnswers();
       if (select && in == absent) {
@@ -528,8 +644,9 @@ public final class FilterCommand implements Runnable {
   static final class Info extends InfoCommand {
     @Option(
         names = "--verify",
-        description = "Also read the whole file and check its CRC32C (a filter that maps is otherwise described"
-            + " from its parameters and a scan of its bits, without the checksum).")
+        description =
+            "Also read the whole file and check its CRC32C (a filter that maps is otherwise described"
+                + " from its parameters and a scan of its bits, without the checksum).")
     boolean verify;
 
     @Override
@@ -555,12 +672,13 @@ public final class FilterCommand implements Runnable {
   }
 
   /**
-   * {@link #describe} of a mapped Bloom, blocked Bloom or binary fuse filter: the same fields in the
-   * same order, the counts from a scan of the file through a small buffer.
+   * {@link #describe} of a mapped Bloom, blocked Bloom or binary fuse filter: the same fields in
+   * the same order, the counts from a scan of the file through a small buffer.
    */
   static Json describeMapped(MappedFilter m, boolean json) throws IOException {
     if (m.type() == StructureType.BINARY_FUSE_FILTER) {
-      return describe(m.load(), json); // its shape fields are the loaded filter's; it is not scanned
+      return describe(
+          m.load(), json); // its shape fields are the loaded filter's; it is not scanned
     }
     Json j = new Json().put("type", m.type().label()).put("bits", m.bitSize());
     if (m.type() == StructureType.BLOCKED_BLOOM_FILTER) {
@@ -608,17 +726,28 @@ public final class FilterCommand implements Runnable {
           .put("capacity", s.capacity());
       List<Json> layers = new ArrayList<>();
       for (ScalableBloomFilter.LayerInfo l : s.layers()) {
-        layers.add(new Json().put("capacity", l.capacity()).put("keys", l.keys()).put("bits", l.bits())
-            .put("hashes", l.hashes()).put("fpp", l.fpp()));
+        layers.add(
+            new Json()
+                .put("capacity", l.capacity())
+                .put("keys", l.keys())
+                .put("bits", l.bits())
+                .put("hashes", l.hashes())
+                .put("fpp", l.fpp()));
       }
       if (json) {
         j.put("layers", layers);
       } else {
-        // Text: a line per layer, "layer 1: capacity 1000, keys 1000, bits 9586, hashes 7, fpp 0.005".
+        // Text: a line per layer, "layer 1: capacity 1000, keys 1000, bits 9586, hashes 7, fpp
+        // 0.005".
         j.put("layers", layers.size());
         for (int i = 0; i < layers.size(); i++) {
           StringBuilder line = new StringBuilder();
-          layers.get(i).fields().forEach((k, v) -> line.append(line.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
+          layers
+              .get(i)
+              .fields()
+              .forEach(
+                  (k, v) ->
+                      line.append(line.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
           j.put("layer " + (i + 1), line);
         }
       }
@@ -637,7 +766,8 @@ public final class FilterCommand implements Runnable {
           .put("segmentCount", b.segmentCount())
           .put("bitsPerKey", b.bitsPerKey());
     }
-    return finishDescription(j, f instanceof MutableFilter ? ((MutableFilter) f).approximateCount() : null, f, json);
+    return finishDescription(
+        j, f instanceof MutableFilter ? ((MutableFilter) f).approximateCount() : null, f, json);
   }
 
   /** The fields every description ends with; {@code count} is null for a static filter. */
@@ -676,10 +806,17 @@ public final class FilterCommand implements Runnable {
   static final class Merge implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "DEST", description = "The filter to merge into (created if missing).")
+    @Parameters(
+        index = "0",
+        paramLabel = "DEST",
+        description = "The filter to merge into (created if missing).")
     Path out;
 
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Filters to merge.")
+    @Parameters(
+        index = "1..*",
+        arity = "1..*",
+        paramLabel = "SRC",
+        description = "Filters to merge.")
     List<Path> sources;
 
     @Option(names = "--replace", description = "Write the union of the SRCs alone, replacing DEST.")
@@ -699,16 +836,26 @@ public final class FilterCommand implements Runnable {
 
     private static MembershipFilter merge(List<Path> inputs) {
       MembershipFilter union = load(inputs.get(0));
-      if (!(union instanceof BloomFilter || union instanceof BlockedBloomFilter
-          || union instanceof CountingBloomFilter || union instanceof CuckooFilter)) {
-        throw new CliException(inputs.get(0) + ": merging " + union.type().label()
-            + " filters is not supported (bloom, blocked, counting and cuckoo filters merge)");
+      if (!(union instanceof BloomFilter
+          || union instanceof BlockedBloomFilter
+          || union instanceof CountingBloomFilter
+          || union instanceof CuckooFilter)) {
+        throw new CliException(
+            inputs.get(0)
+                + ": merging "
+                + union.type().label()
+                + " filters is not supported (bloom, blocked, counting and cuckoo filters merge)");
       }
       for (Path p : inputs.subList(1, inputs.size())) {
         MembershipFilter f = load(p);
         if (f.getClass() != union.getClass()) {
-          throw new CliException(p + ": cannot merge a " + f.type().label() + " filter into a "
-              + union.type().label() + " filter");
+          throw new CliException(
+              p
+                  + ": cannot merge a "
+                  + f.type().label()
+                  + " filter into a "
+                  + union.type().label()
+                  + " filter");
         }
         try {
           if (union instanceof BloomFilter) {

@@ -23,7 +23,15 @@ import picocli.CommandLine.Model.CommandSpec;
 final class FilterTypes {
   /** Type names, in the order help lists them. */
   static final List<String> NAMES =
-      List.of("bloom", "counting", "cuckoo", "scalable", "blocked", "binary-fuse8", "binary-fuse16", "fuse");
+      List.of(
+          "bloom",
+          "counting",
+          "cuckoo",
+          "scalable",
+          "blocked",
+          "binary-fuse8",
+          "binary-fuse16",
+          "fuse");
 
   /** The false-positive rate when --fpp is not given. */
   static final double DEFAULT_FPP = 0.01;
@@ -31,10 +39,10 @@ final class FilterTypes {
   private FilterTypes() {}
 
   /**
-   * {@code fpp}, checked for {@code type}: in (0, 1), and for the Bloom types no lower than
-   * 2^-255, the rate of a filter probing each key's bits 255 times, the most the library allows
-   * (below it the library would cap the probes and miss the rate; a scalable filter's first layer
-   * has 0.45 of its rate, so there 2^-253).
+   * {@code fpp}, checked for {@code type}: in (0, 1), and for the Bloom types no lower than 2^-255,
+   * the rate of a filter probing each key's bits 255 times, the most the library allows (below it
+   * the library would cap the probes and miss the rate; a scalable filter's first layer has 0.45 of
+   * its rate, so there 2^-253).
    */
   static double checkFpp(String type, double fpp) {
     if (!(fpp > 0 && fpp < 1)) {
@@ -42,9 +50,15 @@ final class FilterTypes {
     }
     double min = Math.scalb(1.0, -BloomFilter.MAX_HASHES + (type.equals("scalable") ? 2 : 0));
     if ((type.equals("bloom") || type.equals("counting") || type.equals("scalable")) && fpp < min) {
-      throw new IllegalArgumentException(String.format(Locale.ROOT,
-          "--fpp %s is below %.3g (2^%d), the lowest rate of a %s filter, which probes each key at most %d times",
-          fpp, min, Math.getExponent(min), type, BloomFilter.MAX_HASHES));
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "--fpp %s is below %.3g (2^%d), the lowest rate of a %s filter, which probes each key at most %d times",
+              fpp,
+              min,
+              Math.getExponent(min),
+              type,
+              BloomFilter.MAX_HASHES));
     }
     return fpp;
   }
@@ -55,15 +69,22 @@ final class FilterTypes {
   }
 
   /**
-   * Builds a filter of {@code type} sized for {@code expected} keys at {@code fpp} (for scalable: its
-   * initial capacity), holding the keys of {@code keys} when given (static types need them);
-   * {@code file} is named in errors. Bloom and blocked filters are concurrent (every core adds),
-   * a scalable one single-writer (it takes its keys in order on one thread): see
-   * {@link FilterCommand#addKeys}.
+   * Builds a filter of {@code type} sized for {@code expected} keys at {@code fpp} (for scalable:
+   * its initial capacity), holding the keys of {@code keys} when given (static types need them);
+   * {@code file} is named in errors. Bloom and blocked filters are concurrent (every core adds), a
+   * scalable one single-writer (it takes its keys in order on one thread): see {@link
+   * FilterCommand#addKeys}.
    */
   static MembershipFilter create(
-      String type, long expected, double fpp, HashStrategy hash, KeyOptions keys, boolean multiset,
-      CommandSpec spec, Path file) throws IOException {
+      String type,
+      long expected,
+      double fpp,
+      HashStrategy hash,
+      KeyOptions keys,
+      boolean multiset,
+      CommandSpec spec,
+      Path file)
+      throws IOException {
     MutableFilter f;
     switch (type) {
       case "bloom":
@@ -76,8 +97,14 @@ final class FilterTypes {
         f = CuckooFilter.create(expected, fpp, hash);
         break;
       case "scalable":
-        f = ScalableBloomFilter.create(expected, fpp, ScalableBloomFilter.DEFAULT_GROWTH,
-            ScalableBloomFilter.DEFAULT_TIGHTENING, hash, Concurrency.SINGLE_WRITER);
+        f =
+            ScalableBloomFilter.create(
+                expected,
+                fpp,
+                ScalableBloomFilter.DEFAULT_GROWTH,
+                ScalableBloomFilter.DEFAULT_TIGHTENING,
+                hash,
+                Concurrency.SINGLE_WRITER);
         break;
       case "blocked":
         f = BlockedBloomFilter.create(expected, fpp, hash);
@@ -96,14 +123,17 @@ final class FilterTypes {
   /**
    * Builds a static (binary fuse) filter from every key of {@code keys}. {@code binary-fuse8} and
    * {@code binary-fuse16} fix the fingerprint width; {@code fuse} takes the narrowest that meets
-   * {@code fpp} (8 bits when none is given). {@code expected}, when given, only presizes the buffer.
+   * {@code fpp} (8 bits when none is given). {@code expected}, when given, only presizes the
+   * buffer.
    */
   static MembershipFilter buildStatic(
       String type, Long expected, Double fpp, HashStrategy hash, KeyOptions keys, CommandSpec spec)
       throws IOException {
     if (keys == null) {
       throw new IllegalArgumentException(
-          "--type " + type + " is built once from all its keys: give them with --keys FILE... or on standard input");
+          "--type "
+              + type
+              + " is built once from all its keys: give them with --keys FILE... or on standard input");
     }
     FingerprintBits bits;
     switch (type) {
@@ -117,9 +147,14 @@ final class FilterTypes {
         bits = fpp == null ? FingerprintBits.BITS_8 : FingerprintBits.forFpp(fpp);
     }
     if (fpp != null && bits.fpp() > fpp) {
-      throw new IllegalArgumentException(String.format(Locale.ROOT,
-          "--type %s has a false-positive rate of 2^-%d (%s), above --fpp %s; use binary-fuse16",
-          type, bits.bits(), bits.fpp(), fpp));
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "--type %s has a false-positive rate of 2^-%d (%s), above --fpp %s; use binary-fuse16",
+              type,
+              bits.bits(),
+              bits.fpp(),
+              fpp));
     }
     // Only the 64-bit hashes are kept, never the keys.
     HashBuffer hashes = new HashBuffer(expected == null ? 0 : expected);

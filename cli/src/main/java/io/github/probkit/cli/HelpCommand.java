@@ -11,18 +11,24 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code probkit help [COMMAND...]}: the help of a command at any depth ({@code help filter create}),
- * where picocli's own help command looks at its first argument only.
+ * {@code probkit help [COMMAND...]}: the help of a command at any depth ({@code help filter
+ * create}), where picocli's own help command looks at its first argument only.
  */
 @Command(
     name = "help",
     helpCommand = true,
     description = "Show the help of a command: probkit help filter create.")
 final class HelpCommand implements IHelpCommandInitializable2, Runnable {
-  @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "A command, and its subcommands.")
+  @Parameters(
+      paramLabel = "COMMAND",
+      arity = "0..*",
+      description = "A command, and its subcommands.")
   List<String> path = new ArrayList<>();
 
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "Show this help message and exit.")
   boolean help;
 
   private CommandLine self;
@@ -30,7 +36,8 @@ final class HelpCommand implements IHelpCommandInitializable2, Runnable {
   private PrintWriter out;
 
   @Override
-  public void init(CommandLine helpCommandLine, Help.ColorScheme colorScheme, PrintWriter out, PrintWriter err) {
+  public void init(
+      CommandLine helpCommandLine, Help.ColorScheme colorScheme, PrintWriter out, PrintWriter err) {
     this.self = helpCommandLine;
     this.colors = colorScheme;
     this.out = out;
@@ -42,10 +49,18 @@ final class HelpCommand implements IHelpCommandInitializable2, Runnable {
     for (String name : path) {
       CommandLine sub = target.getSubcommands().get(name);
       if (sub == null) {
-        String has = target.getSubcommands().isEmpty() ? "no subcommands"
-            : "the subcommands " + String.join(", ", target.getSubcommands().keySet());
-        throw new CommandLine.ParameterException(self,
-            "unknown command '" + name + "': " + target.getCommandSpec().qualifiedName() + " has " + has);
+        String has =
+            target.getSubcommands().isEmpty()
+                ? "no subcommands"
+                : "the subcommands " + String.join(", ", target.getSubcommands().keySet());
+        throw new CommandLine.ParameterException(
+            self,
+            "unknown command '"
+                + name
+                + "': "
+                + target.getCommandSpec().qualifiedName()
+                + " has "
+                + has);
       }
       target = sub;
     }

@@ -40,15 +40,21 @@ public final class HllCommand implements Runnable {
 
   static int checkPrecision(int precision) {
     if (precision < HyperLogLog.MIN_PRECISION || precision > HyperLogLog.MAX_PRECISION) {
-      throw new IllegalArgumentException(String.format(Locale.ROOT,
-          "--precision must be in [%d, %d], was %d",
-          HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION, precision));
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "--precision must be in [%d, %d], was %d",
+              HyperLogLog.MIN_PRECISION,
+              HyperLogLog.MAX_PRECISION,
+              precision));
     }
     return precision;
   }
 
   static CardinalitySketch load(Path file) {
-    return RedisUri.is(file) ? RedisCli.sketch(file) : SketchFiles.read(file, CardinalitySketches::readFrom);
+    return RedisUri.is(file)
+        ? RedisCli.sketch(file)
+        : SketchFiles.read(file, CardinalitySketches::readFrom);
   }
 
   /**
@@ -56,11 +62,11 @@ public final class HllCommand implements Runnable {
    * sketch as it is. Sketches that cannot be combined are refused naming the file.
    *
    * <p>A merge ends the martingale estimate, whose error is about 20 % lower than the registers'.
-   * But when the union's registers are those of one input of the same precision that still has
-   * its martingale estimate (the input merged with itself, or with subsets of its keys), that
-   * input is the union, and its estimate stays valid: had the other inputs' keys been added to it
-   * one by one, none would have changed a register, and so none the estimate. So {@code hll count
-   * A A} prints what {@code hll count A} prints.
+   * But when the union's registers are those of one input of the same precision that still has its
+   * martingale estimate (the input merged with itself, or with subsets of its keys), that input is
+   * the union, and its estimate stays valid: had the other inputs' keys been added to it one by
+   * one, none would have changed a register, and so none the estimate. So {@code hll count A A}
+   * prints what {@code hll count A} prints.
    */
   static CardinalitySketch union(List<Path> files) {
     List<CardinalitySketch> sketches = new ArrayList<>();
@@ -69,12 +75,25 @@ public final class HllCommand implements Runnable {
       if (!sketches.isEmpty()) {
         CardinalitySketch first = sketches.get(0);
         if (s.type() != first.type()) {
-          throw new CliException(p + ": cannot combine a " + s.type().label() + " sketch with the "
-              + first.type().label() + " sketch of " + files.get(0));
+          throw new CliException(
+              p
+                  + ": cannot combine a "
+                  + s.type().label()
+                  + " sketch with the "
+                  + first.type().label()
+                  + " sketch of "
+                  + files.get(0));
         }
         if (!s.hashStrategy().equals(first.hashStrategy())) {
-          throw new CliException(p + ": hashed with " + s.hashStrategy() + ", " + files.get(0)
-              + " with " + first.hashStrategy() + "; such sketches cannot be combined");
+          throw new CliException(
+              p
+                  + ": hashed with "
+                  + s.hashStrategy()
+                  + ", "
+                  + files.get(0)
+                  + " with "
+                  + first.hashStrategy()
+                  + "; such sketches cannot be combined");
         }
       }
       sketches.add(s);
@@ -84,7 +103,9 @@ public final class HllCommand implements Runnable {
     }
     CardinalitySketch union = CardinalitySketches.union(sketches);
     for (CardinalitySketch s : sketches) {
-      if (s.martingaleEstimate().isPresent() && s.precision() == union.precision() && sameRegisters(s, union)) {
+      if (s.martingaleEstimate().isPresent()
+          && s.precision() == union.precision()
+          && sameRegisters(s, union)) {
         return s;
       }
     }
@@ -138,8 +159,9 @@ public final class HllCommand implements Runnable {
         paramLabel = "TYPE",
         defaultValue = "hyperloglog",
         completionCandidates = Types.class,
-        description = "hyperloglog (default; 6-bit registers) or ultraloglog (8-bit registers, "
-            + "the same error in 2/3 of the memory at one precision lower).")
+        description =
+            "hyperloglog (default; 6-bit registers) or ultraloglog (8-bit registers, "
+                + "the same error in 2/3 of the memory at one precision lower).")
     String type;
 
     /** The values of --type, for completion. */
@@ -151,7 +173,9 @@ public final class HllCommand implements Runnable {
       }
     }
 
-    @Option(names = "--force", description = "Replace FILE if it exists (without it, an existing FILE is an error).")
+    @Option(
+        names = "--force",
+        description = "Replace FILE if it exists (without it, an existing FILE is an error).")
     boolean force;
 
     @Mixin WriteOptions writing;
@@ -160,19 +184,27 @@ public final class HllCommand implements Runnable {
     public Integer call() throws IOException {
       checkPrecision(precision);
       if (RedisUri.is(file)) {
-        boolean ultra = type.equalsIgnoreCase(StructureType.ULTRA_LOG_LOG.label()) || type.equalsIgnoreCase("ull");
-        if (!ultra && !type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label()) && !type.equalsIgnoreCase("hll")) {
-          throw new IllegalArgumentException("--type must be hyperloglog or ultraloglog, was '" + type + "'");
+        boolean ultra =
+            type.equalsIgnoreCase(StructureType.ULTRA_LOG_LOG.label())
+                || type.equalsIgnoreCase("ull");
+        if (!ultra
+            && !type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label())
+            && !type.equalsIgnoreCase("hll")) {
+          throw new IllegalArgumentException(
+              "--type must be hyperloglog or ultraloglog, was '" + type + "'");
         }
         return RedisCli.hllCreate(file, ultra, precision, force);
       }
       CardinalitySketch s;
-      if (type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label()) || type.equalsIgnoreCase("hll")) {
+      if (type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label())
+          || type.equalsIgnoreCase("hll")) {
         s = HyperLogLog.create(precision);
-      } else if (type.equalsIgnoreCase(StructureType.ULTRA_LOG_LOG.label()) || type.equalsIgnoreCase("ull")) {
+      } else if (type.equalsIgnoreCase(StructureType.ULTRA_LOG_LOG.label())
+          || type.equalsIgnoreCase("ull")) {
         s = UltraLogLog.create(precision);
       } else {
-        throw new IllegalArgumentException("--type must be hyperloglog or ultraloglog, was '" + type + "'");
+        throw new IllegalArgumentException(
+            "--type must be hyperloglog or ultraloglog, was '" + type + "'");
       }
       try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
         lock.write(s::writeTo);
@@ -195,10 +227,16 @@ public final class HllCommand implements Runnable {
   static final class Add implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file, rewritten in place.")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The sketch file, rewritten in place.")
     Path file;
 
-    @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items (or --items F..., or stdin).")
+    @Parameters(
+        index = "1..*",
+        paramLabel = "ITEM",
+        description = "Items (or --items F..., or stdin).")
     List<String> items = new ArrayList<>();
 
     @Mixin KeyOptions.Items itemFiles;
@@ -236,14 +274,21 @@ public final class HllCommand implements Runnable {
         "union equals one of them (count A A, or A and a subset of it): then that one's",
         "estimate still holds, and count A A prints what count A prints.",
       },
-      footer = {"", "Examples:", "  probkit hll count visitors.hll", "  probkit hll count day1.hll day2.hll day3.hll"})
+      footer = {
+        "",
+        "Examples:",
+        "  probkit hll count visitors.hll",
+        "  probkit hll count day1.hll day2.hll day3.hll"
+      })
   static final class Count implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Sketch files.")
     List<Path> files;
 
-    @Option(names = "--json", description = "Print one JSON object with the standard error, precision and bytes.")
+    @Option(
+        names = "--json",
+        description = "Print one JSON object with the standard error, precision and bytes.")
     boolean json;
 
     @Override
@@ -274,10 +319,17 @@ public final class HllCommand implements Runnable {
         "  probkit hll merge --replace week.hll mon.hll tue.hll",
       })
   static final class Merge implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into (created if missing).")
+    @Parameters(
+        index = "0",
+        paramLabel = "DEST",
+        description = "The sketch to merge into (created if missing).")
     Path out;
 
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Sketches to merge.")
+    @Parameters(
+        index = "1..*",
+        arity = "1..*",
+        paramLabel = "SRC",
+        description = "Sketches to merge.")
     List<Path> sources;
 
     @Option(names = "--replace", description = "Write the union of the SRCs alone, replacing DEST.")
@@ -289,7 +341,8 @@ public final class HllCommand implements Runnable {
     public Integer call() throws IOException {
       if (RedisUri.is(out)) {
         if (replace) {
-          throw new IllegalArgumentException("--replace is not supported with a redis:// DEST: delete it first");
+          throw new IllegalArgumentException(
+              "--replace is not supported with a redis:// DEST: delete it first");
         }
         return RedisCli.hllMerge(out, sources);
       }
@@ -303,7 +356,8 @@ public final class HllCommand implements Runnable {
   @Command(
       name = "info",
       mixinStandardHelpOptions = true,
-      description = "Describe a sketch: type, precision, form, estimates and their errors, size, hashing.",
+      description =
+          "Describe a sketch: type, precision, form, estimates and their errors, size, hashing.",
       footer = {"", "Example:", "  probkit hll info visitors.hll --json"})
   static final class Info extends InfoCommand {
     @Override
@@ -313,10 +367,11 @@ public final class HllCommand implements Runnable {
   }
 
   static Json describe(CardinalitySketch s, boolean json) {
-    Json j = new Json()
-        .put("type", s.type().label())
-        .put("precision", s.precision())
-        .put("registers", 1 << s.precision());
+    Json j =
+        new Json()
+            .put("type", s.type().label())
+            .put("precision", s.precision())
+            .put("registers", 1 << s.precision());
     if (s instanceof HyperLogLog) {
       HyperLogLog h = (HyperLogLog) s;
       j.put("representation", h.isSparse() ? "sparse" : "dense");

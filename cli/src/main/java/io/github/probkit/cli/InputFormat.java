@@ -16,16 +16,18 @@ final class InputFormat {
       names = "--format",
       paramLabel = "FORMAT",
       completionCandidates = Formats.class,
-      description = "How the key sits in each line: lines (the whole line; the default), tsv (--field of"
-          + " lines split at --delimiter, no quoting; the default with --field) or csv (RFC 4180: quoted"
-          + " fields may hold delimiters, quotes and newlines).")
+      description =
+          "How the key sits in each line: lines (the whole line; the default), tsv (--field of"
+              + " lines split at --delimiter, no quoting; the default with --field) or csv (RFC 4180: quoted"
+              + " fields may hold delimiters, quotes and newlines).")
   String format;
 
   @Option(
       names = "--field",
       paramLabel = "F",
-      description = "Use field F of each line as the key: its number, counting from 1, or with --header its"
-          + " name (default: the whole line).")
+      description =
+          "Use field F of each line as the key: its number, counting from 1, or with --header its"
+              + " name (default: the whole line).")
   String field;
 
   @Option(
@@ -36,8 +38,9 @@ final class InputFormat {
 
   @Option(
       names = "--header",
-      description = "The first line of each input is a header: not a key, and the names for --field NAME."
-          + " Commands that print input lines print it first.")
+      description =
+          "The first line of each input is a header: not a key, and the names for --field NAME."
+              + " Commands that print input lines print it first.")
   boolean header;
 
   static final class Formats extends ArrayList<String> {
@@ -60,23 +63,31 @@ final class InputFormat {
   String check() {
     String f = format == null ? (field == null ? "lines" : "tsv") : format;
     if (!f.equals("lines") && !f.equals("tsv") && !f.equals("csv")) {
-      throw new IllegalArgumentException("--format must be lines, tsv or csv, was '" + format + "'");
+      throw new IllegalArgumentException(
+          "--format must be lines, tsv or csv, was '" + format + "'");
     }
     if (f.equals("lines") && field != null) {
-      throw new IllegalArgumentException("--field picks a field of tsv or csv input, not of --format lines");
+      throw new IllegalArgumentException(
+          "--field picks a field of tsv or csv input, not of --format lines");
     }
     if (field != null) {
       if (field.isEmpty()) {
-        throw new IllegalArgumentException("--field must be a field number (from 1) or name, was ''");
+        throw new IllegalArgumentException(
+            "--field must be a field number (from 1) or name, was ''");
       }
       if (isNumber(field)) {
         if (number() < 1) {
-          throw new IllegalArgumentException("--field counts from 1 (without --field the key is the whole line),"
-              + " was " + field);
+          throw new IllegalArgumentException(
+              "--field counts from 1 (without --field the key is the whole line),"
+                  + " was "
+                  + field);
         }
       } else if (!header) {
-        throw new IllegalArgumentException("--field " + field + " names a field: add --header, whose first line"
-            + " has the names (or give the field's number, from 1)");
+        throw new IllegalArgumentException(
+            "--field "
+                + field
+                + " names a field: add --header, whose first line"
+                + " has the names (or give the field's number, from 1)");
       }
     }
     if (delimiter != null) {
@@ -103,10 +114,17 @@ final class InputFormat {
   }
 
   char delimiterChar() {
-    String d = delimiter == null ? (csv() ? "," : "\t") : "\\t".equals(delimiter) ? "\t" : delimiter;
-    if (d.length() != 1 || d.charAt(0) > 0x7f || d.charAt(0) == '\n' || d.charAt(0) == '\r' || d.charAt(0) == '"') {
+    String d =
+        delimiter == null ? (csv() ? "," : "\t") : "\\t".equals(delimiter) ? "\t" : delimiter;
+    if (d.length() != 1
+        || d.charAt(0) > 0x7f
+        || d.charAt(0) == '\n'
+        || d.charAt(0) == '\r'
+        || d.charAt(0) == '"') {
       throw new IllegalArgumentException(
-          "--delimiter must be one ASCII character other than a newline or quote, or \\t; was '" + delimiter + "'");
+          "--delimiter must be one ASCII character other than a newline or quote, or \\t; was '"
+              + delimiter
+              + "'");
     }
     return d.charAt(0);
   }
@@ -126,8 +144,12 @@ final class InputFormat {
     String want = new String(Args.bytes(field), StandardCharsets.ISO_8859_1);
     int i = names == null ? -1 : names.indexOf(want);
     if (i < 0) {
-      throw new CliException(input + ": no field named '" + field + "' in its header"
-          + (names == null ? " (it is empty)" : " (" + shownNames(names) + ")"));
+      throw new CliException(
+          input
+              + ": no field named '"
+              + field
+              + "' in its header"
+              + (names == null ? " (it is empty)" : " (" + shownNames(names) + ")"));
     }
     return i + 1;
   }

@@ -28,14 +28,14 @@ import java.util.function.LongConsumer;
  *
  * <p>The calling thread reads (and decompresses) the inputs as blocks of whole lines. Where the
  * {@link KeySink} allows, worker threads split and hash the blocks, one per core, while the calling
- * thread reads on; whatever must happen in input order then happens on the calling thread, block
- * by block, so that the result is the same for any number of threads.
+ * thread reads on; whatever must happen in input order then happens on the calling thread, block by
+ * block, so that the result is the same for any number of threads.
  *
- * <p>A command that answers each line (query, dedupe) reads a pipe, a socket or a terminal
- * line by line instead: it answers the lines it has as soon as a read brings any, and flushes
- * its answers whenever the next read would wait, so that {@code tail -f log | probkit filter
- * query f.bin} answers each line as it comes, and a fast pipe is still read in large blocks. CSV
- * records are read one by one (a quoted field may hold a newline).
+ * <p>A command that answers each line (query, dedupe) reads a pipe, a socket or a terminal line by
+ * line instead: it answers the lines it has as soon as a read brings any, and flushes its answers
+ * whenever the next read would wait, so that {@code tail -f log | probkit filter query f.bin}
+ * answers each line as it comes, and a fast pipe is still read in large blocks. CSV records are
+ * read one by one (a quoted field may hold a newline).
  */
 final class Inputs {
   private Inputs() {}
@@ -80,9 +80,9 @@ final class Inputs {
   }
 
   /**
-   * What the sinks of commands that answer each line share: lines go in input order to
-   * {@link #record} on the calling thread, a key given as an argument being its own line; headers
-   * go to {@code header}; before input waits, {@link #beforeWait} runs and {@code out} is flushed.
+   * What the sinks of commands that answer each line share: lines go in input order to {@link
+   * #record} on the calling thread, a key given as an argument being its own line; headers go to
+   * {@code header}; before input waits, {@link #beforeWait} runs and {@code out} is flushed.
    */
   private abstract static class Answering extends KeySink {
     private final LineConsumer header;
@@ -93,7 +93,8 @@ final class Inputs {
       this.out = out;
     }
 
-    abstract void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException;
+    abstract void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen)
+        throws IOException;
 
     void beforeWait() throws IOException {}
 
@@ -161,18 +162,25 @@ final class Inputs {
     /** Whether blocks may go through {@link #keysOf} on several threads at once. */
     abstract boolean concurrent();
 
-    /** What the keys of block {@code b} are handed to, on a worker thread when {@link #concurrent}. */
+    /**
+     * What the keys of block {@code b} are handed to, on a worker thread when {@link #concurrent}.
+     */
     LineConsumer keysOf(Block b) {
       return this::accept;
     }
 
-    /** What the lines of block {@code b} and their keys are handed to: by default, the keys to {@link #keysOf}. */
+    /**
+     * What the lines of block {@code b} and their keys are handed to: by default, the keys to
+     * {@link #keysOf}.
+     */
     RecordConsumer recordsOf(Block b) {
       LineConsumer keys = keysOf(b);
       return (line, off, len, key, keyOff, keyLen) -> keys.accept(key, keyOff, keyLen);
     }
 
-    /** Whether the sink answers each line on standard output (and so wants pipes read line by line). */
+    /**
+     * Whether the sink answers each line on standard output (and so wants pipes read line by line).
+     */
     boolean answersLines() {
       return false;
     }
@@ -183,7 +191,9 @@ final class Inputs {
     /** Called when the next read of input would wait: the moment to flush answers. */
     void idle() {}
 
-    /** Called once after the last key, on the calling thread ({@link KeyOptions#forEach} calls it). */
+    /**
+     * Called once after the last key, on the calling thread ({@link KeyOptions#forEach} calls it).
+     */
     void end() throws IOException {}
 
     /**
@@ -192,7 +202,10 @@ final class Inputs {
      */
     void worked(Block b) {}
 
-    /** Runs on the calling thread for each block, in input order, after {@link #keysOf} took its keys. */
+    /**
+     * Runs on the calling thread for each block, in input order, after {@link #keysOf} took its
+     * keys.
+     */
     void finish(Block b) {}
 
     /** A key given directly, such as a command-line argument; on the calling thread. */
@@ -204,14 +217,15 @@ final class Inputs {
     }
 
     /**
-     * Every line and its key go to {@code sink} on the calling thread, in input order (a key
-     * given as an argument is its own line); the header line of each input to {@code header}
-     * (which may be null); {@code out}, where the answers go, is flushed whenever input would wait.
+     * Every line and its key go to {@code sink} on the calling thread, in input order (a key given
+     * as an argument is its own line); the header line of each input to {@code header} (which may
+     * be null); {@code out}, where the answers go, is flushed whenever input would wait.
      */
     static KeySink answering(RecordConsumer sink, LineConsumer header, OutputStream out) {
       return new Answering(header, out) {
         @Override
-        void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException {
+        void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen)
+            throws IOException {
           sink.accept(line, off, len, key, keyOff, keyLen);
         }
       };
@@ -220,25 +234,33 @@ final class Inputs {
     /**
      * As {@link #answering}, but the lines and their keys are copied into batches of {@code size}
      * that {@code batch} answers at once (with one round trip to a server): when a batch is full,
-     * whenever input would wait, and at the end. A key that is its whole line is one array in
-     * both lists.
+     * whenever input would wait, and at the end. A key that is its whole line is one array in both
+     * lists.
      */
-    static KeySink answeringInBatches(int size, Batch batch, LineConsumer header, OutputStream out) {
+    static KeySink answeringInBatches(
+        int size, Batch batch, LineConsumer header, OutputStream out) {
       return new Answering(header, out) {
         private List<byte[]> lines = new ArrayList<>();
         private List<byte[]> keys = new ArrayList<>();
 
         @Override
-        void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException {
+        void record(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen)
+            throws IOException {
           byte[] l = Arrays.copyOfRange(line, off, off + len);
           lines.add(l);
-          keys.add(line == key && off == keyOff && len == keyLen ? l : Arrays.copyOfRange(key, keyOff, keyOff + keyLen));
+          keys.add(
+              line == key && off == keyOff && len == keyLen
+                  ? l
+                  : Arrays.copyOfRange(key, keyOff, keyOff + keyLen));
           if (keys.size() == size) {
             beforeWait();
           }
         }
 
-        /** Answers the batch so far; taken first, so that a Stop thrown by it leaves nothing to answer again. */
+        /**
+         * Answers the batch so far; taken first, so that a Stop thrown by it leaves nothing to
+         * answer again.
+         */
         @Override
         void beforeWait() throws IOException {
           if (keys.isEmpty()) {
@@ -278,8 +300,8 @@ final class Inputs {
     }
 
     /**
-     * The 64-bit hashes of the keys go to {@code sink} on the calling thread, a block's at a time, in
-     * input order; the hashing happens on the worker threads.
+     * The 64-bit hashes of the keys go to {@code sink} on the calling thread, a block's at a time,
+     * in input order; the hashing happens on the worker threads.
      */
     static KeySink hashBatches(HashStrategy hash, HashBatch sink) {
       return hashBatches(hash, sink, false);
@@ -287,8 +309,8 @@ final class Inputs {
 
     /**
      * As {@link #hashBatches(HashStrategy, HashBatch)}; when {@code anyThread}, each block's hashes
-     * go to {@code sink} on the worker thread that hashed them, in any order ({@code sink} must then
-     * be thread-safe).
+     * go to {@code sink} on the worker thread that hashed them, in any order ({@code sink} must
+     * then be thread-safe).
      */
     static KeySink hashBatches(HashStrategy hash, HashBatch sink, boolean anyThread) {
       return new KeySink() {
@@ -356,7 +378,10 @@ final class Inputs {
     }
   }
 
-  /** Feeds every line of every input to {@code sink} on the calling thread; returns the number of keys. */
+  /**
+   * Feeds every line of every input to {@code sink} on the calling thread; returns the number of
+   * keys.
+   */
   static long forEachLine(List<String> inputs, Stdin stdin, InputFormat format, LineConsumer sink)
       throws IOException {
     return forEachLine(inputs, stdin, format, KeySink.inOrder(sink));
@@ -367,11 +392,16 @@ final class Inputs {
       throws IOException {
     boolean csv = format.csv(); // checks the options before any input is opened
     int threads = sink.concurrent() && !csv ? threads() : 1;
-    ExecutorService pool = threads > 1 ? Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "probkit-lines");
-      t.setDaemon(true);
-      return t;
-    }) : null;
+    ExecutorService pool =
+        threads > 1
+            ? Executors.newFixedThreadPool(
+                threads,
+                r -> {
+                  Thread t = new Thread(r, "probkit-lines");
+                  t.setDaemon(true);
+                  return t;
+                })
+            : null;
     Counts counts = new Counts();
     // Enough blocks in flight to keep every worker busy while the calling thread reads the next.
     ArrayDeque<Block> free = new ArrayDeque<>();
@@ -386,10 +416,11 @@ final class Inputs {
         InputStream raw;
         if (isStdin) {
           // Standard input belongs to the caller: closing our wrappers must not close it.
-          raw = new java.io.FilterInputStream(stdin.in()) {
-            @Override
-            public void close() {}
-          };
+          raw =
+              new java.io.FilterInputStream(stdin.in()) {
+                @Override
+                public void close() {}
+              };
           streams = stdin.streams();
         } else {
           Path p = Args.path(name);
@@ -412,7 +443,9 @@ final class Inputs {
           raw = idleAware(raw, sink);
         }
         // No bar over a terminal someone types in, nor between answers printed on a terminal.
-        boolean bar = !(isStdin && stdin.terminal()) && !(sink.answersLines() && (eager || Stdout.isTerminal(1)));
+        boolean bar =
+            !(isStdin && stdin.terminal())
+                && !(sink.answersLines() && (eager || Stdout.isTerminal(1)));
         try (Progress progress = bar ? Progress.start(shown, size, System.err) : Progress.none();
             InputStream in = Decompress.open(progress.track(raw), shown)) {
           if (csv) {
@@ -471,24 +504,36 @@ final class Inputs {
       }
     }
     if (counts.skipped > 0) {
-      System.err.println("probkit: skipped " + counts.skipped + " line(s) without field " + format.field);
+      System.err.println(
+          "probkit: skipped " + counts.skipped + " line(s) without field " + format.field);
     }
     return counts.lines - counts.skipped;
   }
 
-  /** The records of one CSV input, in batches of blocks for sinks that collect per block; returns their number. */
-  private static long csv(InputStream in, String name, InputFormat format, KeySink sink, Counts counts)
+  /**
+   * The records of one CSV input, in batches of blocks for sinks that collect per block; returns
+   * their number.
+   */
+  private static long csv(
+      InputStream in, String name, InputFormat format, KeySink sink, Counts counts)
       throws IOException {
     Block b = new Block();
     RecordConsumer keys = sink.recordsOf(b);
     long[] skipped = {0};
-    long n = CsvInput.forEach(in, name, format, sink, (line, off, len, key, keyOff, keyLen) -> {
-      keys.accept(line, off, len, key, keyOff, keyLen);
-      if (b.hashCount == 1 << 14) {
-        sink.finish(b);
-        b.hashCount = 0;
-      }
-    }, skipped);
+    long n =
+        CsvInput.forEach(
+            in,
+            name,
+            format,
+            sink,
+            (line, off, len, key, keyOff, keyLen) -> {
+              keys.accept(line, off, len, key, keyOff, keyLen);
+              if (b.hashCount == 1 << 14) {
+                sink.finish(b);
+                b.hashCount = 0;
+              }
+            },
+            skipped);
     sink.finish(b);
     counts.skipped += skipped[0];
     return n;
@@ -522,7 +567,8 @@ final class Inputs {
     long skipped;
   }
 
-  private static Block work(Block b, KeySink sink, InputFormat format, int field) throws IOException {
+  private static Block work(Block b, KeySink sink, InputFormat format, int field)
+      throws IOException {
     long[] skipped = {0};
     b.lines = LineReader.split(b.buf, b.len, format.select(field, sink.recordsOf(b), skipped));
     b.skipped = skipped[0];

@@ -19,15 +19,20 @@ public final class Json {
     return this;
   }
 
-  /** Puts the bytes {@code b[off, off + len)} as a string, plus {@code key + "Base64"} when they are not UTF-8. */
+  /**
+   * Puts the bytes {@code b[off, off + len)} as a string, plus {@code key + "Base64"} when they are
+   * not UTF-8.
+   */
   public Json putBytes(String key, byte[] b, int off, int len) {
     java.nio.charset.CharsetDecoder d = java.nio.charset.StandardCharsets.UTF_8.newDecoder();
     try {
       fields.put(key, d.decode(java.nio.ByteBuffer.wrap(b, off, len)).toString());
     } catch (java.nio.charset.CharacterCodingException e) {
       fields.put(key, new String(b, off, len, java.nio.charset.StandardCharsets.UTF_8));
-      fields.put(key + "Base64", java.util.Base64.getEncoder().encodeToString(
-          java.util.Arrays.copyOfRange(b, off, off + len)));
+      fields.put(
+          key + "Base64",
+          java.util.Base64.getEncoder()
+              .encodeToString(java.util.Arrays.copyOfRange(b, off, off + len)));
     }
     return this;
   }
@@ -101,7 +106,8 @@ public final class Json {
           sb.append("\\t");
           break;
         default:
-          // Control characters, and the line and paragraph separators, which some parsers of JSON Lines split at.
+          // Control characters, and the line and paragraph separators, which some parsers of JSON
+          // Lines split at.
           if (c < 0x20 || c == 0x2028 || c == 0x2029 || c == 0x7f) {
             sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
           } else {

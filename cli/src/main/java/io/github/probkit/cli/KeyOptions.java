@@ -18,8 +18,9 @@ final class KeyOptions {
       names = "--keys",
       arity = "1..*",
       paramLabel = "FILE",
-      description = "Read keys from the FILEs, one per line ('-' for stdin; .gz is decompressed):"
-          + " --keys a.txt b.txt.gz, --keys logs/*.gz.")
+      description =
+          "Read keys from the FILEs, one per line ('-' for stdin; .gz is decompressed):"
+              + " --keys a.txt b.txt.gz, --keys logs/*.gz.")
   List<String> keysFiles = new ArrayList<>();
 
   @Mixin InputFormat format = new InputFormat();
@@ -30,7 +31,8 @@ final class KeyOptions {
         names = "--items",
         arity = "1..*",
         paramLabel = "F",
-        description = "Read items from the files F, one per line ('-' for stdin; .gz is decompressed).")
+        description =
+            "Read items from the files F, one per line ('-' for stdin; .gz is decompressed).")
     List<String> files = new ArrayList<>();
 
     /** Items from these files, in the line format {@code format}. */
@@ -47,8 +49,11 @@ final class KeyOptions {
     return !keys.isEmpty() || !keysFiles.isEmpty();
   }
 
-  /** Feeds every key to {@code sink} on the calling thread, in order; returns the number of keys. */
-  long forEach(List<String> keys, CommandSpec spec, LineReader.LineConsumer sink) throws IOException {
+  /**
+   * Feeds every key to {@code sink} on the calling thread, in order; returns the number of keys.
+   */
+  long forEach(List<String> keys, CommandSpec spec, LineReader.LineConsumer sink)
+      throws IOException {
     return forEach(keys, spec, Inputs.KeySink.inOrder(sink));
   }
 
@@ -58,8 +63,9 @@ final class KeyOptions {
    */
   KeyOptions require(List<String> keys, CommandSpec spec) {
     if (!given(keys) && ProbkitCommand.stdinIsTerminal(spec)) {
-      throw new IllegalArgumentException("no keys: give them as arguments, with --keys FILE..., or on"
-          + " standard input (--keys - reads a terminal)");
+      throw new IllegalArgumentException(
+          "no keys: give them as arguments, with --keys FILE..., or on"
+              + " standard input (--keys - reads a terminal)");
     }
     return this;
   }

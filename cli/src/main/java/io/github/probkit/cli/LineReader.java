@@ -8,8 +8,8 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * Splits a byte stream into lines without making a String per line. The stream is read as blocks
- * of whole lines, so that each block can be split on its own thread; each line is handed over as a
+ * Splits a byte stream into lines without making a String per line. The stream is read as blocks of
+ * whole lines, so that each block can be split on its own thread; each line is handed over as a
  * slice of the block's buffer, valid only during the call. A trailing '\r' is stripped, so CRLF
  * files give the same keys as LF files.
  */
@@ -21,13 +21,14 @@ final class LineReader {
   }
 
   /**
-   * Receives one input line (or CSV record) as {@code line[off, off + len)} with its key as
-   * {@code key[keyOff, keyOff + keyLen)}: the whole line, a field of it, or an unquoted CSV field.
-   * Both are valid only during the call.
+   * Receives one input line (or CSV record) as {@code line[off, off + len)} with its key as {@code
+   * key[keyOff, keyOff + keyLen)}: the whole line, a field of it, or an unquoted CSV field. Both
+   * are valid only during the call.
    */
   @FunctionalInterface
   interface RecordConsumer {
-    void accept(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen) throws IOException;
+    void accept(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen)
+        throws IOException;
   }
 
   private static final VarHandle LONGS =
@@ -35,6 +36,7 @@ final class LineReader {
 
   /** Lines longer than this are refused rather than buffered without bound. */
   static final int MAX_LINE = 64 << 20;
+
   /** The usual size of a block: big enough that handing it to a thread costs nothing per line. */
   static final int BLOCK = 1 << 20;
 
@@ -66,7 +68,8 @@ final class LineReader {
     int c;
     while ((c = in.read()) >= 0 && c != '\n') {
       if (line.size() == MAX_LINE) {
-        throw new CliException(name + ": the line at byte " + offset + " is longer than " + (MAX_LINE >> 20) + " MiB");
+        throw new CliException(
+            name + ": the line at byte " + offset + " is longer than " + (MAX_LINE >> 20) + " MiB");
       }
       line.write(c);
     }
@@ -134,8 +137,8 @@ final class LineReader {
   }
 
   /**
-   * Hands every line of {@code buf[0, len)} to {@code sink}; a final line without its newline counts.
-   * Returns the number of lines.
+   * Hands every line of {@code buf[0, len)} to {@code sink}; a final line without its newline
+   * counts. Returns the number of lines.
    */
   static long split(byte[] buf, int len, LineConsumer sink) throws IOException {
     long lines = 0;
@@ -153,8 +156,8 @@ final class LineReader {
 
   /**
    * The index of the first '\n' in {@code buf[from, to)}, or -1. Eight bytes at a time: a byte of
-   * {@code w ^ 0x0a..0a} is zero where w holds a newline, and {@code (x - 0x01..01) & ~x & 0x80..80}
-   * marks the lowest zero byte exactly (borrows only disturb the bytes above it).
+   * {@code w ^ 0x0a..0a} is zero where w holds a newline, and {@code (x - 0x01..01) & ~x &
+   * 0x80..80} marks the lowest zero byte exactly (borrows only disturb the bytes above it).
    */
   static int indexOfNewline(byte[] buf, int from, int to) {
     int i = from;
@@ -180,7 +183,9 @@ final class LineReader {
     sink.accept(buf, from, to - from);
   }
 
-  /** A run of whole lines, and what became of them: its line counts and, when hashed, the hashes. */
+  /**
+   * A run of whole lines, and what became of them: its line counts and, when hashed, the hashes.
+   */
   static final class Block {
     byte[] buf = new byte[BLOCK];
     int len;

@@ -9,8 +9,8 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -19,11 +19,11 @@ import picocli.CommandLine;
 
 /**
  * Entry point. Exit codes: 0 success, 1 runtime error (missing or corrupt file, I/O failure, a full
- * disk), 2 usage error (bad option or value; also a runtime error of a command whose exit status
- * is its answer, as grep's: {@link StatusAnswers}), 141 standard output closed (as SIGPIPE ends GNU tools),
- * and 129, 130 or 143 after SIGHUP, SIGINT or SIGTERM (the JVM's 128 + signal; a shutdown hook
- * removes any half-written file first). Errors are one line on stderr; {@code --verbose} adds the
- * stack trace.
+ * disk), 2 usage error (bad option or value; also a runtime error of a command whose exit status is
+ * its answer, as grep's: {@link StatusAnswers}), 141 standard output closed (as SIGPIPE ends GNU
+ * tools), and 129, 130 or 143 after SIGHUP, SIGINT or SIGTERM (the JVM's 128 + signal; a shutdown
+ * hook removes any half-written file first). Errors are one line on stderr; {@code --verbose} adds
+ * the stack trace.
  */
 public final class Main {
   public static final int EXIT_RUNTIME = 1;
@@ -32,39 +32,54 @@ public final class Main {
   private Main() {}
 
   /**
-   * A command whose exit status can be its answer, as grep's is (0: something was found, 1:
-   * nothing was): while it is, its runtime errors exit with 2 instead of 1, so that a missing file
-   * is never taken for "not found".
+   * A command whose exit status can be its answer, as grep's is (0: something was found, 1: nothing
+   * was): while it is, its runtime errors exit with 2 instead of 1, so that a missing file is never
+   * taken for "not found".
    */
   interface StatusAnswers {
     boolean statusAnswers();
   }
 
-  /** The exit code of a runtime error in the command {@code cl} runs: 1, or 2 where 1 means "not found". */
+  /**
+   * The exit code of a runtime error in the command {@code cl} runs: 1, or 2 where 1 means "not
+   * found".
+   */
   private static int runtimeError(CommandLine cl) {
     CommandLine.ParseResult r = cl.getParseResult();
     while (r != null && r.subcommand() != null) {
       r = r.subcommand();
     }
     Object command = r == null ? cl.getCommand() : r.commandSpec().userObject();
-    return command instanceof StatusAnswers && ((StatusAnswers) command).statusAnswers() ? EXIT_USAGE : EXIT_RUNTIME;
+    return command instanceof StatusAnswers && ((StatusAnswers) command).statusAnswers()
+        ? EXIT_USAGE
+        : EXIT_RUNTIME;
   }
 
   public static void main(String[] args) {
     String[] argv = Args.asPassed(args);
-    PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+    PrintStream err =
+        new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
     System.setErr(err);
-    System.exit(run(new Inputs.Stdin(System.in, Stdout.isTerminal(0), !Stdout.isRegularFile(0)), Stdout.standard(),
-        new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true), argv));
+    System.exit(
+        run(
+            new Inputs.Stdin(System.in, Stdout.isTerminal(0), !Stdout.isRegularFile(0)),
+            Stdout.standard(),
+            new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true),
+            argv));
   }
 
   /**
    * Runs {@code args} with {@code stdin} as the input of commands that read keys (a terminal when
-   * {@code stdinIsTerminal}: then they read it only when asked to; else as if from a file),
-   * {@code stdout} as the output and {@code err} for errors; returns the exit code, once all
-   * output is written.
+   * {@code stdinIsTerminal}: then they read it only when asked to; else as if from a file), {@code
+   * stdout} as the output and {@code err} for errors; returns the exit code, once all output is
+   * written.
    */
-  static int run(InputStream stdin, boolean stdinIsTerminal, OutputStream stdout, PrintWriter err, String... args) {
+  static int run(
+      InputStream stdin,
+      boolean stdinIsTerminal,
+      OutputStream stdout,
+      PrintWriter err,
+      String... args) {
     return run(new Inputs.Stdin(stdin, stdinIsTerminal, stdinIsTerminal), stdout, err, args);
   }
 
@@ -92,9 +107,9 @@ public final class Main {
   }
 
   /**
-   * The command line for running {@code args}, with {@code stdin} as the input of commands that read
-   * keys and {@code stdout} as their output (text through its PrintWriter, keys as bytes); without
-   * {@code args}, with every subcommand.
+   * The command line for running {@code args}, with {@code stdin} as the input of commands that
+   * read keys and {@code stdout} as their output (text through its PrintWriter, keys as bytes);
+   * without {@code args}, with every subcommand.
    */
   static CommandLine commandLine(Inputs.Stdin stdin, OutputStream stdout, String... args) {
     ProbkitCommand root = new ProbkitCommand();
@@ -111,13 +126,15 @@ public final class Main {
     cl.registerConverter(Double.class, new Numbers.Rates());
     cl.registerConverter(double.class, new Numbers.Rates());
     everyCommand(cl, c -> c.getCommandSpec().versionProvider(new ProbkitCommand.Version()));
-    cl.registerConverter(Path.class, name -> {
-      try {
-        return Args.path(name);
-      } catch (CliException e) {
-        throw new CommandLine.TypeConversionException(e.getMessage());
-      }
-    });
+    cl.registerConverter(
+        Path.class,
+        name -> {
+          try {
+            return Args.path(name);
+          } catch (CliException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
+          }
+        });
     cl.setExecutionExceptionHandler(Main::handleExecutionException);
     cl.setParameterExceptionHandler(Main::handleParameterException);
     cl.setExecutionStrategy(Main::executeReportingOutOfMemory);
@@ -148,7 +165,8 @@ public final class Main {
   }
 
   /** {@code action} on {@code cl} and on each of its subcommands, to any depth. */
-  private static void everyCommand(CommandLine cl, java.util.function.Consumer<CommandLine> action) {
+  private static void everyCommand(
+      CommandLine cl, java.util.function.Consumer<CommandLine> action) {
     action.accept(cl);
     for (CommandLine sub : cl.getSubcommands().values()) {
       everyCommand(sub, action);
@@ -164,12 +182,15 @@ public final class Main {
     CommandLine cl = e.getCommandLine();
     PrintWriter err = cl.getErr();
     String m = e.getMessage() == null ? "bad usage" : e.getMessage().strip();
-    StringBuilder line = new StringBuilder("probkit: ")
-        .append(m.replaceFirst("^Error: ", "").replaceAll("\\s*\\R\\s*", "; "));
+    StringBuilder line =
+        new StringBuilder("probkit: ")
+            .append(m.replaceFirst("^Error: ", "").replaceAll("\\s*\\R\\s*", "; "));
     if (e instanceof CommandLine.UnmatchedArgumentException) {
       List<String> s = ((CommandLine.UnmatchedArgumentException) e).getSuggestions();
       if (!s.isEmpty()) {
-        line.append("; did you mean ").append(String.join(" or ", s.subList(0, Math.min(3, s.size())))).append('?');
+        line.append("; did you mean ")
+            .append(String.join(" or ", s.subList(0, Math.min(3, s.size()))))
+            .append('?');
       }
     }
     line.append(" (see '").append(cl.getCommandSpec().qualifiedName()).append(" --help')");
@@ -211,7 +232,8 @@ public final class Main {
       return "probkit is incomplete (rebuild it with mvn package): " + e;
     }
     String m = e.getMessage();
-    if (e instanceof CliException || e instanceof IllegalArgumentException
+    if (e instanceof CliException
+        || e instanceof IllegalArgumentException
         || e instanceof SketchFormatException) {
       return m;
     }

@@ -6,15 +6,18 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * Numbers as people type them, for every integer and rate option: counts with underscores, an
- * exponent or a unit ({@code 20000000}, {@code 20_000_000}, {@code 2e7}, {@code 20M}, {@code 1k}:
- * k or K, M, G, T are powers of 1000) and rates as fractions or percentages ({@code 0.01},
- * {@code 1e-2}, {@code 1%}). Picocli's own converters reject {@code 1k} and {@code 1%}, and call
- * {@code 1e30} "not an int" where it is too large.
+ * exponent or a unit ({@code 20000000}, {@code 20_000_000}, {@code 2e7}, {@code 20M}, {@code 1k}: k
+ * or K, M, G, T are powers of 1000) and rates as fractions or percentages ({@code 0.01}, {@code
+ * 1e-2}, {@code 1%}). Picocli's own converters reject {@code 1k} and {@code 1%}, and call {@code
+ * 1e30} "not an int" where it is too large.
  */
 final class Numbers {
   private Numbers() {}
 
-  /** The whole number {@code text} stands for, refused when it is not one or lies outside [min, max]. */
+  /**
+   * The whole number {@code text} stands for, refused when it is not one or lies outside [min,
+   * max].
+   */
   static long count(String text, long min, long max) {
     String t = text.strip().replace("_", "");
     long scale = 1;
@@ -29,7 +32,8 @@ final class Numbers {
     try {
       n = new BigDecimal(t).multiply(BigDecimal.valueOf(scale));
     } catch (NumberFormatException | ArithmeticException e) {
-      throw new TypeConversionException("'" + text + "' is not a number (write 20000000, 20_000_000, 2e7, 20M or 1k)");
+      throw new TypeConversionException(
+          "'" + text + "' is not a number (write 20000000, 20_000_000, 2e7, 20M or 1k)");
     }
     if (n.compareTo(BigDecimal.valueOf(max)) > 0) {
       throw new TypeConversionException("'" + text + "' is too large (at most " + max + ")");

@@ -71,16 +71,50 @@ public final class ProbkitCommand implements Runnable {
    * names ({@code filter query} builds the model of {@code query} alone, which halved the start-up
    * work that picocli's reflection does for a one-key query).
    */
-  private static final Map<String, Map<String, Class<?>>> NESTED = Map.of(
-      "filter", inOrder("create", FilterCommand.Create.class, "add", FilterCommand.Add.class,
-          "remove", FilterCommand.Remove.class, "query", FilterCommand.Query.class,
-          "info", FilterCommand.Info.class, "merge", FilterCommand.Merge.class),
-      "cms", inOrder("create", CmsCommand.Create.class, "add", CmsCommand.Add.class,
-          "query", CmsCommand.Query.class, "info", CmsCommand.Info.class, "merge", CmsCommand.Merge.class),
-      "hll", inOrder("create", HllCommand.Create.class, "add", HllCommand.Add.class,
-          "count", HllCommand.Count.class, "merge", HllCommand.Merge.class, "info", HllCommand.Info.class));
+  private static final Map<String, Map<String, Class<?>>> NESTED =
+      Map.of(
+          "filter",
+              inOrder(
+                  "create",
+                  FilterCommand.Create.class,
+                  "add",
+                  FilterCommand.Add.class,
+                  "remove",
+                  FilterCommand.Remove.class,
+                  "query",
+                  FilterCommand.Query.class,
+                  "info",
+                  FilterCommand.Info.class,
+                  "merge",
+                  FilterCommand.Merge.class),
+          "cms",
+              inOrder(
+                  "create",
+                  CmsCommand.Create.class,
+                  "add",
+                  CmsCommand.Add.class,
+                  "query",
+                  CmsCommand.Query.class,
+                  "info",
+                  CmsCommand.Info.class,
+                  "merge",
+                  CmsCommand.Merge.class),
+          "hll",
+              inOrder(
+                  "create",
+                  HllCommand.Create.class,
+                  "add",
+                  HllCommand.Add.class,
+                  "count",
+                  HllCommand.Count.class,
+                  "merge",
+                  HllCommand.Merge.class,
+                  "info",
+                  HllCommand.Info.class));
 
-  /** Names and command classes, alternating, as a map in that order (the order help lists them in). */
+  /**
+   * Names and command classes, alternating, as a map in that order (the order help lists them in).
+   */
   private static Map<String, Class<?>> inOrder(Object... namesAndTypes) {
     Map<String, Class<?>> m = new LinkedHashMap<>();
     for (int i = 0; i < namesAndTypes.length; i += 2) {
@@ -90,10 +124,10 @@ public final class ProbkitCommand implements Runnable {
   }
 
   /**
-   * Registers the subcommand that {@code args} name (its first argument that is not an option)
-   * and, of its own subcommands, the one the next such argument names; all of them at a level
-   * where none is named, or an unknown one (for the suggestions), or {@code help} and
-   * {@code generate-completion}, which describe the others. A bare {@code --version} needs none.
+   * Registers the subcommand that {@code args} name (its first argument that is not an option) and,
+   * of its own subcommands, the one the next such argument names; all of them at a level where none
+   * is named, or an unknown one (for the suggestions), or {@code help} and {@code
+   * generate-completion}, which describe the others. A bare {@code --version} needs none.
    */
   static void addSubcommands(CommandLine cl, String... args) {
     String named = null;
@@ -113,8 +147,10 @@ public final class ProbkitCommand implements Runnable {
     if (named == null && !help && (all.contains("-V") || all.contains("--version"))) {
       return;
     }
-    if (named == null || !SUBCOMMANDS.containsKey(named)
-        || named.equals("help") || named.equals("generate-completion")) {
+    if (named == null
+        || !SUBCOMMANDS.containsKey(named)
+        || named.equals("help")
+        || named.equals("generate-completion")) {
       SUBCOMMANDS.forEach((name, type) -> addWithNested(cl, name, type, null));
       return;
     }
@@ -145,6 +181,7 @@ public final class ProbkitCommand implements Runnable {
 
   /** Standard input for commands that read keys, and what it is; tests replace it. */
   Inputs.Stdin stdin = Inputs.Stdin.file(InputStream.nullInputStream());
+
   /** Standard output as bytes, beneath the command line's PrintWriter; tests replace it. */
   OutputStream stdout;
 
@@ -158,7 +195,10 @@ public final class ProbkitCommand implements Runnable {
     return root(spec.commandLine()).stdin;
   }
 
-  /** Whether that standard input is a terminal, which commands read only when told to ({@code --keys -}). */
+  /**
+   * Whether that standard input is a terminal, which commands read only when told to ({@code --keys
+   * -}).
+   */
   static boolean stdinIsTerminal(CommandSpec spec) {
     return stdin(spec).terminal();
   }

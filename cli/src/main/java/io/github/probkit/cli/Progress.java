@@ -10,8 +10,8 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * A progress bar on stderr (bytes read, rate, ETA from the input size), shown only when stderr is
- * a terminal: the launcher tells us with {@code -Dprobkit.progress=true} (Java cannot see whether
+ * A progress bar on stderr (bytes read, rate, ETA from the input size), shown only when stderr is a
+ * terminal: the launcher tells us with {@code -Dprobkit.progress=true} (Java cannot see whether
  * stderr alone is a terminal); without the launcher, only when a console is attached. Silent
  * otherwise, so scripts and pipes see clean output.
  */
@@ -38,16 +38,17 @@ final class Progress implements AutoCloseable {
     if (!enabled()) {
       return NONE;
     }
-    ProgressBar bar = new ProgressBarBuilder()
-        .setTaskName(name.length() > 24 ? "…" + name.substring(name.length() - 23) : name)
-        .setInitialMax(totalBytes > 0 ? totalBytes : -1)
-        .setUnit(" MiB", 1 << 20)
-        .showSpeed()
-        .setStyle(ProgressBarStyle.ASCII)
-        .setUpdateIntervalMillis(250)
-        .setConsumer(new ConsoleProgressBarConsumer(err))
-        .continuousUpdate()
-        .build();
+    ProgressBar bar =
+        new ProgressBarBuilder()
+            .setTaskName(name.length() > 24 ? "…" + name.substring(name.length() - 23) : name)
+            .setInitialMax(totalBytes > 0 ? totalBytes : -1)
+            .setUnit(" MiB", 1 << 20)
+            .showSpeed()
+            .setStyle(ProgressBarStyle.ASCII)
+            .setUpdateIntervalMillis(250)
+            .setConsumer(new ConsoleProgressBarConsumer(err))
+            .continuousUpdate()
+            .build();
     return new Progress(bar);
   }
 

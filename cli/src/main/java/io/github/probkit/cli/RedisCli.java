@@ -25,12 +25,13 @@ import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * The commands' side of {@code redis://[user@]host[:port][/db]/KEY} (and {@code rediss://}) wherever
- * they take a file: the structure KEY in that Redis, through probkit-redis. The password comes from
- * the URI or from {@code PROBKIT_REDIS_PASSWORD}, never from an option.
+ * The commands' side of {@code redis://[user@]host[:port][/db]/KEY} (and {@code rediss://})
+ * wherever they take a file: the structure KEY in that Redis, through probkit-redis. The password
+ * comes from the URI or from {@code PROBKIT_REDIS_PASSWORD}, never from an option.
  *
  * <p>Every reference to probkit-redis and Jedis is in this class, which the commands call only for
- * such a URI ({@link RedisUri} tells): a run on files never loads them, and starts as fast as before.
+ * such a URI ({@link RedisUri} tells): a run on files never loads them, and starts as fast as
+ * before.
  */
 final class RedisCli {
   static final String PASSWORD_ENV = "PROBKIT_REDIS_PASSWORD";
@@ -47,7 +48,9 @@ final class RedisCli {
       String key = RedisStore.keyOf(uri);
       if (key == null) {
         throw new IllegalArgumentException(
-            "a redis URI names the structure after the host: redis://[user@]host[:port][/db]/KEY, was '" + uri + "'");
+            "a redis URI names the structure after the host: redis://[user@]host[:port][/db]/KEY, was '"
+                + uri
+                + "'");
       }
       RedisStore.checkName(key);
       this.uri = uri;
@@ -78,18 +81,26 @@ final class RedisCli {
     void accept(List<byte[]> keys);
   }
 
-  /** Feeds the keys to {@code batch} in lists of the store's batch size, in order; returns the count. */
-  private static long batches(Target t, KeyOptions from, List<String> keys, CommandSpec spec, Batch batch)
+  /**
+   * Feeds the keys to {@code batch} in lists of the store's batch size, in order; returns the
+   * count.
+   */
+  private static long batches(
+      Target t, KeyOptions from, List<String> keys, CommandSpec spec, Batch batch)
       throws IOException {
     int size = t.store.batchSize();
     List<byte[]> pending = new ArrayList<>(size);
-    long n = from.forEach(keys, spec, (buf, off, len) -> {
-      pending.add(Arrays.copyOfRange(buf, off, off + len));
-      if (pending.size() == size) {
-        batch.accept(pending);
-        pending.clear();
-      }
-    });
+    long n =
+        from.forEach(
+            keys,
+            spec,
+            (buf, off, len) -> {
+              pending.add(Arrays.copyOfRange(buf, off, off + len));
+              if (pending.size() == size) {
+                batch.accept(pending);
+                pending.clear();
+              }
+            });
     if (!pending.isEmpty()) {
       batch.accept(pending);
     }
@@ -105,72 +116,92 @@ final class RedisCli {
 
   // ---- filter
 
-  static int filterCreate(Path p, String type, Long expected, double fpp, HashStrategy hash, boolean force,
-      KeyOptions from, CommandSpec spec) throws IOException {
+  static int filterCreate(
+      Path p,
+      String type,
+      Long expected,
+      double fpp,
+      HashStrategy hash,
+      boolean force,
+      KeyOptions from,
+      CommandSpec spec)
+      throws IOException {
     if (expected == null) {
-      throw new IllegalArgumentException("missing required option --expected=N (needed by --type " + type + ")");
+      throw new IllegalArgumentException(
+          "missing required option --expected=N (needed by --type " + type + ")");
     }
     RedisOptions o = RedisOptions.defaults().hash(hash);
-    return with(p, t -> {
-      replace(t, force);
-      switch (type) {
-        case "bloom":
-          RedisBloomFilter.create(t.store, t.name, expected, fpp, o);
-          break;
-        case "blocked":
-          RedisBloomFilter.createBlocked(t.store, t.name, expected, fpp, o);
-          break;
-        case "counting":
-          RedisCountingBloomFilter.create(t.store, t.name, expected, fpp, o);
-          break;
-        case "scalable":
-          RedisScalableBloomFilter.create(t.store, t.name, expected, fpp, 2, 0.5, o);
-          break;
-        default:
-          throw new IllegalArgumentException("a filter in Redis is of --type bloom, blocked, counting or scalable, was "
-              + type);
-      }
-      return filterAdd(t, List.of(), from, false, spec);
-    });
+    return with(
+        p,
+        t -> {
+          replace(t, force);
+          switch (type) {
+            case "bloom":
+              RedisBloomFilter.create(t.store, t.name, expected, fpp, o);
+              break;
+            case "blocked":
+              RedisBloomFilter.createBlocked(t.store, t.name, expected, fpp, o);
+              break;
+            case "counting":
+              RedisCountingBloomFilter.create(t.store, t.name, expected, fpp, o);
+              break;
+            case "scalable":
+              RedisScalableBloomFilter.create(t.store, t.name, expected, fpp, 2, 0.5, o);
+              break;
+            default:
+              throw new IllegalArgumentException(
+                  "a filter in Redis is of --type bloom, blocked, counting or scalable, was "
+                      + type);
+          }
+          return filterAdd(t, List.of(), from, false, spec);
+        });
   }
 
-  static int filterAdd(Path p, List<String> keys, KeyOptions from, boolean multiset, CommandSpec spec)
+  static int filterAdd(
+      Path p, List<String> keys, KeyOptions from, boolean multiset, CommandSpec spec)
       throws IOException {
     return with(p, t -> filterAdd(t, keys, from, multiset, spec));
   }
 
-  private static int filterAdd(Target t, List<String> keys, KeyOptions from, boolean multiset, CommandSpec spec)
+  private static int filterAdd(
+      Target t, List<String> keys, KeyOptions from, boolean multiset, CommandSpec spec)
       throws IOException {
     RedisStructure s = t.store.open(t.name);
     if (multiset && !(s instanceof RedisCountingBloomFilter)) {
-      throw new IllegalArgumentException("--multiset applies to counting filters, not to a " + s.type().label()
-          + " filter");
+      throw new IllegalArgumentException(
+          "--multiset applies to counting filters, not to a " + s.type().label() + " filter");
     }
-    batches(t, from, keys, spec, batch -> {
-      if (s instanceof RedisBloomFilter) {
-        ((RedisBloomFilter) s).addAll(batch);
-      } else if (s instanceof RedisScalableBloomFilter) {
-        ((RedisScalableBloomFilter) s).addAll(batch);
-      } else if (s instanceof RedisCountingBloomFilter) {
-        RedisCountingBloomFilter c = (RedisCountingBloomFilter) s;
-        // As for a file: a key already present is not added again unless --multiset (checked, then
-        // added: another client's add of the same key in between can count it twice).
-        List<byte[]> absent = batch;
-        if (!multiset) {
-          boolean[] present = c.mightContainAll(batch);
-          java.util.Set<java.nio.ByteBuffer> seen = new java.util.HashSet<>();
-          absent = new ArrayList<>();
-          for (int i = 0; i < batch.size(); i++) {
-            if (!present[i] && seen.add(java.nio.ByteBuffer.wrap(batch.get(i)))) {
-              absent.add(batch.get(i));
+    batches(
+        t,
+        from,
+        keys,
+        spec,
+        batch -> {
+          if (s instanceof RedisBloomFilter) {
+            ((RedisBloomFilter) s).addAll(batch);
+          } else if (s instanceof RedisScalableBloomFilter) {
+            ((RedisScalableBloomFilter) s).addAll(batch);
+          } else if (s instanceof RedisCountingBloomFilter) {
+            RedisCountingBloomFilter c = (RedisCountingBloomFilter) s;
+            // As for a file: a key already present is not added again unless --multiset (checked,
+            // then
+            // added: another client's add of the same key in between can count it twice).
+            List<byte[]> absent = batch;
+            if (!multiset) {
+              boolean[] present = c.mightContainAll(batch);
+              java.util.Set<java.nio.ByteBuffer> seen = new java.util.HashSet<>();
+              absent = new ArrayList<>();
+              for (int i = 0; i < batch.size(); i++) {
+                if (!present[i] && seen.add(java.nio.ByteBuffer.wrap(batch.get(i)))) {
+                  absent.add(batch.get(i));
+                }
+              }
             }
+            c.addAll(absent);
+          } else {
+            throw new CliException(t.uri + ": a " + s.type().label() + ", not a filter");
           }
-        }
-        c.addAll(absent);
-      } else {
-        throw new CliException(t.uri + ": a " + s.type().label() + ", not a filter");
-      }
-    });
+        });
     return 0;
   }
 
@@ -186,7 +217,8 @@ final class RedisCli {
     int run(BatchQuery<R> structure) throws IOException;
   }
 
-  private static <R> BatchQuery<R> batchQuery(Target t, java.util.function.Function<List<byte[]>, R> query) {
+  private static <R> BatchQuery<R> batchQuery(
+      Target t, java.util.function.Function<List<byte[]>, R> query) {
     int size = t.store.batchSize();
     return new BatchQuery<>() {
       @Override
@@ -203,113 +235,154 @@ final class RedisCli {
 
   /** Runs a filter query against the URI's filter; the command prints the answers. */
   static int filterQuery(Path p, Answering<boolean[]> command) throws IOException {
-    return with(p, t -> {
-      RedisStructure s = t.store.open(t.name);
-      java.util.function.Function<List<byte[]>, boolean[]> query;
-      if (s instanceof RedisBloomFilter) {
-        query = ((RedisBloomFilter) s)::mightContainAll;
-      } else if (s instanceof RedisScalableBloomFilter) {
-        query = ((RedisScalableBloomFilter) s)::mightContainAll;
-      } else if (s instanceof RedisCountingBloomFilter) {
-        query = ((RedisCountingBloomFilter) s)::mightContainAll;
-      } else {
-        throw new CliException(t.uri + ": a " + s.type().label() + ", not a filter");
-      }
-      return command.run(batchQuery(t, query));
-    });
+    return with(
+        p,
+        t -> {
+          RedisStructure s = t.store.open(t.name);
+          java.util.function.Function<List<byte[]>, boolean[]> query;
+          if (s instanceof RedisBloomFilter) {
+            query = ((RedisBloomFilter) s)::mightContainAll;
+          } else if (s instanceof RedisScalableBloomFilter) {
+            query = ((RedisScalableBloomFilter) s)::mightContainAll;
+          } else if (s instanceof RedisCountingBloomFilter) {
+            query = ((RedisCountingBloomFilter) s)::mightContainAll;
+          } else {
+            throw new CliException(t.uri + ": a " + s.type().label() + ", not a filter");
+          }
+          return command.run(batchQuery(t, query));
+        });
   }
 
-  static int filterRemove(Path p, List<String> keys, KeyOptions from, CommandSpec spec) throws IOException {
+  static int filterRemove(Path p, List<String> keys, KeyOptions from, CommandSpec spec)
+      throws IOException {
     long[] removed = {0};
-    long total = with(p, t -> {
-      RedisStructure s = t.store.open(t.name);
-      if (!(s instanceof RedisCountingBloomFilter)) {
-        throw new CliException(t.uri + ": a " + s.type().label()
-            + " filter cannot delete keys (counting filters can); nothing was changed");
-      }
-      return batches(t, from, keys, spec, batch -> {
-        for (boolean r : ((RedisCountingBloomFilter) s).removeAll(batch)) {
-          removed[0] += r ? 1 : 0;
-        }
-      });
-    });
+    long total =
+        with(
+            p,
+            t -> {
+              RedisStructure s = t.store.open(t.name);
+              if (!(s instanceof RedisCountingBloomFilter)) {
+                throw new CliException(
+                    t.uri
+                        + ": a "
+                        + s.type().label()
+                        + " filter cannot delete keys (counting filters can); nothing was changed");
+              }
+              return batches(
+                  t,
+                  from,
+                  keys,
+                  spec,
+                  batch -> {
+                    for (boolean r : ((RedisCountingBloomFilter) s).removeAll(batch)) {
+                      removed[0] += r ? 1 : 0;
+                    }
+                  });
+            });
     PrintWriter out = spec.commandLine().getOut();
-    out.printf(Locale.ROOT, "removed %d of %d keys (%d certainly absent)%n", removed[0], total, total - removed[0]);
+    out.printf(
+        Locale.ROOT,
+        "removed %d of %d keys (%d certainly absent)%n",
+        removed[0],
+        total,
+        total - removed[0]);
     out.flush();
     return 0;
   }
 
   /** {@code info} of any structure in Redis: its shape, its keys there and their memory. */
   static Json info(Path p) throws IOException {
-    return with(p, t -> {
-      RedisStructure s = t.store.open(t.name);
-      Json j = new Json().put("type", s.type().label()).put("structure", s.describe());
-      if (s instanceof RedisBloomFilter) {
-        RedisBloomFilter b = (RedisBloomFilter) s;
-        j.put("bits", b.bitSize()).put("hashes", b.hashCount()).put("expectedKeys", b.expectedKeys())
-            .put("fpp", b.targetFpp()).put("bitsSet", b.bitCount());
-      } else if (s instanceof RedisCountMinSketch) {
-        RedisCountMinSketch c = (RedisCountMinSketch) s;
-        j.put("width", c.width()).put("depth", c.depth())
-            .put("updateRule", c.isConservative() ? "conservative" : "standard").put("totalCount", c.totalCount());
-      } else if (s instanceof RedisCardinalitySketch) {
-        RedisCardinalitySketch c = (RedisCardinalitySketch) s;
-        j.put("precision", c.precision()).put("estimate", Math.round(c.estimate()));
-      } else if (s instanceof RedisScalableBloomFilter) {
-        j.put("layers", ((RedisScalableBloomFilter) s).layerCount());
-      }
-      return j.put("bytes", s.byteSize())
-          .put("redisKeys", String.join(" ", s.redisKeys()))
-          .put("memoryUsage", s.memoryUsage())
-          .put("layout", s.layout().name().toLowerCase(Locale.ROOT))
-          .put("server", t.store.server());
-    });
+    return with(
+        p,
+        t -> {
+          RedisStructure s = t.store.open(t.name);
+          Json j = new Json().put("type", s.type().label()).put("structure", s.describe());
+          if (s instanceof RedisBloomFilter) {
+            RedisBloomFilter b = (RedisBloomFilter) s;
+            j.put("bits", b.bitSize())
+                .put("hashes", b.hashCount())
+                .put("expectedKeys", b.expectedKeys())
+                .put("fpp", b.targetFpp())
+                .put("bitsSet", b.bitCount());
+          } else if (s instanceof RedisCountMinSketch) {
+            RedisCountMinSketch c = (RedisCountMinSketch) s;
+            j.put("width", c.width())
+                .put("depth", c.depth())
+                .put("updateRule", c.isConservative() ? "conservative" : "standard")
+                .put("totalCount", c.totalCount());
+          } else if (s instanceof RedisCardinalitySketch) {
+            RedisCardinalitySketch c = (RedisCardinalitySketch) s;
+            j.put("precision", c.precision()).put("estimate", Math.round(c.estimate()));
+          } else if (s instanceof RedisScalableBloomFilter) {
+            j.put("layers", ((RedisScalableBloomFilter) s).layerCount());
+          }
+          return j.put("bytes", s.byteSize())
+              .put("redisKeys", String.join(" ", s.redisKeys()))
+              .put("memoryUsage", s.memoryUsage())
+              .put("layout", s.layout().name().toLowerCase(Locale.ROOT))
+              .put("server", t.store.server());
+        });
   }
 
   // ---- cms
 
-  static int cmsCreate(Path p, int width, int depth, boolean conservative, HashStrategy hash, boolean force)
+  static int cmsCreate(
+      Path p, int width, int depth, boolean conservative, HashStrategy hash, boolean force)
       throws IOException {
-    return with(p, t -> {
-      replace(t, force);
-      RedisCountMinSketch.create(t.store, t.name, width, depth, conservative, RedisOptions.defaults().hash(hash));
-      return 0;
-    });
+    return with(
+        p,
+        t -> {
+          replace(t, force);
+          RedisCountMinSketch.create(
+              t.store, t.name, width, depth, conservative, RedisOptions.defaults().hash(hash));
+          return 0;
+        });
   }
 
-  static int cmsAdd(Path p, List<String> items, KeyOptions from, CommandSpec spec) throws IOException {
-    return with(p, t -> {
-      RedisCountMinSketch s = RedisCountMinSketch.open(t.store, t.name);
-      batches(t, from, items, spec, s::addAll);
-      return 0;
-    });
+  static int cmsAdd(Path p, List<String> items, KeyOptions from, CommandSpec spec)
+      throws IOException {
+    return with(
+        p,
+        t -> {
+          RedisCountMinSketch s = RedisCountMinSketch.open(t.store, t.name);
+          batches(t, from, items, spec, s::addAll);
+          return 0;
+        });
   }
 
   /** Runs a count-min query against the URI's sketch; the command prints the answers. */
   static int cmsQuery(Path p, Answering<long[]> command) throws IOException {
-    return with(p, t -> command.run(batchQuery(t, RedisCountMinSketch.open(t.store, t.name)::estimateAll)));
+    return with(
+        p, t -> command.run(batchQuery(t, RedisCountMinSketch.open(t.store, t.name)::estimateAll)));
   }
 
   // ---- hll
 
   static int hllCreate(Path p, boolean ultra, int precision, boolean force) throws IOException {
-    return with(p, t -> {
-      replace(t, force);
-      if (ultra) {
-        RedisCardinalitySketch.createUltraLogLog(t.store, t.name, precision, RedisOptions.defaults());
-      } else {
-        RedisCardinalitySketch.createHyperLogLog(t.store, t.name, precision, RedisOptions.defaults());
-      }
-      return 0;
-    });
+    return with(
+        p,
+        t -> {
+          replace(t, force);
+          if (ultra) {
+            RedisCardinalitySketch.createUltraLogLog(
+                t.store, t.name, precision, RedisOptions.defaults());
+          } else {
+            RedisCardinalitySketch.createHyperLogLog(
+                t.store, t.name, precision, RedisOptions.defaults());
+          }
+          return 0;
+        });
   }
 
-  static int hllAdd(Path p, List<String> items, KeyOptions from, CommandSpec spec) throws IOException {
-    return with(p, t -> {
-      RedisCardinalitySketch s = RedisCardinalitySketch.open(t.store, t.name);
-      batches(t, from, items, spec, s::addAll);
-      return 0;
-    });
+  static int hllAdd(Path p, List<String> items, KeyOptions from, CommandSpec spec)
+      throws IOException {
+    return with(
+        p,
+        t -> {
+          RedisCardinalitySketch s = RedisCardinalitySketch.open(t.store, t.name);
+          batches(t, from, items, spec, s::addAll);
+          return 0;
+        });
   }
 
   /** The library's sketch of the registers of a sketch in Redis (for count and merge). */
@@ -321,21 +394,26 @@ final class RedisCli {
     }
   }
 
-  /** Merges the sketch files {@code sources} into the sketch in Redis (created like the first when missing). */
+  /**
+   * Merges the sketch files {@code sources} into the sketch in Redis (created like the first when
+   * missing).
+   */
   static int hllMerge(Path p, List<Path> sources) throws IOException {
-    return with(p, t -> {
-      for (Path src : sources) {
-        RedisCardinalitySketch into = RedisCardinalitySketch.open(t.store, t.name);
-        if (RedisUri.is(src)) {
-          try (Target other = new Target(RedisUri.of(src))) {
-            into.merge(RedisCardinalitySketch.open(other.store, other.name));
+    return with(
+        p,
+        t -> {
+          for (Path src : sources) {
+            RedisCardinalitySketch into = RedisCardinalitySketch.open(t.store, t.name);
+            if (RedisUri.is(src)) {
+              try (Target other = new Target(RedisUri.of(src))) {
+                into.merge(RedisCardinalitySketch.open(other.store, other.name));
+              }
+            } else {
+              into.merge(HllCommand.load(src));
+            }
           }
-        } else {
-          into.merge(HllCommand.load(src));
-        }
-      }
-      return 0;
-    });
+          return 0;
+        });
   }
 
   // ---- export and import
@@ -345,35 +423,47 @@ final class RedisCli {
     if (Files.exists(file) && !force) {
       throw new CliException(file + ": exists (use --force to replace it)");
     }
-    return with(p, t -> {
-      RedisStructure s = t.store.open(t.name);
-      Path tmp = Files.createTempFile(file.toAbsolutePath().getParent(), "." + file.getFileName(), ".tmp");
-      try {
-        try (OutputStream out = Files.newOutputStream(tmp)) {
-          s.exportTo(out);
-        }
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
-      return 0;
-    });
+    return with(
+        p,
+        t -> {
+          RedisStructure s = t.store.open(t.name);
+          Path tmp =
+              Files.createTempFile(
+                  file.toAbsolutePath().getParent(), "." + file.getFileName(), ".tmp");
+          try {
+            try (OutputStream out = Files.newOutputStream(tmp)) {
+              s.exportTo(out);
+            }
+            Files.move(
+                tmp,
+                file,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+          } finally {
+            Files.deleteIfExists(tmp);
+          }
+          return 0;
+        });
   }
 
-  /** Publishes a probkit file as the structure in Redis, validated whole before anything is written. */
-  static int importFile(Path file, Path p, boolean force, boolean spread, int shards) throws IOException {
+  /**
+   * Publishes a probkit file as the structure in Redis, validated whole before anything is written.
+   */
+  static int importFile(Path file, Path p, boolean force, boolean spread, int shards)
+      throws IOException {
     RedisOptions o = RedisOptions.defaults().layout(spread ? Layout.SPREAD : Layout.SLOT);
     if (shards > 0) {
       o = o.shards(shards);
     }
     RedisOptions options = o;
-    return with(p, t -> {
-      try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-        replace(t, force);
-        t.store.importFrom(t.name, in, options);
-      }
-      return 0;
-    });
+    return with(
+        p,
+        t -> {
+          try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+            replace(t, force);
+            t.store.importFrom(t.name, in, options);
+          }
+          return 0;
+        });
   }
 }

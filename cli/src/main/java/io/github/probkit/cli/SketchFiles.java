@@ -35,14 +35,14 @@ import java.util.regex.Pattern;
 /**
  * Reading and writing structure files. Reads name the file in every error and take no lock: a file
  * is only ever replaced whole, by a rename. Writers hold an exclusive {@link Lock} across their
- * whole read-modify-write, write a temporary file in the same directory, force it to disk and rename
- * it over the target: a crash at any moment leaves the old file or the new one, and two writers
- * never lose each other's keys.
+ * whole read-modify-write, write a temporary file in the same directory, force it to disk and
+ * rename it over the target: a crash at any moment leaves the old file or the new one, and two
+ * writers never lose each other's keys.
  *
- * <p>The lock is a {@code FileChannel} lock on {@code .NAME.lock} beside the target, which holds the
- * pid of the process that has it. The lock file stays: deleting it would let a writer that opened
- * the old one and a writer that created a new one both hold "the" lock. A channel lock is held by
- * the whole JVM, so threads of one JVM first take turns on a semaphore per file.
+ * <p>The lock is a {@code FileChannel} lock on {@code .NAME.lock} beside the target, which holds
+ * the pid of the process that has it. The lock file stays: deleting it would let a writer that
+ * opened the old one and a writer that created a new one both hold "the" lock. A channel lock is
+ * held by the whole JVM, so threads of one JVM first take turns on a semaphore per file.
  *
  * <p>Temporary files are {@code .NAME.probkit-RANDOM.tmp}, locked while written; SIGINT, SIGTERM
  * and SIGHUP delete them (a shutdown hook) before the JVM exits with 130, 143 or 129. What a
@@ -86,13 +86,17 @@ final class SketchFiles {
 
   /** How long a writer waits before it says on stderr whom it waits for. */
   static final long SAY_WAITING_AFTER_MILLIS = 1000;
+
   private static final long POLL_MILLIS = 10;
-  /** One semaphore per lock file, so that threads of this JVM take turns before the channel lock. */
+
+  /**
+   * One semaphore per lock file, so that threads of this JVM take turns before the channel lock.
+   */
   private static final ConcurrentHashMap<Path, Semaphore> TURNS = new ConcurrentHashMap<>();
 
   /**
-   * The exclusive right to rewrite {@code file}, from before it is read to after it is replaced, for
-   * one thread of one process. Readers need no lock.
+   * The exclusive right to rewrite {@code file}, from before it is read to after it is replaced,
+   * for one thread of one process. Readers need no lock.
    */
   static final class Lock implements AutoCloseable {
     private final Path file;
@@ -165,7 +169,12 @@ final class SketchFiles {
     FileChannel ch = null;
     try {
       boolean created = !Files.exists(lockFile);
-      ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      ch =
+          FileChannel.open(
+              lockFile,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.READ,
+              StandardOpenOption.WRITE);
       if (created && Files.exists(abs)) {
         // Whoever may write the file may lock it: a group-writable file gets a group-writable lock.
         keepPermissions(abs, lockFile);
@@ -206,8 +215,8 @@ final class SketchFiles {
   }
 
   /**
-   * Locks {@code file} for {@code create}: refuses an existing file unless {@code force}, both before
-   * waiting for the lock and once it is held (another create may have written it meanwhile).
+   * Locks {@code file} for {@code create}: refuses an existing file unless {@code force}, both
+   * before waiting for the lock and once it is held (another create may have written it meanwhile).
    */
   static Lock lockNew(Path file, boolean force, boolean wait, PrintWriter err) {
     refuseExisting(file, force);
@@ -240,8 +249,10 @@ final class SketchFiles {
     if (!replace && Files.exists(dest)) {
       for (Path p : sources) {
         if (sameFile(p, dest)) {
-          throw new CliException(p + ": is the destination, which merge includes already"
-              + " (--replace merges the sources alone)");
+          throw new CliException(
+              p
+                  + ": is the destination, which merge includes already"
+                  + " (--replace merges the sources alone)");
         }
       }
       parts.add(dest);
@@ -262,10 +273,12 @@ final class SketchFiles {
     return new CliException(file + ": " + holderText(pid) + " is writing it (--no-wait)");
   }
 
-  private static boolean sayWaiting(Path file, long pid, long start, boolean said, PrintWriter err) {
+  private static boolean sayWaiting(
+      Path file, long pid, long start, boolean said, PrintWriter err) {
     long waited = System.nanoTime() - start;
     // A new holder locks before it writes its pid: give it a moment rather than name nobody.
-    if (said || waited < TimeUnit.MILLISECONDS.toNanos(SAY_WAITING_AFTER_MILLIS)
+    if (said
+        || waited < TimeUnit.MILLISECONDS.toNanos(SAY_WAITING_AFTER_MILLIS)
         || (pid <= 0 && waited < TimeUnit.MILLISECONDS.toNanos(5 * SAY_WAITING_AFTER_MILLIS))) {
       return said;
     }
@@ -306,20 +319,26 @@ final class SketchFiles {
 
   /** Temporary files of this JVM that are being written: the shutdown hook deletes them. */
   private static final Set<Path> LIVE = new HashSet<>();
+
   /** Set by the shutdown hook, under LIVE's monitor: no rename may follow. */
   private static boolean exiting;
+
   private static boolean hooked;
 
   private static final Pattern TEMPORARY = Pattern.compile("\\..*\\.probkit-[0-9a-z]{1,13}\\.tmp");
 
-  /** Registers {@code tmp} as live; installs the hook that deletes live files when the JVM is stopped. */
+  /**
+   * Registers {@code tmp} as live; installs the hook that deletes live files when the JVM is
+   * stopped.
+   */
   private static void register(Path tmp) {
     synchronized (LIVE) {
       if (exiting) {
         throw new CliException("interrupted");
       }
       if (!hooked) {
-        Runtime.getRuntime().addShutdownHook(new Thread(SketchFiles::deleteLive, "probkit-cleanup"));
+        Runtime.getRuntime()
+            .addShutdownHook(new Thread(SketchFiles::deleteLive, "probkit-cleanup"));
         hooked = true;
       }
       LIVE.add(tmp);
@@ -343,13 +362,20 @@ final class SketchFiles {
 
   /**
    * A new empty file {@code .NAME.probkit-RANDOM.tmp} in {@code dir}, open for writing and locked:
-   * the lock tells {@link #removeStale} that a live process owns it. Not Files.createTempFile, which
-   * makes it readable by its owner only whatever the umask: the rename would pass that on to the file.
+   * the lock tells {@link #removeStale} that a live process owns it. Not Files.createTempFile,
+   * which makes it readable by its owner only whatever the umask: the rename would pass that on to
+   * the file.
    */
-  private static FileChannel createTemporary(Path dir, String name, Path[] created) throws IOException {
+  private static FileChannel createTemporary(Path dir, String name, Path[] created)
+      throws IOException {
     while (true) {
-      Path tmp = dir.resolve("." + name + ".probkit-"
-          + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36) + ".tmp");
+      Path tmp =
+          dir.resolve(
+              "."
+                  + name
+                  + ".probkit-"
+                  + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36)
+                  + ".tmp");
       register(tmp);
       created[0] = tmp;
       FileChannel ch;
@@ -382,10 +408,10 @@ final class SketchFiles {
   }
 
   /**
-   * Deletes the temporary files in {@code dir} that killed writes (kill -9, power loss) left behind,
-   * of any target: those no process holds locked. Files of this JVM's own writes are not even
-   * opened, since closing a channel drops every lock the process holds on that file. Best effort:
-   * whatever fails is left alone.
+   * Deletes the temporary files in {@code dir} that killed writes (kill -9, power loss) left
+   * behind, of any target: those no process holds locked. Files of this JVM's own writes are not
+   * even opened, since closing a channel drops every lock the process holds on that file. Best
+   * effort: whatever fails is left alone.
    */
   static void removeStale(Path dir) {
     Set<Path> mine;
@@ -393,7 +419,8 @@ final class SketchFiles {
       mine = new HashSet<>(LIVE);
     }
     try (DirectoryStream<Path> entries =
-        Files.newDirectoryStream(dir, p -> TEMPORARY.matcher(p.getFileName().toString()).matches())) {
+        Files.newDirectoryStream(
+            dir, p -> TEMPORARY.matcher(p.getFileName().toString()).matches())) {
       for (Path p : entries) {
         if (mine.contains(p)) {
           continue;
@@ -435,7 +462,8 @@ final class SketchFiles {
       String name = abs.getFileName().toString();
       removeStale(dir);
       try (FileChannel ch = createTemporary(dir, name, created)) {
-        OutputStream out = new BufferedOutputStream(TestHook.pausing(Channels.newOutputStream(ch)), 1 << 16);
+        OutputStream out =
+            new BufferedOutputStream(TestHook.pausing(Channels.newOutputStream(ch)), 1 << 16);
         if (Files.exists(abs)) {
           keepPermissions(abs, created[0]);
         }
@@ -447,7 +475,11 @@ final class SketchFiles {
             throw new CliException(file + ": interrupted; the file was left as it was");
           }
           try {
-            Files.move(created[0], abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(
+                created[0],
+                abs,
+                StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
           } catch (AtomicMoveNotSupportedException e) {
             Files.move(created[0], abs, StandardCopyOption.REPLACE_EXISTING);
           }
@@ -472,9 +504,9 @@ final class SketchFiles {
   }
 
   /**
-   * For tests that signal a process in the middle of a write: with
-   * {@code -Dprobkit.test.pauseWrite=MARKER}, a write creates the file MARKER once its first MiB is
-   * in the temporary file, then sleeps until the process is stopped. Without it, nothing.
+   * For tests that signal a process in the middle of a write: with {@code
+   * -Dprobkit.test.pauseWrite=MARKER}, a write creates the file MARKER once its first MiB is in the
+   * temporary file, then sleeps until the process is stopped. Without it, nothing.
    */
   private static final class TestHook {
     private static final String MARKER = System.getProperty("probkit.test.pauseWrite");

@@ -9,13 +9,17 @@ import java.nio.file.Path;
 
 /**
  * Standard output as a buffered byte stream that does not swallow its errors, as PrintStream and
- * PrintWriter do (they only set a flag). A closed pipe ({@code | head -1}) throws {@link BrokenPipe},
- * which ends the command at once and quietly with exit code 141, as SIGPIPE ends GNU tools; any
- * other failure, such as a full disk, a CliException: one line and exit code 1. After the first
- * failure, output is dropped. Keys are written as the bytes they came as, through no charset.
+ * PrintWriter do (they only set a flag). A closed pipe ({@code | head -1}) throws {@link
+ * BrokenPipe}, which ends the command at once and quietly with exit code 141, as SIGPIPE ends GNU
+ * tools; any other failure, such as a full disk, a CliException: one line and exit code 1. After
+ * the first failure, output is dropped. Keys are written as the bytes they came as, through no
+ * charset.
  */
 final class Stdout extends OutputStream {
-  /** The exit code of a command whose output pipe was closed: 128 + SIGPIPE, as the shell shows GNU tools'. */
+  /**
+   * The exit code of a command whose output pipe was closed: 128 + SIGPIPE, as the shell shows GNU
+   * tools'.
+   */
   static final int EXIT_BROKEN_PIPE = 141;
 
   /** The reader of standard output went away; no message, exit code {@link #EXIT_BROKEN_PIPE}. */
@@ -41,7 +45,8 @@ final class Stdout extends OutputStream {
   /** File descriptor 1. */
   static Stdout standard() {
     String t = target(1);
-    return new Stdout(new FileOutputStream(FileDescriptor.out), t.startsWith("pipe:") || t.startsWith("socket:"));
+    return new Stdout(
+        new FileOutputStream(FileDescriptor.out), t.startsWith("pipe:") || t.startsWith("socket:"));
   }
 
   /** {@code out}, buffered and with errors reported as on file descriptor 1 (for tests). */
@@ -119,7 +124,8 @@ final class Stdout extends OutputStream {
   private RuntimeException failure(IOException e) {
     failed = true;
     String m = e.getMessage();
-    // EPIPE's text is "Broken pipe" where messages are not translated; on a pipe nothing else fails.
+    // EPIPE's text is "Broken pipe" where messages are not translated; on a pipe nothing else
+    // fails.
     if (pipe || m != null && m.contains("Broken pipe")) {
       return new BrokenPipe();
     }
@@ -127,8 +133,8 @@ final class Stdout extends OutputStream {
   }
 
   /**
-   * What file descriptor {@code fd} of this process is open on, as /proc/self/fd shows it
-   * ({@code /dev/pts/3}, {@code pipe:[123]}, a path), or "" where /proc cannot tell.
+   * What file descriptor {@code fd} of this process is open on, as /proc/self/fd shows it ({@code
+   * /dev/pts/3}, {@code pipe:[123]}, a path), or "" where /proc cannot tell.
    */
   static String target(int fd) {
     try {
@@ -138,7 +144,10 @@ final class Stdout extends OutputStream {
     }
   }
 
-  /** Whether file descriptor {@code fd} is open on a regular file (as /proc/self/fd shows; false where it cannot tell). */
+  /**
+   * Whether file descriptor {@code fd} is open on a regular file (as /proc/self/fd shows; false
+   * where it cannot tell).
+   */
   static boolean isRegularFile(int fd) {
     String t = target(fd);
     return t.startsWith("/") && Files.isRegularFile(Path.of(t));

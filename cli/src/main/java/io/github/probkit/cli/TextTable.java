@@ -8,7 +8,9 @@ import picocli.CommandLine.Model.CommandSpec;
 final class TextTable {
   private TextTable() {}
 
-  /** Prints {@code j} to the command's output: one JSON object with --json, else key: value lines. */
+  /**
+   * Prints {@code j} to the command's output: one JSON object with --json, else key: value lines.
+   */
   static void print(CommandSpec spec, Json j, boolean json) {
     PrintWriter out = spec.commandLine().getOut();
     if (json) {

@@ -38,7 +38,11 @@ import picocli.CommandLine.Spec;
 public final class TopCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = {"-k", "--k"}, paramLabel = "K", defaultValue = "10", description = "Lines to print (default: 10).")
+  @Option(
+      names = {"-k", "--k"},
+      paramLabel = "K",
+      defaultValue = "10",
+      description = "Lines to print (default: 10).")
   int k;
 
   @Option(
@@ -52,7 +56,10 @@ public final class TopCommand implements Callable<Integer> {
 
   @Mixin InputFormat format;
 
-  @Parameters(paramLabel = "INPUT", arity = "0..*", description = "Input files ('-' for stdin; .gz is decompressed).")
+  @Parameters(
+      paramLabel = "INPUT",
+      arity = "0..*",
+      description = "Input files ('-' for stdin; .gz is decompressed).")
   List<String> inputs = new ArrayList<>();
 
   @Override
@@ -61,10 +68,16 @@ public final class TopCommand implements Callable<Integer> {
       throw new IllegalArgumentException("-k must be positive, was " + k);
     }
     if (k > HeavyHitters.MAX_CAPACITY) {
-      throw new IllegalArgumentException("-k " + k + " is more lines than top can keep in memory: at most "
-          + HeavyHitters.MAX_CAPACITY);
+      throw new IllegalArgumentException(
+          "-k "
+              + k
+              + " is more lines than top can keep in memory: at most "
+              + HeavyHitters.MAX_CAPACITY);
     }
-    int c = capacity != null ? capacity : (int) Math.min(HeavyHitters.MAX_CAPACITY, Math.max(1000L, 100L * k));
+    int c =
+        capacity != null
+            ? capacity
+            : (int) Math.min(HeavyHitters.MAX_CAPACITY, Math.max(1000L, 100L * k));
     if (c < k) {
       throw new IllegalArgumentException("--capacity must be at least K (" + k + "), was " + c);
     }
@@ -80,20 +93,22 @@ public final class TopCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       List<Json> items = new ArrayList<>();
       for (HeavyHitters.Entry e : entries) {
-        items.add(new Json()
-            .putBytes("item", e.item(), 0, e.item().length)
-            .put("count", e.count())
-            .put("error", e.error())
-            .put("lowerBound", e.lowerBound())
-            .put("certain", e.isCertain()));
+        items.add(
+            new Json()
+                .putBytes("item", e.item(), 0, e.item().length)
+                .put("count", e.count())
+                .put("error", e.error())
+                .put("lowerBound", e.lowerBound())
+                .put("certain", e.isCertain()));
       }
-      out.println(new Json()
-          .put("k", k)
-          .put("capacity", summary.capacity())
-          .put("totalCount", summary.totalCount())
-          .put("distinctTracked", summary.size())
-          .put("maxError", summary.maxError())
-          .put("items", items));
+      out.println(
+          new Json()
+              .put("k", k)
+              .put("capacity", summary.capacity())
+              .put("totalCount", summary.totalCount())
+              .put("distinctTracked", summary.size())
+              .put("maxError", summary.maxError())
+              .put("items", items));
       out.flush();
     } else {
       // The lines as they came, bytes and all.

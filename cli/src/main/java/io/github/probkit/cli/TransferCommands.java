@@ -7,7 +7,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code probkit export} and {@code probkit import}: structures between Redis and probkit files. */
+/**
+ * {@code probkit export} and {@code probkit import}: structures between Redis and probkit files.
+ */
 final class TransferCommands {
   private TransferCommands() {}
 
@@ -21,7 +23,10 @@ final class TransferCommands {
       },
       footer = {"", "Example:", "  probkit export redis://localhost/urls urls.bin"})
   static final class Export implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "URI", description = "redis://[user@]host[:port][/db]/KEY (rediss:// for TLS).")
+    @Parameters(
+        index = "0",
+        paramLabel = "URI",
+        description = "redis://[user@]host[:port][/db]/KEY (rediss:// for TLS).")
     Path uri;
 
     @Parameters(index = "1", paramLabel = "FILE", description = "The file to write.")
@@ -51,16 +56,24 @@ final class TransferCommands {
     @Parameters(index = "0", paramLabel = "FILE", description = "The probkit file to read.")
     Path file;
 
-    @Parameters(index = "1", paramLabel = "URI", description = "redis://[user@]host[:port][/db]/KEY (rediss:// for TLS).")
+    @Parameters(
+        index = "1",
+        paramLabel = "URI",
+        description = "redis://[user@]host[:port][/db]/KEY (rediss:// for TLS).")
     Path uri;
 
     @Option(names = "--force", description = "Replace the structure if it exists.")
     boolean force;
 
-    @Option(names = "--spread", description = "Spread the shards over a Redis Cluster (Bloom and blocked filters).")
+    @Option(
+        names = "--spread",
+        description = "Spread the shards over a Redis Cluster (Bloom and blocked filters).")
     boolean spread;
 
-    @Option(names = "--shards", paramLabel = "N", description = "Split into N shards (default: as few as fit).")
+    @Option(
+        names = "--shards",
+        paramLabel = "N",
+        description = "Split into N shards (default: as few as fit).")
     int shards;
 
     @Override
@@ -72,7 +85,8 @@ final class TransferCommands {
 
   private static void requireUri(Path p) {
     if (!RedisUri.is(p)) {
-      throw new IllegalArgumentException("expected redis://[user@]host[:port][/db]/KEY or rediss://..., was '" + p + "'");
+      throw new IllegalArgumentException(
+          "expected redis://[user@]host[:port][/db]/KEY or rediss://..., was '" + p + "'");
     }
   }
 }

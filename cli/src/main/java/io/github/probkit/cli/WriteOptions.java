@@ -11,12 +11,14 @@ import picocli.CommandLine.Spec;
  * read-modify-write, waiting for another writer unless {@code --no-wait}.
  */
 final class WriteOptions {
-  @Spec(Spec.Target.MIXEE) CommandSpec spec;
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec spec;
 
   @Option(
       names = "--no-wait",
-      description = "Fail at once (exit 1) when another probkit process is writing the file,"
-          + " instead of waiting for it to finish.")
+      description =
+          "Fail at once (exit 1) when another probkit process is writing the file,"
+              + " instead of waiting for it to finish.")
   boolean noWait;
 
   /** Locks {@code file}, which may not exist yet, for a rewrite (merge). */

@@ -40,19 +40,38 @@ class BlockedAndFuseFilterCliTest {
 
   @Test
   void blockedFilterIsCreatedFilledQueriedAndDescribed() {
-    Cli c = Cli.run("filter", "create", file("b.bin"), "--type", "blocked", "--expected", "2000", "--fpp", "0.01",
-        "--keys", keys.toString());
+    Cli c =
+        Cli.run(
+            "filter",
+            "create",
+            file("b.bin"),
+            "--type",
+            "blocked",
+            "--expected",
+            "2000",
+            "--fpp",
+            "0.01",
+            "--keys",
+            keys.toString());
     assertThat(c.exit).as(c.err).isZero();
     Cli q = Cli.run("filter", "query", file("b.bin"), "--keys", keys.toString());
     assertThat(present(q.out)).isEqualTo(4000);
     assertThat(Cli.run("filter", "add", file("b.bin"), "late-key").exit).isZero();
-    assertThat(Cli.run("filter", "query", file("b.bin"), "late-key").out).isEqualTo("late-key\tpresent\n");
+    assertThat(Cli.run("filter", "query", file("b.bin"), "late-key").out)
+        .isEqualTo("late-key\tpresent\n");
     Cli info = Cli.run("filter", "info", file("b.bin"), "--json");
     assertThat(info.exit).isZero();
     assertThat(info.out)
         .startsWith("{\"type\": \"blocked\", \"bits\": ")
-        .contains("\"blocks\": ", "\"hashes\": ", "\"expectedKeys\": 2000", "\"fpp\": 0.01", "\"bitsSet\": ",
-            "\"approximateCount\": ", "\"bytes\": ", "\"hash\": \"xxh3\"");
+        .contains(
+            "\"blocks\": ",
+            "\"hashes\": ",
+            "\"expectedKeys\": 2000",
+            "\"fpp\": 0.01",
+            "\"bitsSet\": ",
+            "\"approximateCount\": ",
+            "\"bytes\": ",
+            "\"hash\": \"xxh3\"");
   }
 
   @Test
@@ -60,44 +79,104 @@ class BlockedAndFuseFilterCliTest {
     for (String type : new String[] {"binary-fuse8", "binary-fuse16"}) {
       Cli c = Cli.run("filter", "create", file(type), "--type", type, "--keys", keys.toString());
       assertThat(c.exit).as(c.err).isZero();
-      assertThat(present(Cli.run("filter", "query", file(type), "--keys", keys.toString()).out)).isEqualTo(4000);
+      assertThat(present(Cli.run("filter", "query", file(type), "--keys", keys.toString()).out))
+          .isEqualTo(4000);
       Cli info = Cli.run("filter", "info", file(type), "--json");
       String bits = type.endsWith("8") ? "8" : "16";
       assertThat(info.out)
           .startsWith("{\"type\": \"binary-fuse\", \"bits\": ")
-          .contains("\"fingerprintBits\": " + bits, "\"keys\": 2000", "\"segmentLength\": ", "\"segmentCount\": ",
-              "\"bitsPerKey\": ", "\"bytes\": ")
+          .contains(
+              "\"fingerprintBits\": " + bits,
+              "\"keys\": 2000",
+              "\"segmentLength\": ",
+              "\"segmentCount\": ",
+              "\"bitsPerKey\": ",
+              "\"bytes\": ")
           .doesNotContain("approximateCount");
     }
   }
 
   @Test
   void fuseTakesItsWidthFromTheRate() {
-    assertThat(Cli.run("filter", "create", file("f.bin"), "--type", "fuse", "--fpp", "0.001", "--keys", keys.toString()).exit)
+    assertThat(
+            Cli.run(
+                    "filter",
+                    "create",
+                    file("f.bin"),
+                    "--type",
+                    "fuse",
+                    "--fpp",
+                    "0.001",
+                    "--keys",
+                    keys.toString())
+                .exit)
         .isZero();
-    assertThat(Cli.run("filter", "info", file("f.bin"), "--json").out).contains("\"fingerprintBits\": 16");
-    assertThat(Cli.run("filter", "create", file("g.bin"), "--type", "fuse", "--keys", keys.toString()).exit).isZero();
-    assertThat(Cli.run("filter", "info", file("g.bin"), "--json").out).contains("\"fingerprintBits\": 8");
+    assertThat(Cli.run("filter", "info", file("f.bin"), "--json").out)
+        .contains("\"fingerprintBits\": 16");
+    assertThat(
+            Cli.run("filter", "create", file("g.bin"), "--type", "fuse", "--keys", keys.toString())
+                .exit)
+        .isZero();
+    assertThat(Cli.run("filter", "info", file("g.bin"), "--json").out)
+        .contains("\"fingerprintBits\": 8");
   }
 
   @Test
   void binaryFuseReadsItsKeysFromStandardInput() {
-    Cli c = Cli.runWithInput("a\nb\nc\na\n", "filter", "create", file("s.bin"), "--type", "binary-fuse8", "--keys", "-");
+    Cli c =
+        Cli.runWithInput(
+            "a\nb\nc\na\n",
+            "filter",
+            "create",
+            file("s.bin"),
+            "--type",
+            "binary-fuse8",
+            "--keys",
+            "-");
     assertThat(c.exit).as(c.err).isZero();
     assertThat(Cli.run("filter", "info", file("s.bin"), "--json").out).contains("\"keys\": 3");
-    assertThat(Cli.run("filter", "query", file("s.bin"), "a", "b", "c").out).isEqualTo("a\tpresent\nb\tpresent\nc\tpresent\n");
+    assertThat(Cli.run("filter", "query", file("s.bin"), "a", "b", "c").out)
+        .isEqualTo("a\tpresent\nb\tpresent\nc\tpresent\n");
   }
 
   @Test
   void blockedFiltersMerge() {
-    Cli.run("filter", "create", file("x.bin"), "--type", "blocked", "--expected", "100", "--fpp", "0.01");
-    Cli.run("filter", "create", file("y.bin"), "--type", "blocked", "--expected", "100", "--fpp", "0.01");
+    Cli.run(
+        "filter",
+        "create",
+        file("x.bin"),
+        "--type",
+        "blocked",
+        "--expected",
+        "100",
+        "--fpp",
+        "0.01");
+    Cli.run(
+        "filter",
+        "create",
+        file("y.bin"),
+        "--type",
+        "blocked",
+        "--expected",
+        "100",
+        "--fpp",
+        "0.01");
     Cli.run("filter", "add", file("x.bin"), "left");
     Cli.run("filter", "add", file("y.bin"), "right");
     Cli m = Cli.run("filter", "merge", file("xy.bin"), file("x.bin"), file("y.bin"));
     assertThat(m.exit).as(m.err).isZero();
-    assertThat(Cli.run("filter", "query", file("xy.bin"), "left", "right").out).isEqualTo("left\tpresent\nright\tpresent\n");
-    Cli.run("filter", "create", file("z.bin"), "--type", "blocked", "--expected", "1000", "--fpp", "0.01");
+    assertThat(Cli.run("filter", "query", file("xy.bin"), "left", "right").out)
+        .isEqualTo("left\tpresent\nright\tpresent\n");
+    Cli.run(
+        "filter",
+        "create",
+        file("z.bin"),
+        "--type",
+        "blocked",
+        "--expected",
+        "1000",
+        "--fpp",
+        "0.01");
     Cli bad = Cli.run("filter", "merge", file("xz.bin"), file("x.bin"), file("z.bin"));
     assertThat(bad.exit).isEqualTo(Main.EXIT_RUNTIME);
     assertThat(bad.err).contains("different sizes");
@@ -114,14 +193,34 @@ class BlockedAndFuseFilterCliTest {
 
   @Test
   void aRateTheWidthCannotMeetIsAUsageError() {
-    Cli c = Cli.run("filter", "create", file("f.bin"), "--type", "binary-fuse8", "--fpp", "0.001", "--keys", keys.toString());
+    Cli c =
+        Cli.run(
+            "filter",
+            "create",
+            file("f.bin"),
+            "--type",
+            "binary-fuse8",
+            "--fpp",
+            "0.001",
+            "--keys",
+            keys.toString());
     assertThat(c.exit).isEqualTo(Main.EXIT_USAGE);
     assertThat(c.err).contains("2^-8", "binary-fuse16");
   }
 
   @Test
   void addingToABinaryFuseFileFailsInOneLineAndLeavesItAlone() throws IOException {
-    assertThat(Cli.run("filter", "create", file("f.bin"), "--type", "binary-fuse8", "--keys", keys.toString()).exit).isZero();
+    assertThat(
+            Cli.run(
+                    "filter",
+                    "create",
+                    file("f.bin"),
+                    "--type",
+                    "binary-fuse8",
+                    "--keys",
+                    keys.toString())
+                .exit)
+        .isZero();
     byte[] before = Files.readAllBytes(dir.resolve("f.bin"));
     Cli a = Cli.run("filter", "add", file("f.bin"), "new-key");
     assertThat(a.exit).isEqualTo(Main.EXIT_RUNTIME);
@@ -133,17 +232,30 @@ class BlockedAndFuseFilterCliTest {
   @Test
   void anEmptyKeyFileGivesAFilterThatHoldsNothing() throws IOException {
     Path empty = Files.createFile(dir.resolve("empty.txt"));
-    assertThat(Cli.run("filter", "create", file("e.bin"), "--type", "binary-fuse16", "--keys", empty.toString()).exit)
+    assertThat(
+            Cli.run(
+                    "filter",
+                    "create",
+                    file("e.bin"),
+                    "--type",
+                    "binary-fuse16",
+                    "--keys",
+                    empty.toString())
+                .exit)
         .isZero();
-    assertThat(Cli.run("filter", "query", file("e.bin"), "user:1").out).isEqualTo("user:1\tabsent\n");
-    assertThat(Cli.run("filter", "info", file("e.bin"), "--json").out).contains("\"keys\": 0", "\"bytes\": 0");
+    assertThat(Cli.run("filter", "query", file("e.bin"), "user:1").out)
+        .isEqualTo("user:1\tabsent\n");
+    assertThat(Cli.run("filter", "info", file("e.bin"), "--json").out)
+        .contains("\"keys\": 0", "\"bytes\": 0");
   }
 
   @Test
   void sizedTypesNeedExpectedAndHaveADefaultFpp() {
-    Cli noExpected = Cli.run("filter", "create", file("b.bin"), "--type", "blocked", "--fpp", "0.01");
+    Cli noExpected =
+        Cli.run("filter", "create", file("b.bin"), "--type", "blocked", "--fpp", "0.01");
     assertThat(noExpected.exit).isEqualTo(Main.EXIT_USAGE);
-    assertThat(noExpected.err).isEqualTo("probkit: missing required option --expected=N (needed by --type blocked)\n");
+    assertThat(noExpected.err)
+        .isEqualTo("probkit: missing required option --expected=N (needed by --type blocked)\n");
     Cli noFpp = Cli.run("filter", "create", file("b.bin"), "--type", "blocked", "--expected", "10");
     assertThat(noFpp.exit).isZero();
     assertThat(Cli.run("filter", "info", file("b.bin")).out).contains("fpp:              0.01\n");

@@ -76,8 +76,14 @@ class CardinalityCommandsTest {
     Path p = lines("big.txt", 0, 100_000, 1);
     Cli r = Cli.run("distinct", "--precision", "12", "--json", p.toString());
     assertThat(r.exit).as(r.toString()).isZero();
-    assertThat(r.out).contains("\"precision\": 12", "\"bytes\": 3072", "\"estimator\": \"martingale\"",
-        "\"type\": \"hyperloglog\"", "\"lines\": 100000", "\"relativeStandardError\": 0.0130");
+    assertThat(r.out)
+        .contains(
+            "\"precision\": 12",
+            "\"bytes\": 3072",
+            "\"estimator\": \"martingale\"",
+            "\"type\": \"hyperloglog\"",
+            "\"lines\": 100000",
+            "\"relativeStandardError\": 0.0130");
     long estimate = Long.parseLong(r.out.replaceAll("(?s).*\"estimate\": (\\d+).*", "$1"));
     // 0.83/sqrt(4096) = 1.3 %; four standard errors.
     assertThat(estimate).isBetween(100_000L * 948 / 1000, 100_000L * 1052 / 1000);
@@ -109,14 +115,25 @@ class CardinalityCommandsTest {
     assertThat(Cli.run("hll", "create", f("v.hll")).exit).isZero();
     assertThat(Cli.run("hll", "count", f("v.hll")).out).isEqualTo("0\n");
     assertThat(Cli.run("hll", "add", f("v.hll"), "alice", "bob", "alice").exit).isZero();
-    assertThat(Cli.run("hll", "add", f("v.hll"), "--items", lines("i.txt", 0, 40, 2).toString()).exit).isZero();
+    assertThat(
+            Cli.run("hll", "add", f("v.hll"), "--items", lines("i.txt", 0, 40, 2).toString()).exit)
+        .isZero();
     assertThat(Cli.runWithInput("carol\nbob\n", "hll", "add", f("v.hll")).exit).isZero();
     assertThat(Cli.run("hll", "count", f("v.hll")).out).isEqualTo("43\n");
 
     Cli info = Cli.run("hll", "info", f("v.hll"), "--json");
-    assertThat(info.out).contains("\"type\": \"hyperloglog\"", "\"precision\": 14", "\"registers\": 16384",
-        "\"representation\": \"sparse\"", "\"sparseEntries\": 43", "\"estimate\": 43",
-        "\"martingaleEstimate\": 43", "\"bytes\": 256", "\"hash\": \"xxh3\"", "\"hashSeed\": \"0x0\"");
+    assertThat(info.out)
+        .contains(
+            "\"type\": \"hyperloglog\"",
+            "\"precision\": 14",
+            "\"registers\": 16384",
+            "\"representation\": \"sparse\"",
+            "\"sparseEntries\": 43",
+            "\"estimate\": 43",
+            "\"martingaleEstimate\": 43",
+            "\"bytes\": 256",
+            "\"hash\": \"xxh3\"",
+            "\"hashSeed\": \"0x0\"");
     Cli text = Cli.run("hll", "info", f("v.hll"));
     assertThat(text.out).contains("representation:", "sparse");
 
@@ -130,13 +147,16 @@ class CardinalityCommandsTest {
   void createTakesAPrecisionAndAType() throws IOException {
     assertThat(Cli.run("hll", "create", f("s.hll"), "--precision", "10").exit).isZero();
     assertThat(read("s.hll").precision()).isEqualTo(10);
-    assertThat(Cli.run("hll", "create", f("u.ull"), "-p", "12", "--type", "ultraloglog").exit).isZero();
+    assertThat(Cli.run("hll", "create", f("u.ull"), "-p", "12", "--type", "ultraloglog").exit)
+        .isZero();
     Cli info = Cli.run("hll", "info", f("u.ull"), "--json");
-    assertThat(info.out).contains("\"type\": \"ultraloglog\"", "\"precision\": 12", "\"bytes\": 4096");
+    assertThat(info.out)
+        .contains("\"type\": \"ultraloglog\"", "\"precision\": 12", "\"bytes\": 4096");
 
     Cli badType = Cli.run("hll", "create", f("x.hll"), "--type", "loglog");
     assertThat(badType.exit).isEqualTo(2);
-    assertThat(badType.err).isEqualTo("probkit: --type must be hyperloglog or ultraloglog, was 'loglog'\n");
+    assertThat(badType.err)
+        .isEqualTo("probkit: --type must be hyperloglog or ultraloglog, was 'loglog'\n");
     Cli badPrecision = Cli.run("hll", "create", f("x.hll"), "--precision", "19");
     assertThat(badPrecision.exit).isEqualTo(2);
     assertThat(badPrecision.err).isEqualTo("probkit: --precision must be in [4, 18], was 19\n");
@@ -163,9 +183,13 @@ class CardinalityCommandsTest {
     }
     assertThat(ab).isEqualTo(direct);
     Cli count = Cli.run("hll", "count", f("a.hll"), f("b.hll"), "--json");
-    assertThat(count.out).contains("\"estimate\": " + Math.round(direct.estimate()), "\"precision\": 11",
-        "\"estimator\": \"registers\"");
-    assertThat(Cli.run("hll", "count", f("ab.hll")).out).isEqualTo(Math.round(direct.estimate()) + "\n");
+    assertThat(count.out)
+        .contains(
+            "\"estimate\": " + Math.round(direct.estimate()),
+            "\"precision\": 11",
+            "\"estimator\": \"registers\"");
+    assertThat(Cli.run("hll", "count", f("ab.hll")).out)
+        .isEqualTo(Math.round(direct.estimate()) + "\n");
   }
 
   @Test
@@ -174,8 +198,14 @@ class CardinalityCommandsTest {
     Cli.run("hll", "create", f("u.ull"), "--type", "ultraloglog");
     Cli r = Cli.run("hll", "merge", f("out.hll"), f("h.hll"), f("u.ull"));
     assertThat(r.exit).isEqualTo(1);
-    assertThat(r.err).isEqualTo("probkit: " + f("u.ull") + ": cannot combine a ultraloglog sketch with the "
-        + "hyperloglog sketch of " + f("h.hll") + "\n");
+    assertThat(r.err)
+        .isEqualTo(
+            "probkit: "
+                + f("u.ull")
+                + ": cannot combine a ultraloglog sketch with the "
+                + "hyperloglog sketch of "
+                + f("h.hll")
+                + "\n");
     assertThat(Files.exists(dir.resolve("out.hll"))).isFalse();
 
     HyperLogLog seeded = HyperLogLog.create(14, io.github.probkit.hash.HashStrategy.xxh3(7));
@@ -200,13 +230,18 @@ class CardinalityCommandsTest {
     Files.write(dir.resolve("c.hll"), b);
     Cli corrupt = Cli.run("hll", "info", f("c.hll"));
     assertThat(corrupt.exit).isEqualTo(1);
-    assertThat(corrupt.err).startsWith("probkit: " + f("c.hll") + ": checksum mismatch").doesNotContain("\tat ");
+    assertThat(corrupt.err)
+        .startsWith("probkit: " + f("c.hll") + ": checksum mismatch")
+        .doesNotContain("\tat ");
 
     Cli.run("filter", "create", f("f.bin"), "--expected", "10", "--fpp", "0.01");
     Cli foreign = Cli.run("hll", "add", f("f.bin"), "x");
     assertThat(foreign.exit).isEqualTo(1);
     assertThat(foreign.err)
-        .isEqualTo("probkit: " + f("f.bin") + ": expected a cardinality sketch, found a bloom structure\n");
+        .isEqualTo(
+            "probkit: "
+                + f("f.bin")
+                + ": expected a cardinality sketch, found a bloom structure\n");
 
     Files.writeString(dir.resolve("text.hll"), "hello", StandardCharsets.UTF_8);
     Cli text = Cli.run("hll", "count", f("text.hll"));

@@ -22,7 +22,10 @@ class CmsCommandTest {
 
   private static void assertOneLineError(Cli r, int exit, String message) {
     assertThat(r.exit).as(r.toString()).isEqualTo(exit);
-    assertThat(r.err).startsWith("probkit: " + message).doesNotContain("\tat ").doesNotContain("Exception");
+    assertThat(r.err)
+        .startsWith("probkit: " + message)
+        .doesNotContain("\tat ")
+        .doesNotContain("Exception");
     assertThat(r.out).isEmpty();
   }
 
@@ -56,32 +59,57 @@ class CmsCommandTest {
     assertThat(s.totalCount()).isZero();
 
     String b = file("b.cms");
-    assertThat(Cli.run("cms", "create", b, "--width", "100", "--depth", "3", "--conservative").exit).isZero();
+    assertThat(Cli.run("cms", "create", b, "--width", "100", "--depth", "3", "--conservative").exit)
+        .isZero();
     assertThat(load(b).width()).isEqualTo(100);
     assertThat(load(b).depth()).isEqualTo(3);
     assertThat(load(b).isConservative()).isTrue();
 
     String c = file("c.cms");
-    assertThat(Cli.run("cms", "create", c, "--width", "8", "--depth", "2", "--hash", "fnv1a").exit).isZero();
+    assertThat(Cli.run("cms", "create", c, "--width", "8", "--depth", "2", "--hash", "fnv1a").exit)
+        .isZero();
     assertThat(load(c).hashStrategy()).isEqualTo(HashStrategy.fnv1a());
   }
 
   @Test
   void createRefusesBadSizingWithExitCode2() {
     String f = file("x.cms");
-    assertOneLineError(Cli.run("cms", "create", f, "--epsilon", "1.5", "--delta", "0.01"), 2,
+    assertOneLineError(
+        Cli.run("cms", "create", f, "--epsilon", "1.5", "--delta", "0.01"),
+        2,
         "epsilon must be in (0, 1), was 1.5");
-    assertOneLineError(Cli.run("cms", "create", f, "--epsilon", "0.01", "--delta", "0"), 2,
+    assertOneLineError(
+        Cli.run("cms", "create", f, "--epsilon", "0.01", "--delta", "0"),
+        2,
         "delta must be in (0, 1), was 0.0");
-    assertOneLineError(Cli.run("cms", "create", f, "--width", "0", "--depth", "3"), 2,
+    assertOneLineError(
+        Cli.run("cms", "create", f, "--width", "0", "--depth", "3"),
+        2,
         "width must be positive, was 0");
-    assertOneLineError(Cli.run("cms", "create", f, "--width", "8", "--depth", "3", "--hash", "fnv1a"), 2,
+    assertOneLineError(
+        Cli.run("cms", "create", f, "--width", "8", "--depth", "3", "--hash", "fnv1a"),
+        2,
         "the fnv1a strategy has row seeds for depth 1 or 2 only");
-    assertOneLineError(Cli.run("cms", "create", f, "--width", "8", "--depth", "2", "--hash", "md5"), 2,
+    assertOneLineError(
+        Cli.run("cms", "create", f, "--width", "8", "--depth", "2", "--hash", "md5"),
+        2,
         "hash must be one of xxh3, fnv1a, was 'md5'");
     assertThat(Cli.run("cms", "create", f).exit).isEqualTo(2);
     assertThat(Cli.run("cms", "create", f, "--epsilon", "0.01").exit).isEqualTo(2);
-    assertThat(Cli.run("cms", "create", f, "--epsilon", "0.01", "--delta", "0.1", "--width", "5", "--depth", "2").exit)
+    assertThat(
+            Cli.run(
+                    "cms",
+                    "create",
+                    f,
+                    "--epsilon",
+                    "0.01",
+                    "--delta",
+                    "0.1",
+                    "--width",
+                    "5",
+                    "--depth",
+                    "2")
+                .exit)
         .isEqualTo(2);
     assertThat(Files.exists(Path.of(f))).isFalse();
   }
@@ -102,12 +130,15 @@ class CmsCommandTest {
     Cli q = Cli.run("cms", "query", f, "cricket", "rain", "gold", "chess", "");
     assertThat(q.exit).isZero();
     assertThat(q.out).isEqualTo("cricket\t5\nrain\t2\ngold\t1\nchess\t0\n\t0\n");
-    assertThat(Cli.runWithInput("gold\nrain\n", "cms", "query", f).out).isEqualTo("gold\t1\nrain\t2\n");
+    assertThat(Cli.runWithInput("gold\nrain\n", "cms", "query", f).out)
+        .isEqualTo("gold\t1\nrain\t2\n");
 
     Cli info = Cli.run("cms", "info", f, "--json");
     assertThat(info.exit).isZero();
-    assertThat(info.out).startsWith("{\"type\": \"count-min\", \"width\": 2719, \"depth\": 5, "
-        + "\"update\": \"standard\", \"totalCount\": 8, ");
+    assertThat(info.out)
+        .startsWith(
+            "{\"type\": \"count-min\", \"width\": 2719, \"depth\": 5, "
+                + "\"update\": \"standard\", \"totalCount\": 8, ");
     assertThat(info.out).contains("\"bytes\": 108760, \"hash\": \"xxh3\", \"hashSeed\": \"0x0\"}");
     Cli text = Cli.run("cms", "info", f);
     assertThat(text.out).contains("width:      2719\n").contains("totalCount: 8\n");
@@ -117,7 +148,9 @@ class CmsCommandTest {
   void addWithCounts() throws IOException {
     String f = file("t.cms");
     Cli.run("cms", "create", f, "--width", "1000", "--depth", "4");
-    Cli r = Cli.runWithInput("cricket\t5\nrain\t3\nwith\ttab\t2\nzero\t0\n", "cms", "add", f, "--counts");
+    Cli r =
+        Cli.runWithInput(
+            "cricket\t5\nrain\t3\nwith\ttab\t2\nzero\t0\n", "cms", "add", f, "--counts");
     assertThat(r.exit).as(r.toString()).isZero();
     assertThat(Cli.run("cms", "add", f, "--counts", "cricket\t1").exit).isZero();
     assertThat(Cli.run("cms", "query", f, "cricket", "rain", "with\ttab", "zero").out)
@@ -129,10 +162,23 @@ class CmsCommandTest {
   void fieldSelectsAColumnOfEachLine() throws IOException {
     String f = file("t.cms");
     Cli.run("cms", "create", f, "--width", "1000", "--depth", "3");
-    assertThat(Cli.runWithInput("1,cricket\n2,rain\n3,cricket\n", "cms", "add", f, "--field", "2",
-        "--delimiter", ",").exit).isZero();
-    assertThat(Cli.run("cms", "query", f, "cricket", "rain").out).isEqualTo("cricket\t2\nrain\t1\n");
-    assertOneLineError(Cli.run("cms", "add", f, "--counts", "--field", "2", "a\t1"), 2,
+    assertThat(
+            Cli.runWithInput(
+                    "1,cricket\n2,rain\n3,cricket\n",
+                    "cms",
+                    "add",
+                    f,
+                    "--field",
+                    "2",
+                    "--delimiter",
+                    ",")
+                .exit)
+        .isZero();
+    assertThat(Cli.run("cms", "query", f, "cricket", "rain").out)
+        .isEqualTo("cricket\t2\nrain\t1\n");
+    assertOneLineError(
+        Cli.run("cms", "add", f, "--counts", "--field", "2", "a\t1"),
+        2,
         "--field cannot be combined with --counts");
   }
 
@@ -141,13 +187,20 @@ class CmsCommandTest {
     String f = file("t.cms");
     Cli.run("cms", "create", f, "--width", "100", "--depth", "2");
     byte[] before = Files.readAllBytes(Path.of(f));
-    assertOneLineError(Cli.runWithInput("a\t1\nb 2\n", "cms", "add", f, "--counts"), 1,
+    assertOneLineError(
+        Cli.runWithInput("a\t1\nb 2\n", "cms", "add", f, "--counts"),
+        1,
         "--counts: item 2 has no tab: expected ITEM<TAB>COUNT");
-    assertOneLineError(Cli.runWithInput("a\t-1\n", "cms", "add", f, "--counts"), 1,
+    assertOneLineError(
+        Cli.runWithInput("a\t-1\n", "cms", "add", f, "--counts"),
+        1,
         "--counts: item 1 has count '-1', must be an integer in [0, 9223372036854775807]");
-    assertOneLineError(Cli.runWithInput("a\t9223372036854775808\n", "cms", "add", f, "--counts"), 1,
+    assertOneLineError(
+        Cli.runWithInput("a\t9223372036854775808\n", "cms", "add", f, "--counts"),
+        1,
         "--counts: item 1 has count '9223372036854775808'");
-    assertOneLineError(Cli.runWithInput("a\t\n", "cms", "add", f, "--counts"), 1, "--counts: item 1 has count ''");
+    assertOneLineError(
+        Cli.runWithInput("a\t\n", "cms", "add", f, "--counts"), 1, "--counts: item 1 has count ''");
     assertThat(Files.readAllBytes(Path.of(f))).isEqualTo(before);
   }
 
@@ -159,7 +212,10 @@ class CmsCommandTest {
     assertOneLineError(Cli.run("cms", "info", missing), 1, missing + ": no such file");
     Path junk = dir.resolve("junk.cms");
     Files.writeString(junk, "hello, world");
-    assertOneLineError(Cli.run("cms", "info", junk.toString()), 1, junk + ": not a probkit file (bad magic 0x68656c6c)");
+    assertOneLineError(
+        Cli.run("cms", "info", junk.toString()),
+        1,
+        junk + ": not a probkit file (bad magic 0x68656c6c)");
     String f = file("t.cms");
     Cli.run("cms", "create", f, "--width", "100", "--depth", "2");
     byte[] b = Files.readAllBytes(Path.of(f));
@@ -167,11 +223,16 @@ class CmsCommandTest {
     Files.write(Path.of(f), b);
     assertOneLineError(Cli.run("cms", "query", f, "a"), 1, f + ": checksum mismatch");
     Cli.run("filter", "create", file("f.bloom"), "--expected", "100", "--fpp", "0.01");
-    assertOneLineError(Cli.run("cms", "info", file("f.bloom")), 1,
+    assertOneLineError(
+        Cli.run("cms", "info", file("f.bloom")),
+        1,
         file("f.bloom") + ": expected a count-min structure, found a bloom structure");
     String g = file("g.cms");
     Cli.run("cms", "create", g, "--width", "100", "--depth", "2");
-    assertOneLineError(Cli.run("cms", "add", g, "--items", file("none.txt")), 1, file("none.txt") + ": no such file");
+    assertOneLineError(
+        Cli.run("cms", "add", g, "--items", file("none.txt")),
+        1,
+        file("none.txt") + ": no such file");
   }
 
   @Test
@@ -189,12 +250,17 @@ class CmsCommandTest {
     assertThat(load(out).totalCount()).isEqualTo(5);
 
     Cli.run("cms", "create", c, "--width", "400", "--depth", "3");
-    assertOneLineError(Cli.run("cms", "merge", out, a, c), 1,
+    assertOneLineError(
+        Cli.run("cms", "merge", out, a, c),
+        1,
         c + ": cannot merge count-min sketches of different dimensions: 3 x 500 and 3 x 400");
     String cons = file("cons.cms");
     Cli.run("cms", "create", cons, "--width", "500", "--depth", "3", "--conservative");
-    assertOneLineError(Cli.run("cms", "merge", out, a, cons), 1,
-        cons + ": cannot merge count-min sketches with different update rules: standard and conservative");
+    assertOneLineError(
+        Cli.run("cms", "merge", out, a, cons),
+        1,
+        cons
+            + ": cannot merge count-min sketches with different update rules: standard and conservative");
     assertThat(Cli.run("cms", "merge", out).exit).isEqualTo(2);
   }
 

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashSafetyTest {
   private static final int KEYS = 300_000;
   private static final String LAST_KEY = "user:" + (KEYS - 1);
+
   /** Kill moments from just after the JVM starts to well into reading the keys. */
   private static final long[] DELAYS_MILLIS = {150, 500};
 
@@ -52,11 +53,15 @@ class CrashSafetyTest {
   }
 
   private Process start(String... args) throws IOException {
-    return Probkit.builder(List.of(), args).redirectErrorStream(true).redirectOutput(dir.resolve("out.log").toFile())
+    return Probkit.builder(List.of(), args)
+        .redirectErrorStream(true)
+        .redirectOutput(dir.resolve("out.log").toFile())
         .start();
   }
 
-  /** Reads the file and checks what the old version holds, and the new one too when {@code updated}. */
+  /**
+   * Reads the file and checks what the old version holds, and the new one too when {@code updated}.
+   */
   @FunctionalInterface
   private interface Check {
     void verify(Path file, boolean updated) throws IOException;
@@ -65,8 +70,8 @@ class CrashSafetyTest {
   /**
    * Runs {@code probkit args} (which rewrite {@code file} with the keys file's 300,000 keys) and
    * kills it with SIGKILL after each of {@link #DELAYS_MILLIS}, then once while it writes the new
-   * version, then lets it finish; after each run the file must read, and be either the old bytes
-   * or a complete new version, as {@code check} verifies.
+   * version, then lets it finish; after each run the file must read, and be either the old bytes or
+   * a complete new version, as {@code check} verifies.
    */
   private void killWhileRewriting(Path file, Check check, String... args) throws Exception {
     killWhileRewriting(file, true, check, args);
@@ -134,8 +139,11 @@ class CrashSafetyTest {
     assertThat(completed).as("the last run finished").isTrue();
   }
 
-  /** Polls for the temporary file of a rewrite of {@code file}; false when {@code p} ended first. */
-  private static boolean awaitTemporaryFile(Path file, Process p) throws IOException, InterruptedException {
+  /**
+   * Polls for the temporary file of a rewrite of {@code file}; false when {@code p} ended first.
+   */
+  private static boolean awaitTemporaryFile(Path file, Process p)
+      throws IOException, InterruptedException {
     String prefix = "." + file.getFileName() + ".probkit-";
     while (p.isAlive()) {
       try (Stream<Path> files = Files.list(file.getParent())) {
@@ -151,20 +159,47 @@ class CrashSafetyTest {
   @Test
   void sigkillDuringFilterAddLeavesTheOldOrTheNewFile() throws Exception {
     Path filter = dir.resolve("f.bin");
-    assertThat(Cli.run("filter", "create", filter.toString(), "--expected", "2000000", "--fpp", "0.01", "old-key")
-        .exit).isNotZero(); // create takes no key arguments
-    assertThat(Cli.run("filter", "create", filter.toString(), "--expected", "20000000", "--fpp", "0.01").exit).isZero();
+    assertThat(
+            Cli.run(
+                    "filter",
+                    "create",
+                    filter.toString(),
+                    "--expected",
+                    "2000000",
+                    "--fpp",
+                    "0.01",
+                    "old-key")
+                .exit)
+        .isNotZero(); // create takes no key arguments
+    assertThat(
+            Cli.run(
+                    "filter",
+                    "create",
+                    filter.toString(),
+                    "--expected",
+                    "20000000",
+                    "--fpp",
+                    "0.01")
+                .exit)
+        .isZero();
     Cli.run("filter", "add", filter.toString(), "old-key");
-    killWhileRewriting(filter, (file, updated) -> {
-      BloomFilter f;
-      try (InputStream in = Files.newInputStream(file)) {
-        f = BloomFilter.readFrom(in);
-      }
-      assertThat(f.mightContain("old-key")).isTrue();
-      if (updated) {
-        assertThat(f.mightContain(LAST_KEY)).isTrue();
-      }
-    }, "filter", "add", filter.toString(), "--keys", keys.toString());
+    killWhileRewriting(
+        filter,
+        (file, updated) -> {
+          BloomFilter f;
+          try (InputStream in = Files.newInputStream(file)) {
+            f = BloomFilter.readFrom(in);
+          }
+          assertThat(f.mightContain("old-key")).isTrue();
+          if (updated) {
+            assertThat(f.mightContain(LAST_KEY)).isTrue();
+          }
+        },
+        "filter",
+        "add",
+        filter.toString(),
+        "--keys",
+        keys.toString());
   }
 
   /**
@@ -175,15 +210,27 @@ class CrashSafetyTest {
   @Test
   void sigkillWhilePausedInTheWriteLeavesTheOldBytes() throws Exception {
     Path filter = dir.resolve("paused.bin");
-    assertThat(Cli.run("filter", "create", filter.toString(), "--expected", "2000000", "--fpp", "0.01").exit).isZero();
+    assertThat(
+            Cli.run("filter", "create", filter.toString(), "--expected", "2000000", "--fpp", "0.01")
+                .exit)
+        .isZero();
     assertThat(Cli.run("filter", "add", filter.toString(), "old-key").exit).isZero();
     byte[] old = Files.readAllBytes(filter);
     Path marker = dir.resolve("paused");
-    Process p = Probkit.builder(List.of("-Dprobkit.test.pauseWrite=" + marker), "filter", "add", filter.toString(),
-        "new-key").redirectErrorStream(true).redirectOutput(dir.resolve("paused.log").toFile()).start();
+    Process p =
+        Probkit.builder(
+                List.of("-Dprobkit.test.pauseWrite=" + marker),
+                "filter",
+                "add",
+                filter.toString(),
+                "new-key")
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("paused.log").toFile())
+            .start();
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
     while (!Files.exists(marker)) {
-      assertThat(p.isAlive()).as("the writer ended before it paused: %s", Files.readString(dir.resolve("paused.log")))
+      assertThat(p.isAlive())
+          .as("the writer ended before it paused: %s", Files.readString(dir.resolve("paused.log")))
           .isTrue();
       assertThat(System.nanoTime()).as("paused within 2 minutes").isLessThan(deadline);
       Thread.sleep(5);
@@ -202,20 +249,30 @@ class CrashSafetyTest {
   @Test
   void sigkillDuringCmsAddLeavesTheOldOrTheNewFile() throws Exception {
     Path sketch = dir.resolve("s.cms");
-    assertThat(Cli.run("cms", "create", sketch.toString(), "--epsilon", "0.00001", "--delta", "0.001").exit).isZero();
+    assertThat(
+            Cli.run("cms", "create", sketch.toString(), "--epsilon", "0.00001", "--delta", "0.001")
+                .exit)
+        .isZero();
     assertThat(Cli.run("cms", "add", sketch.toString(), "old-item", "old-item").exit).isZero();
-    killWhileRewriting(sketch, (file, updated) -> {
-      CountMinSketch s;
-      try (InputStream in = Files.newInputStream(file)) {
-        s = CountMinSketch.readFrom(in);
-      }
-      assertThat(s.estimate("old-item")).isGreaterThanOrEqualTo(2);
-      // The old file or all of the new one: no count of a half-finished add.
-      assertThat(s.totalCount()).isEqualTo(updated ? 2 + KEYS : 2);
-      if (updated) {
-        assertThat(s.estimate(LAST_KEY)).isGreaterThanOrEqualTo(1);
-      }
-    }, "cms", "add", sketch.toString(), "--items", keys.toString());
+    killWhileRewriting(
+        sketch,
+        (file, updated) -> {
+          CountMinSketch s;
+          try (InputStream in = Files.newInputStream(file)) {
+            s = CountMinSketch.readFrom(in);
+          }
+          assertThat(s.estimate("old-item")).isGreaterThanOrEqualTo(2);
+          // The old file or all of the new one: no count of a half-finished add.
+          assertThat(s.totalCount()).isEqualTo(updated ? 2 + KEYS : 2);
+          if (updated) {
+            assertThat(s.estimate(LAST_KEY)).isGreaterThanOrEqualTo(1);
+          }
+        },
+        "cms",
+        "add",
+        sketch.toString(),
+        "--items",
+        keys.toString());
   }
 
   @Test
@@ -225,21 +282,34 @@ class CrashSafetyTest {
     assertThat(Cli.run("hll", "add", sketch.toString(), "old-1", "old-2", "old-3").exit).isZero();
     // 192 KiB are written in a few milliseconds: the kill on the temporary file may come too late
     // (the filter and count-min runs, through the same SketchFiles.write, always catch it).
-    killWhileRewriting(sketch, false, (file, updated) -> {
-      HyperLogLog s;
-      try (InputStream in = Files.newInputStream(file)) {
-        s = HyperLogLog.readFrom(in);
-      }
-      // At precision 18 small counts are all but exact (linear counting over 262,144 registers).
-      assertThat(s.estimate()).isCloseTo(updated ? 3 + KEYS : 3, Percentage.withPercentage(updated ? 1 : 10));
-    }, "hll", "add", sketch.toString(), "--items", keys.toString());
+    killWhileRewriting(
+        sketch,
+        false,
+        (file, updated) -> {
+          HyperLogLog s;
+          try (InputStream in = Files.newInputStream(file)) {
+            s = HyperLogLog.readFrom(in);
+          }
+          // At precision 18 small counts are all but exact (linear counting over 262,144
+          // registers).
+          assertThat(s.estimate())
+              .isCloseTo(updated ? 3 + KEYS : 3, Percentage.withPercentage(updated ? 1 : 10));
+        },
+        "hll",
+        "add",
+        sketch.toString(),
+        "--items",
+        keys.toString());
   }
 
   @Test
   void runningOutOfHeapIsOneLineAndLeavesTheFile() throws Exception {
     // A 48 MiB line (gzipped to 48 KiB) in a JVM of 32 MiB: the line buffer cannot grow to hold it.
     Path filter = dir.resolve("f.bin");
-    assertThat(Cli.run("filter", "create", filter.toString(), "--expected", "100", "--fpp", "0.01").exit).isZero();
+    assertThat(
+            Cli.run("filter", "create", filter.toString(), "--expected", "100", "--fpp", "0.01")
+                .exit)
+        .isZero();
     byte[] before = Files.readAllBytes(filter);
     Path line = dir.resolve("line.gz");
     try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(line))) {
@@ -249,8 +319,11 @@ class CrashSafetyTest {
         out.write(chunk);
       }
     }
-    Process p = Probkit.builder(List.of("-Xmx32m"), "filter", "add", filter.toString(), "--keys", line.toString())
-        .redirectErrorStream(true).start();
+    Process p =
+        Probkit.builder(
+                List.of("-Xmx32m"), "filter", "add", filter.toString(), "--keys", line.toString())
+            .redirectErrorStream(true)
+            .start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(out).isEqualTo("probkit: out of memory (raise the heap with JAVA_OPTS=-Xmx...)\n");
@@ -275,11 +348,27 @@ class CrashSafetyTest {
       Files.write(p, new byte[] {1, 2, 3});
     }
     // flock(1) would take another kind of lock; a JVM takes the kind probkit tests for.
-    Process holder = new ProcessBuilder(Probkit.java(), "-cp", System.getProperty("java.class.path"),
-        LockHolder.class.getName(), locked.toString()).redirectErrorStream(true).start();
+    Process holder =
+        new ProcessBuilder(
+                Probkit.java(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                LockHolder.class.getName(),
+                locked.toString())
+            .redirectErrorStream(true)
+            .start();
     try {
-      assertThat(new String(holder.getInputStream().readNBytes(7), StandardCharsets.US_ASCII)).isEqualTo("locked\n");
-      Cli c = Cli.run("filter", "create", dir.resolve("t.bin").toString(), "--expected", "100", "--fpp", "0.01");
+      assertThat(new String(holder.getInputStream().readNBytes(7), StandardCharsets.US_ASCII))
+          .isEqualTo("locked\n");
+      Cli c =
+          Cli.run(
+              "filter",
+              "create",
+              dir.resolve("t.bin").toString(),
+              "--expected",
+              "100",
+              "--fpp",
+              "0.01");
       assertThat(c.exit).as(c.toString()).isZero();
     } finally {
       holder.destroyForcibly().waitFor();
@@ -297,7 +386,8 @@ class CrashSafetyTest {
   static final class LockHolder {
     public static void main(String[] args) throws Exception {
       try (java.nio.channels.FileChannel ch =
-              java.nio.channels.FileChannel.open(Path.of(args[0]), java.nio.file.StandardOpenOption.WRITE);
+              java.nio.channels.FileChannel.open(
+                  Path.of(args[0]), java.nio.file.StandardOpenOption.WRITE);
           java.nio.channels.FileLock lock = ch.lock()) {
         System.out.println("locked");
         System.out.flush();
@@ -309,10 +399,14 @@ class CrashSafetyTest {
   @Test
   void rewritingAFileKeepsItsPermissions() throws IOException {
     Path filter = dir.resolve("p.bin");
-    assertThat(Cli.run("filter", "create", filter.toString(), "--expected", "100", "--fpp", "0.01").exit).isZero();
+    assertThat(
+            Cli.run("filter", "create", filter.toString(), "--expected", "100", "--fpp", "0.01")
+                .exit)
+        .isZero();
     // A new file gets the permissions the umask gives any new file (not owner-only).
     Path plain = Files.createFile(dir.resolve("plain"));
-    assertThat(Files.getPosixFilePermissions(filter)).isEqualTo(Files.getPosixFilePermissions(plain));
+    assertThat(Files.getPosixFilePermissions(filter))
+        .isEqualTo(Files.getPosixFilePermissions(plain));
     // A rewritten file keeps its own.
     Set<PosixFilePermission> shared = PosixFilePermissions.fromString("rw-r-----");
     Files.setPosixFilePermissions(filter, shared);
@@ -326,11 +420,14 @@ class CrashSafetyTest {
     String x = dir.resolve("x.bin").toString();
     Cli r = Cli.run("filter", "create", x, "--expected", "10000000000", "--fpp", "0.01");
     assertThat(r.exit).isEqualTo(2);
-    assertThat(r.err).startsWith("probkit: a Bloom filter of 95850583774 bits needs 11.2 GiB, more than")
+    assertThat(r.err)
+        .startsWith("probkit: a Bloom filter of 95850583774 bits needs 11.2 GiB, more than")
         .contains("maximum heap");
     Cli beyond = Cli.run("filter", "create", x, "--expected", "100000000000", "--fpp", "0.001");
-    assertThat(beyond.err).isEqualTo("probkit: 100000000000 keys at fpp 0.001 need 1437758756606 bits"
-        + " (167.4 GiB), more than the maximum of 137438952896 bits (16.0 GiB)\n");
+    assertThat(beyond.err)
+        .isEqualTo(
+            "probkit: 100000000000 keys at fpp 0.001 need 1437758756606 bits"
+                + " (167.4 GiB), more than the maximum of 137438952896 bits (16.0 GiB)\n");
     // Every other command that creates a structure; the sizes are those of core's LimitsTest.
     String[][] tooLarge = {
       {"filter", "create", x, "--type", "counting", "--expected", "2000000000", "--fpp", "0.01"},
@@ -353,8 +450,11 @@ class CrashSafetyTest {
     for (int i = 0; i < tooLarge.length; i++) {
       Cli c = Cli.run(tooLarge[i]);
       assertThat(c.exit).as(c.toString()).isEqualTo(2);
-      assertThat(c.err).as(String.join(" ", tooLarge[i])).startsWith("probkit: " + needs[i])
-          .contains(", more than this JVM's maximum heap of ").endsWith(" (raise it with -Xmx)\n")
+      assertThat(c.err)
+          .as(String.join(" ", tooLarge[i]))
+          .startsWith("probkit: " + needs[i])
+          .contains(", more than this JVM's maximum heap of ")
+          .endsWith(" (raise it with -Xmx)\n")
           .hasLineCount(1);
     }
     assertThat(Files.exists(Path.of(x))).isFalse();

@@ -12,11 +12,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * dedupe's one-sided error: no line printed twice, the output in input order, and the new lines
- * wrongly dropped as many as the filter's false-positive rate predicts, counted exactly against
- * the true first occurrences.
+ * wrongly dropped as many as the filter's false-positive rate predicts, counted exactly against the
+ * true first occurrences.
  */
 class DedupeCommandTest {
-  /** {@code 2 n} lines drawn from n keys: about 0.86 n distinct, each first seen somewhere in the stream. */
+  /**
+   * {@code 2 n} lines drawn from n keys: about 0.86 n distinct, each first seen somewhere in the
+   * stream.
+   */
   private static List<String> stream(int n, long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     List<String> lines = new ArrayList<>();
@@ -26,7 +29,10 @@ class DedupeCommandTest {
     return lines;
   }
 
-  /** Runs dedupe on {@code lines}; returns how many first occurrences it dropped, after checking the rest. */
+  /**
+   * Runs dedupe on {@code lines}; returns how many first occurrences it dropped, after checking the
+   * rest.
+   */
   private static long wronglyDropped(List<String> lines, String... options) {
     String input = String.join("\n", lines) + "\n";
     List<String> args = new ArrayList<>(List.of("dedupe"));
@@ -47,18 +53,25 @@ class DedupeCommandTest {
       while (i < first.size() && !first.get(i).equals(l)) {
         i++;
       }
-      assertThat(i).as("'" + l + "' printed out of order, twice, or never seen").isLessThan(first.size());
+      assertThat(i)
+          .as("'" + l + "' printed out of order, twice, or never seen")
+          .isLessThan(first.size());
       i++;
     }
-    assertThat(r.err).startsWith(String.format(java.util.Locale.ROOT, "probkit: dedupe: kept %,d of %,d lines,",
-        out.size(), lines.size()));
+    assertThat(r.err)
+        .startsWith(
+            String.format(
+                java.util.Locale.ROOT,
+                "probkit: dedupe: kept %,d of %,d lines,",
+                out.size(),
+                lines.size()));
     return first.size() - out.size();
   }
 
   /**
-   * Sized for the distinct lines: when j distinct lines have come, the next new one is dropped
-   * with the filter's rate at j keys, so the drops add up to sum_j rate(j), within a tolerance of
-   * 6 standard deviations of that sum of Bernoulli trials (variance at most the mean) plus 2 % for
+   * Sized for the distinct lines: when j distinct lines have come, the next new one is dropped with
+   * the filter's rate at j keys, so the drops add up to sum_j rate(j), within a tolerance of 6
+   * standard deviations of that sum of Bernoulli trials (variance at most the mean) plus 2 % for
    * the rate formula's own accuracy.
    */
   @Test
@@ -69,21 +82,26 @@ class DedupeCommandTest {
     long dropped = wronglyDropped(lines, "--expected", Long.toString(distinct), "--fpp", "0.01");
     long bits = BlockedBloomFilter.optimalBits(distinct, 0.01);
     int k = BlockedBloomFilter.optimalHashes(bits, distinct);
-    // The rate is smooth in j: the trapezoid rule over steps of 100 keys is exact to far below the tolerance.
+    // The rate is smooth in j: the trapezoid rule over steps of 100 keys is exact to far below the
+    // tolerance.
     double mean = 0;
     for (long j = 0; j < distinct; j += 100) {
       long to = Math.min(distinct, j + 100);
-      mean += (to - j) * (BlockedBloomFilter.falsePositiveRate(bits, j, k)
-          + BlockedBloomFilter.falsePositiveRate(bits, to, k)) / 2;
+      mean +=
+          (to - j)
+              * (BlockedBloomFilter.falsePositiveRate(bits, j, k)
+                  + BlockedBloomFilter.falsePositiveRate(bits, to, k))
+              / 2;
     }
     assertThat(mean).as("at most P per new line").isLessThan(0.01 * distinct);
-    assertThat((double) dropped).isCloseTo(mean, org.assertj.core.data.Offset.offset(6 * Math.sqrt(mean) + 0.02 * mean));
+    assertThat((double) dropped)
+        .isCloseTo(mean, org.assertj.core.data.Offset.offset(6 * Math.sqrt(mean) + 0.02 * mean));
   }
 
   /**
-   * Growing (no --expected) past its first layer of a million keys: every new line is dropped
-   * with probability at most P, so the drops stay below P times the distinct lines (plus 6
-   * standard deviations).
+   * Growing (no --expected) past its first layer of a million keys: every new line is dropped with
+   * probability at most P, so the drops stay below P times the distinct lines (plus 6 standard
+   * deviations).
    */
   @Test
   void aGrowingFilterDropsAtMostPOfTheNewLines() {
@@ -109,13 +127,17 @@ class DedupeCommandTest {
     List<String> lines = stream(10_000, 0x51ee5L);
     Cli r = Cli.runWithInput(String.join("\n", lines) + "\n", "dedupe", "--expected", "1000");
     assertThat(r.exit).isZero();
-    assertThat(r.err).contains("probkit: warning: dedupe kept", "more than the 1,000 of --expected:"
-        + " a new line is now dropped with probability");
+    assertThat(r.err)
+        .contains(
+            "probkit: warning: dedupe kept",
+            "more than the 1,000 of --expected:" + " a new line is now dropped with probability");
   }
 
   @Test
   void keysAreFieldsAndLinesArePrintedWhole() {
-    Cli r = Cli.runWithInput("id\tname\n1\talice\n2\tbob\n3\talice\n", "dedupe", "--header", "--field", "name");
+    Cli r =
+        Cli.runWithInput(
+            "id\tname\n1\talice\n2\tbob\n3\talice\n", "dedupe", "--header", "--field", "name");
     assertThat(r.out).isEqualTo("id\tname\n1\talice\n2\tbob\n");
   }
 }

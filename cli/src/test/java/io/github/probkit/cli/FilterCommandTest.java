@@ -22,12 +22,21 @@ class FilterCommandTest {
 
   @Test
   void createAndInfoShowTheSeedsSizing() {
-    assertThat(Cli.run("filter", "create", f("f.bin"), "--expected", "1000000", "--fpp", "0.01").exit).isZero();
+    assertThat(
+            Cli.run("filter", "create", f("f.bin"), "--expected", "1000000", "--fpp", "0.01").exit)
+        .isZero();
     Cli r = Cli.run("filter", "info", f("f.bin"), "--json");
     assertThat(r.exit).isZero();
-    assertThat(r.out).contains("\"bits\": 9585059", "\"hashes\": 7", "\"type\": \"bloom\"",
-        "\"expectedKeys\": 1000000", "\"fpp\": 0.01", "\"approximateCount\": 0", "\"bytes\": 1198136",
-        "\"hash\": \"xxh3\"");
+    assertThat(r.out)
+        .contains(
+            "\"bits\": 9585059",
+            "\"hashes\": 7",
+            "\"type\": \"bloom\"",
+            "\"expectedKeys\": 1000000",
+            "\"fpp\": 0.01",
+            "\"approximateCount\": 0",
+            "\"bytes\": 1198136",
+            "\"hash\": \"xxh3\"");
     Cli text = Cli.run("filter", "info", f("f.bin"));
     assertThat(text.out).contains("bits:").contains("9585059");
   }
@@ -36,12 +45,17 @@ class FilterCommandTest {
   void expectedKeysMayBeWrittenAsPeopleWriteThem() {
     String[][] same = {{"1000000"}, {"1_000_000"}, {"1e6"}, {"1M"}, {"1000k"}, {"0.001G"}};
     for (String[] n : same) {
-      Cli c = Cli.run("filter", "create", f("f.bin"), "--expected", n[0], "--fpp", "0.01", "--force");
+      Cli c =
+          Cli.run("filter", "create", f("f.bin"), "--expected", n[0], "--fpp", "0.01", "--force");
       assertThat(c.exit).as(n[0]).isZero();
-      assertThat(Cli.run("filter", "info", f("f.bin"), "--json").out).as(n[0]).contains("\"bits\": 9585059");
+      assertThat(Cli.run("filter", "info", f("f.bin"), "--json").out)
+          .as(n[0])
+          .contains("\"bits\": 9585059");
     }
     String[][] bad = {
-      {"1.5", "is not a whole number"}, {"many", "is not a number"}, {"", "is not a number"},
+      {"1.5", "is not a whole number"},
+      {"many", "is not a number"},
+      {"", "is not a number"},
       {"1e30", "is too large (at most 9223372036854775807)"},
     };
     for (String[] b : bad) {
@@ -56,13 +70,28 @@ class FilterCommandTest {
   void addAndQueryFromArgumentsFilesAndStdin() throws IOException {
     Path keys = dir.resolve("keys.txt");
     Files.writeString(keys, "alice\r\nbob\ncarol");
-    assertThat(Cli.run("filter", "create", f("f.bin"), "--expected", "1000", "--fpp", "0.01",
-        "--keys", keys.toString()).exit).isZero();
+    assertThat(
+            Cli.run(
+                    "filter",
+                    "create",
+                    f("f.bin"),
+                    "--expected",
+                    "1000",
+                    "--fpp",
+                    "0.01",
+                    "--keys",
+                    keys.toString())
+                .exit)
+        .isZero();
     assertThat(Cli.run("filter", "add", f("f.bin"), "dave").exit).isZero();
     assertThat(Cli.runWithInput("erin\nfrank\n", "filter", "add", f("f.bin")).exit).isZero();
-    Cli q = Cli.run("filter", "query", f("f.bin"), "alice", "bob", "carol", "dave", "erin", "frank", "zed");
-    assertThat(q.out).isEqualTo("alice\tpresent\nbob\tpresent\ncarol\tpresent\ndave\tpresent\n"
-        + "erin\tpresent\nfrank\tpresent\nzed\tabsent\n");
+    Cli q =
+        Cli.run(
+            "filter", "query", f("f.bin"), "alice", "bob", "carol", "dave", "erin", "frank", "zed");
+    assertThat(q.out)
+        .isEqualTo(
+            "alice\tpresent\nbob\tpresent\ncarol\tpresent\ndave\tpresent\n"
+                + "erin\tpresent\nfrank\tpresent\nzed\tabsent\n");
     Cli fromStdin = Cli.runWithInput("bob\nzed\n", "filter", "query", f("f.bin"), "--keys", "-");
     assertThat(fromStdin.out).isEqualTo("bob\tpresent\nzed\tabsent\n");
   }
@@ -73,8 +102,18 @@ class FilterCommandTest {
     try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
       out.write("x1\nx2\n".getBytes(StandardCharsets.UTF_8));
     }
-    Cli.run("filter", "create", f("f.bin"), "--expected", "100", "--fpp", "0.01", "--keys", gz.toString());
-    assertThat(Cli.run("filter", "query", f("f.bin"), "x1", "x2").out).isEqualTo("x1\tpresent\nx2\tpresent\n");
+    Cli.run(
+        "filter",
+        "create",
+        f("f.bin"),
+        "--expected",
+        "100",
+        "--fpp",
+        "0.01",
+        "--keys",
+        gz.toString());
+    assertThat(Cli.run("filter", "query", f("f.bin"), "x1", "x2").out)
+        .isEqualTo("x1\tpresent\nx2\tpresent\n");
   }
 
   @Test
@@ -102,7 +141,8 @@ class FilterCommandTest {
     }
     Cli q = Cli.run("filter", "query", f("seed.bin"), "kiran", "john");
     assertThat(q.out).isEqualTo("kiran\tpresent\njohn\tabsent\n");
-    assertThat(Cli.run("filter", "info", f("seed.bin"), "--json").out).contains("\"hash\": \"fnv1a\"");
+    assertThat(Cli.run("filter", "info", f("seed.bin"), "--json").out)
+        .contains("\"hash\": \"fnv1a\"");
   }
 
   @Test
@@ -117,7 +157,8 @@ class FilterCommandTest {
     Cli.run("filter", "create", f("c.bin"), "--expected", "5000", "--fpp", "0.01");
     Cli bad = Cli.run("filter", "merge", f("v.bin"), f("a.bin"), f("c.bin"));
     assertThat(bad.exit).isEqualTo(1);
-    assertThat(bad.err).contains("c.bin: cannot merge filters of different sizes: 9586 bits and 47926 bits")
+    assertThat(bad.err)
+        .contains("c.bin: cannot merge filters of different sizes: 9586 bits and 47926 bits")
         .doesNotContain("Exception");
     assertThat(dir.resolve("v.bin")).doesNotExist();
   }
@@ -139,19 +180,23 @@ class FilterCommandTest {
     Files.write(elf, new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0});
     Cli notOurs = Cli.run("filter", "query", elf.toString(), "x");
     assertThat(notOurs.exit).isEqualTo(1);
-    assertThat(notOurs.err).isEqualTo("probkit: " + elf + ": not a probkit file (bad magic 0x7f454c46)\n");
+    assertThat(notOurs.err)
+        .isEqualTo("probkit: " + elf + ": not a probkit file (bad magic 0x7f454c46)\n");
 
     Cli.run("filter", "create", f("g.bin"), "--expected", "100", "--fpp", "0.01");
     byte[] b = Files.readAllBytes(dir.resolve("g.bin"));
     Files.write(dir.resolve("cut.bin"), java.util.Arrays.copyOf(b, b.length - 10));
     Cli cut = Cli.run("filter", "add", f("cut.bin"), "x");
     assertThat(cut.exit).isEqualTo(1);
-    assertThat(cut.err).startsWith("probkit: " + f("cut.bin") + ": truncated").doesNotContain("\tat ");
+    assertThat(cut.err)
+        .startsWith("probkit: " + f("cut.bin") + ": truncated")
+        .doesNotContain("\tat ");
     assertThat(Files.readAllBytes(dir.resolve("cut.bin"))).hasSize(b.length - 10);
 
     Cli unknown = Cli.run("filter", "create", f("f.bin"), "--fpp", "0.01");
     assertThat(unknown.exit).isEqualTo(2);
-    assertThat(unknown.err).isEqualTo("probkit: missing required option --expected=N (needed by --type bloom)\n");
+    assertThat(unknown.err)
+        .isEqualTo("probkit: missing required option --expected=N (needed by --type bloom)\n");
   }
 
   @Test
@@ -167,7 +212,8 @@ class FilterCommandTest {
     Cli.run("filter", "add", f("f.bin"), "k2");
     try (var s = Files.list(dir)) {
       // The lock file stays beside the filter (SketchFiles says why).
-      assertThat(s.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("f.bin", ".f.bin.lock");
+      assertThat(s.map(p -> p.getFileName().toString()))
+          .containsExactlyInAnyOrder("f.bin", ".f.bin.lock");
     }
   }
 }

@@ -16,7 +16,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code probkit filter} with the counting, cuckoo and scalable types, run in-process with captured output. */
+/**
+ * {@code probkit filter} with the counting, cuckoo and scalable types, run in-process with captured
+ * output.
+ */
 class FilterFamilyCliTest {
   @TempDir Path dir;
 
@@ -47,7 +50,19 @@ class FilterFamilyCliTest {
     Path keys = keys("keys.txt", "user:", 500);
     for (String type : new String[] {"counting", "cuckoo", "scalable"}) {
       Path f = dir.resolve(type + ".bin");
-      Cli r = run("filter", "create", f, "--type", type, "--expected", 1000, "--fpp", 0.01, "--keys", keys);
+      Cli r =
+          run(
+              "filter",
+              "create",
+              f,
+              "--type",
+              type,
+              "--expected",
+              1000,
+              "--fpp",
+              0.01,
+              "--keys",
+              keys);
       assertThat(r.exit).as(r.err).isZero();
       MembershipFilter m = read(f);
       assertThat(m.type().label()).isEqualTo(type);
@@ -56,20 +71,32 @@ class FilterFamilyCliTest {
     }
     assertThat(read(dir.resolve("counting.bin"))).isInstanceOf(CountingBloomFilter.class);
     assertThat(((CuckooFilter) read(dir.resolve("cuckoo.bin"))).size()).isEqualTo(500);
-    assertThat(((ScalableBloomFilter) read(dir.resolve("scalable.bin"))).initialCapacity()).isEqualTo(1000);
+    assertThat(((ScalableBloomFilter) read(dir.resolve("scalable.bin"))).initialCapacity())
+        .isEqualTo(1000);
   }
 
   /**
    * The estimates {@code filter info} prints for a counting filter of 1,000 keys at 1 % (9,586
    * counters, 7 probes) are those of theory, computed here: about 1,000 keys (the fill's standard
-   * deviation, 8 keys, four times over) and a rate of (1 - e^(-7n/m))^7 = 1.0 % (0.04 % four times).
-   * Counted over the 4m bits instead of the m counters they would print about 760 keys and 10^-6.
+   * deviation, 8 keys, four times over) and a rate of (1 - e^(-7n/m))^7 = 1.0 % (0.04 % four
+   * times). Counted over the 4m bits instead of the m counters they would print about 760 keys and
+   * 10^-6.
    */
   @Test
   void countingInfoEstimatesAreTheTheoryAtTheLoad() throws IOException {
     Path c = dir.resolve("c.bin");
-    run("filter", "create", c, "--type", "counting", "--expected", 1000, "--fpp", 0.01,
-        "--keys", keys("k.txt", "key-", 1000));
+    run(
+        "filter",
+        "create",
+        c,
+        "--type",
+        "counting",
+        "--expected",
+        1000,
+        "--fpp",
+        0.01,
+        "--keys",
+        keys("k.txt", "key-", 1000));
     String json = run("filter", "info", c, "--json").out;
     double rate = Math.pow(1 - Math.exp(-7.0 * 1000 / 9586), 7);
     assertThat(number(json, "approximateCount")).as(json).isBetween(1000 - 33.0, 1000 + 33.0);
@@ -77,7 +104,8 @@ class FilterFamilyCliTest {
   }
 
   private static double number(String json, String field) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + field + "\": ([0-9.eE+-]+)").matcher(json);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"" + field + "\": ([0-9.eE+-]+)").matcher(json);
     assertThat(m.find()).as("%s in %s", field, json).isTrue();
     return Double.parseDouble(m.group(1));
   }
@@ -102,20 +130,27 @@ class FilterFamilyCliTest {
     assertThat(run(args.toArray()).exit).isZero();
 
     String counting = run("filter", "info", c, "--json").out;
-    assertThat(counting).startsWith("{\"type\": \"counting\", \"bits\": 38344, \"counters\": 9586, \"counterBits\": 4,"
-        + " \"hashes\": 7, \"expectedKeys\": 1000, \"fpp\": 0.01,");
+    assertThat(counting)
+        .startsWith(
+            "{\"type\": \"counting\", \"bits\": 38344, \"counters\": 9586, \"counterBits\": 4,"
+                + " \"hashes\": 7, \"expectedKeys\": 1000, \"fpp\": 0.01,");
     assertThat(counting).contains("\"saturatedCounters\": 0").contains("\"bytes\": 4800");
 
     String cuckoo = run("filter", "info", q, "--json").out;
-    assertThat(cuckoo).startsWith("{\"type\": \"cuckoo\", \"bits\": 13120, \"buckets\": 328, \"slotsPerBucket\": 4,"
-        + " \"fingerprintBits\": 10, \"expectedKeys\": 1000, \"fpp\": 0.01, \"keys\": 3,");
+    assertThat(cuckoo)
+        .startsWith(
+            "{\"type\": \"cuckoo\", \"bits\": 13120, \"buckets\": 328, \"slotsPerBucket\": 4,"
+                + " \"fingerprintBits\": 10, \"expectedKeys\": 1000, \"fpp\": 0.01, \"keys\": 3,");
     assertThat(cuckoo).contains("\"bytes\": 1640");
 
     String scalable = run("filter", "info", s, "--json").out;
-    // The library raises a first layer below 1,000 keys to 1,000 and sizes the layers for 0.9 of the rate.
-    assertThat(scalable).startsWith("{\"type\": \"scalable\", \"bits\": 11248, \"initialCapacity\": 1000,"
-        + " \"fpp\": 0.009000000000000001, \"growth\": 2, \"tightening\": 0.5, \"capacity\": 1000, \"layers\":"
-        + " [{\"capacity\": 1000, \"keys\": 151, \"bits\": 11248, \"hashes\": 8, \"fpp\": 0.0045000000000000005}]");
+    // The library raises a first layer below 1,000 keys to 1,000 and sizes the layers for 0.9 of
+    // the rate.
+    assertThat(scalable)
+        .startsWith(
+            "{\"type\": \"scalable\", \"bits\": 11248, \"initialCapacity\": 1000,"
+                + " \"fpp\": 0.009000000000000001, \"growth\": 2, \"tightening\": 0.5, \"capacity\": 1000, \"layers\":"
+                + " [{\"capacity\": 1000, \"keys\": 151, \"bits\": 11248, \"hashes\": 8, \"fpp\": 0.0045000000000000005}]");
     assertThat(scalable).contains("\"bytes\": " + 8 * 176);
 
     assertThat(run("filter", "info", q).out).containsPattern("\nfingerprintBits: +10\n");
@@ -127,7 +162,18 @@ class FilterFamilyCliTest {
     Path gone = keys("gone.txt", "key:", 500);
     for (String type : new String[] {"counting", "cuckoo"}) {
       Path f = dir.resolve(type + ".bin");
-      run("filter", "create", f, "--type", type, "--expected", 1000, "--fpp", 0.001, "--keys", keys);
+      run(
+          "filter",
+          "create",
+          f,
+          "--type",
+          type,
+          "--expected",
+          1000,
+          "--fpp",
+          0.001,
+          "--keys",
+          keys);
       Cli r = run("filter", "remove", f, "--keys", gone);
       assertThat(r.exit).as(r.err).isZero();
       assertThat(r.out).isEqualTo("removed 500 of 500 keys (0 certainly absent)\n");
@@ -152,8 +198,13 @@ class FilterFamilyCliTest {
       byte[] before = Files.readAllBytes(f);
       Cli r = run("filter", "remove", f, "a");
       assertThat(r.exit).isEqualTo(Main.EXIT_RUNTIME);
-      assertThat(r.err).isEqualTo("probkit: " + f + ": a " + type
-          + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed\n");
+      assertThat(r.err)
+          .isEqualTo(
+              "probkit: "
+                  + f
+                  + ": a "
+                  + type
+                  + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed\n");
       assertThat(Files.readAllBytes(f)).isEqualTo(before);
     }
   }
@@ -161,14 +212,20 @@ class FilterFamilyCliTest {
   @Test
   void aFullCuckooFilterFailsTheAddAndLeavesTheFile() throws IOException {
     Path f = dir.resolve("small.bin");
-    // CuckooFilter.bucketsFor(10, 10) = ceil((10 / 0.9 + 6 sqrt(10 / 0.9)) / 4) = 8 buckets: 32 slots.
-    assertThat(run("filter", "create", f, "--type", "cuckoo", "--expected", 10, "--fpp", 0.01).exit).isZero();
+    // CuckooFilter.bucketsFor(10, 10) = ceil((10 / 0.9 + 6 sqrt(10 / 0.9)) / 4) = 8 buckets: 32
+    // slots.
+    assertThat(run("filter", "create", f, "--type", "cuckoo", "--expected", 10, "--fpp", 0.01).exit)
+        .isZero();
     run("filter", "add", f, "first", "second");
     byte[] before = Files.readAllBytes(f);
     Cli r = run("filter", "add", f, "--keys", keys("many.txt", "m:", 100));
     assertThat(r.exit).isEqualTo(Main.EXIT_RUNTIME);
-    assertThat(r.err).matches("probkit: \\Q" + f + "\\E: the cuckoo filter is full after adding (2[6-9]|30) keys \\(load"
-        + " \\d+\\.\\d %, the maximum is about 95 %\\); the file was left as it was\n");
+    assertThat(r.err)
+        .matches(
+            "probkit: \\Q"
+                + f
+                + "\\E: the cuckoo filter is full after adding (2[6-9]|30) keys \\(load"
+                + " \\d+\\.\\d %, the maximum is about 95 %\\); the file was left as it was\n");
     assertThat(Files.readAllBytes(f)).isEqualTo(before);
     assertThat(((CuckooFilter) read(f)).size()).isEqualTo(2);
     try (var files = Files.list(dir)) {
@@ -176,7 +233,19 @@ class FilterFamilyCliTest {
     }
 
     Path g = dir.resolve("never.bin");
-    Cli c = run("filter", "create", g, "--type", "cuckoo", "--expected", 10, "--fpp", 0.01, "--keys", dir.resolve("many.txt"));
+    Cli c =
+        run(
+            "filter",
+            "create",
+            g,
+            "--type",
+            "cuckoo",
+            "--expected",
+            10,
+            "--fpp",
+            0.01,
+            "--keys",
+            dir.resolve("many.txt"));
     assertThat(c.exit).isEqualTo(Main.EXIT_RUNTIME);
     assertThat(c.err).contains(g + ": the cuckoo filter is full after adding");
     assertThat(g).doesNotExist();
@@ -188,30 +257,73 @@ class FilterFamilyCliTest {
       Path a = dir.resolve(type + "-a.bin");
       Path b = dir.resolve(type + "-b.bin");
       Path u = dir.resolve(type + "-u.bin");
-      run("filter", "create", a, "--type", type, "--expected", 1000, "--fpp", 0.01, "--keys", keys("a.txt", "a:", 300));
-      run("filter", "create", b, "--type", type, "--expected", 1000, "--fpp", 0.01, "--keys", keys("b.txt", "b:", 300));
+      run(
+          "filter",
+          "create",
+          a,
+          "--type",
+          type,
+          "--expected",
+          1000,
+          "--fpp",
+          0.01,
+          "--keys",
+          keys("a.txt", "a:", 300));
+      run(
+          "filter",
+          "create",
+          b,
+          "--type",
+          type,
+          "--expected",
+          1000,
+          "--fpp",
+          0.01,
+          "--keys",
+          keys("b.txt", "b:", 300));
       Cli r = run("filter", "merge", u, a, b);
       assertThat(r.exit).as(r.err).isZero();
-      assertThat(run("filter", "query", u, "a:1", "b:299").out).isEqualTo("a:1\tpresent\nb:299\tpresent\n");
+      assertThat(run("filter", "query", u, "a:1", "b:299").out)
+          .isEqualTo("a:1\tpresent\nb:299\tpresent\n");
       Path other = dir.resolve(type + "-other.bin");
       run("filter", "create", other, "--type", type, "--expected", 5000, "--fpp", 0.01);
       Cli bad = run("filter", "merge", u, a, other);
       assertThat(bad.exit).isEqualTo(Main.EXIT_RUNTIME);
-      assertThat(bad.err).startsWith("probkit: " + other + ": cannot merge filters of different sizes");
+      assertThat(bad.err)
+          .startsWith("probkit: " + other + ": cannot merge filters of different sizes");
     }
     Path s = dir.resolve("s.bin");
     run("filter", "create", s, "--type", "scalable", "--expected", 100, "--fpp", 0.01);
     Cli r = run("filter", "merge", dir.resolve("su.bin"), s, s);
     assertThat(r.exit).isEqualTo(Main.EXIT_RUNTIME);
-    assertThat(r.err).isEqualTo("probkit: " + s
-        + ": merging scalable filters is not supported (bloom, blocked, counting and cuckoo filters merge)\n");
-    Cli mixed = run("filter", "merge", dir.resolve("mx.bin"), dir.resolve("counting-a.bin"), dir.resolve("cuckoo-a.bin"));
+    assertThat(r.err)
+        .isEqualTo(
+            "probkit: "
+                + s
+                + ": merging scalable filters is not supported (bloom, blocked, counting and cuckoo filters merge)\n");
+    Cli mixed =
+        run(
+            "filter",
+            "merge",
+            dir.resolve("mx.bin"),
+            dir.resolve("counting-a.bin"),
+            dir.resolve("cuckoo-a.bin"));
     assertThat(mixed.err).contains("cannot merge a cuckoo filter into a counting filter");
   }
 
   @Test
   void unknownTypeIsAUsageError() {
-    Cli r = run("filter", "create", dir.resolve("x.bin"), "--type", "quotient", "--expected", 10, "--fpp", 0.01);
+    Cli r =
+        run(
+            "filter",
+            "create",
+            dir.resolve("x.bin"),
+            "--type",
+            "quotient",
+            "--expected",
+            10,
+            "--fpp",
+            0.01);
     assertThat(r.exit).isEqualTo(Main.EXIT_USAGE);
     assertThat(r.err).contains("bloom, counting, cuckoo, scalable").contains("'quotient'");
   }

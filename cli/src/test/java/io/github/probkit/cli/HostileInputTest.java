@@ -34,14 +34,17 @@ import org.junit.jupiter.api.io.TempDir;
 class HostileInputTest {
   /** 65 MiB of 'a' and no newline: a line past LineReader.MAX_LINE. */
   private static Path enormous;
+
   /** The same gzipped, 64 KiB that decompress to 65 MiB. */
   private static Path enormousGz;
+
   private static Path binary;
   private static Path empty;
   private static Path dangling;
   private static Path directory;
   private static final Path PROC_MEM = Path.of("/proc/self/mem");
-  private static final String HLL_EXPECTED = "expected a cardinality sketch, found a bloom structure";
+  private static final String HLL_EXPECTED =
+      "expected a cardinality sketch, found a bloom structure";
 
   @TempDir static Path inputs;
   @TempDir Path dir;
@@ -83,10 +86,25 @@ class HostileInputTest {
     bloom = dir.resolve("f.bin");
     counting = dir.resolve("c.bin");
     cms = dir.resolve("s.cms");
-    assertThat(Cli.run("filter", "create", bloom.toString(), "--expected", "1000", "--fpp", "0.01").exit).isZero();
-    assertThat(Cli.run("filter", "create", counting.toString(), "--type", "counting", "--expected", "1000",
-        "--fpp", "0.01").exit).isZero();
-    assertThat(Cli.run("cms", "create", cms.toString(), "--width", "100", "--depth", "3").exit).isZero();
+    assertThat(
+            Cli.run("filter", "create", bloom.toString(), "--expected", "1000", "--fpp", "0.01")
+                .exit)
+        .isZero();
+    assertThat(
+            Cli.run(
+                    "filter",
+                    "create",
+                    counting.toString(),
+                    "--type",
+                    "counting",
+                    "--expected",
+                    "1000",
+                    "--fpp",
+                    "0.01")
+                .exit)
+        .isZero();
+    assertThat(Cli.run("cms", "create", cms.toString(), "--width", "100", "--depth", "3").exit)
+        .isZero();
     hll = dir.resolve("v.hll");
     assertThat(Cli.run("hll", "create", hll.toString(), "--precision", "10").exit).isZero();
   }
@@ -102,15 +120,37 @@ class HostileInputTest {
     String created = dir.resolve("new.bin").toString();
     return List.of(
         new Family("filter add", bloom, in -> new String[] {"filter", "add", f, "--keys", in}),
-        new Family("filter remove", counting, in -> new String[] {"filter", "remove", c, "--keys", in}),
+        new Family(
+            "filter remove", counting, in -> new String[] {"filter", "remove", c, "--keys", in}),
         new Family("filter query", null, in -> new String[] {"filter", "query", f, "--keys", in}),
-        new Family("filter create", null,
-            in -> new String[] {"filter", "create", created, "--expected", "100", "--fpp", "0.01", "--keys", in,
-                "--force"}),
-        new Family("filter create binary-fuse8", null,
-            in -> new String[] {"filter", "create", created, "--type", "binary-fuse8", "--keys", in, "--force"}),
+        new Family(
+            "filter create",
+            null,
+            in ->
+                new String[] {
+                  "filter",
+                  "create",
+                  created,
+                  "--expected",
+                  "100",
+                  "--fpp",
+                  "0.01",
+                  "--keys",
+                  in,
+                  "--force"
+                }),
+        new Family(
+            "filter create binary-fuse8",
+            null,
+            in ->
+                new String[] {
+                  "filter", "create", created, "--type", "binary-fuse8", "--keys", in, "--force"
+                }),
         new Family("cms add", cms, in -> new String[] {"cms", "add", s, "--items", in}),
-        new Family("cms add --counts", cms, in -> new String[] {"cms", "add", s, "--counts", "--items", in}),
+        new Family(
+            "cms add --counts",
+            cms,
+            in -> new String[] {"cms", "add", s, "--counts", "--items", in}),
         new Family("cms query", null, in -> new String[] {"cms", "query", s, "--items", in}),
         new Family("top", null, in -> new String[] {"top", in}),
         new Family("hll add", hll, in -> new String[] {"hll", "add", h, "--items", in}),
@@ -118,13 +158,15 @@ class HostileInputTest {
   }
 
   /** Runs the family on {@code input}: checks exit code 1 and the one-line error, and the file. */
-  private static void failsNamingTheInput(Family family, Path input, String error) throws IOException {
+  private static void failsNamingTheInput(Family family, Path input, String error)
+      throws IOException {
     byte[] before = family.rewrites() == null ? null : Files.readAllBytes(family.rewrites());
     Cli r = Cli.run(family.args().apply(input.toString()));
     assertThat(r.exit).as("%s on %s: %s", family.name(), input, r).isEqualTo(Main.EXIT_RUNTIME);
     assertOneLine(r, "probkit: " + input + ": " + error);
     if (before != null) {
-      assertThat(Files.readAllBytes(family.rewrites())).as("%s left its file as it was", family.name())
+      assertThat(Files.readAllBytes(family.rewrites()))
+          .as("%s left its file as it was", family.name())
           .isEqualTo(before);
     }
   }
@@ -154,7 +196,11 @@ class HostileInputTest {
         byte[] before = Files.readAllBytes(cms);
         Cli r = Cli.run(f.args().apply(binary.toString()));
         assertThat(r.exit).isEqualTo(Main.EXIT_RUNTIME);
-        assertOneLine(r, "probkit: --counts: item 1 has count '', must be an integer in [0, " + Long.MAX_VALUE + "]");
+        assertOneLine(
+            r,
+            "probkit: --counts: item 1 has count '', must be an integer in [0, "
+                + Long.MAX_VALUE
+                + "]");
         assertThat(Files.readAllBytes(cms)).isEqualTo(before);
       } else {
         works(f, binary);
@@ -194,9 +240,12 @@ class HostileInputTest {
     for (Family f : families()) {
       failsNamingTheInput(f, PROC_MEM, "Input/output error");
     }
-    for (String[] args : new String[][] {
-        {"filter", "info", PROC_MEM.toString()}, {"cms", "info", PROC_MEM.toString()},
-        {"hll", "info", PROC_MEM.toString()}}) {
+    for (String[] args :
+        new String[][] {
+          {"filter", "info", PROC_MEM.toString()},
+          {"cms", "info", PROC_MEM.toString()},
+          {"hll", "info", PROC_MEM.toString()}
+        }) {
       assertOneLine(Cli.run(args), "probkit: " + PROC_MEM + ": Input/output error");
     }
   }
@@ -205,10 +254,16 @@ class HostileInputTest {
   void binaryAndEmptyStandardInputWork() {
     byte[] b = new byte[4096];
     new SplittableRandom(0x57d1L).nextBytes(b);
-    for (String[] args : new String[][] {
-        {"filter", "add", bloom.toString()}, {"filter", "query", bloom.toString()},
-        {"cms", "add", cms.toString()}, {"cms", "query", cms.toString()}, {"top"},
-        {"hll", "add", hll.toString()}, {"distinct"}}) {
+    for (String[] args :
+        new String[][] {
+          {"filter", "add", bloom.toString()},
+          {"filter", "query", bloom.toString()},
+          {"cms", "add", cms.toString()},
+          {"cms", "query", cms.toString()},
+          {"top"},
+          {"hll", "add", hll.toString()},
+          {"distinct"}
+        }) {
       for (byte[] in : new byte[][] {b, new byte[0]}) {
         Cli r = Cli.runWithInput(new ByteArrayInputStream(in), args);
         assertThat(r.exit).as("%s: %s", String.join(" ", args), r).isZero();
@@ -223,32 +278,43 @@ class HostileInputTest {
     Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
     assumeTrue(mk.waitFor(10, TimeUnit.SECONDS) && mk.exitValue() == 0, "mkfifo is not available");
     // Keys from a FIFO (as from a process substitution, <(zcat log.gz)).
-    Cli r = throughFifo(fifo, "fifo-1\nfifo-2\r\nfifo-3".getBytes(StandardCharsets.UTF_8),
-        "filter", "add", bloom.toString(), "--keys", fifo.toString());
+    Cli r =
+        throughFifo(
+            fifo,
+            "fifo-1\nfifo-2\r\nfifo-3".getBytes(StandardCharsets.UTF_8),
+            "filter",
+            "add",
+            bloom.toString(),
+            "--keys",
+            fifo.toString());
     assertThat(r.exit).as(r.toString()).isZero();
     assertThat(Cli.run("filter", "query", bloom.toString(), "fifo-1", "fifo-2", "fifo-3").out)
         .isEqualTo("fifo-1\tpresent\nfifo-2\tpresent\nfifo-3\tpresent\n");
     // A structure file from a FIFO.
-    Cli info = throughFifo(fifo, Files.readAllBytes(bloom), "filter", "info", fifo.toString(), "--json");
+    Cli info =
+        throughFifo(fifo, Files.readAllBytes(bloom), "filter", "info", fifo.toString(), "--json");
     assertThat(info.exit).as(info.toString()).isZero();
     assertThat(info.out).contains("\"approximateCount\": 3");
-    Cli top = throughFifo(fifo, "x\ny\nx\n".getBytes(StandardCharsets.UTF_8), "top", fifo.toString());
+    Cli top =
+        throughFifo(fifo, "x\ny\nx\n".getBytes(StandardCharsets.UTF_8), "top", fifo.toString());
     assertThat(top.out).isEqualTo("2\tx\n1\ty\n");
   }
 
   /**
-   * Runs {@code args} while a thread writes {@code bytes} into the FIFO. Opening a FIFO blocks until
-   * the other end is opened too; the timeout guard turns a command that never returns into a
+   * Runs {@code args} while a thread writes {@code bytes} into the FIFO. Opening a FIFO blocks
+   * until the other end is opened too; the timeout guard turns a command that never returns into a
    * failure instead of a hung build.
    */
   private static Cli throughFifo(Path fifo, byte[] bytes, String... args) throws Exception {
-    Thread writer = new Thread(() -> {
-      try (OutputStream out = Files.newOutputStream(fifo)) {
-        out.write(bytes);
-      } catch (IOException e) {
-        // The command closed its end early; its result says why.
-      }
-    });
+    Thread writer =
+        new Thread(
+            () -> {
+              try (OutputStream out = Files.newOutputStream(fifo)) {
+                out.write(bytes);
+              } catch (IOException e) {
+                // The command closed its end early; its result says why.
+              }
+            });
     writer.setDaemon(true);
     writer.start();
     try {
@@ -271,33 +337,54 @@ class HostileInputTest {
     // Each command that reads a structure file, given FILE.
     List<Function<String, String[]>> readers = new ArrayList<>();
     for (String sub : new String[] {"add", "query", "info", "remove"}) {
-      readers.add(file -> sub.equals("info") ? new String[] {"filter", sub, file}
-          : new String[] {"filter", sub, file, "k"});
+      readers.add(
+          file ->
+              sub.equals("info")
+                  ? new String[] {"filter", sub, file}
+                  : new String[] {"filter", sub, file, "k"});
     }
-    readers.add(file -> new String[] {"filter", "merge", dir.resolve("out.bin").toString(), file, file});
+    readers.add(
+        file -> new String[] {"filter", "merge", dir.resolve("out.bin").toString(), file, file});
     for (String sub : new String[] {"add", "query", "info"}) {
-      readers.add(file -> sub.equals("info") ? new String[] {"cms", sub, file} : new String[] {"cms", sub, file, "k"});
+      readers.add(
+          file ->
+              sub.equals("info")
+                  ? new String[] {"cms", sub, file}
+                  : new String[] {"cms", sub, file, "k"});
     }
-    readers.add(file -> new String[] {"cms", "merge", dir.resolve("out.cms").toString(), file, file});
+    readers.add(
+        file -> new String[] {"cms", "merge", dir.resolve("out.cms").toString(), file, file});
     for (String sub : new String[] {"add", "count", "info"}) {
-      readers.add(file -> sub.equals("add") ? new String[] {"hll", sub, file, "k"} : new String[] {"hll", sub, file});
+      readers.add(
+          file ->
+              sub.equals("add")
+                  ? new String[] {"hll", sub, file, "k"}
+                  : new String[] {"hll", sub, file});
     }
-    readers.add(file -> new String[] {"hll", "merge", dir.resolve("out.hll").toString(), file, file});
+    readers.add(
+        file -> new String[] {"hll", "merge", dir.resolve("out.hll").toString(), file, file});
     String[][] cases = {
       {empty.toString(), "empty input: not a probkit file"},
       {text.toString(), "not a probkit file (bad magic 0x68656c6c)"},
       {binary.toString(), "not a probkit file (bad magic 0x00010203)"},
-      {truncated.toString(), "truncated bloom payload: input ended " + (whole.length - whole.length / 2 - 4)
-          + " bytes early"},
+      {
+        truncated.toString(),
+        "truncated bloom payload: input ended "
+            + (whole.length - whole.length / 2 - 4)
+            + " bytes early"
+      },
       {directory.toString(), "is a directory"},
       {dangling.toString(), "no such file"},
     };
     for (Function<String, String[]> command : readers) {
       for (String[] c : cases) {
         String[] args = command.apply(c[0]);
-        String error = !c[0].equals(truncated.toString()) || args[0].equals("filter") ? c[1]
-            : args[0].equals("cms") ? "expected a count-min structure, found a bloom structure"
-            : HLL_EXPECTED;
+        String error =
+            !c[0].equals(truncated.toString()) || args[0].equals("filter")
+                ? c[1]
+                : args[0].equals("cms")
+                    ? "expected a count-min structure, found a bloom structure"
+                    : HLL_EXPECTED;
         Path p = Path.of(c[0]);
         byte[] before = Files.isRegularFile(p) ? Files.readAllBytes(p) : null;
         Cli r = Cli.run(args);
@@ -309,9 +396,11 @@ class HostileInputTest {
       }
     }
     // A count-min sketch where a filter is expected, and the other way round.
-    assertOneLine(Cli.run("filter", "add", cms.toString(), "k"),
+    assertOneLine(
+        Cli.run("filter", "add", cms.toString(), "k"),
         "probkit: " + cms + ": expected a filter, found a count-min structure");
-    assertOneLine(Cli.run("cms", "add", bloom.toString(), "k"),
+    assertOneLine(
+        Cli.run("cms", "add", bloom.toString(), "k"),
         "probkit: " + bloom + ": expected a count-min structure, found a bloom structure");
   }
 
@@ -320,7 +409,10 @@ class HostileInputTest {
     String[] create = {"filter", "create", "OUT", "--expected", "10", "--fpp", "0.1"};
     String[][] cases = {
       {directory.toString(), directory + ": is a directory"},
-      {dir.resolve("missing/x.bin").toString(), dir.resolve("missing/x.bin") + ": directory does not exist"},
+      {
+        dir.resolve("missing/x.bin").toString(),
+        dir.resolve("missing/x.bin") + ": directory does not exist"
+      },
       // /proc exists but nothing can be created in it.
       {"/proc/x.bin", "/proc/x.bin: cannot write: /proc/.x.bin."},
     };

@@ -12,16 +12,25 @@ import org.junit.jupiter.api.io.TempDir;
 class InputFormatTest {
   @TempDir Path dir;
 
-  /** The records dedupe prints are the input's own bytes, whatever quoting and line ends they have. */
+  /**
+   * The records dedupe prints are the input's own bytes, whatever quoting and line ends they have.
+   */
   @Test
   void csvRecordsComeOutAsTheyWentIn() {
-    String in = "a,\"x, y\"\r\n\"b\",\"say \"\"hi\"\"\"\r\n,\r\n\"multi\r\nline\",z\r\n\r\nlast,\"no newline\"";
+    String in =
+        "a,\"x, y\"\r\n\"b\",\"say \"\"hi\"\"\"\r\n,\r\n\"multi\r\nline\",z\r\n\r\nlast,\"no newline\"";
     Cli r = Cli.runWithInput(in, "dedupe", "--format", "csv");
     assertThat(r.exit).as(r.err).isZero();
-    assertThat(r.out).isEqualTo("a,\"x, y\"\n\"b\",\"say \"\"hi\"\"\"\n,\n\"multi\r\nline\",z\n\nlast,\"no newline\"\n");
+    assertThat(r.out)
+        .isEqualTo(
+            "a,\"x, y\"\n\"b\",\"say \"\"hi\"\"\"\n,\n\"multi\r\nline\",z\n\nlast,\"no newline\"\n");
     // The keys are the unquoted fields.
-    Cli first = Cli.runWithInput(in + "\nb,again\n\"a\",again\n", "dedupe", "--format", "csv", "--field", "1");
-    assertThat(first.out).isEqualTo("a,\"x, y\"\n\"b\",\"say \"\"hi\"\"\"\n,\n\"multi\r\nline\",z\nlast,\"no newline\"\n");
+    Cli first =
+        Cli.runWithInput(
+            in + "\nb,again\n\"a\",again\n", "dedupe", "--format", "csv", "--field", "1");
+    assertThat(first.out)
+        .isEqualTo(
+            "a,\"x, y\"\n\"b\",\"say \"\"hi\"\"\"\n,\n\"multi\r\nline\",z\nlast,\"no newline\"\n");
     assertThat(first.err).contains("kept 5 of 8 lines, dropped 3");
   }
 
@@ -35,8 +44,21 @@ class InputFormatTest {
   void otherDelimitersAndUtf8Keys() throws Exception {
     Path f = dir.resolve("f.bin");
     byte[] csv = "name;city\nzoë;\"Zürich; CH\"\n".getBytes(StandardCharsets.UTF_8);
-    Cli create = Cli.runWithInput(new java.io.ByteArrayInputStream(csv), "filter", "create", f.toString(),
-        "--expected", "10", "--format", "csv", "--delimiter", ";", "--header", "--field", "city");
+    Cli create =
+        Cli.runWithInput(
+            new java.io.ByteArrayInputStream(csv),
+            "filter",
+            "create",
+            f.toString(),
+            "--expected",
+            "10",
+            "--format",
+            "csv",
+            "--delimiter",
+            ";",
+            "--header",
+            "--field",
+            "city");
     assertThat(create.exit).as(create.err).isZero();
     assertThat(Cli.run("filter", "query", f.toString(), "Zürich; CH", "zoë").out)
         .isEqualTo("Zürich; CH\tpresent\nzoë\tabsent\n");
@@ -51,29 +73,33 @@ class InputFormatTest {
     assertThat(r.out).as(r.err).isEqualTo("user\tcity\nann\tOslo\nbo\tRome\nLima\tdi\n");
     Cli missing = Cli.run("dedupe", "--header", "--field", "country", a.toString());
     assertThat(missing.exit).isEqualTo(1);
-    assertThat(missing.err).isEqualTo("probkit: " + a + ": no field named 'country' in its header (user, city)\n");
+    assertThat(missing.err)
+        .isEqualTo("probkit: " + a + ": no field named 'country' in its header (user, city)\n");
   }
 
   @Test
   void badFormatOptionsFailBeforeAnyInputIsRead() {
-    java.util.Map<java.util.List<String>, String> cases = java.util.Map.of(
-        java.util.List.of("--field", "0"),
-        "--field counts from 1 (without --field the key is the whole line), was 0",
-        java.util.List.of("--field", "city"),
-        "--field city names a field: add --header, whose first line has the names (or give the field's number, from 1)",
-        java.util.List.of("--format", "json"),
-        "--format must be lines, tsv or csv, was 'json'",
-        java.util.List.of("--format", "lines", "--field", "2"),
-        "--field picks a field of tsv or csv input, not of --format lines",
-        java.util.List.of("--delimiter", "ab", "--field", "1"),
-        "--delimiter must be one ASCII character other than a newline or quote, or \\t; was 'ab'");
-    cases.forEach((options, message) -> {
-      java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("dedupe", "no-such-file"));
-      args.addAll(options);
-      Cli r = Cli.run(args.toArray(String[]::new));
-      assertThat(r.exit).as(r.toString()).isEqualTo(2);
-      assertThat(r.err).isEqualTo("probkit: " + message + "\n");
-    });
+    java.util.Map<java.util.List<String>, String> cases =
+        java.util.Map.of(
+            java.util.List.of("--field", "0"),
+            "--field counts from 1 (without --field the key is the whole line), was 0",
+            java.util.List.of("--field", "city"),
+            "--field city names a field: add --header, whose first line has the names (or give the field's number, from 1)",
+            java.util.List.of("--format", "json"),
+            "--format must be lines, tsv or csv, was 'json'",
+            java.util.List.of("--format", "lines", "--field", "2"),
+            "--field picks a field of tsv or csv input, not of --format lines",
+            java.util.List.of("--delimiter", "ab", "--field", "1"),
+            "--delimiter must be one ASCII character other than a newline or quote, or \\t; was 'ab'");
+    cases.forEach(
+        (options, message) -> {
+          java.util.List<String> args =
+              new java.util.ArrayList<>(java.util.List.of("dedupe", "no-such-file"));
+          args.addAll(options);
+          Cli r = Cli.run(args.toArray(String[]::new));
+          assertThat(r.exit).as(r.toString()).isEqualTo(2);
+          assertThat(r.err).isEqualTo("probkit: " + message + "\n");
+        });
   }
 
   @Test
@@ -96,7 +122,8 @@ class InputFormatTest {
       {"10m", "'10m' is not a number (write 20000000, 20_000_000, 2e7, 20M or 1k)"},
     };
     for (String[] b : bad) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Numbers.Ints().convert(b[0])).hasMessage(b[1]);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Numbers.Ints().convert(b[0]))
+          .hasMessage(b[1]);
     }
     for (String r : new String[] {"NaN", "Infinity", "0x1p-3", "1%%", "1d"}) {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> Numbers.rate(r))

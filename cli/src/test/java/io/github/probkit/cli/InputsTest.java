@@ -27,15 +27,27 @@ class InputsTest {
     Path tsv = dir.resolve("log.tsv");
     Files.writeString(tsv, "1\talice\tx\n2\tbob\ty\r\n3\n");
     String f = dir.resolve("f.bin").toString();
-    Cli c = Cli.run("filter", "create", f, "--expected", "100", "--fpp", "0.01", "--keys", tsv.toString(),
-        "--field", "2");
+    Cli c =
+        Cli.run(
+            "filter",
+            "create",
+            f,
+            "--expected",
+            "100",
+            "--fpp",
+            "0.01",
+            "--keys",
+            tsv.toString(),
+            "--field",
+            "2");
     assertThat(c.exit).as(c.toString()).isZero();
     assertThat(Cli.run("filter", "query", f, "alice", "bob", "1", "x").out)
         .isEqualTo("alice\tpresent\nbob\tpresent\n1\tabsent\nx\tabsent\n");
     Path csv = dir.resolve("log.csv");
     Files.writeString(csv, "a,carol\nb,dave\n");
     Cli.run("filter", "add", f, "--keys", csv.toString(), "--field", "2", "--delimiter", ",");
-    assertThat(Cli.run("filter", "query", f, "carol", "dave").out).isEqualTo("carol\tpresent\ndave\tpresent\n");
+    assertThat(Cli.run("filter", "query", f, "carol", "dave").out)
+        .isEqualTo("carol\tpresent\ndave\tpresent\n");
   }
 
   @Test
@@ -44,10 +56,13 @@ class InputsTest {
     Cli.run("filter", "create", f, "--expected", "100", "--fpp", "0.01");
     Cli r = Cli.runWithInput("a\n", "filter", "add", f, "--field", "2", "--delimiter", "ab");
     assertThat(r.exit).isEqualTo(2);
-    assertThat(r.err).isEqualTo(
-        "probkit: --delimiter must be one ASCII character other than a newline or quote, or \\t; was 'ab'\n");
+    assertThat(r.err)
+        .isEqualTo(
+            "probkit: --delimiter must be one ASCII character other than a newline or quote, or \\t; was 'ab'\n");
     Cli neg = Cli.runWithInput("a\n", "filter", "add", f, "--field", "-1");
-    assertThat(neg.err).isEqualTo("probkit: --field counts from 1 (without --field the key is the whole line), was -1\n");
+    assertThat(neg.err)
+        .isEqualTo(
+            "probkit: --field counts from 1 (without --field the key is the whole line), was -1\n");
   }
 
   @Test
@@ -89,7 +104,9 @@ class InputsTest {
    */
   @Test
   void everyWayOfNamingACommandFindsIt() {
-    String[] all = {"demo", "filter", "cms", "top", "distinct", "hll", "lab", "help", "generate-completion"};
+    String[] all = {
+      "demo", "filter", "cms", "top", "distinct", "hll", "lab", "help", "generate-completion"
+    };
     for (String[] args : new String[][] {{}, {"--help"}, {"help"}}) {
       Cli c = Cli.run(args);
       assertThat(c.exit).as(String.join(" ", args)).isZero();
@@ -156,19 +173,30 @@ class InputsTest {
         System.setProperty("probkit.threads", threads);
         for (Path input : new Path[] {file, gz}) {
           List<String> inOrder = new ArrayList<>();
-          long n = Inputs.forEachLine(List.of(input.toString()), Inputs.Stdin.file(InputStream.nullInputStream()),
-              new InputFormat(), (b, off, len) -> inOrder.add(new String(b, off, len, US_ASCII)));
+          long n =
+              Inputs.forEachLine(
+                  List.of(input.toString()),
+                  Inputs.Stdin.file(InputStream.nullInputStream()),
+                  new InputFormat(),
+                  (b, off, len) -> inOrder.add(new String(b, off, len, US_ASCII)));
           assertThat(n).isEqualTo(keys.size());
           assertThat(inOrder).isEqualTo(keys);
 
           List<Long> hashes = new ArrayList<>();
-          Inputs.forEachLine(List.of(input.toString()), Inputs.Stdin.file(InputStream.nullInputStream()),
-              new InputFormat(), Inputs.KeySink.hashes(hash, hashes::add));
+          Inputs.forEachLine(
+              List.of(input.toString()),
+              Inputs.Stdin.file(InputStream.nullInputStream()),
+              new InputFormat(),
+              Inputs.KeySink.hashes(hash, hashes::add));
           assertThat(hashes).as("hashes with %s threads", threads).isEqualTo(expectedHashes);
 
           Queue<String> any = new ConcurrentLinkedQueue<>();
-          Inputs.forEachLine(List.of(input.toString(), input.toString()), Inputs.Stdin.file(InputStream.nullInputStream()),
-              new InputFormat(), Inputs.KeySink.concurrently((b, off, len) -> any.add(new String(b, off, len, US_ASCII))));
+          Inputs.forEachLine(
+              List.of(input.toString(), input.toString()),
+              Inputs.Stdin.file(InputStream.nullInputStream()),
+              new InputFormat(),
+              Inputs.KeySink.concurrently(
+                  (b, off, len) -> any.add(new String(b, off, len, US_ASCII))));
           List<String> twice = new ArrayList<>(keys);
           twice.addAll(keys);
           assertThat(any).containsExactlyInAnyOrderElementsOf(twice);
@@ -202,10 +230,22 @@ class InputsTest {
         Path bloom = dir.resolve("b" + t + ".bin");
         assertThat(Cli.run("hll", "create", hll.toString()).exit).isZero();
         assertThat(Cli.run("hll", "add", hll.toString(), "--items", keys.toString()).exit).isZero();
-        assertThat(Cli.run("filter", "create", bloom.toString(), "--expected", "200000", "--fpp", "0.01",
-            "--keys", keys.toString()).exit).isZero();
+        assertThat(
+                Cli.run(
+                        "filter",
+                        "create",
+                        bloom.toString(),
+                        "--expected",
+                        "200000",
+                        "--fpp",
+                        "0.01",
+                        "--keys",
+                        keys.toString())
+                    .exit)
+            .isZero();
         files[t] = concat(Files.readAllBytes(hll), Files.readAllBytes(bloom));
-        assertThat(Cli.run("distinct", keys.toString()).out).isEqualTo(Cli.run("hll", "count", hll.toString()).out);
+        assertThat(Cli.run("distinct", keys.toString()).out)
+            .isEqualTo(Cli.run("hll", "count", hll.toString()).out);
       }
       assertThat(files[1]).isEqualTo(files[0]);
       assertThat(files[2]).isEqualTo(files[0]);

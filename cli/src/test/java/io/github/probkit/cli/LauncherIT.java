@@ -34,7 +34,9 @@ class LauncherIT {
     p.getOutputStream().close();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-    return new String[] {String.valueOf(p.exitValue()), out, Files.readString(dir.resolve("err.log"))};
+    return new String[] {
+      String.valueOf(p.exitValue()), out, Files.readString(dir.resolve("err.log"))
+    };
   }
 
   @Test
@@ -45,10 +47,13 @@ class LauncherIT {
     assertThat(demo[2]).as("no build, no progress noise on a non-terminal").isEmpty();
 
     String f = dir.resolve("users.bin").toString();
-    assertThat(run("", "filter", "create", f, "--expected", "1000000", "--fpp", "0.01")[0]).isEqualTo("0");
+    assertThat(run("", "filter", "create", f, "--expected", "1000000", "--fpp", "0.01")[0])
+        .isEqualTo("0");
     assertThat(run("alice\nbob\n", "filter", "add", f)[0]).isEqualTo("0");
-    assertThat(run("", "filter", "query", f, "alice", "carol")[1]).isEqualTo("alice\tpresent\ncarol\tabsent\n");
-    assertThat(run("", "filter", "info", f, "--json")[1]).contains("\"bits\": 9585059", "\"hashes\": 7");
+    assertThat(run("", "filter", "query", f, "alice", "carol")[1])
+        .isEqualTo("alice\tpresent\ncarol\tabsent\n");
+    assertThat(run("", "filter", "info", f, "--json")[1])
+        .contains("\"bits\": 9585059", "\"hashes\": 7");
 
     String[] bad = run("", "filter", "info", dir.resolve("missing.bin").toString());
     assertThat(bad[0]).isEqualTo("1");
@@ -56,18 +61,28 @@ class LauncherIT {
   }
 
   /**
-   * Without any locale (env -i, keeping PATH), a file named café.txt can be read and café.bin written (the
-   * launcher gives the JVM a UTF-8 locale for file names), and the key café is answered as the
-   * bytes it is. The bytes come from printf, not from this test's own locale.
+   * Without any locale (env -i, keeping PATH), a file named café.txt can be read and café.bin
+   * written (the launcher gives the JVM a UTF-8 locale for file names), and the key café is
+   * answered as the bytes it is. The bytes come from printf, not from this test's own locale.
    */
   @Test
   void withoutALocaleFileNamesAndKeysKeepTheirBytes() throws Exception {
     String probkit = "env -i PATH=\"$PATH\" " + launcher(); // no locale at all; java where it is
-    String sh = "cd " + dir + " && k=$(printf 'caf\\303\\251') && printf '%s\\n' \"$k\" > \"$k.txt\""
-        + " && " + probkit + " filter create \"$k.bin\" --expected 100 --fpp 0.01 --keys \"$k.txt\""
-        + " && " + probkit + " filter query \"$k.bin\" \"$k\" cafe";
-    Process p = new ProcessBuilder("sh", "-c", sh).redirectError(dir.resolve("err.log").toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    String sh =
+        "cd "
+            + dir
+            + " && k=$(printf 'caf\\303\\251') && printf '%s\\n' \"$k\" > \"$k.txt\""
+            + " && "
+            + probkit
+            + " filter create \"$k.bin\" --expected 100 --fpp 0.01 --keys \"$k.txt\""
+            + " && "
+            + probkit
+            + " filter query \"$k.bin\" \"$k\" cafe";
+    Process p =
+        new ProcessBuilder("sh", "-c", sh)
+            .redirectError(dir.resolve("err.log").toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .start();
     byte[] out = p.getInputStream().readAllBytes();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(Files.readString(dir.resolve("err.log"))).isZero();

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * query and info answer from a mapped view of the file for the types that map, exactly as the
- * loaded filter (its answers and its description); info --verify checks the
- * checksum that a mapped view otherwise does not read; create and add write the bytes the library
- * writes for the same keys.
+ * loaded filter (its answers and its description); info --verify checks the checksum that a mapped
+ * view otherwise does not read; create and add write the bytes the library writes for the same
+ * keys.
  */
 class MappedFilterCliTest {
   @TempDir Path dir;
@@ -40,10 +40,24 @@ class MappedFilterCliTest {
   void mappedAndLoadedFilesAnswerAndDescribeAlike() throws IOException {
     for (String type : new String[] {"bloom", "blocked", "binary-fuse8"}) {
       String file = f(type + ".bin");
-      String[] create = type.startsWith("binary")
-          ? new String[] {"filter", "create", file, "--type", type, "--keys", keys(0, 3000).toString()}
-          : new String[] {"filter", "create", file, "--type", type, "--expected", "3000", "--fpp", "0.05", "--keys",
-              keys(0, 3000).toString()};
+      String[] create =
+          type.startsWith("binary")
+              ? new String[] {
+                "filter", "create", file, "--type", type, "--keys", keys(0, 3000).toString()
+              }
+              : new String[] {
+                "filter",
+                "create",
+                file,
+                "--type",
+                type,
+                "--expected",
+                "3000",
+                "--fpp",
+                "0.05",
+                "--keys",
+                keys(0, 3000).toString()
+              };
       assertThat(Cli.run(create).exit).as(type).isZero();
       MembershipFilter loaded;
       try (InputStream in = Files.newInputStream(Path.of(file))) {
@@ -51,12 +65,20 @@ class MappedFilterCliTest {
       }
       StringBuilder expected = new StringBuilder();
       for (int i = 2000; i < 6000; i++) {
-        expected.append("user:").append(i).append(loaded.mightContain("user:" + i) ? "\tpresent\n" : "\tabsent\n");
+        expected
+            .append("user:")
+            .append(i)
+            .append(loaded.mightContain("user:" + i) ? "\tpresent\n" : "\tabsent\n");
       }
       Cli mapped = Cli.run("filter", "query", file, "--keys", keys(2000, 6000).toString());
       assertThat(mapped.exit).isZero();
-      assertThat(mapped.out).as(type).isEqualTo(expected.toString()).contains("user:2000\tpresent").contains("absent");
-      assertThat(Cli.run("filter", "info", file, "--json").out).as(type)
+      assertThat(mapped.out)
+          .as(type)
+          .isEqualTo(expected.toString())
+          .contains("user:2000\tpresent")
+          .contains("absent");
+      assertThat(Cli.run("filter", "info", file, "--json").out)
+          .as(type)
           .isEqualTo(FilterCommand.describe(loaded, true) + "\n");
       Cli verified = Cli.run("filter", "info", file, "--verify", "--json");
       assertThat(verified.exit).isZero();
@@ -66,8 +88,21 @@ class MappedFilterCliTest {
 
   @Test
   void verifyFindsACorruptPayloadThatAQueryDoesNotRead() throws IOException {
-    assertThat(Cli.run("filter", "create", f("f.bin"), "--type", "blocked", "--expected", "10000", "--fpp", "0.01",
-        "--keys", keys(0, 5000).toString()).exit).isZero();
+    assertThat(
+            Cli.run(
+                    "filter",
+                    "create",
+                    f("f.bin"),
+                    "--type",
+                    "blocked",
+                    "--expected",
+                    "10000",
+                    "--fpp",
+                    "0.01",
+                    "--keys",
+                    keys(0, 5000).toString())
+                .exit)
+        .isZero();
     byte[] b = Files.readAllBytes(dir.resolve("f.bin"));
     b[b.length / 2] ^= 0x01;
     Files.write(dir.resolve("f.bin"), b);
@@ -75,17 +110,33 @@ class MappedFilterCliTest {
     Cli verify = Cli.run("filter", "info", f("f.bin"), "--verify");
     assertThat(verify.exit).isEqualTo(1);
     assertThat(verify.err).startsWith("probkit: ").contains("f.bin").contains("checksum mismatch");
-    assertThat(Cli.run("filter", "add", f("f.bin"), "x").err).as("a full read checks it").contains("checksum mismatch");
+    assertThat(Cli.run("filter", "add", f("f.bin"), "x").err)
+        .as("a full read checks it")
+        .contains("checksum mismatch");
   }
 
   @Test
   void createAndAddWriteTheLibrarysBytes() throws IOException {
     Path first = keys(0, 4000);
     Path second = keys(3000, 9000);
-    assertThat(Cli.run("filter", "create", f("c.bin"), "--type", "blocked", "--expected", "10000", "--fpp", "0.01",
-        "--keys", first.toString()).exit).isZero();
+    assertThat(
+            Cli.run(
+                    "filter",
+                    "create",
+                    f("c.bin"),
+                    "--type",
+                    "blocked",
+                    "--expected",
+                    "10000",
+                    "--fpp",
+                    "0.01",
+                    "--keys",
+                    first.toString())
+                .exit)
+        .isZero();
     assertThat(Cli.run("filter", "add", f("c.bin"), "--keys", second.toString()).exit).isZero();
-    BlockedBloomFilter expected = BlockedBloomFilter.create(10_000, 0.01, Concurrency.SINGLE_WRITER);
+    BlockedBloomFilter expected =
+        BlockedBloomFilter.create(10_000, 0.01, Concurrency.SINGLE_WRITER);
     for (Path p : new Path[] {first, second}) {
       for (String k : Files.readAllLines(p)) {
         expected.add(k);

@@ -51,7 +51,8 @@ final class Probkit {
   static ProcessBuilder builder(List<String> jvmOptions, String... args) {
     List<String> cmd = new ArrayList<>(List.of("env", "--default-signal=INT,TERM,HUP"));
     cmd.addAll(command(jvmOptions, args));
-    return new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    return new ProcessBuilder(cmd)
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
   }
 
   /** Runs {@code probkit args} to its end; the result has its exit code, stdout and stderr. */
@@ -63,18 +64,21 @@ final class Probkit {
   static Result finish(Process p) throws IOException, InterruptedException {
     // Read both streams while it runs, so that a full pipe cannot stall it.
     byte[][] err = new byte[1][];
-    Thread t = new Thread(() -> {
-      try {
-        err[0] = p.getErrorStream().readAllBytes();
-      } catch (IOException e) {
-        err[0] = new byte[0];
-      }
-    });
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                err[0] = p.getErrorStream().readAllBytes();
+              } catch (IOException e) {
+                err[0] = new byte[0];
+              }
+            });
     t.start();
     byte[] out = p.getInputStream().readAllBytes();
     if (!p.waitFor(2, TimeUnit.MINUTES)) {
       p.destroyForcibly();
-      throw new AssertionError("still running after 2 minutes: " + p.info().commandLine().orElse("?"));
+      throw new AssertionError(
+          "still running after 2 minutes: " + p.info().commandLine().orElse("?"));
     }
     t.join();
     return new Result(p.exitValue(), out, err[0]);

@@ -19,7 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 class ProgressTest {
   @TempDir Path dir;
 
-  /** What the progress bar wrote to stderr while {@code filter add} read two keys from standard input. */
+  /**
+   * What the progress bar wrote to stderr while {@code filter add} read two keys from standard
+   * input.
+   */
   private String barWhileReading(Inputs.Stdin stdin) {
     String f = dir.resolve("f.bin").toString();
     Cli.run("filter", "create", f, "--expected", "100", "--force");
@@ -29,8 +32,16 @@ class ProgressTest {
     System.setProperty("probkit.progress", "true");
     System.setErr(new PrintStream(bar, true, UTF_8));
     try {
-      int exit = Main.run(stdin, new ByteArrayOutputStream(), new PrintWriter(new StringWriter()),
-          "filter", "add", f, "--keys", "-");
+      int exit =
+          Main.run(
+              stdin,
+              new ByteArrayOutputStream(),
+              new PrintWriter(new StringWriter()),
+              "filter",
+              "add",
+              f,
+              "--keys",
+              "-");
       assertThat(exit).isZero();
     } finally {
       System.setErr(saved);
@@ -47,7 +58,9 @@ class ProgressTest {
   void noBarOverATerminalBeingTypedIn() {
     byte[] keys = "alice\nbob\n".getBytes(UTF_8);
     assertThat(barWhileReading(Inputs.Stdin.file(new ByteArrayInputStream(keys))))
-        .as("the control: a bar for input from a file").contains("<stdin>");
-    assertThat(barWhileReading(new Inputs.Stdin(new ByteArrayInputStream(keys), true, true))).isEmpty();
+        .as("the control: a bar for input from a file")
+        .contains("<stdin>");
+    assertThat(barWhileReading(new Inputs.Stdin(new ByteArrayInputStream(keys), true, true)))
+        .isEmpty();
   }
 }

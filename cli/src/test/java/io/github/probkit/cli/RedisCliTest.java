@@ -12,7 +12,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The commands on redis:// URIs, against a real redis-server (skipped without one, as the redis module's tests). */
+/**
+ * The commands on redis:// URIs, against a real redis-server (skipped without one, as the redis
+ * module's tests).
+ */
 class RedisCliTest {
   private static RedisServer server;
 
@@ -46,7 +49,10 @@ class RedisCliTest {
     ok("filter", "add", uri("urls"), "alice", "bob", "carol");
     assertThat(ok("filter", "query", uri("urls"), "alice", "carol", "zed").out)
         .isEqualTo("alice\tpresent\ncarol\tpresent\nzed\tabsent\n");
-    assertThat(ok("filter", "info", uri("urls")).out).contains("bloom").contains("memoryUsage").contains("{urls}:0");
+    assertThat(ok("filter", "info", uri("urls")).out)
+        .contains("bloom")
+        .contains("memoryUsage")
+        .contains("{urls}:0");
 
     // The same keys through a file: export writes that file's bytes.
     Path file = dir.resolve("urls.bin");
@@ -58,10 +64,12 @@ class RedisCliTest {
 
     // A file published to Redis answers as the file does.
     ok("import", file.toString(), uri("published"));
-    assertThat(ok("filter", "query", uri("published"), "bob", "zed").out).isEqualTo("bob\tpresent\nzed\tabsent\n");
+    assertThat(ok("filter", "query", uri("published"), "bob", "zed").out)
+        .isEqualTo("bob\tpresent\nzed\tabsent\n");
     Cli again = Cli.run("import", file.toString(), uri("published"));
     assertThat(again.exit).isEqualTo(1);
-    assertThat(again.err).startsWith("probkit: redis " + server.hostPort() + ": structure 'published' exists");
+    assertThat(again.err)
+        .startsWith("probkit: redis " + server.hostPort() + ": structure 'published' exists");
     ok("import", file.toString(), uri("published"), "--force");
   }
 
@@ -80,15 +88,19 @@ class RedisCliTest {
     assertThat(Cli.run("filter", "query", "-q", uri("seen"), "user-1").exit).isEqualTo(1);
     assertThat(Cli.run("filter", "query", "-q", uri("no-such-filter"), "user-1").exit).isEqualTo(2);
 
-    Cli absent = Cli.runWithInput(log.toString(), "filter", "query", uri("seen"), "--absent", "--field", "2");
+    Cli absent =
+        Cli.runWithInput(
+            log.toString(), "filter", "query", uri("seen"), "--absent", "--field", "2");
     String[] lines = absent.out.split("\n");
     // Every odd user is absent, and false positives among them are rare (1 %): about 2,500 lines.
     assertThat(lines.length).isBetween(2400, 2500);
     assertThat(lines[0]).isEqualTo("1\tuser-1\tGET /1");
-    Cli count = Cli.runWithInput(log.toString(), "filter", "query", uri("seen"), "--count", "--field", "2");
+    Cli count =
+        Cli.runWithInput(log.toString(), "filter", "query", uri("seen"), "--count", "--field", "2");
     assertThat(Long.parseLong(count.out.strip())).isEqualTo(5000 - lines.length);
     assertThat(ok("filter", "query", "--json", uri("seen"), "user-0", "user-1").out)
-        .isEqualTo("{\"key\": \"user-0\", \"present\": true}\n{\"key\": \"user-1\", \"present\": false}\n");
+        .isEqualTo(
+            "{\"key\": \"user-0\", \"present\": true}\n{\"key\": \"user-1\", \"present\": false}\n");
 
     ok("cms", "create", uri("words"), "--width", "100", "--depth", "3");
     ok("cms", "add", uri("words"), "rain", "rain");
@@ -98,11 +110,21 @@ class RedisCliTest {
 
   @Test
   void countingFiltersRemoveAndCountOnceWithoutMultiset() {
-    ok("filter", "create", uri("sessions"), "--type", "counting", "--expected", "1000", "--fpp", "0.01");
+    ok(
+        "filter",
+        "create",
+        uri("sessions"),
+        "--type",
+        "counting",
+        "--expected",
+        "1000",
+        "--fpp",
+        "0.01");
     ok("filter", "add", uri("sessions"), "s-1", "s-1", "s-2");
     assertThat(ok("filter", "remove", uri("sessions"), "s-1", "never").out)
         .isEqualTo("removed 1 of 2 keys (1 certainly absent)\n");
-    assertThat(ok("filter", "query", uri("sessions"), "s-1", "s-2").out).isEqualTo("s-1\tabsent\ns-2\tpresent\n");
+    assertThat(ok("filter", "query", uri("sessions"), "s-1", "s-2").out)
+        .isEqualTo("s-1\tabsent\ns-2\tpresent\n");
     Cli bloom = Cli.run("filter", "remove", uri("urls-missing"), "x");
     assertThat(bloom.exit).isEqualTo(1);
     assertThat(bloom.err).contains("no probkit structure named 'urls-missing'");
@@ -140,7 +162,8 @@ class RedisCliTest {
     int port = RedisServerPorts.free();
     Cli down = Cli.run("filter", "query", "redis://127.0.0.1:" + port + "/x", "k");
     assertThat(down.exit).isEqualTo(1);
-    assertThat(down.err).startsWith("probkit: redis 127.0.0.1:" + port + ": unreachable or timed out");
+    assertThat(down.err)
+        .startsWith("probkit: redis 127.0.0.1:" + port + ": unreachable or timed out");
     assertThat(down.err.lines()).hasSize(1);
   }
 
@@ -148,10 +171,13 @@ class RedisCliTest {
   void aRunOnFilesLoadsNoRedisClass() throws Exception {
     Path file = dir.resolve("f.bin");
     ok("filter", "create", file.toString(), "--expected", "100", "--fpp", "0.01");
-    Process p = Probkit.builder(List.of("-verbose:class"), "filter", "query", file.toString(), "k").start();
+    Process p =
+        Probkit.builder(List.of("-verbose:class"), "filter", "query", file.toString(), "k").start();
     Probkit.Result r = Probkit.finish(p);
     assertThat(r.exit()).as(r.toString()).isZero();
-    assertThat(r.out()).contains("io.github.probkit.cli.FilterCommand").doesNotContain("redis.clients")
+    assertThat(r.out())
+        .contains("io.github.probkit.cli.FilterCommand")
+        .doesNotContain("redis.clients")
         .doesNotContain("io.github.probkit.redis");
   }
 }

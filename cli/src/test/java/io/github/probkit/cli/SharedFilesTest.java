@@ -43,12 +43,14 @@ class SharedFilesTest {
 
   /** A Bloom filter of 100.6 MB (805 M bits), and the CRC of its bytes. */
   private static Path big;
+
   private static long bigCrc;
 
   @BeforeAll
   static void createTheBigFilter() throws Exception {
     big = shared.resolve("big.bin");
-    Probkit.Result r = Probkit.run("filter", "create", big.toString(), "--expected", "84M", "--fpp", "0.01");
+    Probkit.Result r =
+        Probkit.run("filter", "create", big.toString(), "--expected", "84M", "--fpp", "0.01");
     assertThat(r.exit()).as(r.toString()).isZero();
     assertThat(Files.size(big)).isGreaterThan(100_000_000L);
     bigCrc = crc(big);
@@ -96,7 +98,8 @@ class SharedFilesTest {
       Probkit.Result r = Probkit.finish(p);
       assertThat(r.exit()).as(String.join(" ", argsBeforeFile) + ": " + r).isZero();
       // A writer that waited more than a second says so, once.
-      assertThat(r.err()).matches("(probkit: waiting for process [0-9]+, which is writing \\S+\n)?");
+      assertThat(r.err())
+          .matches("(probkit: waiting for process [0-9]+, which is writing \\S+\n)?");
     }
   }
 
@@ -113,8 +116,20 @@ class SharedFilesTest {
     String cuckoo = dir.resolve("c.bin").toString();
     String hll = dir.resolve("h.hll").toString();
     String cms = dir.resolve("s.cms").toString();
-    assertThat(Cli.run("filter", "create", bloom, "--expected", "" + n, "--fpp", "0.01").exit).isZero();
-    assertThat(Cli.run("filter", "create", cuckoo, "--type", "cuckoo", "--expected", "" + n, "--fpp", "0.01").exit)
+    assertThat(Cli.run("filter", "create", bloom, "--expected", "" + n, "--fpp", "0.01").exit)
+        .isZero();
+    assertThat(
+            Cli.run(
+                    "filter",
+                    "create",
+                    cuckoo,
+                    "--type",
+                    "cuckoo",
+                    "--expected",
+                    "" + n,
+                    "--fpp",
+                    "0.01")
+                .exit)
         .isZero();
     assertThat(Cli.run("hll", "create", hll).exit).isZero();
     assertThat(Cli.run("cms", "create", cms, "--width", "2719", "--depth", "5").exit).isZero();
@@ -144,18 +159,24 @@ class SharedFilesTest {
     assertThat(bloomAbsent).as("keys the Bloom filter lost").isZero();
     assertThat(cuckooAbsent).as("keys the cuckoo filter lost").isZero();
     assertThat(bytes(b)).as("the Bloom filter of all keys").isEqualTo(bytes(expectedBloom));
-    // Keys are added only when absent: the few that were false positives when they came are not stored.
-    long fpBound = new BinomialDistribution(null, n, CuckooFilter.falsePositiveRate(c.fingerprintBits(), 1.0))
-        .inverseCumulativeProbability(0.999);
+    // Keys are added only when absent: the few that were false positives when they came are not
+    // stored.
+    long fpBound =
+        new BinomialDistribution(null, n, CuckooFilter.falsePositiveRate(c.fingerprintBits(), 1.0))
+            .inverseCumulativeProbability(0.999);
     assertThat(c.size()).isBetween(n - fpBound, (long) n);
 
     HyperLogLog h = SketchFiles.read(Path.of(hll), HyperLogLog::readFrom);
-    assertThat(h.registers()).as("the HyperLogLog registers of all keys").isEqualTo(expectedHll.registers());
+    assertThat(h.registers())
+        .as("the HyperLogLog registers of all keys")
+        .isEqualTo(expectedHll.registers());
     assertThat(h.estimate()).isEqualTo(expectedHll.estimate());
 
     CountMinSketch s = SketchFiles.read(Path.of(cms), CountMinSketch::readFrom);
     assertThat(s.totalCount()).isEqualTo(n);
-    assertThat(bytes(s::writeTo)).as("the count-min sketch of all keys").isEqualTo(bytes(expectedCms::writeTo));
+    assertThat(bytes(s::writeTo))
+        .as("the count-min sketch of all keys")
+        .isEqualTo(bytes(expectedCms::writeTo));
 
     assertThat(temporaries(dir)).isEmpty();
   }
@@ -176,15 +197,26 @@ class SharedFilesTest {
     }
   }
 
-  /** Starts {@code filter add FILE KEY} that pauses once its first MiB is written; returns when it has. */
+  /**
+   * Starts {@code filter add FILE KEY} that pauses once its first MiB is written; returns when it
+   * has.
+   */
   private static Process pausedWriter(Path file, String key, Path marker) throws Exception {
-    Process p = Probkit.builder(List.of("-Dprobkit.test.pauseWrite=" + marker), "filter", "add", file.toString(), key)
-        .redirectErrorStream(true).start();
+    Process p =
+        Probkit.builder(
+                List.of("-Dprobkit.test.pauseWrite=" + marker),
+                "filter",
+                "add",
+                file.toString(),
+                key)
+            .redirectErrorStream(true)
+            .start();
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
     while (!Files.exists(marker)) {
       if (!p.isAlive()) {
-        throw new AssertionError("the writer ended before it paused: " + new String(
-            p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        throw new AssertionError(
+            "the writer ended before it paused: "
+                + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
       }
       assertThat(System.nanoTime()).as("paused within 2 minutes").isLessThan(deadline);
       Thread.sleep(5);
@@ -193,7 +225,8 @@ class SharedFilesTest {
   }
 
   private static void signal(Process p, String signal) throws Exception {
-    assertThat(new ProcessBuilder("kill", "-s", signal, Long.toString(p.pid())).start().waitFor()).isZero();
+    assertThat(new ProcessBuilder("kill", "-s", signal, Long.toString(p.pid())).start().waitFor())
+        .isZero();
   }
 
   /**
@@ -204,21 +237,28 @@ class SharedFilesTest {
    */
   @ParameterizedTest
   @CsvSource({"INT, 130", "TERM, 143", "HUP, 129"})
-  void aSignalDuringTheWriteLeavesNoTemporaryAndTheFileAsItWas(String signal, int exit) throws Exception {
+  void aSignalDuringTheWriteLeavesNoTemporaryAndTheFileAsItWas(String signal, int exit)
+      throws Exception {
     Path marker = dir.resolve("paused");
     Process p = pausedWriter(big, "new-key", marker);
     List<Path> tmp = temporaries(shared);
     assertThat(tmp).hasSize(1);
-    assertThat(Files.size(tmp.get(0))).as("written in part").isBetween(1L << 20, Files.size(big) - 1);
+    assertThat(Files.size(tmp.get(0)))
+        .as("written in part")
+        .isBetween(1L << 20, Files.size(big) - 1);
     signal(p, signal);
     assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
-    assertThat(p.exitValue()).as(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+    assertThat(p.exitValue())
+        .as(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
         .isEqualTo(exit);
     assertThat(temporaries(shared)).isEmpty();
     assertThat(crc(big)).as("the filter as it was").isEqualTo(bigCrc);
   }
 
-  /** After a SIGKILL, which nothing can catch, the next write into the directory, of any file, removes the temporary. */
+  /**
+   * After a SIGKILL, which nothing can catch, the next write into the directory, of any file,
+   * removes the temporary.
+   */
   @Test
   void theNextWriteRemovesWhatASigkillLeft() throws Exception {
     Process p = pausedWriter(big, "new-key", dir.resolve("paused"));
@@ -237,16 +277,20 @@ class SharedFilesTest {
   @Test
   void aWriterWaitsSayingForWhomOrFailsAtOnceWithNoWait() throws Exception {
     Path f = dir.resolve("f.bin");
-    assertThat(Cli.run("filter", "create", f.toString(), "--expected", "2M", "--fpp", "0.01").exit).isZero();
+    assertThat(Cli.run("filter", "create", f.toString(), "--expected", "2M", "--fpp", "0.01").exit)
+        .isZero();
     Process holder = pausedWriter(f, "held", dir.resolve("paused"));
 
     Probkit.Result noWait = Probkit.run("filter", "add", f.toString(), "--no-wait", "refused");
     assertThat(noWait.exit()).isEqualTo(Main.EXIT_RUNTIME);
-    assertThat(noWait.err()).isEqualTo("probkit: " + f + ": process " + holder.pid() + " is writing it (--no-wait)\n");
+    assertThat(noWait.err())
+        .isEqualTo("probkit: " + f + ": process " + holder.pid() + " is writing it (--no-wait)\n");
 
     Process waiter = Probkit.builder(List.of(), "filter", "add", f.toString(), "waited").start();
-    BufferedReader err = new BufferedReader(new InputStreamReader(waiter.getErrorStream(), StandardCharsets.UTF_8));
-    assertThat(err.readLine()).isEqualTo("probkit: waiting for process " + holder.pid() + ", which is writing " + f);
+    BufferedReader err =
+        new BufferedReader(new InputStreamReader(waiter.getErrorStream(), StandardCharsets.UTF_8));
+    assertThat(err.readLine())
+        .isEqualTo("probkit: waiting for process " + holder.pid() + ", which is writing " + f);
     assertThat(waiter.isAlive()).isTrue();
     signal(holder, "TERM");
     assertThat(holder.waitFor(1, TimeUnit.MINUTES)).isTrue();
@@ -263,7 +307,8 @@ class SharedFilesTest {
     File full = new File("/dev/full");
     assumeTrue(full.exists(), "/dev/full exists (Linux)");
     Path f = dir.resolve("f.bin");
-    assertThat(Cli.run("filter", "create", f.toString(), "--expected", "100", "--fpp", "0.01").exit).isZero();
+    assertThat(Cli.run("filter", "create", f.toString(), "--expected", "100", "--fpp", "0.01").exit)
+        .isZero();
     Path lines = Files.writeString(dir.resolve("lines.txt"), "a\nb\na\n");
     String[][] commands = {
       {"filter", "query", f.toString(), "k1", "k2"},
@@ -277,7 +322,8 @@ class SharedFilesTest {
       Process p = Probkit.builder(List.of(), c).redirectOutput(full).start();
       Probkit.Result r = Probkit.finish(p);
       assertThat(r.exit()).as(String.join(" ", c) + ": " + r).isEqualTo(Main.EXIT_RUNTIME);
-      assertThat(r.err()).as(String.join(" ", c))
+      assertThat(r.err())
+          .as(String.join(" ", c))
           .isEqualTo("probkit: cannot write to standard output: No space left on device\n");
     }
   }
@@ -289,22 +335,28 @@ class SharedFilesTest {
   @Test
   void aClosedPipeEndsTheWorkAtOnceAndQuietly() throws Exception {
     Path f = dir.resolve("f.bin");
-    assertThat(Cli.run("filter", "create", f.toString(), "--expected", "100", "--fpp", "0.01").exit).isZero();
-    Process p = Probkit.builder(List.of(), "filter", "query", f.toString())
-        .redirectInput(ProcessBuilder.Redirect.PIPE).start();
-    Thread feeder = new Thread(() -> {
-      byte[] block = "some-key\n".repeat(10_000).getBytes(StandardCharsets.US_ASCII);
-      try (OutputStream in = p.getOutputStream()) {
-        while (true) {
-          in.write(block);
-        }
-      } catch (IOException e) {
-        // the process ended: its standard input is closed
-      }
-    });
+    assertThat(Cli.run("filter", "create", f.toString(), "--expected", "100", "--fpp", "0.01").exit)
+        .isZero();
+    Process p =
+        Probkit.builder(List.of(), "filter", "query", f.toString())
+            .redirectInput(ProcessBuilder.Redirect.PIPE)
+            .start();
+    Thread feeder =
+        new Thread(
+            () -> {
+              byte[] block = "some-key\n".repeat(10_000).getBytes(StandardCharsets.US_ASCII);
+              try (OutputStream in = p.getOutputStream()) {
+                while (true) {
+                  in.write(block);
+                }
+              } catch (IOException e) {
+                // the process ended: its standard input is closed
+              }
+            });
     feeder.setDaemon(true);
     feeder.start();
-    BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     assertThat(out.readLine()).isEqualTo("some-key\tabsent");
     out.close();
     assertThat(p.waitFor(2, TimeUnit.MINUTES)).as("ended by the closed pipe").isTrue();
@@ -331,7 +383,10 @@ class SharedFilesTest {
         w.write('\n');
       }
     }
-    String query = String.join(" ", Probkit.command(List.of(), "filter", "query", f.toString(), "--keys", keys.toString()));
+    String query =
+        String.join(
+            " ",
+            Probkit.command(List.of(), "filter", "query", f.toString(), "--keys", keys.toString()));
     double whole = cpuSeconds(query + " > /dev/null");
     double head = cpuSeconds(query + " | head -1 > /dev/null");
     assertThat(head / whole).as("CPU seconds: head %.2f, whole %.2f", head, whole).isLessThan(0.5);
@@ -339,10 +394,14 @@ class SharedFilesTest {
 
   /** The user + system CPU seconds of a shell command and its children, as bash's time says. */
   private static double cpuSeconds(String shell) throws Exception {
-    Process p = new ProcessBuilder("bash", "-c", "TIMEFORMAT='%3U %3S'; time { " + shell + "; }")
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    String[] times = new String(p.getErrorStream().readAllBytes(), StandardCharsets.US_ASCII).strip().split(" ");
+    Process p =
+        new ProcessBuilder("bash", "-c", "TIMEFORMAT='%3U %3S'; time { " + shell + "; }")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    String[] times =
+        new String(p.getErrorStream().readAllBytes(), StandardCharsets.US_ASCII).strip().split(" ");
     assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
-    return Double.parseDouble(times[times.length - 2]) + Double.parseDouble(times[times.length - 1]);
+    return Double.parseDouble(times[times.length - 2])
+        + Double.parseDouble(times[times.length - 1]);
   }
 }

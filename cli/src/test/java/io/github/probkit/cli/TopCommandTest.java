@@ -30,7 +30,9 @@ class TopCommandTest {
 
   @Test
   void fieldSelectsAColumn() {
-    Cli r = Cli.runWithInput("1\tcricket\n2\train\n3\tcricket\nno field\n", "top", "-k", "1", "--field", "2");
+    Cli r =
+        Cli.runWithInput(
+            "1\tcricket\n2\train\n3\tcricket\nno field\n", "top", "-k", "1", "--field", "2");
     assertThat(r.exit).as(r.toString()).isZero();
     assertThat(r.out).isEqualTo("2\tcricket\n");
   }
@@ -40,11 +42,15 @@ class TopCommandTest {
     // Capacity 2: c replaces b (count 1), so c has count 2 with error 1.
     Cli r = Cli.runWithInput("a\na\na\nb\nc\n", "top", "-k", "1", "--capacity", "2", "--json");
     assertThat(r.exit).as(r.toString()).isZero();
-    assertThat(r.out).isEqualTo("{\"k\": 1, \"capacity\": 2, \"totalCount\": 5, \"distinctTracked\": 2, "
-        + "\"maxError\": 2, \"items\": [{\"item\": \"a\", \"count\": 3, \"error\": 0, \"lowerBound\": 3, "
-        + "\"certain\": true}]}\n");
+    assertThat(r.out)
+        .isEqualTo(
+            "{\"k\": 1, \"capacity\": 2, \"totalCount\": 5, \"distinctTracked\": 2, "
+                + "\"maxError\": 2, \"items\": [{\"item\": \"a\", \"count\": 3, \"error\": 0, \"lowerBound\": 3, "
+                + "\"certain\": true}]}\n");
     Cli all = Cli.runWithInput("a\na\na\nb\nc\n", "top", "-k", "2", "--capacity", "2", "--json");
-    assertThat(all.out).contains("{\"item\": \"c\", \"count\": 2, \"error\": 1, \"lowerBound\": 1, \"certain\": false}");
+    assertThat(all.out)
+        .contains(
+            "{\"item\": \"c\", \"count\": 2, \"error\": 1, \"lowerBound\": 1, \"certain\": false}");
   }
 
   @Test
@@ -84,7 +90,8 @@ class TopCommandTest {
       assertThat(Long.parseLong(f[0])).isGreaterThanOrEqualTo(truth[i]);
     }
     // "-" reads stdin among files.
-    Cli mixed = Cli.runWithInput("from stdin\n".repeat(5000), "top", "-k", "1", plain.toString(), "-");
+    Cli mixed =
+        Cli.runWithInput("from stdin\n".repeat(5000), "top", "-k", "1", plain.toString(), "-");
     String[] first = mixed.out.split("\n")[0].split("\t");
     assertThat(first[1]).isEqualTo("from stdin");
     assertThat(Long.parseLong(first[0])).isGreaterThanOrEqualTo(5000);

@@ -9,8 +9,8 @@ import java.util.OptionalDouble;
 import java.util.stream.Stream;
 
 /**
- * A sketch that estimates the number of distinct keys added to it, in memory fixed by its
- * precision whatever that number is. Adding a key twice changes nothing.
+ * A sketch that estimates the number of distinct keys added to it, in memory fixed by its precision
+ * whatever that number is. Adding a key twice changes nothing.
  *
  * <p>Keys are bytes, as everywhere in probkit: a CharSequence is its UTF-8 bytes, a long its 8
  * little-endian bytes, an object the bytes its {@link KeyEncoder} writes. Each key is hashed once
@@ -18,14 +18,17 @@ import java.util.stream.Stream;
  * which must be uniformly distributed (the output of a good hash function, not a raw key).
  *
  * <p>Two estimates are offered. {@link #estimate()} reads the registers and is always available,
- * also after merging. {@link #martingaleEstimate()} is accumulated while keys are added and is
- * more accurate, but only for a sketch that has seen its keys one by one: a merge ends it.
+ * also after merging. {@link #martingaleEstimate()} is accumulated while keys are added and is more
+ * accurate, but only for a sketch that has seen its keys one by one: a merge ends it.
  *
  * <p>Thread safety: the implementations are not thread-safe; fill one sketch per thread and merge.
  */
 public interface CardinalitySketch {
 
-  /** Adds the key of {@code len} bytes of {@code key} from {@code off}; returns whether the sketch changed. */
+  /**
+   * Adds the key of {@code len} bytes of {@code key} from {@code off}; returns whether the sketch
+   * changed.
+   */
   boolean add(byte[] key, int off, int len);
 
   default boolean add(byte[] key) {
@@ -56,7 +59,9 @@ public interface CardinalitySketch {
     return changed;
   }
 
-  /** Adds every key (their 8 little-endian bytes); returns how many of the adds changed the sketch. */
+  /**
+   * Adds every key (their 8 little-endian bytes); returns how many of the adds changed the sketch.
+   */
   default long addAll(long[] keys) {
     long changed = 0;
     for (long k : keys) {
@@ -65,14 +70,19 @@ public interface CardinalitySketch {
     return changed;
   }
 
-  /** Adds every key of the stream, in its order; returns how many of the adds changed the sketch. */
+  /**
+   * Adds every key of the stream, in its order; returns how many of the adds changed the sketch.
+   */
   default long addAll(Stream<? extends CharSequence> keys) {
     long[] changed = {0};
     keys.forEachOrdered(k -> changed[0] += add(k) ? 1 : 0);
     return changed[0];
   }
 
-  /** Adds the bytes {@code encoder} writes for every key; returns how many of the adds changed the sketch. */
+  /**
+   * Adds the bytes {@code encoder} writes for every key; returns how many of the adds changed the
+   * sketch.
+   */
   default <T> long addAll(Iterable<? extends T> keys, KeyEncoder<? super T> encoder) {
     long changed = 0;
     for (T k : keys) {
@@ -81,7 +91,10 @@ public interface CardinalitySketch {
     return changed;
   }
 
-  /** Adds a key by its 64-bit hash, which must be uniformly distributed; returns whether the sketch changed. */
+  /**
+   * Adds a key by its 64-bit hash, which must be uniformly distributed; returns whether the sketch
+   * changed.
+   */
   boolean addHash(long hash);
 
   /** The estimated number of distinct keys, from the registers alone. */
@@ -93,7 +106,10 @@ public interface CardinalitySketch {
    */
   OptionalDouble martingaleEstimate();
 
-  /** The estimate most accurate for this sketch: the martingale one when present, else {@link #estimate()}. */
+  /**
+   * The estimate most accurate for this sketch: the martingale one when present, else {@link
+   * #estimate()}.
+   */
   default double bestEstimate() {
     OptionalDouble m = martingaleEstimate();
     return m.isPresent() ? m.getAsDouble() : estimate();
@@ -110,15 +126,17 @@ public interface CardinalitySketch {
 
   /** The relative standard error of {@link #bestEstimate()}. */
   default double bestRelativeStandardError() {
-    return martingaleEstimate().isPresent() ? martingaleRelativeStandardError() : relativeStandardError();
+    return martingaleEstimate().isPresent()
+        ? martingaleRelativeStandardError()
+        : relativeStandardError();
   }
 
   /**
-   * A lower bound on the number of distinct keys, {@code sigmas} standard errors below
-   * {@link #bestEstimate()}: {@code estimate / (1 + sigmas * rse)} with rse the
-   * {@link #bestRelativeStandardError()}. The true count lies at or above it with probability
-   * about 84 %, 97.7 % and 99.87 % for 1, 2 and 3 sigmas (more at small counts, where the error is
-   * below the asymptotic rse). 0 for an empty sketch.
+   * A lower bound on the number of distinct keys, {@code sigmas} standard errors below {@link
+   * #bestEstimate()}: {@code estimate / (1 + sigmas * rse)} with rse the {@link
+   * #bestRelativeStandardError()}. The true count lies at or above it with probability about 84 %,
+   * 97.7 % and 99.87 % for 1, 2 and 3 sigmas (more at small counts, where the error is below the
+   * asymptotic rse). 0 for an empty sketch.
    */
   default double lowerBound(double sigmas) {
     checkSigmas(sigmas);
@@ -126,10 +144,10 @@ public interface CardinalitySketch {
   }
 
   /**
-   * An upper bound on the number of distinct keys, {@code sigmas} standard errors above
-   * {@link #bestEstimate()}: {@code estimate / (1 - sigmas * rse)}, infinite when
-   * {@code sigmas * rse >= 1}. With {@link #lowerBound} it brackets the true count with
-   * probability about 68 %, 95 % and 99.7 % for 1, 2 and 3 sigmas.
+   * An upper bound on the number of distinct keys, {@code sigmas} standard errors above {@link
+   * #bestEstimate()}: {@code estimate / (1 - sigmas * rse)}, infinite when {@code sigmas * rse >=
+   * 1}. With {@link #lowerBound} it brackets the true count with probability about 68 %, 95 % and
+   * 99.7 % for 1, 2 and 3 sigmas.
    */
   default double upperBound(double sigmas) {
     checkSigmas(sigmas);
@@ -160,8 +178,8 @@ public interface CardinalitySketch {
   CardinalitySketch copy();
 
   /**
-   * Whether {@link #merge} would accept {@code other}: a sketch of the same type and hashing, and of
-   * this precision or a higher one.
+   * Whether {@link #merge} would accept {@code other}: a sketch of the same type and hashing, and
+   * of this precision or a higher one.
    */
   boolean isCompatible(CardinalitySketch other);
 

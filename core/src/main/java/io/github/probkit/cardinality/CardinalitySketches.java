@@ -13,13 +13,15 @@ import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.stream.Collector;
 
-/** Reading, combining and collecting cardinality sketches of any type. Stateless and thread-safe. */
+/**
+ * Reading, combining and collecting cardinality sketches of any type. Stateless and thread-safe.
+ */
 public final class CardinalitySketches {
   private CardinalitySketches() {}
 
   /**
-   * A collector of keys (their UTF-8 bytes) into a HyperLogLog of {@code precision}:
-   * {@code users.stream().collect(CardinalitySketches.toHyperLogLog(14)).bestEstimate()}.
+   * A collector of keys (their UTF-8 bytes) into a HyperLogLog of {@code precision}: {@code
+   * users.stream().collect(CardinalitySketches.toHyperLogLog(14)).bestEstimate()}.
    */
   public static Collector<CharSequence, ?, HyperLogLog> toHyperLogLog(int precision) {
     HyperLogLog.denseBytes(precision); // checks the precision now
@@ -36,12 +38,18 @@ public final class CardinalitySketches {
    * A collector of keys (their UTF-8 bytes) into new sketches from {@code factory}; a parallel
    * stream fills one per thread and merges them (which ends the martingale estimate).
    */
-  public static <S extends CardinalitySketch> Collector<CharSequence, ?, S> toSketch(Supplier<S> factory) {
+  public static <S extends CardinalitySketch> Collector<CharSequence, ?, S> toSketch(
+      Supplier<S> factory) {
     Objects.requireNonNull(factory, "factory");
-    return Collector.of(factory, CardinalitySketch::add, (a, b) -> {
-      a.merge(b);
-      return a;
-    }, Collector.Characteristics.UNORDERED, Collector.Characteristics.IDENTITY_FINISH);
+    return Collector.of(
+        factory,
+        CardinalitySketch::add,
+        (a, b) -> {
+          a.merge(b);
+          return a;
+        },
+        Collector.Characteristics.UNORDERED,
+        Collector.Characteristics.IDENTITY_FINISH);
   }
 
   /**
@@ -63,15 +71,19 @@ public final class CardinalitySketches {
 
   /**
    * The register and the update value that a key brings to a HyperLogLog or UltraLogLog of {@code
-   * precision} hashed with {@code hash}, as {@code register << 8 | value}: the register is the top p
-   * bits of the key's hash, the value one more than the leading zeros of the rest (docs/FORMAT.md).
-   * Both sketches' {@code add} apply exactly this; stores that keep the registers elsewhere
-   * (probkit-redis) apply it themselves.
+   * precision} hashed with {@code hash}, as {@code register << 8 | value}: the register is the top
+   * p bits of the key's hash, the value one more than the leading zeros of the rest
+   * (docs/FORMAT.md). Both sketches' {@code add} apply exactly this; stores that keep the registers
+   * elsewhere (probkit-redis) apply it themselves.
    */
-  public static long registerUpdate(HashStrategy hash, int precision, byte[] key, int off, int len) {
+  public static long registerUpdate(
+      HashStrategy hash, int precision, byte[] key, int off, int len) {
     checkArgument(
         precision >= HyperLogLog.MIN_PRECISION && precision <= HyperLogLog.MAX_PRECISION,
-        "precision must be in [%d, %d], was %d", HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION, precision);
+        "precision must be in [%d, %d], was %d",
+        HyperLogLog.MIN_PRECISION,
+        HyperLogLog.MAX_PRECISION,
+        precision);
     checkUniformHash(hash, "a HyperLogLog or UltraLogLog sketch");
     long h = hash.hash64(key, off, len);
     return (long) LogLogMath.index(h, precision) << 8 | LogLogMath.rank(h, precision);
@@ -89,7 +101,9 @@ public final class CardinalitySketches {
     for (CardinalitySketch s : sketches) {
       checkArgument(
           s.type() == first.type(),
-          "cannot combine a %s sketch with a %s sketch", first.type().label(), s.type().label());
+          "cannot combine a %s sketch with a %s sketch",
+          first.type().label(),
+          s.type().label());
       precision = Math.min(precision, s.precision());
     }
     CardinalitySketch union = first.downsize(precision);

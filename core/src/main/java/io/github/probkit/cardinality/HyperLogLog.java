@@ -33,10 +33,10 @@ import java.util.OptionalDouble;
  *   error while sparse    below 0.02 %: counts up to a few hundred are exact
  * </pre>
  *
- * <p>A sketch starts sparse (when that is smaller than the dense form at its precision) and
- * becomes dense by itself. Sketches merge when they use the same hashing; a sketch of a higher
- * precision can be merged into one of a lower precision, and the result has exactly the registers
- * of a sketch built at the lower precision from the union of the keys.
+ * <p>A sketch starts sparse (when that is smaller than the dense form at its precision) and becomes
+ * dense by itself. Sketches merge when they use the same hashing; a sketch of a higher precision
+ * can be merged into one of a lower precision, and the result has exactly the registers of a sketch
+ * built at the lower precision from the union of the keys.
  *
  * <p>Thread safety: not thread-safe. Confine a sketch to one thread or synchronize; to count in
  * parallel, fill one sketch per thread and merge them.
@@ -102,18 +102,24 @@ public final class HyperLogLog implements CardinalitySketch {
 
   private final int p;
   private final HashStrategy hash;
+
   /** The packed registers, or null while sparse. */
   private byte[] dense;
+
   /** The sparse table (0 = free slot), or null when dense. */
   private int[] table;
+
   private int entries;
+
   /** Sum over the tracked registers of the probability that a new key raises each. */
   private double changeSum;
+
   /**
    * {@code histogram[v]}: the tracked registers (dense, or the precision-25 ones while sparse)
    * holding value v, for v in [0, q + 1].
    */
   private final int[] histogram = new int[64 - MIN_PRECISION + 2];
+
   /** The martingale estimate, NaN once ended by a merge. */
   private double martingale;
 
@@ -137,9 +143,9 @@ public final class HyperLogLog implements CardinalitySketch {
   }
 
   /**
-   * As {@link #create(int)}, hashed with {@code hash}. Refuses a hash that
-   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
-   * would crowd a few registers (89 % low at a million keys).
+   * As {@link #create(int)}, hashed with {@code hash}. Refuses a hash that {@link
+   * HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys would crowd a few
+   * registers (89 % low at a million keys).
    */
   public static HyperLogLog create(int precision, HashStrategy hash) {
     checkPrecision(precision);
@@ -149,7 +155,10 @@ public final class HyperLogLog implements CardinalitySketch {
   private static void checkPrecision(int precision) {
     checkArgument(
         precision >= MIN_PRECISION && precision <= MAX_PRECISION,
-        "precision must be in [%d, %d], was %d", MIN_PRECISION, MAX_PRECISION, precision);
+        "precision must be in [%d, %d], was %d",
+        MIN_PRECISION,
+        MAX_PRECISION,
+        precision);
   }
 
   /** The bytes of the dense registers at {@code precision}: {@code 6 * 2^p / 8}. */
@@ -163,7 +172,10 @@ public final class HyperLogLog implements CardinalitySketch {
     return new byte[denseBytes(precision) + 1];
   }
 
-  /** The largest sparse table at precision p: the biggest power of two whose ints are fewer bytes than the dense form. */
+  /**
+   * The largest sparse table at precision p: the biggest power of two whose ints are fewer bytes
+   * than the dense form.
+   */
   private static int maxSparseCapacity(int p) {
     int dense = 3 << (p - 2);
     int c = Integer.highestOneBit((dense - 1) / 4);
@@ -245,7 +257,8 @@ public final class HyperLogLog implements CardinalitySketch {
 
   private void changed(int oldValue, int newValue, int q, int registers) {
     martingale += registers / changeSum;
-    changeSum += LogLogMath.exceedProbability(newValue, q) - LogLogMath.exceedProbability(oldValue, q);
+    changeSum +=
+        LogLogMath.exceedProbability(newValue, q) - LogLogMath.exceedProbability(oldValue, q);
     histogram[oldValue]--;
     histogram[newValue]++;
   }
@@ -279,7 +292,10 @@ public final class HyperLogLog implements CardinalitySketch {
     recount();
   }
 
-  /** Raises the dense registers of {@code into} by the sparse {@code entries}, folded to its precision. */
+  /**
+   * Raises the dense registers of {@code into} by the sparse {@code entries}, folded to its
+   * precision.
+   */
   private static void foldEntries(int[] entries, HyperLogLog into) {
     double saved = into.martingale;
     int d = SPARSE_PRECISION - into.p;
@@ -311,8 +327,10 @@ public final class HyperLogLog implements CardinalitySketch {
     four[64 + ((w >>> 6) & 63)]++;
     four[128 + ((w >>> 12) & 63)]++;
     four[192 + (w >>> 18)]++;
-    return LogLogMath.exceedProbability(w & 63, q) + LogLogMath.exceedProbability((w >>> 6) & 63, q)
-        + LogLogMath.exceedProbability((w >>> 12) & 63, q) + LogLogMath.exceedProbability(w >>> 18, q);
+    return LogLogMath.exceedProbability(w & 63, q)
+        + LogLogMath.exceedProbability((w >>> 6) & 63, q)
+        + LogLogMath.exceedProbability((w >>> 12) & 63, q)
+        + LogLogMath.exceedProbability(w >>> 18, q);
   }
 
   /** Sets the histogram to the sum of countGroup's four. */
@@ -348,7 +366,9 @@ public final class HyperLogLog implements CardinalitySketch {
 
   // ---- estimating
 
-  /** Ertl's improved raw estimate, from the register histogram kept up to date: O(q), no allocation. */
+  /**
+   * Ertl's improved raw estimate, from the register histogram kept up to date: O(q), no allocation.
+   */
   @Override
   public double estimate() {
     return dense == null
@@ -381,8 +401,8 @@ public final class HyperLogLog implements CardinalitySketch {
 
   /**
    * Adds the keys of {@code other} to this sketch: afterwards its registers are those of a sketch
-   * of this precision built from the keys of both. {@code other} must use the same hashing and
-   * have this precision or a higher one. Ends the martingale estimate unless one side is empty.
+   * of this precision built from the keys of both. {@code other} must use the same hashing and have
+   * this precision or a higher one. Ends the martingale estimate unless one side is empty.
    */
   @Override
   public HyperLogLog merge(CardinalitySketch sketch) {
@@ -471,7 +491,10 @@ public final class HyperLogLog implements CardinalitySketch {
   public HyperLogLog downsize(int precision) {
     checkArgument(
         precision >= MIN_PRECISION && precision <= p,
-        "precision must be in [%d, %d], was %d", MIN_PRECISION, p, precision);
+        "precision must be in [%d, %d], was %d",
+        MIN_PRECISION,
+        p,
+        precision);
     HyperLogLog out = new HyperLogLog(precision, hash);
     out.martingale = martingale;
     if (dense == null) {
@@ -524,7 +547,9 @@ public final class HyperLogLog implements CardinalitySketch {
     return dense == null;
   }
 
-  /** The number of sparse entries (registers of the precision-25 sketch that are set); 0 when dense. */
+  /**
+   * The number of sparse entries (registers of the precision-25 sketch that are set); 0 when dense.
+   */
   public int sparseEntries() {
     return entries;
   }
@@ -534,7 +559,9 @@ public final class HyperLogLog implements CardinalitySketch {
     return dense == null ? entries == 0 : histogram[0] == 1 << p;
   }
 
-  /** The bytes of the register array: {@code 6 * 2^p / 8} when dense, 4 per table slot while sparse. */
+  /**
+   * The bytes of the register array: {@code 6 * 2^p / 8} when dense, 4 per table slot while sparse.
+   */
   @Override
   public long byteSize() {
     return dense != null ? denseBytes(p) : 4L * table.length;
@@ -594,7 +621,8 @@ public final class HyperLogLog implements CardinalitySketch {
   public void writeTo(OutputStream out) throws IOException {
     boolean hasMartingale = !Double.isNaN(martingale);
     ByteBuffer params = SketchWriter.params(15);
-    params.put((byte) p)
+    params
+        .put((byte) p)
         .put((byte) (dense == null ? SPARSE : DENSE))
         .put((byte) (hasMartingale ? MARTINGALE_FLAG : 0))
         .putInt(entries)
@@ -619,21 +647,32 @@ public final class HyperLogLog implements CardinalitySketch {
 
   static HyperLogLog read(SketchReader r) throws IOException {
     int p = r.paramByte("precision");
-    r.check(p >= MIN_PRECISION && p <= MAX_PRECISION, "precision", p,
+    r.check(
+        p >= MIN_PRECISION && p <= MAX_PRECISION,
+        "precision",
+        p,
         "in [" + MIN_PRECISION + ", " + MAX_PRECISION + "]");
     int representation = r.paramByte("representation");
     int maxEntries = maxSparseCapacity(p) / 4 * 3;
-    r.check(representation == DENSE || representation == SPARSE && maxEntries > 0,
-        "representation", representation, maxEntries > 0 ? "0 (sparse) or 1 (dense)" : "1 (dense) at precision " + p);
+    r.check(
+        representation == DENSE || representation == SPARSE && maxEntries > 0,
+        "representation",
+        representation,
+        maxEntries > 0 ? "0 (sparse) or 1 (dense)" : "1 (dense) at precision " + p);
     int flags = r.paramByte("flags");
     r.check(flags == 0 || flags == MARTINGALE_FLAG, "flags", flags, "0 or 1");
     int entries = r.paramInt("entries");
-    r.check(representation == SPARSE ? entries >= 0 && entries <= maxEntries : entries == 0,
-        "entries", Integer.toUnsignedString(entries),
+    r.check(
+        representation == SPARSE ? entries >= 0 && entries <= maxEntries : entries == 0,
+        "entries",
+        Integer.toUnsignedString(entries),
         representation == SPARSE ? "in [0, " + maxEntries + "] at precision " + p : "0 when dense");
     double martingale = r.paramDouble("martingale");
-    r.check(flags == 0 ? martingale == 0 : martingale >= 0 && martingale < Double.POSITIVE_INFINITY,
-        "martingale", martingale, flags == 0 ? "0 when absent" : "finite and non-negative");
+    r.check(
+        flags == 0 ? martingale == 0 : martingale >= 0 && martingale < Double.POSITIVE_INFINITY,
+        "martingale",
+        martingale,
+        flags == 0 ? "0 when absent" : "finite and non-negative");
     HyperLogLog s = new HyperLogLog(p, r.hash());
     if (representation == DENSE) {
       r.expectPayloadLength(denseBytes(p));
@@ -646,12 +685,20 @@ public final class HyperLogLog implements CardinalitySketch {
         int v = s.register(i);
         if (v > max) {
           throw new SketchFormatException(
-              "hyperloglog register " + i + " is " + v + ", must be at most " + max + " at precision " + p);
+              "hyperloglog register "
+                  + i
+                  + " is "
+                  + v
+                  + ", must be at most "
+                  + max
+                  + " at precision "
+                  + p);
         }
       }
     } else {
       r.expectPayloadLength(4L * entries);
-      ByteBuffer b = ByteBuffer.wrap(r.readBytes(4 * entries, "entries")).order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer b =
+          ByteBuffer.wrap(r.readBytes(4 * entries, "entries")).order(ByteOrder.LITTLE_ENDIAN);
       r.finish();
       int capacity = INITIAL_CAPACITY;
       while (entries > capacity / 4 * 3) {
@@ -664,8 +711,13 @@ public final class HyperLogLog implements CardinalitySketch {
         int rank = e & 63;
         if (e <= previous || rank < 1 || rank > SPARSE_Q + 1) {
           throw new SketchFormatException(
-              "hyperloglog sparse entry " + i + " is 0x" + Integer.toHexString(e)
-                  + ", entries must ascend with values in [1, " + (SPARSE_Q + 1) + "]");
+              "hyperloglog sparse entry "
+                  + i
+                  + " is 0x"
+                  + Integer.toHexString(e)
+                  + ", entries must ascend with values in [1, "
+                  + (SPARSE_Q + 1)
+                  + "]");
         }
         if (previous != 0 && e >>> 6 == previous >>> 6) {
           throw new SketchFormatException(
@@ -682,7 +734,10 @@ public final class HyperLogLog implements CardinalitySketch {
 
   // ---- identity
 
-  /** Equal when the precision, hashing, form and registers are equal; the martingale estimate is not compared. */
+  /**
+   * Equal when the precision, hashing, form and registers are equal; the martingale estimate is not
+   * compared.
+   */
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof HyperLogLog)) {
@@ -692,7 +747,9 @@ public final class HyperLogLog implements CardinalitySketch {
     if (p != s.p || !hash.equals(s.hash) || (dense == null) != (s.dense == null)) {
       return false;
     }
-    return dense != null ? Arrays.equals(dense, s.dense) : Arrays.equals(sortedEntries(), s.sortedEntries());
+    return dense != null
+        ? Arrays.equals(dense, s.dense)
+        : Arrays.equals(sortedEntries(), s.sortedEntries());
   }
 
   @Override
@@ -702,7 +759,11 @@ public final class HyperLogLog implements CardinalitySketch {
 
   @Override
   public String toString() {
-    return "HyperLogLog{precision=" + p + (dense == null ? ", sparse, entries=" + entries : ", dense")
-        + ", hash=" + hash + "}";
+    return "HyperLogLog{precision="
+        + p
+        + (dense == null ? ", sparse, entries=" + entries : ", dense")
+        + ", hash="
+        + hash
+        + "}";
   }
 }

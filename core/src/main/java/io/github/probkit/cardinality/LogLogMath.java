@@ -7,10 +7,10 @@ import io.github.probkit.internal.Compatibility;
  * how an update value moves when the precision is lowered, the register estimator, and the merge
  * checks. Not public API.
  *
- * <p>Conventions, for precision p (m = 2^p registers) and q = 64 - p: the index is the top p bits of
- * the hash; the update value (the "rank") is one more than the number of leading zeros of the other
- * q bits, in [1, q + 1], where q + 1 means all of them were zero. Value k has probability 2^-k for
- * k <= q and 2^-q for k = q + 1.
+ * <p>Conventions, for precision p (m = 2^p registers) and q = 64 - p: the index is the top p bits
+ * of the hash; the update value (the "rank") is one more than the number of leading zeros of the
+ * other q bits, in [1, q + 1], where q + 1 means all of them were zero. Value k has probability
+ * 2^-k for k <= q and 2^-q for k = q + 1.
  */
 final class LogLogMath {
   private LogLogMath() {}
@@ -49,9 +49,9 @@ final class LogLogMath {
   }
 
   /**
-   * The probability that a hash not yet seen changes a register holding update value {@code r}
-   * (0 for an empty register), times 1: the chance that its value exceeds r, which is 1 for an
-   * empty register, 2^-r for r <= q and 0 once the register holds the largest value q + 1.
+   * The probability that a hash not yet seen changes a register holding update value {@code r} (0
+   * for an empty register), times 1: the chance that its value exceeds r, which is 1 for an empty
+   * register, 2^-r for r <= q and 0 once the register holds the largest value q + 1.
    */
   static double exceedProbability(int r, int q) {
     return r > q ? 0 : pow2neg(r);
@@ -61,11 +61,11 @@ final class LogLogMath {
 
   /**
    * Ertl's improved raw estimator [Ertl 2017, section 3]: the harmonic-mean estimator with the
-   * contributions of empty and of saturated registers replaced by the functions sigma and tau, which
-   * removes the need for bias tables and for switching to linear counting at small cardinalities.
-   * The result is divided by 1 + (3 ln 2 - 1)/m: an estimate proportional to the inverse of a sum
-   * whose relative variance is v is too high by a factor 1 + v to first order, the bias that
-   * Flajolet et al.'s alpha_m corrects in the original estimator.
+   * contributions of empty and of saturated registers replaced by the functions sigma and tau,
+   * which removes the need for bias tables and for switching to linear counting at small
+   * cardinalities. The result is divided by 1 + (3 ln 2 - 1)/m: an estimate proportional to the
+   * inverse of a sum whose relative variance is v is too high by a factor 1 + v to first order, the
+   * bias that Flajolet et al.'s alpha_m corrects in the original estimator.
    *
    * @param m the number of registers
    * @param q 64 - p: register values lie in [0, q + 1]
@@ -121,19 +121,19 @@ final class LogLogMath {
   // ---- maximum likelihood under the Poisson model
 
   /**
-   * The x &gt; 0 that maximizes {@code -a x + sum_k b[from + k] ln(1 - exp(-x 2^-k))} over k in [0, n]:
-   * the likelihood of a sketch under the Poisson model, where {@code a} sums the probabilities of
-   * the update values known not to have been seen and {@code b[k]} counts the values seen whose
-   * probability is proportional to 2^-k (from {@code b[from]} on). 0 when nothing was seen, infinity when nothing is known
-   * unseen ({@code a = 0}).
+   * The x &gt; 0 that maximizes {@code -a x + sum_k b[from + k] ln(1 - exp(-x 2^-k))} over k in [0,
+   * n]: the likelihood of a sketch under the Poisson model, where {@code a} sums the probabilities
+   * of the update values known not to have been seen and {@code b[k]} counts the values seen whose
+   * probability is proportional to 2^-k (from {@code b[from]} on). 0 when nothing was seen,
+   * infinity when nothing is known unseen ({@code a = 0}).
    *
-   * <p>Method (Ertl 2017, section 4 and Algorithm 8): setting the derivative to zero gives
-   * {@code G(x) = a x + sum_k b[k] h(x 2^-k) = sum_k b[k]} with {@code h(y) = 1 - y / (e^y - 1)},
+   * <p>Method (Ertl 2017, section 4 and Algorithm 8): setting the derivative to zero gives {@code
+   * G(x) = a x + sum_k b[k] h(x 2^-k) = sum_k b[k]} with {@code h(y) = 1 - y / (e^y - 1)},
    * increasing and concave, so secant steps from x = 0 and a lower bound of the root stay below it
    * and climb to it. The h values at the halving arguments cost no exponentials: h at the smallest
-   * argument comes from its Taylor series, and each next one from
-   * {@code h(2y) = (y/2 + h (1 - h)) / (y/2 + 1 - h)} with {@code h = h(y)}. Iterations stop once a
-   * step moves x by at most {@code relativeError * x}.
+   * argument comes from its Taylor series, and each next one from {@code h(2y) = (y/2 + h (1 - h))
+   * / (y/2 + 1 - h)} with {@code h = h(y)}. Iterations stop once a step moves x by at most {@code
+   * relativeError * x}.
    */
   static double maximumLikelihood(double a, long[] b, int from, int n, double relativeError) {
     int kMax = n;
@@ -159,7 +159,10 @@ final class LogLogMath {
     // Jensen's inequality on the concave h bounds the root from below by ln(1 + w/a) s/w, and
     // ln(1 + y) >= 2y / (2 + y) by s / (w/2 + a); the first is the closer bound, the second cheaper
     // and as close when w/a is small.
-    double x = weighted <= 1.5 * a ? seen / (0.5 * weighted + a) : Math.log1p(weighted / a) * (seen / weighted);
+    double x =
+        weighted <= 1.5 * a
+            ? seen / (0.5 * weighted + a)
+            : Math.log1p(weighted / a) * (seen / weighted);
     double previousX = 0;
     double previousG = 0;
     while (true) {
@@ -177,7 +180,10 @@ final class LogLogMath {
     }
   }
 
-  /** {@code G(x) = a x + sum_{k in [kMin, kMax]} b[from + k] h(x 2^-k)}, see {@link #maximumLikelihood}. */
+  /**
+   * {@code G(x) = a x + sum_{k in [kMin, kMax]} b[from + k] h(x 2^-k)}, see {@link
+   * #maximumLikelihood}.
+   */
   private static double likelihoodG(double x, double a, long[] b, int from, int kMin, int kMax) {
     // Start at an argument below 2^-5, where the series to y^6 is exact to double precision.
     int top = Math.max(kMax, Math.getExponent(x) + 6);
@@ -211,14 +217,23 @@ final class LogLogMath {
     return v >= 0 ? v : ((v >>> 1) | (v & 1)) * 2.0;
   }
 
-  /** Whether {@code other} merges into {@code self}: the same type and hashing, and no lower precision. */
+  /**
+   * Whether {@code other} merges into {@code self}: the same type and hashing, and no lower
+   * precision.
+   */
   static Compatibility compatibility(CardinalitySketch self, CardinalitySketch other) {
     CardinalitySketch o = other != null && other.getClass() == self.getClass() ? other : self;
     return Compatibility.ofSelfAllowed("merge", self, other, self.getClass())
-        .require(self.hashStrategy().equals(o.hashStrategy()),
-            "sketches with different hashing: %s and %s", self.hashStrategy(), o.hashStrategy())
-        .require(o.precision() >= self.precision(),
+        .require(
+            self.hashStrategy().equals(o.hashStrategy()),
+            "sketches with different hashing: %s and %s",
+            self.hashStrategy(),
+            o.hashStrategy())
+        .require(
+            o.precision() >= self.precision(),
             "a sketch of precision %d into one of precision %d: downsize this one to %d first",
-            o.precision(), self.precision(), o.precision());
+            o.precision(),
+            self.precision(),
+            o.precision());
   }
 }

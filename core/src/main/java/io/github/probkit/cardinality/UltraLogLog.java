@@ -20,9 +20,9 @@ import java.util.Objects;
 import java.util.OptionalDouble;
 
 /**
- * UltraLogLog (Ertl 2024): a HyperLogLog whose 8-bit registers also remember whether the two
- * update values just below the maximum were seen, which makes it about 28 % smaller than a
- * HyperLogLog of the same error.
+ * UltraLogLog (Ertl 2024): a HyperLogLog whose 8-bit registers also remember whether the two update
+ * values just below the maximum were seen, which makes it about 28 % smaller than a HyperLogLog of
+ * the same error.
  *
  * <p>Cheat sheet, for precision p and m = 2^p registers of one byte:
  *
@@ -90,43 +90,63 @@ public final class UltraLogLog implements CardinalitySketch {
    * [2] hash4j, com.dynatrace.hash4j.distinctcount.UltraLogLog.
    */
 
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final double RSE = Math.sqrt(0.57891114);
   private static final double MARTINGALE_RSE = Math.sqrt(0.625 * Math.log(2));
-  /** The first-order relative bias of the maximum-likelihood estimate times m: 3/2 ln 2 zeta(3, 5/4) / zeta(2, 5/4)^2. */
+
+  /**
+   * The first-order relative bias of the maximum-likelihood estimate times m: 3/2 ln 2 zeta(3, 5/4)
+   * / zeta(2, 5/4)^2.
+   */
   private static final double ML_BIAS = 0.48147376527720065;
 
   private final int p;
+
   /** 64 - p: update values lie in [1, q + 1]. */
   private final int q;
+
   /** 4 (p - 2), the offset of a non-empty register in hash4j's state. */
   private final int offset;
+
   private final HashStrategy hash;
   private final com.dynatrace.hash4j.distinctcount.UltraLogLog sketch;
+
   /** The sketch's live state: the registers plus 4 (p - 2) where not 0. */
   private final byte[] state;
+
   /** The martingale estimate, NaN once ended by a merge. */
   private double martingale;
-  /** The probability that a new key changes the state, kept as hash4j's MartingaleEstimator keeps it. */
+
+  /**
+   * The probability that a new key changes the state, kept as hash4j's MartingaleEstimator keeps
+   * it.
+   */
   private double changeProbability;
 
   // The estimator's inputs, kept as registers change (see the design notes).
   /** Registers still 0. */
   private int empty;
-  /** Over the other registers, the chance that a new key raises each, times 2^q (below 2^64, unsigned). */
-  private long unseen;
+
   /**
-   * {@code seen[k + SEEN_FROM]}: update values seen over all registers whose probability is
-   * 2^-(k + 1); the first SEEN_FROM elements absorb the additions of 0 that keep account() free of
+   * Over the other registers, the chance that a new key raises each, times 2^q (below 2^64,
+   * unsigned).
+   */
+  private long unseen;
+
+  /**
+   * {@code seen[k + SEEN_FROM]}: update values seen over all registers whose probability is 2^-(k +
+   * 1); the first SEEN_FROM elements absorb the additions of 0 that keep account() free of
    * branches.
    */
   private final long[] seen = new long[64];
+
   private static final int SEEN_FROM = 2;
 
   /**
-   * {@code RAISE[r]}: for a non-empty register r, the chance that a key landing on it raises it (the
-   * probabilities of its update values not seen), times 2^64 as an unsigned long. At precision p,
-   * {@code RAISE[r] >>> p} is that chance times 2^q exactly: the one term that is not an integer
+   * {@code RAISE[r]}: for a non-empty register r, the chance that a key landing on it raises it
+   * (the probabilities of its update values not seen), times 2^64 as an unsigned long. At precision
+   * p, {@code RAISE[r] >>> p} is that chance times 2^q exactly: the one term that is not an integer
    * there, 2^-u for u = q + 1 (no larger value exists), shifts out to 0.
    */
   private static final long[] RAISE = new long[256];
@@ -145,7 +165,8 @@ public final class UltraLogLog implements CardinalitySketch {
     }
   }
 
-  private UltraLogLog(int p, HashStrategy hash, com.dynatrace.hash4j.distinctcount.UltraLogLog sketch) {
+  private UltraLogLog(
+      int p, HashStrategy hash, com.dynatrace.hash4j.distinctcount.UltraLogLog sketch) {
     this.p = p;
     this.q = 64 - p;
     this.offset = offset(p);
@@ -157,7 +178,10 @@ public final class UltraLogLog implements CardinalitySketch {
 
   /** A sketch over {@code sketch} whose martingale estimate is {@code estimate} (NaN: none). */
   private static UltraLogLog of(
-      int p, HashStrategy hash, com.dynatrace.hash4j.distinctcount.UltraLogLog sketch, double estimate) {
+      int p,
+      HashStrategy hash,
+      com.dynatrace.hash4j.distinctcount.UltraLogLog sketch,
+      double estimate) {
     UltraLogLog u = new UltraLogLog(p, hash, sketch);
     u.martingale = estimate;
     u.changeProbability = u.stateChangeProbability();
@@ -170,20 +194,26 @@ public final class UltraLogLog implements CardinalitySketch {
   }
 
   /**
-   * As {@link #create(int)}, hashed with {@code hash}. Refuses a hash that
-   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
-   * would crowd a few registers (88 % low at a million keys).
+   * As {@link #create(int)}, hashed with {@code hash}. Refuses a hash that {@link
+   * HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys would crowd a few
+   * registers (88 % low at a million keys).
    */
   public static UltraLogLog create(int precision, HashStrategy hash) {
     checkPrecision(precision, MAX_PRECISION);
-    return of(precision, checkUniformHash(hash, "an UltraLogLog sketch"),
-        com.dynatrace.hash4j.distinctcount.UltraLogLog.create(precision), 0);
+    return of(
+        precision,
+        checkUniformHash(hash, "an UltraLogLog sketch"),
+        com.dynatrace.hash4j.distinctcount.UltraLogLog.create(precision),
+        0);
   }
 
   private static void checkPrecision(int precision, int max) {
     checkArgument(
         precision >= MIN_PRECISION && precision <= max,
-        "precision must be in [%d, %d], was %d", MIN_PRECISION, max, precision);
+        "precision must be in [%d, %d], was %d",
+        MIN_PRECISION,
+        max,
+        precision);
   }
 
   // ---- registers
@@ -203,7 +233,10 @@ public final class UltraLogLog implements CardinalitySketch {
     return r == 0 ? 1L << q : RAISE[r] >>> p;
   }
 
-  /** Adds {@code count} times register {@code r}'s share of the estimator's inputs (-1: removes it once). */
+  /**
+   * Adds {@code count} times register {@code r}'s share of the estimator's inputs (-1: removes it
+   * once).
+   */
   private void account(int r, int count) {
     if (r == 0) {
       empty += count;
@@ -288,10 +321,10 @@ public final class UltraLogLog implements CardinalitySketch {
 
   /**
    * The state byte s after an update value whose bit is {@code bit} = value + p - 2. A non-empty s
-   * is w << 2 | seen(u - 1) << 1 | seen(u - 2) with w = u + p - 2, the bit of its largest value
-   * u; so (4 | its low bits) shifted left by w - 2 has the bits of the values it records, and the
-   * new state is read back from the top three bits once the value's bit is set. An empty state
-   * gives w - 2 = -2, a shift by 62 that moves every bit out: no value recorded.
+   * is w << 2 | seen(u - 1) << 1 | seen(u - 2) with w = u + p - 2, the bit of its largest value u;
+   * so (4 | its low bits) shifted left by w - 2 has the bits of the values it records, and the new
+   * state is read back from the top three bits once the value's bit is set. An empty state gives w
+   * - 2 = -2, a shift by 62 that moves every bit out: no value recorded.
    */
   private static int raise(int s, int bit) {
     long seen = (4L | (s & 3)) << ((s >>> 2) - 2);
@@ -350,8 +383,8 @@ public final class UltraLogLog implements CardinalitySketch {
 
   /**
    * Adds the keys of {@code other} to this sketch: afterwards its registers are those of a sketch
-   * of this precision built from the keys of both. {@code other} must use the same hashing and
-   * have this precision or a higher one. Ends the martingale estimate unless one side is empty.
+   * of this precision built from the keys of both. {@code other} must use the same hashing and have
+   * this precision or a higher one. Ends the martingale estimate unless one side is empty.
    */
   @Override
   public UltraLogLog merge(CardinalitySketch other) {
@@ -361,7 +394,8 @@ public final class UltraLogLog implements CardinalitySketch {
       return this;
     }
     if (isEmpty()) {
-      com.dynatrace.hash4j.distinctcount.UltraLogLog source = o.p == p ? o.sketch : o.sketch.downsize(p);
+      com.dynatrace.hash4j.distinctcount.UltraLogLog source =
+          o.p == p ? o.sketch : o.sketch.downsize(p);
       System.arraycopy(source.getState(), 0, state, 0, 1 << p);
       martingale = o.martingale;
       recount();
@@ -416,7 +450,10 @@ public final class UltraLogLog implements CardinalitySketch {
     return 1L << p;
   }
 
-  /** A copy of the registers ({@code u << 2 | seen(u-1) << 1 | seen(u-2)}): for tests and for explaining. */
+  /**
+   * A copy of the registers ({@code u << 2 | seen(u-1) << 1 | seen(u-2)}): for tests and for
+   * explaining.
+   */
   public byte[] registers() {
     byte[] out = new byte[state.length];
     toRegisters(state, 0, out, out.length, offset(p));
@@ -425,15 +462,16 @@ public final class UltraLogLog implements CardinalitySketch {
 
   /**
    * Writes the registers of {@code len} state bytes from {@code from} to {@code to}: each byte less
-   * {@code offset}, 0 kept. Eight bytes at a time in a long, since no byte can borrow from the next:
-   * a non-zero state byte is at least offset + 4.
+   * {@code offset}, 0 kept. Eight bytes at a time in a long, since no byte can borrow from the
+   * next: a non-zero state byte is at least offset + 4.
    */
   private static void toRegisters(byte[] state, int from, byte[] to, int len, int offset) {
     int i = 0;
     for (; i + 8 <= len; i += 8) {
       long x = (long) LONGS.get(state, from + i);
       // The top bit of each byte of x that is not 0, moved to the byte's lowest bit.
-      long nonZero = ((((x & 0x7F7F7F7F7F7F7F7FL) + 0x7F7F7F7F7F7F7F7FL) | x) & 0x8080808080808080L) >>> 7;
+      long nonZero =
+          ((((x & 0x7F7F7F7F7F7F7F7FL) + 0x7F7F7F7F7F7F7F7FL) | x) & 0x8080808080808080L) >>> 7;
       LONGS.set(to, i, x - nonZero * offset);
     }
     for (; i < len; i++) {
@@ -464,7 +502,10 @@ public final class UltraLogLog implements CardinalitySketch {
   public void writeTo(OutputStream out) throws IOException {
     boolean hasMartingale = !Double.isNaN(martingale);
     ByteBuffer params = SketchWriter.params(10);
-    params.put((byte) p).put((byte) (hasMartingale ? MARTINGALE_FLAG : 0)).putDouble(hasMartingale ? martingale : 0);
+    params
+        .put((byte) p)
+        .put((byte) (hasMartingale ? MARTINGALE_FLAG : 0))
+        .putDouble(hasMartingale ? martingale : 0);
     SketchWriter w = SketchWriter.begin(out, type(), hash, params.array(), state.length);
     // Through a small buffer: a copy of all the registers would cost more than writing them.
     byte[] chunk = new byte[Math.min(state.length, 4096)];
@@ -482,13 +523,19 @@ public final class UltraLogLog implements CardinalitySketch {
 
   static UltraLogLog read(SketchReader r) throws IOException {
     int p = r.paramByte("precision");
-    r.check(p >= MIN_PRECISION && p <= MAX_PRECISION, "precision", p,
+    r.check(
+        p >= MIN_PRECISION && p <= MAX_PRECISION,
+        "precision",
+        p,
         "in [" + MIN_PRECISION + ", " + MAX_PRECISION + "]");
     int flags = r.paramByte("flags");
     r.check(flags == 0 || flags == MARTINGALE_FLAG, "flags", flags, "0 or 1");
     double estimate = r.paramDouble("martingale");
-    r.check(flags == 0 ? estimate == 0 : estimate >= 0 && estimate < Double.POSITIVE_INFINITY,
-        "martingale", estimate, flags == 0 ? "0 when absent" : "finite and non-negative");
+    r.check(
+        flags == 0 ? estimate == 0 : estimate >= 0 && estimate < Double.POSITIVE_INFINITY,
+        "martingale",
+        estimate,
+        flags == 0 ? "0 when absent" : "finite and non-negative");
     r.expectPayloadLength(1L << p);
     byte[] registers = r.readBytes(1 << p, "registers");
     r.finish();
@@ -501,13 +548,17 @@ public final class UltraLogLog implements CardinalitySketch {
       }
       registers[i] = v == 0 ? 0 : (byte) (v + offset);
     }
-    com.dynatrace.hash4j.distinctcount.UltraLogLog s = com.dynatrace.hash4j.distinctcount.UltraLogLog.wrap(registers);
+    com.dynatrace.hash4j.distinctcount.UltraLogLog s =
+        com.dynatrace.hash4j.distinctcount.UltraLogLog.wrap(registers);
     return of(p, r.hash(), s, flags == 0 ? Double.NaN : estimate);
   }
 
   // ---- identity
 
-  /** Equal when the precision, hashing and registers are equal; the martingale estimate is not compared. */
+  /**
+   * Equal when the precision, hashing and registers are equal; the martingale estimate is not
+   * compared.
+   */
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof UltraLogLog)) {

@@ -22,9 +22,9 @@ import java.util.Objects;
 
 /**
  * A binary fuse filter (Graf and Lemire 2022): a static filter, built once from a set of keys, that
- * stores one 8- or 16-bit fingerprint per table slot and answers a query with three memory accesses.
- * It is smaller than a Bloom filter at the same rate and faster to query, but no key can be added
- * after it is built.
+ * stores one 8- or 16-bit fingerprint per table slot and answers a query with three memory
+ * accesses. It is smaller than a Bloom filter at the same rate and faster to query, but no key can
+ * be added after it is built.
  *
  * <p>Cheat sheet, for n distinct keys and f-bit fingerprints:
  *
@@ -71,7 +71,9 @@ public final class BinaryFuseFilter implements MembershipFilter {
       }
       checkArgument(
           fpp >= BITS_16.fpp(),
-          "fpp must be at least 2^-16 (%s) for a binary fuse filter, was %s", BITS_16.fpp(), fpp);
+          "fpp must be at least 2^-16 (%s) for a binary fuse filter, was %s",
+          BITS_16.fpp(),
+          fpp);
       return BITS_16;
     }
 
@@ -82,6 +84,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
 
   /** The most table slots: the largest array a JVM allocates. */
   public static final int MAX_SLOTS = Integer.MAX_VALUE - 8;
+
   /** The longest segment, 2^18 slots (longer ones gain nothing and lose locality). */
   public static final int MAX_SEGMENT_LENGTH = 1 << 18;
 
@@ -137,8 +140,14 @@ public final class BinaryFuseFilter implements MembershipFilter {
   private final int slots;
 
   private BinaryFuseFilter(
-      FingerprintBits width, HashStrategy hash, long keys, long seed, int segmentLength, int segmentCount,
-      byte[] t8, short[] t16) {
+      FingerprintBits width,
+      HashStrategy hash,
+      long keys,
+      long seed,
+      int segmentLength,
+      int segmentCount,
+      byte[] t8,
+      short[] t16) {
     this.width = width;
     this.hash = hash;
     this.keys = keys;
@@ -160,7 +169,8 @@ public final class BinaryFuseFilter implements MembershipFilter {
     return create(keys, bits, HashStrategy.xxh3());
   }
 
-  public static BinaryFuseFilter create(Iterable<byte[]> keys, FingerprintBits bits, HashStrategy hash) {
+  public static BinaryFuseFilter create(
+      Iterable<byte[]> keys, FingerprintBits bits, HashStrategy hash) {
     Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(hash, "hash");
     Hashes h = new Hashes();
@@ -171,7 +181,8 @@ public final class BinaryFuseFilter implements MembershipFilter {
   }
 
   /** A filter of the UTF-8 bytes of the keys, hashed with XXH3. */
-  public static BinaryFuseFilter ofStrings(Iterable<? extends CharSequence> keys, FingerprintBits bits) {
+  public static BinaryFuseFilter ofStrings(
+      Iterable<? extends CharSequence> keys, FingerprintBits bits) {
     return ofStrings(keys, bits, HashStrategy.xxh3());
   }
 
@@ -202,21 +213,28 @@ public final class BinaryFuseFilter implements MembershipFilter {
   }
 
   /**
-   * A filter of keys given by their hashes: {@code hashes[i]} must be {@code hash.hash64(key)} of the
-   * key's bytes, so that queries (which hash the key with {@code hash}) find it. The array is not
-   * modified; duplicates are allowed.
+   * A filter of keys given by their hashes: {@code hashes[i]} must be {@code hash.hash64(key)} of
+   * the key's bytes, so that queries (which hash the key with {@code hash}) find it. The array is
+   * not modified; duplicates are allowed.
    */
-  public static BinaryFuseFilter fromHashes(long[] hashes, FingerprintBits bits, HashStrategy hash) {
+  public static BinaryFuseFilter fromHashes(
+      long[] hashes, FingerprintBits bits, HashStrategy hash) {
     Objects.requireNonNull(hashes, "hashes");
     return fromHashes(hashes, hashes.length, bits, hash);
   }
 
-  /** As {@link #fromHashes(long[], FingerprintBits, HashStrategy)}, from {@code hashes[0, count)}. */
-  public static BinaryFuseFilter fromHashes(long[] hashes, int count, FingerprintBits bits, HashStrategy hash) {
+  /**
+   * As {@link #fromHashes(long[], FingerprintBits, HashStrategy)}, from {@code hashes[0, count)}.
+   */
+  public static BinaryFuseFilter fromHashes(
+      long[] hashes, int count, FingerprintBits bits, HashStrategy hash) {
     Objects.requireNonNull(hashes, "hashes");
     Objects.requireNonNull(hash, "hash");
-    checkArgument(count >= 0 && count <= hashes.length,
-        "count must be in [0, %d], was %d", hashes.length, count);
+    checkArgument(
+        count >= 0 && count <= hashes.length,
+        "count must be in [0, %d], was %d",
+        hashes.length,
+        count);
     // Not copied up front: the build reads the hashes and copies them only to deduplicate, so the
     // memory check below comes before any allocation the size of the input.
     return build(hashes, count, false, bits, hash);
@@ -236,13 +254,16 @@ public final class BinaryFuseFilter implements MembershipFilter {
     }
   }
 
-  /** Builds from {@code h[0, count)}, which it may reorder when {@code ours}, and copies otherwise. */
+  /**
+   * Builds from {@code h[0, count)}, which it may reorder when {@code ours}, and copies otherwise.
+   */
   private static BinaryFuseFilter build(
       long[] h, int count, boolean ours, FingerprintBits bits, HashStrategy hash) {
     Objects.requireNonNull(bits, "bits");
     boolean eight = bits == FingerprintBits.BITS_8;
     if (count == 0) {
-      return new BinaryFuseFilter(bits, hash, 0, 0, 1, 0, eight ? new byte[0] : null, eight ? null : new short[0]);
+      return new BinaryFuseFilter(
+          bits, hash, 0, 0, 1, 0, eight ? new byte[0] : null, eight ? null : new short[0]);
     }
     int n = count;
     boolean unique = false;
@@ -256,25 +277,41 @@ public final class BinaryFuseFilter implements MembershipFilter {
       checkArgument(
           slots <= MAX_SLOTS,
           "%d distinct keys need a table of %d slots, more than the maximum of %d",
-          n, slots, MAX_SLOTS);
+          n,
+          slots,
+          MAX_SLOTS);
       checkAllocatable(
           slots * (4 + 8 + 4 + bits.bits / 8) + 12L * n,
           "building a binary fuse filter of " + n + " keys");
-      BinaryFuseFilter f = new BinaryFuseFilter(bits, hash, n, attempt * SEED_STEP, segmentLength,
-          (int) segmentCount, eight ? new byte[(int) slots] : null, eight ? null : new short[(int) slots]);
+      BinaryFuseFilter f =
+          new BinaryFuseFilter(
+              bits,
+              hash,
+              n,
+              attempt * SEED_STEP,
+              segmentLength,
+              (int) segmentCount,
+              eight ? new byte[(int) slots] : null,
+              eight ? null : new short[(int) slots]);
       if (f.fill(h, n)) {
         return f;
       }
       if (!unique) {
-        // Equal hashes share all three slots and never peel: remove them once, on the first failure.
+        // Equal hashes share all three slots and never peel: remove them once, on the first
+        // failure.
         h = ours ? h : Arrays.copyOf(h, n);
         n = sortUnique(h, n);
         unique = true;
       }
     }
-    // Not reached in practice: each attempt fails with probability well under 1/2 and the table grows.
-    throw new IllegalStateException(String.format(Locale.ROOT,
-        "could not build a binary fuse filter of %d distinct keys in %d attempts", n, MAX_ATTEMPTS));
+    // Not reached in practice: each attempt fails with probability well under 1/2 and the table
+    // grows.
+    throw new IllegalStateException(
+        String.format(
+            Locale.ROOT,
+            "could not build a binary fuse filter of %d distinct keys in %d attempts",
+            n,
+            MAX_ATTEMPTS));
   }
 
   private static int sortUnique(long[] h, int count) {
@@ -455,14 +492,18 @@ public final class BinaryFuseFilter implements MembershipFilter {
   @Override
   public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
     Batch.checkRange(from, to, keys.length, present.length);
-    return (int) Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, n, present, at));
+    return (int)
+        Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
-  public int mightContainAll(byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
+  public int mightContainAll(
+      byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
     Batch.checkSlices(buf, offsets, lengths, count);
     Batch.checkRange(0, count, count, present.length);
-    return (int) Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, n, present, at));
+    return (int)
+        Batch.overSlices(
+            hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, n, present, at));
   }
 
   /** True: a key's three slots and fingerprint come from its hash alone. */
@@ -483,9 +524,10 @@ public final class BinaryFuseFilter implements MembershipFilter {
       for (int i = 0; i < n; i++) {
         long x = Mix.mix64(h[i] + seed);
         int p0 = p0(x);
-        touched += t8 != null
-            ? t8[p0] + t8[p1(x, p0)] + t8[p2(x, p0)]
-            : t16[p0] + t16[p1(x, p0)] + t16[p2(x, p0)];
+        touched +=
+            t8 != null
+                ? t8[p0] + t8[p1(x, p0)] + t8[p2(x, p0)]
+                : t16[p0] + t16[p1(x, p0)] + t16[p2(x, p0)];
       }
       Batch.consume(touched);
     }
@@ -586,7 +628,8 @@ public final class BinaryFuseFilter implements MembershipFilter {
     byte[] t8 = s.width == FingerprintBits.BITS_8 ? r.readBytes(s.slots, "fingerprints") : null;
     short[] t16 = s.width == FingerprintBits.BITS_16 ? r.readShorts(s.slots, "fingerprints") : null;
     r.finish();
-    return new BinaryFuseFilter(s.width, r.hash(), s.keys, s.seed, s.segmentLength, s.segmentCount, t8, t16);
+    return new BinaryFuseFilter(
+        s.width, r.hash(), s.keys, s.seed, s.segmentLength, s.segmentCount, t8, t16);
   }
 
   /** The parameters of a filter in the format, checked. */
@@ -614,15 +657,24 @@ public final class BinaryFuseFilter implements MembershipFilter {
     FingerprintBits width = FingerprintBits.of(bits);
     r.check(width != null, "fingerprintBits", bits, "8 or 16");
     int length = r.paramInt("segmentLength");
-    r.check(length >= 1 && length <= MAX_SEGMENT_LENGTH && Integer.bitCount(length) == 1,
-        "segmentLength", length, "a power of two in [1, " + MAX_SEGMENT_LENGTH + "]");
+    r.check(
+        length >= 1 && length <= MAX_SEGMENT_LENGTH && Integer.bitCount(length) == 1,
+        "segmentLength",
+        length,
+        "a power of two in [1, " + MAX_SEGMENT_LENGTH + "]");
     int count = r.paramInt("segmentCount");
-    r.check(count >= 0 && (count + 2L) * length <= MAX_SLOTS,
-        "segmentCount", count, "in [0, " + (MAX_SLOTS / length - 2) + "] for segments of " + length);
+    r.check(
+        count >= 0 && (count + 2L) * length <= MAX_SLOTS,
+        "segmentCount",
+        count,
+        "in [0, " + (MAX_SLOTS / length - 2) + "] for segments of " + length);
     int slots = count == 0 ? 0 : (count + 2) * length;
     long keys = r.paramLong("keys");
-    r.check(count == 0 ? keys == 0 : keys >= 1 && keys <= slots,
-        "keys", keys, count == 0 ? "0 in an empty filter" : "in [1, " + slots + "]");
+    r.check(
+        count == 0 ? keys == 0 : keys >= 1 && keys <= slots,
+        "keys",
+        keys,
+        count == 0 ? "0 in an empty filter" : "in [1, " + slots + "]");
     long seed = r.paramLong("seed");
     // Long arithmetic and a short[] for 16-bit fingerprints: above 2^30 slots the bytes pass 2^31.
     r.expectPayloadLength((long) slots * (bits / 8));
@@ -630,8 +682,8 @@ public final class BinaryFuseFilter implements MembershipFilter {
   }
 
   /**
-   * The query of a filter of shape {@code s} whose table is read from a mapped file
-   * ({@link MappedFilter}): the slots and fingerprint of {@link #containsHash}.
+   * The query of a filter of shape {@code s} whose table is read from a mapped file ({@link
+   * MappedFilter}): the slots and fingerprint of {@link #containsHash}.
    */
   static boolean containsIn(MappedBytes table, Shape s, long h) {
     if (s.keys == 0) {
@@ -646,7 +698,8 @@ public final class BinaryFuseFilter implements MembershipFilter {
     if (s.width == FingerprintBits.BITS_8) {
       return (byte) fp == (byte) (table.getByte(p0) ^ table.getByte(p1) ^ table.getByte(p2));
     }
-    return (short) fp == (short) (table.getShort(2L * p0) ^ table.getShort(2L * p1) ^ table.getShort(2L * p2));
+    return (short) fp
+        == (short) (table.getShort(2L * p0) ^ table.getShort(2L * p1) ^ table.getShort(2L * p2));
   }
 
   // ---- identity
@@ -657,9 +710,14 @@ public final class BinaryFuseFilter implements MembershipFilter {
       return false;
     }
     BinaryFuseFilter f = (BinaryFuseFilter) o;
-    return width == f.width && hash.equals(f.hash) && keys == f.keys && seed == f.seed
-        && segmentLength == f.segmentLength && segmentCount == f.segmentCount
-        && Arrays.equals(t8, f.t8) && Arrays.equals(t16, f.t16);
+    return width == f.width
+        && hash.equals(f.hash)
+        && keys == f.keys
+        && seed == f.seed
+        && segmentLength == f.segmentLength
+        && segmentCount == f.segmentCount
+        && Arrays.equals(t8, f.t8)
+        && Arrays.equals(t16, f.t16);
   }
 
   @Override
@@ -669,7 +727,14 @@ public final class BinaryFuseFilter implements MembershipFilter {
 
   @Override
   public String toString() {
-    return "BinaryFuseFilter{keys=" + keys + ", fingerprintBits=" + width.bits + ", slots=" + slots
-        + ", hash=" + hash + "}";
+    return "BinaryFuseFilter{keys="
+        + keys
+        + ", fingerprintBits="
+        + width.bits
+        + ", slots="
+        + slots
+        + ", hash="
+        + hash
+        + "}";
   }
 }

@@ -26,11 +26,11 @@ import java.util.PrimitiveIterator;
 /**
  * A cache-blocked Bloom filter: every probe of a key falls in one 512-bit block (a 64-byte cache
  * line), so a query costs one memory access however many probes it makes. It is the fastest filter
- * that keys can be added to, at the price of slightly more memory than a standard {@link BloomFilter} for the same
- * false-positive rate, because keys are spread unevenly over the blocks.
+ * that keys can be added to, at the price of slightly more memory than a standard {@link
+ * BloomFilter} for the same false-positive rate, because keys are spread unevenly over the blocks.
  *
- * <p>Cheat sheet, for n keys in B blocks of 512 bits (m = 512 B bits, load per block
- * {@code lambda = n / B}) and k probes:
+ * <p>Cheat sheet, for n keys in B blocks of 512 bits (m = 512 B bits, load per block {@code lambda
+ * = n / B}) and k probes:
  *
  * <pre>
  *   fpp   p = sum_j Poisson(j; lambda) * E[(X_j / 512)^k]
@@ -65,8 +65,10 @@ import java.util.PrimitiveIterator;
 public final class BlockedBloomFilter implements MergeableFilter {
   /** The bits of a block: one 64-byte cache line. */
   public static final int BLOCK_BITS = 512;
+
   /** The most bits a filter can have: whole blocks in the largest long[] a JVM allocates. */
   public static final long MAX_BITS = LongBitArray.MAX_BITS / BLOCK_BITS * BLOCK_BITS;
+
   /** The most probes per key. */
   public static final int MAX_HASHES = 64;
 
@@ -108,10 +110,13 @@ public final class BlockedBloomFilter implements MergeableFilter {
    */
 
   private static final int BLOCK_WORDS = BLOCK_BITS / Long.SIZE;
+
   /** Spin locks of the concurrent mode: block b is guarded by lock b mod LOCKS. */
   private static final int LOCKS = 256;
+
   /** Ints between two locks: 64 bytes, so that no two share a cache line. */
   private static final int LOCK_STRIDE = 16;
+
   private static final VarHandle LOCK = MethodHandles.arrayElementVarHandle(int[].class);
   private static final long REMIX = 0x9E3779B97F4A7C15L;
   private static final int FIELDS_PER_REMIX = 7;
@@ -119,8 +124,10 @@ public final class BlockedBloomFilter implements MergeableFilter {
   private final LongBitArray bits;
   private final long[] words;
   private final boolean concurrent;
+
   /** The spin locks of the concurrent mode (null in the single-writer mode). */
   private final int[] locks;
+
   private final long blocks;
   private final int k;
   private final HashStrategy hash;
@@ -129,7 +136,12 @@ public final class BlockedBloomFilter implements MergeableFilter {
   private final double fpp;
 
   private BlockedBloomFilter(
-      LongBitArray bits, int k, HashStrategy hash, long expectedKeys, double fpp, Concurrency concurrency) {
+      LongBitArray bits,
+      int k,
+      HashStrategy hash,
+      long expectedKeys,
+      double fpp,
+      Concurrency concurrency) {
     this.bits = bits;
     this.words = bits.words();
     this.concurrent = Objects.requireNonNull(concurrency, "concurrency") == Concurrency.CONCURRENT;
@@ -142,7 +154,10 @@ public final class BlockedBloomFilter implements MergeableFilter {
     this.fpp = fpp;
   }
 
-  /** A filter sized for {@code expectedKeys} keys at false-positive rate {@code fpp}, hashed with XXH3. */
+  /**
+   * A filter sized for {@code expectedKeys} keys at false-positive rate {@code fpp}, hashed with
+   * XXH3.
+   */
   public static BlockedBloomFilter create(long expectedKeys, double fpp) {
     return create(expectedKeys, fpp, HashStrategy.xxh3());
   }
@@ -163,8 +178,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
   }
 
   /**
-   * A filter of {@code bits} bits, rounded up to whole 512-bit blocks, and {@code hashes} probes per
-   * key, hashed with XXH3.
+   * A filter of {@code bits} bits, rounded up to whole 512-bit blocks, and {@code hashes} probes
+   * per key, hashed with XXH3.
    */
   public static BlockedBloomFilter withBits(long bits, int hashes) {
     return withBits(bits, hashes, HashStrategy.xxh3());
@@ -174,7 +189,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
     return withBits(bits, hashes, hash, Concurrency.CONCURRENT);
   }
 
-  public static BlockedBloomFilter withBits(long bits, int hashes, HashStrategy hash, Concurrency concurrency) {
+  public static BlockedBloomFilter withBits(
+      long bits, int hashes, HashStrategy hash, Concurrency concurrency) {
     checkArgument(bits >= 1 && bits <= MAX_BITS, "bits must be in [1, %d], was %d", MAX_BITS, bits);
     return allocate(roundUp(bits), hashes, hash, 0, 0, concurrency);
   }
@@ -183,7 +199,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
     return (bits + BLOCK_BITS - 1) / BLOCK_BITS * BLOCK_BITS;
   }
 
-  private static BlockedBloomFilter allocate(long m, int k, HashStrategy hash, long n, double p, Concurrency c) {
+  private static BlockedBloomFilter allocate(
+      long m, int k, HashStrategy hash, long n, double p, Concurrency c) {
     checkArgument(k >= 1 && k <= MAX_HASHES, "hashes must be in [1, %d], was %d", MAX_HASHES, k);
     Objects.requireNonNull(hash, "hash");
     Objects.requireNonNull(c, "concurrency");
@@ -194,8 +211,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
   // ---- sizing
 
   /**
-   * The bits for {@code n} keys at rate {@code p}: the fewest whole blocks for which
-   * {@link #falsePositiveRate} with the best number of probes is at most {@code p}.
+   * The bits for {@code n} keys at rate {@code p}: the fewest whole blocks for which {@link
+   * #falsePositiveRate} with the best number of probes is at most {@code p}.
    */
   public static long optimalBits(long n, double p) {
     checkArgument(n > 0, "expectedKeys must be positive, was %d", n);
@@ -213,7 +230,9 @@ public final class BlockedBloomFilter implements MergeableFilter {
       checkArgument(
           hi < maxBlocks,
           "%d keys at fpp %s need more than the maximum of %d bits",
-          n, p, MAX_BITS);
+          n,
+          p,
+          MAX_BITS);
       hi = Math.min(maxBlocks, 2 * hi);
     } while (bestRate(hi, n) > p);
     // Invariant: rate(lo) > p >= rate(hi).
@@ -233,7 +252,9 @@ public final class BlockedBloomFilter implements MergeableFilter {
     return falsePositiveRate(m, n, optimalHashes(m, n));
   }
 
-  /** The probes per key that minimise {@link #falsePositiveRate} for {@code n} keys in {@code bits}. */
+  /**
+   * The probes per key that minimise {@link #falsePositiveRate} for {@code n} keys in {@code bits}.
+   */
   public static int optimalHashes(long bits, long n) {
     checkArgument(bits > 0, "bits must be positive, was %d", bits);
     checkArgument(n > 0, "expectedKeys must be positive, was %d", n);
@@ -286,7 +307,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
   private static double blockRate(long j, int k) {
     double t = (double) j * k;
     double a = StrictMath.exp(t * StrictMath.log1p(-1.0 / BLOCK_BITS)); // P(a given bit is clear)
-    double b = StrictMath.exp(t * StrictMath.log1p(-2.0 / BLOCK_BITS)); // P(two given bits are clear)
+    double b =
+        StrictMath.exp(t * StrictMath.log1p(-2.0 / BLOCK_BITS)); // P(two given bits are clear)
     double mu = 1 - a;
     double var = Math.max(0, a / BLOCK_BITS + (1 - 1.0 / BLOCK_BITS) * b - a * a);
     double first = StrictMath.pow(mu, k);
@@ -305,7 +327,9 @@ public final class BlockedBloomFilter implements MergeableFilter {
     double x = j + 1.0;
     double inv = 1 / x;
     double inv2 = inv * inv;
-    return (x - 0.5) * StrictMath.log(x) - x + 0.5 * StrictMath.log(2 * Math.PI)
+    return (x - 0.5) * StrictMath.log(x)
+        - x
+        + 0.5 * StrictMath.log(2 * Math.PI)
         + inv * (1.0 / 12 - inv2 * (1.0 / 360 - inv2 * (1.0 / 1260)));
   }
 
@@ -350,7 +374,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
   }
 
   // The hot paths are kept under the JIT's inlining limit (325 bytes of bytecode): one method per
-  // case, the common one (k <= 7, one group of fields) first. Measured: 15.2 against 13.2 ns per add
+  // case, the common one (k <= 7, one group of fields) first. Measured: 15.2 against 13.2 ns per
+  // add
   // when the whole add was one method that the JIT would not inline.
 
   /** Sets the key's bits in the block at word {@code base}; whether any was clear. */
@@ -397,8 +422,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
   /**
    * The concurrent add: the plain stores of {@link #addPlain}, under the spin lock of the key's
    * block. One locked instruction per add, where an atomic operation per changed word took four or
-   * five (long keys at 10^6, one thread: 29.2 ns against 13.2 single-writer with compare-and-exchange
-   * per word).
+   * five (long keys at 10^6, one thread: 29.2 ns against 13.2 single-writer with
+   * compare-and-exchange per word).
    */
   private boolean addLocked(int base, long h) {
     int lock = lockOf(base);
@@ -410,7 +435,9 @@ public final class BlockedBloomFilter implements MergeableFilter {
     }
   }
 
-  /** The lock of the block at word {@code base}: one of {@link #LOCKS}, each on its own cache line. */
+  /**
+   * The lock of the block at word {@code base}: one of {@link #LOCKS}, each on its own cache line.
+   */
   private static int lockOf(int base) {
     return ((base / BLOCK_WORDS) & (LOCKS - 1)) * LOCK_STRIDE;
   }
@@ -465,16 +492,24 @@ public final class BlockedBloomFilter implements MergeableFilter {
   public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
     Batch.checkRange(from, to, keys.length, present.length);
     int[] base = new int[Math.min(Batch.CHUNK, to - from)];
-    return (int) Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, base, n, present, at));
+    return (int)
+        Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, base, n, present, at));
   }
 
   @Override
-  public int mightContainAll(byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
+  public int mightContainAll(
+      byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
     Batch.checkSlices(buf, offsets, lengths, count);
     Batch.checkRange(0, count, count, present.length);
     int[] base = new int[Math.min(Batch.CHUNK, count)];
-    return (int) Batch.overSlices(
-        hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, base, n, present, at));
+    return (int)
+        Batch.overSlices(
+            hash,
+            buf,
+            offsets,
+            lengths,
+            count,
+            (h, n, at) -> containsChunk(h, base, n, present, at));
   }
 
   @Override
@@ -501,7 +536,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
   public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
     Batch.checkRange(from, to, hashes.length, present.length);
     int[] base = new int[Math.min(Batch.CHUNK, to - from)];
-    return (int) Batch.overHashes(hashes, from, to, (h, n, at) -> containsChunk(h, base, n, present, at));
+    return (int)
+        Batch.overHashes(hashes, from, to, (h, n, at) -> containsChunk(h, base, n, present, at));
   }
 
   @Override
@@ -554,12 +590,10 @@ public final class BlockedBloomFilter implements MergeableFilter {
     return changed;
   }
 
-
-
   /**
-   * Writes into {@code out[0..hashes)} the bit positions in {@code [0, bits)}, in probe order, that a
-   * blocked filter of {@code bits} bits (a multiple of 512), {@code hashes} probes and {@code hash}
-   * gives the key, without allocating the filter: for stores that keep the table elsewhere
+   * Writes into {@code out[0..hashes)} the bit positions in {@code [0, bits)}, in probe order, that
+   * a blocked filter of {@code bits} bits (a multiple of 512), {@code hashes} probes and {@code
+   * hash} gives the key, without allocating the filter: for stores that keep the table elsewhere
    * (probkit-redis). All of them lie in one 512-bit block; bit {@code i} is bit {@code i mod 64} of
    * word {@code i / 64}, as in the serialized payload (docs/FORMAT.md).
    */
@@ -586,8 +620,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   /**
    * Adds every key of {@code other} to this filter (bitwise OR): afterwards this filter answers
-   * present for every key either answered present for. Both must have the same bits, hashes and hash
-   * strategy.
+   * present for every key either answered present for. Both must have the same bits, hashes and
+   * hash strategy.
    */
   @Override
   public BlockedBloomFilter merge(MembershipFilter other) {
@@ -621,7 +655,11 @@ public final class BlockedBloomFilter implements MergeableFilter {
   private Compatibility compatibility(MembershipFilter other) {
     BlockedBloomFilter o = other instanceof BlockedBloomFilter ? (BlockedBloomFilter) other : this;
     return Compatibility.of("merge", this, other, BlockedBloomFilter.class)
-        .require(blocks == o.blocks, "filters of different sizes: %d bits and %d bits", bitSize(), o.bitSize())
+        .require(
+            blocks == o.blocks,
+            "filters of different sizes: %d bits and %d bits",
+            bitSize(),
+            o.bitSize())
         .require(k == o.k, "filters with different hash counts: %d and %d", k, o.k)
         .require(hash.equals(o.hash), "filters with different hashing: %s and %s", hash, o.hash);
   }
@@ -675,8 +713,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
   }
 
   /**
-   * The chance that a key never added is reported present now: the mean over blocks of
-   * {@code (bits set in the block / 512)^k}, which is exact for uniform hashing (a scan of the table).
+   * The chance that a key never added is reported present now: the mean over blocks of {@code (bits
+   * set in the block / 512)^k}, which is exact for uniform hashing (a scan of the table).
    */
   @Override
   public double expectedFpp() {
@@ -687,8 +725,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
    * The number of distinct keys added, from the fill of each block: the sum over blocks with X bits
    * set of {@code ln(1 - X/512) / (k ln(1 - 1/512))}, which inverts the expected fill of a block.
    * Summing per block avoids the bias that uneven loads give an estimate from the whole table, and
-   * the exact {@code ln(1 - 1/512)} avoids the 0.1 % excess of the usual {@code -1/512}. A block with
-   * every bit set gives {@link Long#MAX_VALUE}.
+   * the exact {@code ln(1 - 1/512)} avoids the 0.1 % excess of the usual {@code -1/512}. A block
+   * with every bit set gives {@link Long#MAX_VALUE}.
    */
   @Override
   public long approximateCount() {
@@ -756,8 +794,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
   // ---- serialization
 
   /**
-   * Parameters: bits (u64, a multiple of 512), hashes (u32), expectedKeys (u64), fpp (f64). Payload:
-   * the bits / 64 words of the table, little-endian, block b being words [8b, 8b + 8).
+   * Parameters: bits (u64, a multiple of 512), hashes (u32), expectedKeys (u64), fpp (f64).
+   * Payload: the bits / 64 words of the table, little-endian, block b being words [8b, 8b + 8).
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
@@ -770,7 +808,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
   }
 
   /** As {@link #readFrom(InputStream)}, the filter then written in the given mode. */
-  public static BlockedBloomFilter readFrom(InputStream in, Concurrency concurrency) throws IOException {
+  public static BlockedBloomFilter readFrom(InputStream in, Concurrency concurrency)
+      throws IOException {
     Objects.requireNonNull(concurrency, "concurrency");
     return read(SketchReader.open(in, StructureType.BLOCKED_BLOOM_FILTER), concurrency);
   }
@@ -786,8 +825,13 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   /** The parameters, checked, and the payload length they imply (the part a mapped view reads). */
   static BloomShape readShape(SketchReader r) throws IOException {
-    BloomShape s = BloomShape.read(r, "bits", b -> b >= BLOCK_BITS && b <= MAX_BITS && b % BLOCK_BITS == 0,
-        "a multiple of " + BLOCK_BITS + " in [" + BLOCK_BITS + ", " + MAX_BITS + "]", MAX_HASHES);
+    BloomShape s =
+        BloomShape.read(
+            r,
+            "bits",
+            b -> b >= BLOCK_BITS && b <= MAX_BITS && b % BLOCK_BITS == 0,
+            "a multiple of " + BLOCK_BITS + " in [" + BLOCK_BITS + ", " + MAX_BITS + "]",
+            MAX_HASHES);
     r.expectPayloadLength(8L * LongBitArray.wordsFor(s.cells));
     return s;
   }

@@ -41,12 +41,12 @@ import java.util.Objects;
  *   <li>{@link Concurrency#CONCURRENT} (the default): {@code add} is lock-free and may be called
  *       from many threads at once (an atomic compare-and-exchange on each 64-bit word whose bit it
  *       sets); {@code mightContain} may run concurrently with adds and sees every add that
- *       happened-before it. {@code merge}, {@code intersect} and {@code writeTo} are not atomic with
- *       respect to concurrent adds: a key added during one of them may be missed by it.
+ *       happened-before it. {@code merge}, {@code intersect} and {@code writeTo} are not atomic
+ *       with respect to concurrent adds: a key added during one of them may be missed by it.
  *   <li>{@link Concurrency#SINGLE_WRITER}: {@code add}, {@code merge} and {@code intersect} use
  *       plain stores, and one thread at a time may call them; queries from other threads need
- *       external synchronization with it (they may see an add partly done). The fastest way to build
- *       a filter from one thread.
+ *       external synchronization with it (they may see an add partly done). The fastest way to
+ *       build a filter from one thread.
  * </ul>
  *
  * Both modes write the same bits for the same keys and the same bytes to a file.
@@ -54,6 +54,7 @@ import java.util.Objects;
 public final class BloomFilter implements MergeableFilter {
   /** The most bits a filter can have: the largest long[] a JVM allocates. */
   public static final long MAX_BITS = LongBitArray.MAX_BITS;
+
   /** The most probes per key. */
   public static final int MAX_HASHES = 255;
 
@@ -89,7 +90,12 @@ public final class BloomFilter implements MergeableFilter {
   private final double fpp;
 
   private BloomFilter(
-      LongBitArray bits, int k, HashStrategy hash, long expectedKeys, double fpp, Concurrency concurrency) {
+      LongBitArray bits,
+      int k,
+      HashStrategy hash,
+      long expectedKeys,
+      double fpp,
+      Concurrency concurrency) {
     this.bits = bits;
     this.words = bits.words();
     this.concurrent = Objects.requireNonNull(concurrency, "concurrency") == Concurrency.CONCURRENT;
@@ -101,7 +107,10 @@ public final class BloomFilter implements MergeableFilter {
     this.fpp = fpp;
   }
 
-  /** A filter sized for {@code expectedKeys} keys at false-positive rate {@code fpp}, hashed with XXH3. */
+  /**
+   * A filter sized for {@code expectedKeys} keys at false-positive rate {@code fpp}, hashed with
+   * XXH3.
+   */
   public static BloomFilter create(long expectedKeys, double fpp) {
     return create(expectedKeys, fpp, HashStrategy.xxh3());
   }
@@ -115,7 +124,8 @@ public final class BloomFilter implements MergeableFilter {
     return create(expectedKeys, fpp, HashStrategy.xxh3(), concurrency);
   }
 
-  public static BloomFilter create(long expectedKeys, double fpp, HashStrategy hash, Concurrency concurrency) {
+  public static BloomFilter create(
+      long expectedKeys, double fpp, HashStrategy hash, Concurrency concurrency) {
     checkArgument(expectedKeys > 0, "expectedKeys must be positive, was %d", expectedKeys);
     checkOpenUnit("fpp", fpp);
     long m = optimalBits(expectedKeys, fpp);
@@ -131,11 +141,13 @@ public final class BloomFilter implements MergeableFilter {
     return withBits(bits, hashes, hash, Concurrency.CONCURRENT);
   }
 
-  public static BloomFilter withBits(long bits, int hashes, HashStrategy hash, Concurrency concurrency) {
+  public static BloomFilter withBits(
+      long bits, int hashes, HashStrategy hash, Concurrency concurrency) {
     return allocate(bits, hashes, hash, 0, 0, concurrency);
   }
 
-  private static BloomFilter allocate(long m, int k, HashStrategy hash, long n, double p, Concurrency c) {
+  private static BloomFilter allocate(
+      long m, int k, HashStrategy hash, long n, double p, Concurrency c) {
     checkArgument(m >= 1 && m <= MAX_BITS, "bits must be in [1, %d], was %d", MAX_BITS, m);
     checkArgument(k >= 1 && k <= MAX_HASHES, "hashes must be in [1, %d], was %d", MAX_HASHES, k);
     Objects.requireNonNull(hash, "hash");
@@ -145,8 +157,8 @@ public final class BloomFilter implements MergeableFilter {
   }
 
   /**
-   * The bits for {@code n} keys at rate {@code p}: {@code ceil(-n ln p / (ln 2)^2)}, computed as the
-   * specification does (1,000,000 keys at 0.01 give 9,585,059).
+   * The bits for {@code n} keys at rate {@code p}: {@code ceil(-n ln p / (ln 2)^2)}, computed as
+   * the specification does (1,000,000 keys at 0.01 give 9,585,059).
    */
   public static long optimalBits(long n, double p) {
     checkArgument(n > 0, "expectedKeys must be positive, was %d", n);
@@ -155,11 +167,18 @@ public final class BloomFilter implements MergeableFilter {
     checkArgument(
         m <= MAX_BITS,
         "%d keys at fpp %s need %.0f bits (%s), more than the maximum of %d bits (%s)",
-        n, p, m, formatBytes((long) (m / 8)), MAX_BITS, formatBytes(MAX_BITS / 8));
+        n,
+        p,
+        m,
+        formatBytes((long) (m / 8)),
+        MAX_BITS,
+        formatBytes(MAX_BITS / 8));
     return (long) m;
   }
 
-  /** The probes per key that minimise the rate: {@code round(m/n * ln 2)}, half to even, at least 1. */
+  /**
+   * The probes per key that minimise the rate: {@code round(m/n * ln 2)}, half to even, at least 1.
+   */
   public static int optimalHashes(long m, long n) {
     checkArgument(m > 0, "bits must be positive, was %d", m);
     checkArgument(n > 0, "expectedKeys must be positive, was %d", n);
@@ -197,7 +216,8 @@ public final class BloomFilter implements MergeableFilter {
     return containsHashes(h1, hash.secondHash(key, h1));
   }
 
-  // The hot paths are kept under the JIT's inlining limit (325 bytes of bytecode), one method per case.
+  // The hot paths are kept under the JIT's inlining limit (325 bytes of bytecode), one method per
+  // case.
 
   private boolean addHashes(long h1, long h2) {
     if (exact) {
@@ -265,7 +285,8 @@ public final class BloomFilter implements MergeableFilter {
     long[] w = words;
     long all = 1;
     // Branch-free: ANDing all k bits costs less than the misprediction of an early exit at the
-    // first clear bit, which is unpredictable (measured with long keys at 10^6: 15.9 against 20.9 ns,
+    // first clear bit, which is unpredictable (measured with long keys at 10^6: 15.9 against 20.9
+    // ns,
     // FastFilter's early-exit Bloom 16.6 in the same runs).
     for (int i = 0; i < k; i++, h1 += h2) {
       long p = DoubleHashing.reduce(h1, m);
@@ -294,17 +315,21 @@ public final class BloomFilter implements MergeableFilter {
       return MergeableFilter.super.mightContainAll(keys, from, to, present);
     }
     Batch.checkRange(from, to, keys.length, present.length);
-    return (int) Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, n, present, at));
+    return (int)
+        Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
-  public int mightContainAll(byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
+  public int mightContainAll(
+      byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
     if (exact) {
       return MergeableFilter.super.mightContainAll(buf, offsets, lengths, count, present);
     }
     Batch.checkSlices(buf, offsets, lengths, count);
     Batch.checkRange(0, count, count, present.length);
-    return (int) Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, n, present, at));
+    return (int)
+        Batch.overSlices(
+            hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
@@ -430,8 +455,8 @@ public final class BloomFilter implements MergeableFilter {
 
   /**
    * Adds every key of {@code other} to this filter (bitwise OR): afterwards this filter answers
-   * present for every key either answered present for. Both must have the same bits, hashes and hash
-   * strategy.
+   * present for every key either answered present for. Both must have the same bits, hashes and
+   * hash strategy.
    */
   @Override
   public BloomFilter merge(MembershipFilter other) {
@@ -441,9 +466,9 @@ public final class BloomFilter implements MergeableFilter {
   }
 
   /**
-   * Keeps only the bits set in both filters (bitwise AND). Every key added to both is still present;
-   * the false-positive rate may be higher than that of a filter built from the intersection, and
-   * {@link #approximateCount()} then overestimates.
+   * Keeps only the bits set in both filters (bitwise AND). Every key added to both is still
+   * present; the false-positive rate may be higher than that of a filter built from the
+   * intersection, and {@link #approximateCount()} then overestimates.
    */
   public BloomFilter intersect(BloomFilter other) {
     compatibility("intersect", other).orThrow();
@@ -562,12 +587,15 @@ public final class BloomFilter implements MergeableFilter {
     long[] data = r.readLongs(words, "bit array");
     r.finish();
     checkTail(m, data[words - 1]);
-    return new BloomFilter(new LongBitArray(m, data), s.hashes, r.hash(), s.expectedKeys, s.fpp, concurrency);
+    return new BloomFilter(
+        new LongBitArray(m, data), s.hashes, r.hash(), s.expectedKeys, s.fpp, concurrency);
   }
 
   /** The parameters, checked, and the payload length they imply (the part a mapped view reads). */
   static BloomShape readShape(SketchReader r) throws IOException {
-    BloomShape s = BloomShape.read(r, "bits", b -> b >= 1 && b <= MAX_BITS, "in [1, " + MAX_BITS + "]", MAX_HASHES);
+    BloomShape s =
+        BloomShape.read(
+            r, "bits", b -> b >= 1 && b <= MAX_BITS, "in [1, " + MAX_BITS + "]", MAX_HASHES);
     r.expectPayloadLength(8L * LongBitArray.wordsFor(s.cells));
     return s;
   }
@@ -603,7 +631,9 @@ public final class BloomFilter implements MergeableFilter {
       return false;
     }
     BloomFilter f = (BloomFilter) o;
-    return m == f.m && k == f.k && hash.equals(f.hash)
+    return m == f.m
+        && k == f.k
+        && hash.equals(f.hash)
         && Arrays.equals(bits.words(), f.bits.words());
   }
 

@@ -30,7 +30,8 @@ final class BloomShape {
    * Parameters: cells (u64), hashes (u32), expectedKeys (u64), fpp (f64); payload: the words,
    * little-endian.
    */
-  void write(OutputStream out, StructureType type, HashStrategy hash, long[] words) throws IOException {
+  void write(OutputStream out, StructureType type, HashStrategy hash, long[] words)
+      throws IOException {
     ByteBuffer p = SketchWriter.params(28);
     p.putLong(cells).putInt(hashes).putLong(expectedKeys).putDouble(fpp);
     SketchWriter w = SketchWriter.begin(out, type, hash, p.array(), 8L * words.length);

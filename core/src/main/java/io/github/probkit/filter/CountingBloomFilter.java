@@ -21,10 +21,10 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * A counting Bloom filter (Fan, Cao, Almeida and Broder 2000): a Bloom filter with a 4-bit counter in
- * place of each bit, so that keys can be removed. It answers exactly as a {@link BloomFilter} of the
- * same size and hashing would (a key is present when all of its k counters are non-zero), at four
- * times the memory.
+ * A counting Bloom filter (Fan, Cao, Almeida and Broder 2000): a Bloom filter with a 4-bit counter
+ * in place of each bit, so that keys can be removed. It answers exactly as a {@link BloomFilter} of
+ * the same size and hashing would (a key is present when all of its k counters are non-zero), at
+ * four times the memory.
  *
  * <p>Cheat sheet, for n keys and a false-positive rate p (the sizing of {@link BloomFilter}):
  *
@@ -36,11 +36,11 @@ import java.util.Objects;
  *   overflow    P(any counter reaches 16) &lt;= m * 1.37e-15 at the optimal k (Fan et al.)
  * </pre>
  *
- * <p>Counters saturate at 15 and a saturated counter is never decremented: it can no longer tell how
- * many keys hashed to it, and decrementing it could take it to 0 while keys remain. The cost is
+ * <p>Counters saturate at 15 and a saturated counter is never decremented: it can no longer tell
+ * how many keys hashed to it, and decrementing it could take it to 0 while keys remain. The cost is
  * that a cell which once saturated stays set for good; keys removed from it keep it set, and the
- * false-positive rate no longer falls when they leave. At the sizes above that needs 16 or more keys
- * on one counter, which practically only happens when one key is added 15 or more times.
+ * false-positive rate no longer falls when they leave. At the sizes above that needs 16 or more
+ * keys on one counter, which practically only happens when one key is added 15 or more times.
  *
  * <p>{@link #remove} refuses (returns {@code false}, changing nothing) when any counter of the key
  * is 0, since such a key is certainly absent. It cannot detect the removal of an absent key whose
@@ -53,10 +53,13 @@ import java.util.Objects;
 public final class CountingBloomFilter implements DeletableFilter, MergeableFilter {
   /** Bits per counter. */
   public static final int COUNTER_BITS = 4;
+
   /** The value at which a counter saturates. */
   public static final int MAX_COUNT = (1 << COUNTER_BITS) - 1;
+
   /** The most counters a filter can have. */
   public static final long MAX_COUNTERS = PackedArray.MAX_BITS / COUNTER_BITS;
+
   /** The most probes per key. */
   public static final int MAX_HASHES = BloomFilter.MAX_HASHES;
 
@@ -85,7 +88,8 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
   private final long expectedKeys;
   private final double fpp;
 
-  private CountingBloomFilter(PackedArray counters, int k, HashStrategy hash, long expectedKeys, double fpp) {
+  private CountingBloomFilter(
+      PackedArray counters, int k, HashStrategy hash, long expectedKeys, double fpp) {
     this.counters = counters;
     this.words = counters.words();
     this.m = counters.length();
@@ -96,15 +100,18 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     this.fpp = fpp;
   }
 
-  /** A filter sized for {@code expectedKeys} keys at false-positive rate {@code fpp}, hashed with XXH3. */
+  /**
+   * A filter sized for {@code expectedKeys} keys at false-positive rate {@code fpp}, hashed with
+   * XXH3.
+   */
   public static CountingBloomFilter create(long expectedKeys, double fpp) {
     return create(expectedKeys, fpp, HashStrategy.xxh3());
   }
 
   /**
-   * As {@link #create(long, double)}, hashed with {@code hash}. Refuses a hash that
-   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
-   * would crowd a few counters until they saturate.
+   * As {@link #create(long, double)}, hashed with {@code hash}. Refuses a hash that {@link
+   * HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys would crowd a few
+   * counters until they saturate.
    */
   public static CountingBloomFilter create(long expectedKeys, double fpp, HashStrategy hash) {
     checkArgument(expectedKeys > 0, "expectedKeys must be positive, was %d", expectedKeys);
@@ -113,25 +120,31 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     return allocate(m, BloomFilter.optimalHashes(m, expectedKeys), hash, expectedKeys, fpp);
   }
 
-  /** A filter of exactly {@code counters} counters and {@code hashes} probes per key, hashed with XXH3. */
+  /**
+   * A filter of exactly {@code counters} counters and {@code hashes} probes per key, hashed with
+   * XXH3.
+   */
   public static CountingBloomFilter withCounters(long counters, int hashes) {
     return withCounters(counters, hashes, HashStrategy.xxh3());
   }
 
   /**
-   * As {@link #withCounters(long, int)}, hashed with {@code hash}. Refuses a hash that
-   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
-   * would crowd a few counters until they saturate.
+   * As {@link #withCounters(long, int)}, hashed with {@code hash}. Refuses a hash that {@link
+   * HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys would crowd a few
+   * counters until they saturate.
    */
   public static CountingBloomFilter withCounters(long counters, int hashes, HashStrategy hash) {
     return allocate(counters, hashes, hash, 0, 0);
   }
 
   private static CountingBloomFilter allocate(long m, int k, HashStrategy hash, long n, double p) {
-    checkArgument(m >= 1 && m <= MAX_COUNTERS, "counters must be in [1, %d], was %d", MAX_COUNTERS, m);
+    checkArgument(
+        m >= 1 && m <= MAX_COUNTERS, "counters must be in [1, %d], was %d", MAX_COUNTERS, m);
     checkArgument(k >= 1 && k <= MAX_HASHES, "hashes must be in [1, %d], was %d", MAX_HASHES, k);
     checkUniformHash(hash, "a counting Bloom filter");
-    checkAllocatable(8L * PackedArray.wordsFor(m, COUNTER_BITS), "a counting Bloom filter of " + m + " counters");
+    checkAllocatable(
+        8L * PackedArray.wordsFor(m, COUNTER_BITS),
+        "a counting Bloom filter of " + m + " counters");
     return new CountingBloomFilter(new PackedArray(m, COUNTER_BITS), k, hash, n, p);
   }
 
@@ -139,9 +152,9 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
 
   /**
    * Increments the key's k counters (those at 15 stay there). Returns whether any counter changed,
-   * which is {@code false} only when all of them are saturated: as for a cuckoo filter, {@code true}
-   * means this add was recorded and may be matched by one {@link #remove}. Adding a key twice counts
-   * it twice; it then takes two removals to remove it ({@link #addIfAbsent} counts it once).
+   * which is {@code false} only when all of them are saturated: as for a cuckoo filter, {@code
+   * true} means this add was recorded and may be matched by one {@link #remove}. Adding a key twice
+   * counts it twice; it then takes two removals to remove it ({@link #addIfAbsent} counts it once).
    */
   @Override
   public boolean add(byte[] key, int off, int len) {
@@ -181,7 +194,10 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     return true;
   }
 
-  /** True unless hashed with FNV-1a (files written before it was refused), whose second hash reads the key. */
+  /**
+   * True unless hashed with FNV-1a (files written before it was refused), whose second hash reads
+   * the key.
+   */
   @Override
   public boolean hashSuffices() {
     return !exact;
@@ -201,7 +217,8 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     if (exact) {
       return MergeableFilter.super.mightContainAllHashes(hashes, from, to, present);
     }
-    return Batch.eachHash(hashes, from, to, present, h -> containsHashes(h, hash.secondHash(0L, h)));
+    return Batch.eachHash(
+        hashes, from, to, present, h -> containsHashes(h, hash.secondHash(0L, h)));
   }
 
   // Counter p is the nibble at bit 4 (p mod 16) of word p / 16. The multiply-high probes (XXH3) are
@@ -241,7 +258,9 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     return changed;
   }
 
-  /** The smallest of the key's k counters (0 when the key is absent), without a branch per probe. */
+  /**
+   * The smallest of the key's k counters (0 when the key is absent), without a branch per probe.
+   */
   private long minCount(long h1, long h2) {
     if (exact) {
       long step = Probes.stride(h2, m, true);
@@ -341,7 +360,8 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
   }
 
   private Compatibility compatibility(MembershipFilter other) {
-    CountingBloomFilter o = other instanceof CountingBloomFilter ? (CountingBloomFilter) other : this;
+    CountingBloomFilter o =
+        other instanceof CountingBloomFilter ? (CountingBloomFilter) other : this;
     return Compatibility.of("merge", this, other, CountingBloomFilter.class)
         .require(m == o.m, "filters of different sizes: %d counters and %d counters", m, o.m)
         .require(k == o.k, "filters with different hash counts: %d and %d", k, o.k)
@@ -376,12 +396,16 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     return k;
   }
 
-  /** The keys this filter was sized for by {@link #create}, or 0 when built {@link #withCounters}. */
+  /**
+   * The keys this filter was sized for by {@link #create}, or 0 when built {@link #withCounters}.
+   */
   public long expectedKeys() {
     return expectedKeys;
   }
 
-  /** The rate this filter was sized for by {@link #create}, or 0 when built {@link #withCounters}. */
+  /**
+   * The rate this filter was sized for by {@link #create}, or 0 when built {@link #withCounters}.
+   */
   public double targetFpp() {
     return fpp;
   }
@@ -449,15 +473,21 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
   }
 
   static CountingBloomFilter read(SketchReader r) throws IOException {
-    BloomShape s = BloomShape.read(
-        r, "counters", c -> c >= 1 && c <= MAX_COUNTERS, "in [1, " + MAX_COUNTERS + "]", MAX_HASHES);
+    BloomShape s =
+        BloomShape.read(
+            r,
+            "counters",
+            c -> c >= 1 && c <= MAX_COUNTERS,
+            "in [1, " + MAX_COUNTERS + "]",
+            MAX_HASHES);
     long m = s.cells;
     int words = PackedArray.wordsFor(m, COUNTER_BITS);
     r.expectPayloadLength(8L * words);
     long[] data = r.readLongs(words, "counters");
     r.finish();
     if (!PackedArray.tailIsClear(data, COUNTER_BITS * m)) {
-      throw new SketchFormatException("counting counter array has bits set beyond its " + m + " counters");
+      throw new SketchFormatException(
+          "counting counter array has bits set beyond its " + m + " counters");
     }
     return new CountingBloomFilter(
         new PackedArray(m, COUNTER_BITS, data), s.hashes, r.hash(), s.expectedKeys, s.fpp);
@@ -471,7 +501,10 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
       return false;
     }
     CountingBloomFilter f = (CountingBloomFilter) o;
-    return m == f.m && k == f.k && hash.equals(f.hash) && Arrays.equals(counters.words(), f.counters.words());
+    return m == f.m
+        && k == f.k
+        && hash.equals(f.hash)
+        && Arrays.equals(counters.words(), f.counters.words());
   }
 
   @Override

@@ -42,8 +42,8 @@ import java.util.Objects;
  *
  * <p>An add that finds no room after 500 relocations returns {@code false} and leaves the filter
  * exactly as it was: no key already stored is ever dropped. The load at which that first happens
- * varies from table to table: for large tables it was never below 93 % at f = 6 and 94 % at f &gt;= 7
- * in the measurements behind {@link #bucketsFor}, but 4- and 5-bit fingerprints (only 15 or 31
+ * varies from table to table: for large tables it was never below 93 % at f = 6 and 94 % at f &gt;=
+ * 7 in the measurements behind {@link #bucketsFor}, but 4- and 5-bit fingerprints (only 15 or 31
  * alternate buckets per bucket) stalled at 69 % and 81 % for some bucket counts, which is why
  * {@link #create} never uses them (6 bits then hold a key in no more memory). Small tables stall
  * early by chance (one key in a hundred failed before 90 % below 64 keys), hence the root term. So
@@ -58,20 +58,31 @@ import java.util.Objects;
 public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   /** Fingerprints per bucket. */
   public static final int SLOTS_PER_BUCKET = 4;
+
   public static final int MIN_FINGERPRINT_BITS = 4;
   public static final int MAX_FINGERPRINT_BITS = 32;
+
   /** The fewest fingerprint bits {@link #create} uses (see the class comment). */
   public static final int MIN_CREATE_FINGERPRINT_BITS = 6;
-  /** The load {@link #create} sizes the table for at the expected number of keys, with 7 or more fingerprint bits. */
+
+  /**
+   * The load {@link #create} sizes the table for at the expected number of keys, with 7 or more
+   * fingerprint bits.
+   */
   public static final double SIZING_LOAD = 0.9;
+
   /** The sizing load with 6-bit fingerprints. */
   private static final double SIZING_LOAD_6_BITS = 0.88;
+
   /** Slots beyond n / a, in units of sqrt(n / a): the room a small table needs to hold its keys. */
   private static final double SMALL_TABLE_ROOM = 6;
+
   /** Relocations tried before an add gives up. */
   public static final int MAX_KICKS = 500;
+
   /** The most buckets a table can have. */
-  public static final long MAX_BUCKETS = PackedArray.MAX_BITS / (SLOTS_PER_BUCKET * MAX_FINGERPRINT_BITS);
+  public static final long MAX_BUCKETS =
+      PackedArray.MAX_BITS / (SLOTS_PER_BUCKET * MAX_FINGERPRINT_BITS);
 
   private static final long EMPTY = 0;
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
@@ -108,14 +119,21 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   private final long[] words;
   private final long buckets;
   private final int f;
-  /** Whether a bucket's 4 fingerprints fit in one long (f <= 16): then it is compared as a whole. */
+
+  /**
+   * Whether a bucket's 4 fingerprints fit in one long (f <= 16): then it is compared as a whole.
+   */
   private final boolean narrow;
+
   /** The low bit of each of the 4 fields of a bucket. */
   private final long lows;
+
   /** The low f - 1 bits of each field. */
   private final long lowBits;
+
   /** The high bit of each field. */
   private final long highs;
+
   private final long bucketMask;
   private final long fingerprints;
   private final HashStrategy hash;
@@ -125,7 +143,8 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   private long size;
   private long random = 0x2545F4914F6CDD1DL;
 
-  private CuckooFilter(PackedArray slots, long size, HashStrategy hash, long expectedKeys, double fpp) {
+  private CuckooFilter(
+      PackedArray slots, long size, HashStrategy hash, long expectedKeys, double fpp) {
     this.slots = slots;
     this.words = slots.words();
     this.size = size;
@@ -148,17 +167,17 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
 
   /**
    * A filter that holds {@code expectedKeys} distinct keys ({@link #bucketsFor}), with fingerprints
-   * long enough for a false-positive rate of {@code fpp} at full load (at least
-   * {@link #MIN_CREATE_FINGERPRINT_BITS}), hashed with XXH3.
+   * long enough for a false-positive rate of {@code fpp} at full load (at least {@link
+   * #MIN_CREATE_FINGERPRINT_BITS}), hashed with XXH3.
    */
   public static CuckooFilter create(long expectedKeys, double fpp) {
     return create(expectedKeys, fpp, HashStrategy.xxh3());
   }
 
   /**
-   * As {@link #create(long, double)}, hashed with {@code hash}. Refuses a hash that
-   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
-   * would crowd a few buckets and fill the table early.
+   * As {@link #create(long, double)}, hashed with {@code hash}. Refuses a hash that {@link
+   * HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys would crowd a few buckets
+   * and fill the table early.
    */
   public static CuckooFilter create(long expectedKeys, double fpp, HashStrategy hash) {
     int bits = Math.max(MIN_CREATE_FINGERPRINT_BITS, fingerprintBits(fpp));
@@ -166,34 +185,43 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   }
 
   /**
-   * The buckets {@link #create} takes for {@code expectedKeys} keys with fingerprints of
-   * {@code fingerprintBits} (6 or more): {@code ceil((n / a + 6 sqrt(n / a)) / 4)} with the sizing
-   * load a = 0.9 (0.88 at 6 bits). In simulations of 250,000 tables of 1 to 10,000 keys per width
-   * and of large tables, no table so sized failed to hold its keys.
+   * The buckets {@link #create} takes for {@code expectedKeys} keys with fingerprints of {@code
+   * fingerprintBits} (6 or more): {@code ceil((n / a + 6 sqrt(n / a)) / 4)} with the sizing load a
+   * = 0.9 (0.88 at 6 bits). In simulations of 250,000 tables of 1 to 10,000 keys per width and of
+   * large tables, no table so sized failed to hold its keys.
    */
   public static long bucketsFor(long expectedKeys, int fingerprintBits) {
     checkArgument(expectedKeys > 0, "expectedKeys must be positive, was %d", expectedKeys);
     checkArgument(
         fingerprintBits >= MIN_CREATE_FINGERPRINT_BITS && fingerprintBits <= MAX_FINGERPRINT_BITS,
-        "fingerprintBits must be in [%d, %d], was %d", MIN_CREATE_FINGERPRINT_BITS, MAX_FINGERPRINT_BITS,
+        "fingerprintBits must be in [%d, %d], was %d",
+        MIN_CREATE_FINGERPRINT_BITS,
+        MAX_FINGERPRINT_BITS,
         fingerprintBits);
     double load = fingerprintBits == 6 ? SIZING_LOAD_6_BITS : SIZING_LOAD;
     double slots = expectedKeys / load;
     double b = Math.ceil((slots + SMALL_TABLE_ROOM * Math.sqrt(slots)) / SLOTS_PER_BUCKET);
     checkArgument(
-        b <= MAX_BUCKETS, "%d keys need %.0f buckets, more than the maximum of %d", expectedKeys, b, MAX_BUCKETS);
+        b <= MAX_BUCKETS,
+        "%d keys need %.0f buckets, more than the maximum of %d",
+        expectedKeys,
+        b,
+        MAX_BUCKETS);
     return (long) b;
   }
 
-  /** A table of exactly {@code buckets} buckets of 4 fingerprints of {@code fingerprintBits}, hashed with XXH3. */
+  /**
+   * A table of exactly {@code buckets} buckets of 4 fingerprints of {@code fingerprintBits}, hashed
+   * with XXH3.
+   */
   public static CuckooFilter withBuckets(long buckets, int fingerprintBits) {
     return withBuckets(buckets, fingerprintBits, HashStrategy.xxh3());
   }
 
   /**
-   * As {@link #withBuckets(long, int)}, hashed with {@code hash}. Refuses a hash that
-   * {@link HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys
-   * would crowd a few buckets and fill the table early.
+   * As {@link #withBuckets(long, int)}, hashed with {@code hash}. Refuses a hash that {@link
+   * HashStrategy#needsMixing() needs mixing} (FNV-1a), whose similar keys would crowd a few buckets
+   * and fill the table early.
    */
   public static CuckooFilter withBuckets(long buckets, int fingerprintBits, HashStrategy hash) {
     return allocate(buckets, fingerprintBits, hash, 0, 0);
@@ -203,10 +231,14 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
     checkArgument(b >= 1 && b <= MAX_BUCKETS, "buckets must be in [1, %d], was %d", MAX_BUCKETS, b);
     checkArgument(
         bits >= MIN_FINGERPRINT_BITS && bits <= MAX_FINGERPRINT_BITS,
-        "fingerprintBits must be in [%d, %d], was %d", MIN_FINGERPRINT_BITS, MAX_FINGERPRINT_BITS, bits);
+        "fingerprintBits must be in [%d, %d], was %d",
+        MIN_FINGERPRINT_BITS,
+        MAX_FINGERPRINT_BITS,
+        bits);
     checkUniformHash(hash, "a cuckoo filter");
     long slots = b * SLOTS_PER_BUCKET;
-    checkAllocatable(8L * PackedArray.wordsFor(slots, bits), "a cuckoo filter of " + b + " buckets");
+    checkAllocatable(
+        8L * PackedArray.wordsFor(slots, bits), "a cuckoo filter of " + b + " buckets");
     return new CuckooFilter(new PackedArray(slots, bits), 0, hash, n, p);
   }
 
@@ -227,9 +259,13 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
     return bits;
   }
 
-  /** The theoretical false-positive rate at load {@code load}: {@code 1 - (1 - 1/(2^f - 1))^(8 load)}. */
+  /**
+   * The theoretical false-positive rate at load {@code load}: {@code 1 - (1 - 1/(2^f - 1))^(8
+   * load)}.
+   */
   public static double falsePositiveRate(int fingerprintBits, double load) {
-    return -Math.expm1(2 * SLOTS_PER_BUCKET * load * Math.log1p(-1.0 / ((1L << fingerprintBits) - 1)));
+    return -Math.expm1(
+        2 * SLOTS_PER_BUCKET * load * Math.log1p(-1.0 / ((1L << fingerprintBits) - 1)));
   }
 
   // ---- hashing
@@ -452,8 +488,8 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   }
 
   /**
-   * Removes one copy of the key's fingerprint; returns {@code false}, changing nothing, when neither
-   * of its buckets holds it (the key is certainly absent).
+   * Removes one copy of the key's fingerprint; returns {@code false}, changing nothing, when
+   * neither of its buckets holds it (the key is certainly absent).
    */
   @Override
   public boolean remove(byte[] key, int off, int len) {
@@ -468,8 +504,8 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   }
 
   /**
-   * The copies of the key's fingerprint in its two buckets: the number of times it was added and not
-   * removed, plus any other keys that share its fingerprint and a bucket (0 to 8).
+   * The copies of the key's fingerprint in its two buckets: the number of times it was added and
+   * not removed, plus any other keys that share its fingerprint and a bucket (0 to 8).
    */
   @Override
   public int count(byte[] key, int off, int len) {
@@ -483,18 +519,23 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   // ---- combining
 
   /**
-   * Stores every fingerprint of {@code other} in this filter, each in one of its two buckets, so that
-   * this filter then holds the keys of both (a key in both is stored twice). All or nothing: when
-   * they do not all fit, this filter is left unchanged and an IllegalStateException is thrown. Both
-   * must have the same buckets, fingerprint bits and hash strategy.
+   * Stores every fingerprint of {@code other} in this filter, each in one of its two buckets, so
+   * that this filter then holds the keys of both (a key in both is stored twice). All or nothing:
+   * when they do not all fit, this filter is left unchanged and an IllegalStateException is thrown.
+   * Both must have the same buckets, fingerprint bits and hash strategy.
    */
   @Override
   public CuckooFilter merge(MembershipFilter filter) {
     compatibility(filter).orThrow();
     CuckooFilter other = (CuckooFilter) filter;
     if (size + other.size > buckets * SLOTS_PER_BUCKET) {
-      throw new IllegalStateException(String.format(Locale.ROOT,
-          "cannot merge: %d + %d keys exceed the %d slots", size, other.size, buckets * SLOTS_PER_BUCKET));
+      throw new IllegalStateException(
+          String.format(
+              Locale.ROOT,
+              "cannot merge: %d + %d keys exceed the %d slots",
+              size,
+              other.size,
+              buckets * SLOTS_PER_BUCKET));
     }
     long[] saved = slots.words().clone();
     long savedSize = size;
@@ -503,9 +544,14 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
       if (fp != EMPTY && !insert(s / SLOTS_PER_BUCKET, fp)) {
         System.arraycopy(saved, 0, slots.words(), 0, saved.length);
         size = savedSize;
-        throw new IllegalStateException(String.format(Locale.ROOT,
-            "cannot merge: the union of %d and %d keys does not fit in %d buckets (load %.1f %%)",
-            savedSize, other.size, buckets, 100.0 * (savedSize + other.size) / (buckets * SLOTS_PER_BUCKET)));
+        throw new IllegalStateException(
+            String.format(
+                Locale.ROOT,
+                "cannot merge: the union of %d and %d keys does not fit in %d buckets (load %.1f %%)",
+                savedSize,
+                other.size,
+                buckets,
+                100.0 * (savedSize + other.size) / (buckets * SLOTS_PER_BUCKET)));
       }
     }
     return this;
@@ -520,7 +566,11 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
   private Compatibility compatibility(MembershipFilter other) {
     CuckooFilter o = other instanceof CuckooFilter ? (CuckooFilter) other : this;
     return Compatibility.of("merge", this, other, CuckooFilter.class)
-        .require(buckets == o.buckets, "filters of different sizes: %d buckets and %d buckets", buckets, o.buckets)
+        .require(
+            buckets == o.buckets,
+            "filters of different sizes: %d buckets and %d buckets",
+            buckets,
+            o.buckets)
         .require(f == o.f, "filters with different fingerprint bits: %d and %d", f, o.f)
         .require(hash.equals(o.hash), "filters with different hashing: %s and %s", hash, o.hash);
   }
@@ -550,12 +600,16 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
     return (double) size / (buckets * SLOTS_PER_BUCKET);
   }
 
-  /** The keys this filter was sized for by {@link #create}, or 0 when built {@link #withBuckets}. */
+  /**
+   * The keys this filter was sized for by {@link #create}, or 0 when built {@link #withBuckets}.
+   */
   public long expectedKeys() {
     return expectedKeys;
   }
 
-  /** The rate this filter was sized for by {@link #create}, or 0 when built {@link #withBuckets}. */
+  /**
+   * The rate this filter was sized for by {@link #create}, or 0 when built {@link #withBuckets}.
+   */
   public double targetFpp() {
     return fpp;
   }
@@ -620,7 +674,10 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
     long b = r.paramLong("buckets");
     r.check(b >= 1 && b <= MAX_BUCKETS, "buckets", b, "in [1, " + MAX_BUCKETS + "]");
     int bits = r.paramInt("fingerprintBits");
-    r.check(bits >= MIN_FINGERPRINT_BITS && bits <= MAX_FINGERPRINT_BITS, "fingerprintBits", bits,
+    r.check(
+        bits >= MIN_FINGERPRINT_BITS && bits <= MAX_FINGERPRINT_BITS,
+        "fingerprintBits",
+        bits,
         "in [" + MIN_FINGERPRINT_BITS + ", " + MAX_FINGERPRINT_BITS + "]");
     long n = r.paramLong("expectedKeys");
     r.check(n >= 0, "expectedKeys", n, "non-negative");
@@ -632,7 +689,8 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
     long[] data = r.readLongs(words, "fingerprints");
     r.finish();
     if (!PackedArray.tailIsClear(data, slots * bits)) {
-      throw new SketchFormatException("cuckoo fingerprint table has bits set beyond its " + slots + " slots");
+      throw new SketchFormatException(
+          "cuckoo fingerprint table has bits set beyond its " + slots + " slots");
     }
     PackedArray table = new PackedArray(slots, bits, data);
     long used = 0;
@@ -650,7 +708,10 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
       return false;
     }
     CuckooFilter c = (CuckooFilter) o;
-    return buckets == c.buckets && f == c.f && hash.equals(c.hash) && Arrays.equals(slots.words(), c.slots.words());
+    return buckets == c.buckets
+        && f == c.f
+        && hash.equals(c.hash)
+        && Arrays.equals(slots.words(), c.slots.words());
   }
 
   @Override

@@ -22,8 +22,10 @@ public final class Filters {
    * A collector of keys (their UTF-8 bytes) into a Bloom filter sized for {@code expectedKeys} at
    * {@code fpp}: {@code urls.stream().collect(Filters.toBloomFilter(1_000_000, 0.01))}.
    */
-  public static Collector<CharSequence, ?, BloomFilter> toBloomFilter(long expectedKeys, double fpp) {
-    BloomFilter.optimalBits(expectedKeys, fpp); // the arguments are checked now, not at the first key
+  public static Collector<CharSequence, ?, BloomFilter> toBloomFilter(
+      long expectedKeys, double fpp) {
+    BloomFilter.optimalBits(
+        expectedKeys, fpp); // the arguments are checked now, not at the first key
     return toFilter(() -> BloomFilter.create(expectedKeys, fpp));
   }
 
@@ -38,20 +40,31 @@ public final class Filters {
    * A collector of keys (their UTF-8 bytes) into new filters from {@code factory}; a parallel
    * stream fills one per thread and merges them.
    */
-  public static <F extends MergeableFilter> Collector<CharSequence, ?, F> toFilter(Supplier<F> factory) {
+  public static <F extends MergeableFilter> Collector<CharSequence, ?, F> toFilter(
+      Supplier<F> factory) {
     Objects.requireNonNull(factory, "factory");
-    return Collector.of(factory, MutableFilter::add, Filters::merged, Collector.Characteristics.UNORDERED,
+    return Collector.of(
+        factory,
+        MutableFilter::add,
+        Filters::merged,
+        Collector.Characteristics.UNORDERED,
         Collector.Characteristics.IDENTITY_FINISH);
   }
 
-  /** A collector of keys of type {@code T} into new filters from {@code factory}, bound to {@code encoder}. */
+  /**
+   * A collector of keys of type {@code T} into new filters from {@code factory}, bound to {@code
+   * encoder}.
+   */
   public static <T, F extends MergeableFilter> Collector<T, ?, TypedFilter<T, F>> toFilter(
       Supplier<F> factory, KeyEncoder<? super T> encoder) {
     Objects.requireNonNull(factory, "factory");
     Objects.requireNonNull(encoder, "encoder");
     return Collector.<T, TypedFilter<T, F>>of(
-        () -> TypedFilter.of(factory.get(), encoder), TypedFilter::add, TypedFilter::merge,
-        Collector.Characteristics.UNORDERED, Collector.Characteristics.IDENTITY_FINISH);
+        () -> TypedFilter.of(factory.get(), encoder),
+        TypedFilter::add,
+        TypedFilter::merge,
+        Collector.Characteristics.UNORDERED,
+        Collector.Characteristics.IDENTITY_FINISH);
   }
 
   private static <F extends MergeableFilter> F merged(F a, F b) {
@@ -89,7 +102,8 @@ public final class Filters {
    * As {@link #readFrom(InputStream)}; a Bloom, blocked Bloom or scalable filter is then written in
    * the given mode (the other types have one mode each, which their Javadoc states).
    */
-  public static MembershipFilter readFrom(InputStream in, Concurrency concurrency) throws IOException {
+  public static MembershipFilter readFrom(InputStream in, Concurrency concurrency)
+      throws IOException {
     Objects.requireNonNull(concurrency, "concurrency");
     SketchReader r = SketchReader.open(in);
     switch (r.type()) {

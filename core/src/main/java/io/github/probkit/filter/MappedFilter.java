@@ -10,6 +10,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
@@ -17,24 +18,24 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.PrimitiveIterator;
 import java.util.zip.CRC32C;
 
 /**
- * A filter file opened without loading it: a read-only, memory-mapped view of a Bloom, blocked Bloom
- * or binary fuse filter that answers queries exactly as the loaded filter would, reading only the
- * pages its probes fall in. A query of a 1 GB filter thus costs a few page reads, not a 1 GB read
- * and 1 GB of heap. Files above 2 GB are mapped in several regions.
+ * A filter file opened without loading it: a read-only, memory-mapped view of a Bloom, blocked
+ * Bloom or binary fuse filter that answers queries exactly as the loaded filter would, reading only
+ * the pages its probes fall in. A query of a 1 GB filter thus costs a few page reads, not a 1 GB
+ * read and 1 GB of heap. Files above 2 GB are mapped in several regions.
  *
  * <p>{@link #open} checks what a full read checks before the payload: the header, every parameter,
  * the file's length against the lengths they imply (no byte missing, none after the checksum) and,
- * for a Bloom filter, that no bit is set beyond its m bits. The checksum covers every byte, so it is
- * checked only on request: {@link #verify()} reads the file through once. A filter loaded in full
- * ({@link Filters#readFrom}) always checks it.
+ * for a Bloom filter, that no bit is set beyond its m bits. The checksum covers every byte, so it
+ * is checked only on request: {@link #verify()} reads the file through once. A filter loaded in
+ * full ({@link Filters#readFrom}) always checks it.
  *
- * <p>Other filter types (counting, cuckoo, scalable) are not mapped: {@link Filters#open} loads them.
+ * <p>Other filter types (counting, cuckoo, scalable) are not mapped: {@link Filters#open} loads
+ * them.
  *
  * <p>Thread safety: immutable, and safe for concurrent queries. The file must not be changed or
  * truncated while it is mapped (probkit's own writers replace a file by renaming a new one over it,
@@ -53,8 +54,9 @@ public final class MappedFilter implements MembershipFilter, Closeable {
   private final boolean exact;
   private final BinaryFuseFilter.Shape fuse;
 
-  private MappedFilter(Path file, FileChannel channel, SketchReader r, BloomShape bloom,
-      BinaryFuseFilter.Shape fuse) throws IOException {
+  private MappedFilter(
+      Path file, FileChannel channel, SketchReader r, BloomShape bloom, BinaryFuseFilter.Shape fuse)
+      throws IOException {
     this.file = file;
     this.channel = channel;
     this.type = r.type();
@@ -69,13 +71,15 @@ public final class MappedFilter implements MembershipFilter, Closeable {
 
   /** Whether {@link #open} maps files of this type. */
   public static boolean supports(StructureType type) {
-    return type == StructureType.BLOOM_FILTER || type == StructureType.BLOCKED_BLOOM_FILTER
+    return type == StructureType.BLOOM_FILTER
+        || type == StructureType.BLOCKED_BLOOM_FILTER
         || type == StructureType.BINARY_FUSE_FILTER;
   }
 
   /**
-   * Maps the filter in {@code file}. Throws SketchFormatException when the header, the parameters or
-   * the file's length are wrong, or when the file holds a type that is not mapped ({@link #supports}).
+   * Maps the filter in {@code file}. Throws SketchFormatException when the header, the parameters
+   * or the file's length are wrong, or when the file holds a type that is not mapped ({@link
+   * #supports}).
    */
   public static MappedFilter open(Path file) throws IOException {
     FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
@@ -98,12 +102,17 @@ public final class MappedFilter implements MembershipFilter, Closeable {
         default:
           throw new SketchFormatException("a " + r.type().label() + " file is not mapped: load it");
       }
-      // The messages of a full read (SketchReader, and the command line's check for trailing bytes).
+      // The messages of a full read (SketchReader, and the command line's check for trailing
+      // bytes).
       long payloadEnd = r.payloadOffset() + r.payloadLength();
       long size = channel.size();
       if (size < payloadEnd) {
         throw new SketchFormatException(
-            "truncated " + r.type().label() + " payload: input ended " + (payloadEnd - size) + " bytes early");
+            "truncated "
+                + r.type().label()
+                + " payload: input ended "
+                + (payloadEnd - size)
+                + " bytes early");
       }
       if (size < payloadEnd + 4) {
         throw new SketchFormatException("truncated: the checksum is missing");
@@ -128,7 +137,8 @@ public final class MappedFilter implements MembershipFilter, Closeable {
   public boolean mightContain(byte[] key, int off, int len) {
     long h = hash.hash64(key, off, len);
     if (exact && type == StructureType.BLOOM_FILTER) {
-      return BloomFilter.containsIn(payload, bloom.cells, bloom.hashes, true, h, hash.secondHash(key, off, len, h));
+      return BloomFilter.containsIn(
+          payload, bloom.cells, bloom.hashes, true, h, hash.secondHash(key, off, len, h));
     }
     return containsHash(h);
   }
@@ -137,7 +147,8 @@ public final class MappedFilter implements MembershipFilter, Closeable {
   public boolean mightContain(long key) {
     long h = hash.hash64(key);
     if (exact && type == StructureType.BLOOM_FILTER) {
-      return BloomFilter.containsIn(payload, bloom.cells, bloom.hashes, true, h, hash.secondHash(key, h));
+      return BloomFilter.containsIn(
+          payload, bloom.cells, bloom.hashes, true, h, hash.secondHash(key, h));
     }
     return containsHash(h);
   }
@@ -156,14 +167,20 @@ public final class MappedFilter implements MembershipFilter, Closeable {
     return Batch.eachHash(hashes, from, to, present, this::containsHash);
   }
 
-  /** A key's answer from its hash; for a Bloom filter only with XXH3 (second hash from the first). */
+  /**
+   * A key's answer from its hash; for a Bloom filter only with XXH3 (second hash from the first).
+   */
   private boolean containsHash(long h) {
     switch (type) {
       case BLOOM_FILTER:
-        return BloomFilter.containsIn(payload, bloom.cells, bloom.hashes, exact, h, hash.secondHash(0L, h));
+        return BloomFilter.containsIn(
+            payload, bloom.cells, bloom.hashes, exact, h, hash.secondHash(0L, h));
       case BLOCKED_BLOOM_FILTER:
         return BlockedBloomFilter.containsIn(
-            payload, bloom.cells / BlockedBloomFilter.BLOCK_BITS, bloom.hashes, BlockedBloomFilter.hashOf(hash, h));
+            payload,
+            bloom.cells / BlockedBloomFilter.BLOCK_BITS,
+            bloom.hashes,
+            BlockedBloomFilter.hashOf(hash, h));
       default:
         return BinaryFuseFilter.containsIn(payload, fuse, h);
     }
@@ -198,8 +215,12 @@ public final class MappedFilter implements MembershipFilter, Closeable {
     int expected = stored.getInt(0);
     int actual = (int) crc.getValue();
     if (expected != actual) {
-      throw new SketchFormatException(String.format(Locale.ROOT,
-          "checksum mismatch: stored 0x%08x, computed 0x%08x (corrupt file)", expected, actual));
+      throw new SketchFormatException(
+          String.format(
+              Locale.ROOT,
+              "checksum mismatch: stored 0x%08x, computed 0x%08x (corrupt file)",
+              expected,
+              actual));
     }
   }
 
@@ -250,12 +271,18 @@ public final class MappedFilter implements MembershipFilter, Closeable {
     return bloom != null ? bloom.hashes : 3;
   }
 
-  /** The keys a Bloom-type filter was sized for (0 when built by shape); a binary fuse filter's keys. */
+  /**
+   * The keys a Bloom-type filter was sized for (0 when built by shape); a binary fuse filter's
+   * keys.
+   */
   public long expectedKeys() {
     return bloom != null ? bloom.expectedKeys : fuse.keys;
   }
 
-  /** The rate a Bloom-type filter was sized for (0 when built by shape); a binary fuse filter's 2^-f. */
+  /**
+   * The rate a Bloom-type filter was sized for (0 when built by shape); a binary fuse filter's
+   * 2^-f.
+   */
   public double targetFpp() {
     return bloom != null ? bloom.fpp : fuse.keys == 0 ? 0 : fuse.width.fpp();
   }
@@ -283,8 +310,8 @@ public final class MappedFilter implements MembershipFilter, Closeable {
       case BLOOM_FILTER:
         return Math.pow((double) bitCount() / bloom.cells, bloom.hashes);
       case BLOCKED_BLOOM_FILTER:
-        return BlockedBloomFilter.expectedFpp(new Words().blocks(), bloom.cells / BlockedBloomFilter.BLOCK_BITS,
-            bloom.hashes);
+        return BlockedBloomFilter.expectedFpp(
+            new Words().blocks(), bloom.cells / BlockedBloomFilter.BLOCK_BITS, bloom.hashes);
       default:
         return targetFpp();
     }
@@ -310,7 +337,8 @@ public final class MappedFilter implements MembershipFilter, Closeable {
    * not leave the file's pages mapped in this process (nor counted in its resident memory).
    */
   private final class Words implements PrimitiveIterator.OfLong {
-    private final ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN).limit(0);
+    private final ByteBuffer buf =
+        ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN).limit(0);
     private long at = payloadOffset;
     private final long end = payloadOffset + payloadLength;
 

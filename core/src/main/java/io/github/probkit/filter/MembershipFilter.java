@@ -9,9 +9,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * A set-membership filter: "definitely absent" ({@code false}) or "probably present"
- * ({@code true}). A key that was added is always reported present; an absent key is reported present
- * with a small probability, the false-positive rate.
+ * A set-membership filter: "definitely absent" ({@code false}) or "probably present" ({@code
+ * true}). A key that was added is always reported present; an absent key is reported present with a
+ * small probability, the false-positive rate.
  *
  * <p>Keys are bytes: a CharSequence is its UTF-8 bytes, a long its 8 little-endian bytes, and an
  * object the bytes its {@link KeyEncoder} writes. The same key therefore gets the same answer
@@ -46,8 +46,8 @@ public interface MembershipFilter {
    * {@link #mightContain(long)} of {@code keys[from, to)}, answered into {@code present[from, to)};
    * returns how many are present. The answers are exactly those of one call per key. Bloom, blocked
    * Bloom and binary fuse filters answer a batch in passes that keep the cache misses of many keys
-   * in flight at once, several times faster than one call per key when the filter is far larger than
-   * the cache; the other filters make one call per key.
+   * in flight at once, several times faster than one call per key when the filter is far larger
+   * than the cache; the other filters make one call per key.
    */
   default int mightContainAll(long[] keys, int from, int to, boolean[] present) {
     Batch.checkRange(from, to, keys.length, present.length);
@@ -65,12 +65,13 @@ public interface MembershipFilter {
   }
 
   /**
-   * {@link #mightContain(byte[], int, int)} of {@code count} keys given as slices of one buffer, key
-   * {@code i} being {@code buf[offsets[i], offsets[i] + lengths[i])} (lines read into a block, say),
-   * answered into {@code present[0, count)}; returns how many are present. As fast as the batch of
-   * longs, less the hashing.
+   * {@link #mightContain(byte[], int, int)} of {@code count} keys given as slices of one buffer,
+   * key {@code i} being {@code buf[offsets[i], offsets[i] + lengths[i])} (lines read into a block,
+   * say), answered into {@code present[0, count)}; returns how many are present. As fast as the
+   * batch of longs, less the hashing.
    */
-  default int mightContainAll(byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
+  default int mightContainAll(
+      byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
     Batch.checkSlices(buf, offsets, lengths, count);
     Batch.checkRange(0, count, count, present.length);
     int found = 0;
@@ -82,26 +83,32 @@ public interface MembershipFilter {
   }
 
   /**
-   * Whether a key's {@link HashStrategy#hash64 hash} is all this filter needs of it, so that
-   * {@link #mightContainAllHashes} applies: true for every filter but a Bloom or scalable filter
-   * hashed with FNV-1a, whose probes need a second pass over the key.
+   * Whether a key's {@link HashStrategy#hash64 hash} is all this filter needs of it, so that {@link
+   * #mightContainAllHashes} applies: true for every filter but a Bloom or scalable filter hashed
+   * with FNV-1a, whose probes need a second pass over the key.
    */
   default boolean hashSuffices() {
     return false;
   }
 
   /**
-   * {@link #mightContainAll(long[], int, int, boolean[])} of keys given by their hashes:
-   * {@code hashes[i]} is {@code hashStrategy().hash64} of the key's bytes, computed wherever suits
-   * the caller (on other threads, say). The answers are exactly those of the keys. Throws
+   * {@link #mightContainAll(long[], int, int, boolean[])} of keys given by their hashes: {@code
+   * hashes[i]} is {@code hashStrategy().hash64} of the key's bytes, computed wherever suits the
+   * caller (on other threads, say). The answers are exactly those of the keys. Throws
    * IllegalStateException when {@link #hashSuffices()} is false.
    */
   default int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
-    throw new IllegalStateException("a " + type().label() + " filter hashed with " + hashStrategy()
-        + " needs the keys, not their hashes");
+    throw new IllegalStateException(
+        "a "
+            + type().label()
+            + " filter hashed with "
+            + hashStrategy()
+            + " needs the keys, not their hashes");
   }
 
-  /** The probability that a key never added is reported present, estimated from the current state. */
+  /**
+   * The probability that a key never added is reported present, estimated from the current state.
+   */
   double expectedFpp();
 
   /** The size of the filter's table in bits (the information a serialized filter carries). */
@@ -122,7 +129,9 @@ public interface MembershipFilter {
   /** Writes the filter in the probkit container format (docs/FORMAT.md); the stream stays open. */
   void writeTo(OutputStream out) throws IOException;
 
-  /** {@link #mightContain(byte[], int, int)} of the bytes in {@code b}, which it then gives back. */
+  /**
+   * {@link #mightContain(byte[], int, int)} of the bytes in {@code b}, which it then gives back.
+   */
   private boolean mightContainBuffered(KeyBuffer b) {
     try {
       return mightContain(b.bytes(), 0, b.length());

@@ -3,8 +3,8 @@ package io.github.probkit.filter;
 /**
  * A filter that can take in the keys of another filter of the same type, shape and hashing, as if
  * they had been added to it: Bloom, blocked Bloom, counting Bloom and cuckoo filters. (A scalable
- * filter does not merge: the union of two filters' layers would not keep its rate below the
- * target; a binary fuse filter is static.)
+ * filter does not merge: the union of two filters' layers would not keep its rate below the target;
+ * a binary fuse filter is static.)
  */
 public interface MergeableFilter extends MutableFilter {
 

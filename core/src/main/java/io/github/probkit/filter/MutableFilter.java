@@ -11,8 +11,9 @@ public interface MutableFilter extends MembershipFilter {
 
   /**
    * Adds the key of {@code len} bytes of {@code key} from {@code off}. Returns whether the filter
-   * changed: {@code false} means the key was probably present already (for a Bloom filter: every one
-   * of its bits was set). A {@link CuckooFilter} also returns {@code false} when it has no room.
+   * changed: {@code false} means the key was probably present already (for a Bloom filter: every
+   * one of its bits was set). A {@link CuckooFilter} also returns {@code false} when it has no
+   * room.
    */
   boolean add(byte[] key, int off, int len);
 
@@ -36,8 +37,8 @@ public interface MutableFilter extends MembershipFilter {
   }
 
   /**
-   * Adds every key (their UTF-8 bytes); returns how many of the adds changed the filter (see
-   * {@link #add(byte[], int, int)}).
+   * Adds every key (their UTF-8 bytes); returns how many of the adds changed the filter (see {@link
+   * #add(byte[], int, int)}).
    */
   default long addAll(Iterable<? extends CharSequence> keys) {
     long changed = 0;
@@ -47,7 +48,9 @@ public interface MutableFilter extends MembershipFilter {
     return changed;
   }
 
-  /** Adds every key (their 8 little-endian bytes); returns how many of the adds changed the filter. */
+  /**
+   * Adds every key (their 8 little-endian bytes); returns how many of the adds changed the filter.
+   */
   default long addAll(long[] keys) {
     return addAll(keys, 0, keys.length);
   }
@@ -55,7 +58,8 @@ public interface MutableFilter extends MembershipFilter {
   /**
    * Adds {@code keys[from, to)}, in order; returns how many of the adds changed the filter, exactly
    * as one call per key would. Bloom and blocked Bloom filters add a batch in passes that keep the
-   * cache misses of many keys in flight (see {@link #mightContainAll(long[], int, int, boolean[])}).
+   * cache misses of many keys in flight (see {@link #mightContainAll(long[], int, int,
+   * boolean[])}).
    */
   default long addAll(long[] keys, int from, int to) {
     Objects.checkFromToIndex(from, to, keys.length);
@@ -67,9 +71,9 @@ public interface MutableFilter extends MembershipFilter {
   }
 
   /**
-   * Adds {@code count} keys given as slices of one buffer, key {@code i} being
-   * {@code buf[offsets[i], offsets[i] + lengths[i])}, in order; returns how many of the adds changed
-   * the filter.
+   * Adds {@code count} keys given as slices of one buffer, key {@code i} being {@code
+   * buf[offsets[i], offsets[i] + lengths[i])}, in order; returns how many of the adds changed the
+   * filter.
    */
   default long addAll(byte[] buf, int[] offsets, int[] lengths, int count) {
     Batch.checkSlices(buf, offsets, lengths, count);
@@ -80,7 +84,9 @@ public interface MutableFilter extends MembershipFilter {
     return changed;
   }
 
-  /** Adds every key of the stream, in its order; returns how many of the adds changed the filter. */
+  /**
+   * Adds every key of the stream, in its order; returns how many of the adds changed the filter.
+   */
   default long addAll(Stream<? extends CharSequence> keys) {
     Objects.requireNonNull(keys, "keys");
     long[] changed = {0};
@@ -88,7 +94,10 @@ public interface MutableFilter extends MembershipFilter {
     return changed[0];
   }
 
-  /** Adds the bytes {@code encoder} writes for every key; returns how many of the adds changed the filter. */
+  /**
+   * Adds the bytes {@code encoder} writes for every key; returns how many of the adds changed the
+   * filter.
+   */
   default <T> long addAll(Iterable<? extends T> keys, KeyEncoder<? super T> encoder) {
     Objects.requireNonNull(encoder, "encoder");
     long changed = 0;
@@ -105,8 +114,12 @@ public interface MutableFilter extends MembershipFilter {
    * IllegalStateException when {@link #hashSuffices()} is false.
    */
   default long addAllHashes(long[] hashes, int from, int to) {
-    throw new IllegalStateException("a " + type().label() + " filter hashed with " + hashStrategy()
-        + " needs the keys, not their hashes");
+    throw new IllegalStateException(
+        "a "
+            + type().label()
+            + " filter hashed with "
+            + hashStrategy()
+            + " needs the keys, not their hashes");
   }
 
   /** The number of distinct keys added, estimated from the filter's state. */

@@ -26,11 +26,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A scalable Bloom filter (Almeida, Baquero, Preguiça and Hutchison 2007): a Bloom filter that grows.
- * It starts as one layer sized for an initial capacity; when that layer holds as many keys as it was
- * sized for, a new layer {@code s} times larger and with an error {@code r} times smaller is added,
- * and so on. A key is present when any layer has it. Use it when the number of keys is not known in
- * advance ("size for the maximum" is not possible).
+ * A scalable Bloom filter (Almeida, Baquero, Preguiça and Hutchison 2007): a Bloom filter that
+ * grows. It starts as one layer sized for an initial capacity; when that layer holds as many keys
+ * as it was sized for, a new layer {@code s} times larger and with an error {@code r} times smaller
+ * is added, and so on. A key is present when any layer has it. Use it when the number of keys is
+ * not known in advance ("size for the maximum" is not possible).
  *
  * <p>Cheat sheet, for an initial capacity n0, a requested rate P, growth s (default 2) and
  * tightening ratio r (default 0.5):
@@ -53,8 +53,8 @@ import java.util.Objects;
  * hold as measured, not only by the formula: rounding k puts each layer 0.2-0.3 % above its own
  * rate, small layers' fill varies (their rate by 8 % at 1,000 keys), and the layers that a key
  * missed are more likely than random ones to be full where it probes. Measured compound rate after
- * 10 full layers at P = 1 %: 0.917 P (standard deviation 0.013 P between filters) at n0 = 1,000; without
- * the margin it was 1.009 P, and 1.46 P for first layers of 10 keys.
+ * 10 full layers at P = 1 %: 0.917 P (standard deviation 0.013 P between filters) at n0 = 1,000;
+ * without the margin it was 1.009 P, and 1.46 P for first layers of 10 keys.
  *
  * <p>{@link #add} counts a key only when no layer has it yet, so each layer fills with distinct
  * keys (a key that is a false positive is not stored again, and stays reported present).
@@ -65,9 +65,9 @@ import java.util.Objects;
  *   <li>{@link Concurrency#CONCURRENT} (the default): {@code add} may be called from many threads
  *       at once; bits are set with atomic compare-and-exchange, a layer's key count is raised by
  *       compare-and-set (so no layer takes more keys than its capacity), and a new layer is added
- *       under a lock, the only one. {@code mightContain} may run concurrently with adds. Two threads
- *       adding the same new key at the same moment may both count it. {@code writeTo} is not atomic
- *       with respect to concurrent adds.
+ *       under a lock, the only one. {@code mightContain} may run concurrently with adds. Two
+ *       threads adding the same new key at the same moment may both count it. {@code writeTo} is
+ *       not atomic with respect to concurrent adds.
  *   <li>{@link Concurrency#SINGLE_WRITER}: plain stores and counts; one thread at a time may add,
  *       and queries from other threads need external synchronization with it.
  * </ul>
@@ -81,10 +81,19 @@ public final class ScalableBloomFilter implements MutableFilter {
   public static final double DEFAULT_TIGHTENING = 0.5;
   public static final int MIN_GROWTH = 2;
   public static final int MAX_GROWTH = 1024;
-  /** The most layers a serialized filter may declare (with growth 2, 2^64 times the initial capacity). */
+
+  /**
+   * The most layers a serialized filter may declare (with growth 2, 2^64 times the initial
+   * capacity).
+   */
   public static final int MAX_LAYERS = 64;
-  /** The fraction of the requested rate that {@link #create} sizes the layers for (see the class comment). */
+
+  /**
+   * The fraction of the requested rate that {@link #create} sizes the layers for (see the class
+   * comment).
+   */
   public static final double SIZING_MARGIN = 0.9;
+
   /** The smallest first layer {@link #create} makes: smaller ones are too small for their rate. */
   public static final long MIN_INITIAL_CAPACITY = 1000;
 
@@ -118,6 +127,7 @@ public final class ScalableBloomFilter implements MutableFilter {
     final long m;
     final int k;
     final long capacity;
+
     /** Keys stored; raised with {@link #KEYS} in the concurrent mode. */
     long keys;
 
@@ -151,11 +161,20 @@ public final class ScalableBloomFilter implements MutableFilter {
   private final HashStrategy hash;
   private final boolean exact;
   private final boolean concurrent;
-  /** Oldest first; replaced by a longer copy when a layer is added (under the filter's lock when concurrent). */
+
+  /**
+   * Oldest first; replaced by a longer copy when a layer is added (under the filter's lock when
+   * concurrent).
+   */
   private volatile Layer[] layers = new Layer[0];
 
   private ScalableBloomFilter(
-      long initialCapacity, double fpp, int growth, double tightening, HashStrategy hash, Concurrency concurrency) {
+      long initialCapacity,
+      double fpp,
+      int growth,
+      double tightening,
+      HashStrategy hash,
+      Concurrency concurrency) {
     this.initialCapacity = initialCapacity;
     this.fpp = fpp;
     this.growth = growth;
@@ -174,12 +193,13 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /**
-   * A filter whose first layer holds {@code initialCapacity} keys, raised to
-   * {@link #MIN_INITIAL_CAPACITY} when smaller, each next layer {@code growth} times more at a rate
-   * {@code tightening} times lower, the compound rate staying below {@code fpp}: the layers are
-   * sized for {@code SIZING_MARGIN * fpp}, which {@link #targetFpp()} then reports.
+   * A filter whose first layer holds {@code initialCapacity} keys, raised to {@link
+   * #MIN_INITIAL_CAPACITY} when smaller, each next layer {@code growth} times more at a rate {@code
+   * tightening} times lower, the compound rate staying below {@code fpp}: the layers are sized for
+   * {@code SIZING_MARGIN * fpp}, which {@link #targetFpp()} then reports.
    */
-  public static ScalableBloomFilter create(long initialCapacity, double fpp, int growth, double tightening) {
+  public static ScalableBloomFilter create(
+      long initialCapacity, double fpp, int growth, double tightening) {
     return create(initialCapacity, fpp, growth, tightening, HashStrategy.xxh3());
   }
 
@@ -189,23 +209,37 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /** As {@link #create(long, double)}, in the given write mode. */
-  public static ScalableBloomFilter create(long initialCapacity, double fpp, Concurrency concurrency) {
-    return create(initialCapacity, fpp, DEFAULT_GROWTH, DEFAULT_TIGHTENING, HashStrategy.xxh3(), concurrency);
+  public static ScalableBloomFilter create(
+      long initialCapacity, double fpp, Concurrency concurrency) {
+    return create(
+        initialCapacity, fpp, DEFAULT_GROWTH, DEFAULT_TIGHTENING, HashStrategy.xxh3(), concurrency);
   }
 
   public static ScalableBloomFilter create(
-      long initialCapacity, double fpp, int growth, double tightening, HashStrategy hash,
+      long initialCapacity,
+      double fpp,
+      int growth,
+      double tightening,
+      HashStrategy hash,
       Concurrency concurrency) {
     checkArgument(initialCapacity > 0, "initialCapacity must be positive, was %d", initialCapacity);
     checkOpenUnit("fpp", fpp);
     checkArgument(
-        growth >= MIN_GROWTH && growth <= MAX_GROWTH, "growth must be in [%d, %d], was %d",
-        MIN_GROWTH, MAX_GROWTH, growth);
+        growth >= MIN_GROWTH && growth <= MAX_GROWTH,
+        "growth must be in [%d, %d], was %d",
+        MIN_GROWTH,
+        MAX_GROWTH,
+        growth);
     checkOpenUnit("tightening", tightening);
     Objects.requireNonNull(hash, "hash");
-    ScalableBloomFilter f = new ScalableBloomFilter(
-        Math.max(MIN_INITIAL_CAPACITY, initialCapacity), SIZING_MARGIN * fpp, growth, tightening, hash,
-        concurrency);
+    ScalableBloomFilter f =
+        new ScalableBloomFilter(
+            Math.max(MIN_INITIAL_CAPACITY, initialCapacity),
+            SIZING_MARGIN * fpp,
+            growth,
+            tightening,
+            hash,
+            concurrency);
     f.layers = new Layer[] {f.newLayer(0, null, 0)};
     return f;
   }
@@ -240,7 +274,8 @@ public final class ScalableBloomFilter implements MutableFilter {
     long capacity = capacityOf(initialCapacity, growth, layer);
     checkArgument(capacity > 0, "layer %d would hold more than %d keys", layer, Long.MAX_VALUE);
     double p = fpp * (1 - tightening) * StrictMath.pow(tightening, layer);
-    checkArgument(p > 0, "layer %d would need a false-positive rate below the smallest double", layer);
+    checkArgument(
+        p > 0, "layer %d would need a false-positive rate below the smallest double", layer);
     long m = BloomFilter.optimalBits(capacity, p);
     return new LayerInfo(capacity, 0, m, BloomFilter.optimalHashes(m, capacity), p);
   }
@@ -253,7 +288,9 @@ public final class ScalableBloomFilter implements MutableFilter {
     LayerInfo shape = layerShape(initialCapacity, fpp, growth, tightening, i);
     long m = shape.bits();
     if (words == null) {
-      checkAllocatable(8L * LongBitArray.wordsFor(m), "layer " + i + " of a scalable Bloom filter (" + m + " bits)");
+      checkAllocatable(
+          8L * LongBitArray.wordsFor(m),
+          "layer " + i + " of a scalable Bloom filter (" + m + " bits)");
       return new Layer(new LongBitArray(m), shape.hashes(), shape.capacity(), keys);
     }
     return new Layer(new LongBitArray(m, words), shape.hashes(), shape.capacity(), keys);
@@ -326,7 +363,9 @@ public final class ScalableBloomFilter implements MutableFilter {
     return top;
   }
 
-  /** {@link #reserve} for many threads: the count is raised by compare-and-set, never past capacity. */
+  /**
+   * {@link #reserve} for many threads: the count is raised by compare-and-set, never past capacity.
+   */
   private Layer reserveConcurrently() {
     for (Layer[] ls = layers; ; ls = layers) {
       Layer top = ls[ls.length - 1];
@@ -419,7 +458,10 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   // ---- introspection
 
-  /** The keys of the first layer (create() raises a smaller request to {@link #MIN_INITIAL_CAPACITY}). */
+  /**
+   * The keys of the first layer (create() raises a smaller request to {@link
+   * #MIN_INITIAL_CAPACITY}).
+   */
   public long initialCapacity() {
     return initialCapacity;
   }
@@ -445,7 +487,9 @@ public final class ScalableBloomFilter implements MutableFilter {
     return layers.length;
   }
 
-  /** The layers, oldest first: capacity, keys stored, bits, probes and the rate each was sized for. */
+  /**
+   * The layers, oldest first: capacity, keys stored, bits, probes and the rate each was sized for.
+   */
   public List<LayerInfo> layers() {
     List<LayerInfo> out = new ArrayList<>(layers.length);
     Layer[] ls = layers;
@@ -526,7 +570,11 @@ public final class ScalableBloomFilter implements MutableFilter {
   public void writeTo(OutputStream out) throws IOException {
     ByteBuffer p = SketchWriter.params(32);
     Layer[] ls = layers;
-    p.putLong(initialCapacity).putDouble(fpp).putInt(growth).putDouble(tightening).putInt(ls.length);
+    p.putLong(initialCapacity)
+        .putDouble(fpp)
+        .putInt(growth)
+        .putDouble(tightening)
+        .putInt(ls.length);
     long payload = 8L * ls.length;
     for (Layer l : ls) {
       payload += 8L * l.words.length;
@@ -548,7 +596,8 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /** As {@link #readFrom(InputStream)}, the filter then written in the given mode. */
-  public static ScalableBloomFilter readFrom(InputStream in, Concurrency concurrency) throws IOException {
+  public static ScalableBloomFilter readFrom(InputStream in, Concurrency concurrency)
+      throws IOException {
     Objects.requireNonNull(concurrency, "concurrency");
     return read(SketchReader.open(in, StructureType.SCALABLE_BLOOM_FILTER), concurrency);
   }
@@ -559,7 +608,11 @@ public final class ScalableBloomFilter implements MutableFilter {
     double p = r.paramDouble("fpp");
     r.check(p > 0 && p < 1, "fpp", p, "in (0, 1)");
     int s = r.paramInt("growth");
-    r.check(s >= MIN_GROWTH && s <= MAX_GROWTH, "growth", s, "in [" + MIN_GROWTH + ", " + MAX_GROWTH + "]");
+    r.check(
+        s >= MIN_GROWTH && s <= MAX_GROWTH,
+        "growth",
+        s,
+        "in [" + MIN_GROWTH + ", " + MAX_GROWTH + "]");
     double t = r.paramDouble("tightening");
     r.check(t > 0 && t < 1, "tightening", t, "in (0, 1)");
     int count = r.paramInt("layers");
@@ -584,8 +637,12 @@ public final class ScalableBloomFilter implements MutableFilter {
     for (int i = 0; i < count; i++) {
       keys[i] = r.readLong("keys of layer " + i);
       // Every layer but the newest was full when the next was added.
-      boolean ok = i < count - 1 ? keys[i] == capacities[i] : keys[i] >= 0 && keys[i] <= capacities[i];
-      r.check(ok, "keys of layer " + i, keys[i],
+      boolean ok =
+          i < count - 1 ? keys[i] == capacities[i] : keys[i] >= 0 && keys[i] <= capacities[i];
+      r.check(
+          ok,
+          "keys of layer " + i,
+          keys[i],
           i < count - 1 ? "its capacity " + capacities[i] : "in [0, " + capacities[i] + "]");
     }
     long[][] data = new long[count][];
@@ -597,7 +654,8 @@ public final class ScalableBloomFilter implements MutableFilter {
     for (int i = 0; i < count; i++) {
       Layer l = f.newLayer(i, data[i], keys[i]);
       if ((l.m & 63) != 0 && (data[i][words[i] - 1] >>> (l.m & 63)) != 0) {
-        throw new SketchFormatException("scalable layer " + i + " has bits set beyond its " + l.m + " bits");
+        throw new SketchFormatException(
+            "scalable layer " + i + " has bits set beyond its " + l.m + " bits");
       }
       ls[i] = l;
     }
@@ -613,8 +671,11 @@ public final class ScalableBloomFilter implements MutableFilter {
       return false;
     }
     ScalableBloomFilter g = (ScalableBloomFilter) o;
-    if (initialCapacity != g.initialCapacity || Double.compare(fpp, g.fpp) != 0 || growth != g.growth
-        || Double.compare(tightening, g.tightening) != 0 || !hash.equals(g.hash)
+    if (initialCapacity != g.initialCapacity
+        || Double.compare(fpp, g.fpp) != 0
+        || growth != g.growth
+        || Double.compare(tightening, g.tightening) != 0
+        || !hash.equals(g.hash)
         || layers.length != g.layers.length) {
       return false;
     }
@@ -635,7 +696,18 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   @Override
   public String toString() {
-    return "ScalableBloomFilter{initialCapacity=" + initialCapacity + ", fpp=" + fpp + ", growth=" + growth
-        + ", tightening=" + tightening + ", layers=" + layers.length + ", hash=" + hash + "}";
+    return "ScalableBloomFilter{initialCapacity="
+        + initialCapacity
+        + ", fpp="
+        + fpp
+        + ", growth="
+        + growth
+        + ", tightening="
+        + tightening
+        + ", layers="
+        + layers.length
+        + ", hash="
+        + hash
+        + "}";
   }
 }

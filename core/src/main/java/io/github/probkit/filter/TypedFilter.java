@@ -11,9 +11,9 @@ import java.util.stream.Stream;
 
 /**
  * A filter bound to its key type, as Guava binds a {@code Funnel} to a {@code BloomFilter<T>}: keys
- * go in and are queried as {@code T}, encoded by the one {@link KeyEncoder} given at creation, so no
- * call can query with an encoder other than the one the keys were added with (which would silently
- * answer "absent" for keys that are present).
+ * go in and are queried as {@code T}, encoded by the one {@link KeyEncoder} given at creation, so
+ * no call can query with an encoder other than the one the keys were added with (which would
+ * silently answer "absent" for keys that are present).
  *
  * <pre>
  *   static final KeyEncoder&lt;User&gt; USER = (u, sink) -&gt; sink.putLong(u.id()).putString(u.email());
@@ -41,19 +41,29 @@ public final class TypedFilter<T, F extends MutableFilter> {
   }
 
   /** A view of {@code filter} whose keys are the bytes {@code encoder} writes. */
-  public static <T, F extends MutableFilter> TypedFilter<T, F> of(F filter, KeyEncoder<? super T> encoder) {
-    return new TypedFilter<>(Objects.requireNonNull(filter, "filter"), Objects.requireNonNull(encoder, "encoder"));
+  public static <T, F extends MutableFilter> TypedFilter<T, F> of(
+      F filter, KeyEncoder<? super T> encoder) {
+    return new TypedFilter<>(
+        Objects.requireNonNull(filter, "filter"), Objects.requireNonNull(encoder, "encoder"));
   }
 
-  /** Reads a filter of any mutable type written by {@link #writeTo}, binding it to {@code encoder}. */
-  public static <T> TypedFilter<T, MutableFilter> readFrom(InputStream in, KeyEncoder<? super T> encoder)
-      throws IOException {
+  /**
+   * Reads a filter of any mutable type written by {@link #writeTo}, binding it to {@code encoder}.
+   */
+  public static <T> TypedFilter<T, MutableFilter> readFrom(
+      InputStream in, KeyEncoder<? super T> encoder) throws IOException {
     MembershipFilter f = Filters.readFrom(in);
-    checkArgument(f instanceof MutableFilter, "a %s filter takes no keys after it is built", f.type().label());
+    checkArgument(
+        f instanceof MutableFilter,
+        "a %s filter takes no keys after it is built",
+        f.type().label());
     return of((MutableFilter) f, encoder);
   }
 
-  /** Adds the key; returns whether the filter changed (see {@link MutableFilter#add(byte[], int, int)}). */
+  /**
+   * Adds the key; returns whether the filter changed (see {@link MutableFilter#add(byte[], int,
+   * int)}).
+   */
   public boolean add(T key) {
     return filter.add(key, encoder);
   }
@@ -63,7 +73,9 @@ public final class TypedFilter<T, F extends MutableFilter> {
     return filter.addAll(keys, encoder);
   }
 
-  /** Adds every key of the stream, in its order; returns how many of the adds changed the filter. */
+  /**
+   * Adds every key of the stream, in its order; returns how many of the adds changed the filter.
+   */
   public long addAll(Stream<? extends T> keys) {
     long[] changed = {0};
     keys.forEachOrdered(k -> changed[0] += add(k) ? 1 : 0);
@@ -86,21 +98,28 @@ public final class TypedFilter<T, F extends MutableFilter> {
 
   /** Whether {@link #merge} would accept {@code other}: equal encoders, and filters that merge. */
   public boolean isCompatible(TypedFilter<?, ?> other) {
-    return other != null && encoder.equals(other.encoder) && filter instanceof MergeableFilter
+    return other != null
+        && encoder.equals(other.encoder)
+        && filter instanceof MergeableFilter
         && ((MergeableFilter) filter).isCompatible(other.filter);
   }
 
   /**
-   * Adds the keys of {@code other} to this filter. Throws IllegalArgumentException when the encoders
-   * differ, when this filter's type does not merge (a scalable filter), or when the filters differ
-   * in type, shape or hashing.
+   * Adds the keys of {@code other} to this filter. Throws IllegalArgumentException when the
+   * encoders differ, when this filter's type does not merge (a scalable filter), or when the
+   * filters differ in type, shape or hashing.
    */
   public TypedFilter<T, F> merge(TypedFilter<? extends T, ?> other) {
     Objects.requireNonNull(other, "other");
-    checkArgument(encoder.equals(other.encoder),
-        "cannot merge filters of different key encoders: %s and %s", encoder, other.encoder);
-    checkArgument(filter instanceof MergeableFilter,
-        "cannot merge: a %s filter does not merge", filter.type().label());
+    checkArgument(
+        encoder.equals(other.encoder),
+        "cannot merge filters of different key encoders: %s and %s",
+        encoder,
+        other.encoder);
+    checkArgument(
+        filter instanceof MergeableFilter,
+        "cannot merge: a %s filter does not merge",
+        filter.type().label());
     ((MergeableFilter) filter).merge(other.filter);
     return this;
   }

@@ -11,10 +11,10 @@ import java.util.Arrays;
  *
  * <p>Adding one to a count moves the slot to the next bucket, or gives its bucket the new count
  * when it is alone there: O(1), whatever the ties. A larger addition walks a few buckets, then
- * looks the target count up in a treap over the buckets (expected O(log buckets)), so no weight
- * can make an add cost more. The lowest bucket is ordered lazily: when an eviction first needs it,
- * its list is sorted in eviction order, and the first is evicted. No slot can join the lowest
- * bucket of a full summary (every new or raised count exceeds it), so the list stays sorted.
+ * looks the target count up in a treap over the buckets (expected O(log buckets)), so no weight can
+ * make an add cost more. The lowest bucket is ordered lazily: when an eviction first needs it, its
+ * list is sorted in eviction order, and the first is evicted. No slot can join the lowest bucket of
+ * a full summary (every new or raised count exceeds it), so the list stays sorted.
  *
  * <p>Orders (all counts equal within a bucket):
  *
@@ -26,15 +26,19 @@ import java.util.Arrays;
  */
 final class CountBuckets {
   /**
-   * At most, per slot: an error, a bucket, two links, two places in the sort's arrays; and a bucket (up to one per slot, and one more): a count, a first slot, five links and a
-   * priority. Bucket and sort arrays grow as they are used.
+   * At most, per slot: an error, a bucket, two links, two places in the sort's arrays; and a bucket
+   * (up to one per slot, and one more): a count, a first slot, five links and a priority. Bucket
+   * and sort arrays grow as they are used.
    */
   static final int SLOT_BYTES = 8 + 4 * 3 + 4 * 2 + 8 + 4 * 7;
+
   private static final int INITIAL_BUCKETS = 16;
 
   private static final int NIL = -1;
+
   /** Buckets walked before a weighted add asks the treap. */
   private static final int WALK = 8;
+
   /** Below this many slots the lowest bucket is sorted by comparisons alone. */
   private static final int RADIX_MIN = 64;
 
@@ -49,7 +53,8 @@ final class CountBuckets {
   private int[] nextInBucket;
   private int[] prevInBucket;
 
-  // Per bucket: at most slots + 1 exist at once (a move makes its target before emptying its source).
+  // Per bucket: at most slots + 1 exist at once (a move makes its target before emptying its
+  // source).
   private long[] count = new long[0];
   private int[] first = new int[0];
   private int[] next = new int[0];
@@ -69,8 +74,10 @@ final class CountBuckets {
    * slot joins the lowest bucket of a full summary; those that leave unlink themselves).
    */
   private int sortedBucket = NIL;
+
   /** Scratch of the sort. */
   private int[] sorted = new int[0];
+
   private int[] spare = new int[0];
   // The prefix of the eviction order that sortLowest radix-sorts: maxError - error in spreadBits,
   // then the top hashBits of the order hash.
@@ -161,8 +168,8 @@ final class CountBuckets {
   }
 
   /**
-   * Gives the slot {@link #evict} returned, now holding a new item, the evicted count plus
-   * {@code w} and the evicted count as its error.
+   * Gives the slot {@link #evict} returned, now holding a new item, the evicted count plus {@code
+   * w} and the evicted count as its error.
    */
   void restart(int s, long w) {
     int b = bucketOf[s];
@@ -491,7 +498,8 @@ final class CountBuckets {
 
   /** Bytes of the arrays: per slot, per bucket, and the sort's. */
   long byteSize() {
-    return (long) errors.length * (8 + 4 * 3) + (long) count.length * (8 + 4 * 7)
+    return (long) errors.length * (8 + 4 * 3)
+        + (long) count.length * (8 + 4 * 7)
         + 4L * (sorted.length + spare.length);
   }
 }

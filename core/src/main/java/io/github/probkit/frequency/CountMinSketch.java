@@ -6,11 +6,11 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import io.github.probkit.Concurrency;
 import io.github.probkit.hash.DoubleHashing;
-import io.github.probkit.internal.Mix;
 import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.KeyBuffer;
+import io.github.probkit.internal.Mix;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
 import io.github.probkit.io.SketchWriter;
@@ -43,40 +43,40 @@ import java.util.stream.Collector;
  * <p>{@link #epsilon()} and {@link #delta()} give the guarantee the dimensions actually provide
  * ({@code e / w} and {@code e^-d}), which is at least as good as the one asked for.
  *
- * <p>Counters are 64-bit and saturate: a counter (and the total) that would pass
- * {@link Long#MAX_VALUE} stays at {@code Long.MAX_VALUE}, which then reads as "at least
- * {@code Long.MAX_VALUE}". Nothing ever wraps around to a small or negative count.
+ * <p>Counters are 64-bit and saturate: a counter (and the total) that would pass {@link
+ * Long#MAX_VALUE} stays at {@code Long.MAX_VALUE}, which then reads as "at least {@code
+ * Long.MAX_VALUE}". Nothing ever wraps around to a small or negative count.
  *
- * <p><b>Conservative update</b> ({@link UpdateRule#CONSERVATIVE}; Estan and Varghese 2002) raises only the
- * counters that are below the item's new minimum, instead of adding to all d. Estimates are still
- * never below the true count and are often much closer to it on skewed streams. What it gives up:
- * a merged sketch is still an upper bound on the combined stream, but no longer the sketch that
- * stream would have built; rows no longer sum to the total count, so that is kept separately; and
- * adds take a lock.
+ * <p><b>Conservative update</b> ({@link UpdateRule#CONSERVATIVE}; Estan and Varghese 2002) raises
+ * only the counters that are below the item's new minimum, instead of adding to all d. Estimates
+ * are still never below the true count and are often much closer to it on skewed streams. What it
+ * gives up: a merged sketch is still an upper bound on the combined stream, but no longer the
+ * sketch that stream would have built; rows no longer sum to the total count, so that is kept
+ * separately; and adds take a lock.
  *
  * <p>Thread safety: it depends on the {@link Concurrency} the sketch is created or read with; both
  * write the same file.
  *
  * <ul>
- *   <li>{@link Concurrency#CONCURRENT CONCURRENT}, the default: in the standard update mode,
- *       {@code add} and {@code merge} are lock-free and may run from many threads at once without
- *       losing a count (each counter is raised by an atomic compare-and-set, so the total of
- *       concurrent adds is exact). In conservative mode, {@code add} and {@code merge} synchronize on
- *       the sketch, because reading the minimum and raising the counters must be one step; a merge
- *       takes the other sketch's counters and total under the other's lock, then adds them under
- *       its own (never holding both), so it sees the other as it was between two adds. In both
- *       modes {@code estimate} may run concurrently with adds and sees every add that
- *       happened-before it; {@code writeTo} run during concurrent adds writes a valid sketch that
- *       includes some of them.
+ *   <li>{@link Concurrency#CONCURRENT CONCURRENT}, the default: in the standard update mode, {@code
+ *       add} and {@code merge} are lock-free and may run from many threads at once without losing a
+ *       count (each counter is raised by an atomic compare-and-set, so the total of concurrent adds
+ *       is exact). In conservative mode, {@code add} and {@code merge} synchronize on the sketch,
+ *       because reading the minimum and raising the counters must be one step; a merge takes the
+ *       other sketch's counters and total under the other's lock, then adds them under its own
+ *       (never holding both), so it sees the other as it was between two adds. In both modes {@code
+ *       estimate} may run concurrently with adds and sees every add that happened-before it; {@code
+ *       writeTo} run during concurrent adds writes a valid sketch that includes some of them.
  *   <li>{@link Concurrency#SINGLE_WRITER SINGLE_WRITER}: {@code add} and {@code merge} raise the
  *       counters with plain stores and take no lock, so one thread at a time may call them, and no
- *       other method may run beside them. Faster where one thread fills the sketch, the common
- *       case (the benchmarks in docs/BENCHMARKS.md give the difference).
+ *       other method may run beside them. Faster where one thread fills the sketch, the common case
+ *       (the benchmarks in docs/BENCHMARKS.md give the difference).
  * </ul>
  */
 public final class CountMinSketch implements FrequencySketch {
   /** The most rows: {@code delta = e^-64} is already far below any useful failure probability. */
   public static final int MAX_DEPTH = 64;
+
   /** The most counters in a sketch ({@code width * depth}): the largest long[] a JVM allocates. */
   public static final long MAX_COUNTERS = Integer.MAX_VALUE - 8;
 
@@ -148,11 +148,18 @@ public final class CountMinSketch implements FrequencySketch {
   private final boolean exact;
   private final boolean conservative;
   private final boolean concurrent;
+
   /** The total count; kept only in conservative mode (guarded by this). */
   private volatile long total;
 
-  private CountMinSketch(long[] cells, int width, int depth, HashStrategy hash, boolean conservative,
-      Concurrency concurrency, long total) {
+  private CountMinSketch(
+      long[] cells,
+      int width,
+      int depth,
+      HashStrategy hash,
+      boolean conservative,
+      Concurrency concurrency,
+      long total) {
     this.cells = cells;
     this.width = width;
     this.depth = depth;
@@ -164,9 +171,9 @@ public final class CountMinSketch implements FrequencySketch {
   }
 
   /**
-   * A sketch whose estimates exceed the true count by more than {@code epsilon * N} with probability
-   * at most {@code delta}: {@code ceil(e / epsilon)} counters by {@code ceil(ln(1 / delta))} rows,
-   * hashed with XXH3. {@code create(0.001, 0.01)} has 5 rows of 2,719 counters.
+   * A sketch whose estimates exceed the true count by more than {@code epsilon * N} with
+   * probability at most {@code delta}: {@code ceil(e / epsilon)} counters by {@code ceil(ln(1 /
+   * delta))} rows, hashed with XXH3. {@code create(0.001, 0.01)} has 5 rows of 2,719 counters.
    */
   public static CountMinSketch create(double epsilon, double delta) {
     return create(epsilon, delta, HashStrategy.xxh3());
@@ -182,11 +189,15 @@ public final class CountMinSketch implements FrequencySketch {
   }
 
   /** As {@link #create(double, double, HashStrategy)}, updating by {@code rule}. */
-  public static CountMinSketch create(double epsilon, double delta, HashStrategy hash, UpdateRule rule) {
+  public static CountMinSketch create(
+      double epsilon, double delta, HashStrategy hash, UpdateRule rule) {
     return create(epsilon, delta, hash, rule, Concurrency.CONCURRENT);
   }
 
-  /** As {@link #create(double, double, HashStrategy, UpdateRule)}, written in the given mode (see the class comment). */
+  /**
+   * As {@link #create(double, double, HashStrategy, UpdateRule)}, written in the given mode (see
+   * the class comment).
+   */
   public static CountMinSketch create(
       double epsilon, double delta, HashStrategy hash, UpdateRule rule, Concurrency concurrency) {
     return allocate(widthFor(epsilon, delta), depthFor(delta), hash, rule, concurrency);
@@ -202,11 +213,15 @@ public final class CountMinSketch implements FrequencySketch {
   }
 
   /** As {@link #withDimensions(int, int, HashStrategy)}, updating by {@code rule}. */
-  public static CountMinSketch withDimensions(int width, int depth, HashStrategy hash, UpdateRule rule) {
+  public static CountMinSketch withDimensions(
+      int width, int depth, HashStrategy hash, UpdateRule rule) {
     return withDimensions(width, depth, hash, rule, Concurrency.CONCURRENT);
   }
 
-  /** As {@link #withDimensions(int, int, HashStrategy, UpdateRule)}, written in the given mode (see the class comment). */
+  /**
+   * As {@link #withDimensions(int, int, HashStrategy, UpdateRule)}, written in the given mode (see
+   * the class comment).
+   */
   public static CountMinSketch withDimensions(
       int width, int depth, HashStrategy hash, UpdateRule rule, Concurrency concurrency) {
     return allocate(width, depth, hash, rule, concurrency);
@@ -214,13 +229,18 @@ public final class CountMinSketch implements FrequencySketch {
 
   /**
    * A collector of items (their UTF-8 bytes) into a sketch of {@link #create(double, double)}; a
-   * parallel stream fills one per thread and merges them:
-   * {@code terms.stream().collect(CountMinSketch.toCountMinSketch(0.001, 0.01))}.
+   * parallel stream fills one per thread and merges them: {@code
+   * terms.stream().collect(CountMinSketch.toCountMinSketch(0.001, 0.01))}.
    */
-  public static Collector<CharSequence, ?, CountMinSketch> toCountMinSketch(double epsilon, double delta) {
+  public static Collector<CharSequence, ?, CountMinSketch> toCountMinSketch(
+      double epsilon, double delta) {
     widthFor(epsilon, delta); // checks the arguments now
-    return Collector.of(() -> create(epsilon, delta), CountMinSketch::add, CountMinSketch::merge,
-        Collector.Characteristics.UNORDERED, Collector.Characteristics.IDENTITY_FINISH);
+    return Collector.of(
+        () -> create(epsilon, delta),
+        CountMinSketch::add,
+        CountMinSketch::merge,
+        Collector.Characteristics.UNORDERED,
+        Collector.Characteristics.IDENTITY_FINISH);
   }
 
   /**
@@ -235,7 +255,11 @@ public final class CountMinSketch implements FrequencySketch {
     checkArgument(
         w * d <= MAX_COUNTERS,
         "epsilon %s and delta %s need %d rows of %.0f counters, more than the maximum of %d counters",
-        epsilon, delta, d, w, MAX_COUNTERS);
+        epsilon,
+        delta,
+        d,
+        w,
+        MAX_COUNTERS);
     return (int) w;
   }
 
@@ -244,16 +268,22 @@ public final class CountMinSketch implements FrequencySketch {
     checkOpenUnit("delta", delta);
     double d = Math.max(1, Math.ceil(StrictMath.log(1 / delta)));
     checkArgument(
-        d <= MAX_DEPTH, "delta must be at least e^-%d (%s rows at most), was %s", MAX_DEPTH, MAX_DEPTH, delta);
+        d <= MAX_DEPTH,
+        "delta must be at least e^-%d (%s rows at most), was %s",
+        MAX_DEPTH,
+        MAX_DEPTH,
+        delta);
     return (int) d;
   }
 
-  private static CountMinSketch allocate(int w, int d, HashStrategy hash, UpdateRule rule, Concurrency concurrency) {
+  private static CountMinSketch allocate(
+      int w, int d, HashStrategy hash, UpdateRule rule, Concurrency concurrency) {
     Objects.requireNonNull(rule, "rule");
     Objects.requireNonNull(concurrency, "concurrency");
     checkDimensions(w, d, hash);
     checkAllocatable(8L * w * d, "a count-min sketch of " + d + " x " + w + " counters");
-    return new CountMinSketch(new long[w * d], w, d, hash, rule == UpdateRule.CONSERVATIVE, concurrency, 0);
+    return new CountMinSketch(
+        new long[w * d], w, d, hash, rule == UpdateRule.CONSERVATIVE, concurrency, 0);
   }
 
   private static void checkDimensions(int w, int d, HashStrategy hash) {
@@ -262,11 +292,15 @@ public final class CountMinSketch implements FrequencySketch {
     checkArgument(d >= 1 && d <= MAX_DEPTH, "depth must be in [1, %d], was %d", MAX_DEPTH, d);
     checkArgument(
         (long) w * d <= MAX_COUNTERS,
-        "width * depth must be at most %d counters, was %d x %d", MAX_COUNTERS, w, d);
+        "width * depth must be at most %d counters, was %d x %d",
+        MAX_COUNTERS,
+        w,
+        d);
     checkArgument(
         hash.algorithm() != HashAlgorithm.FNV1A_64 || d <= 2,
         "the fnv1a strategy has row seeds for depth 1 or 2 only (the specification's scheme), "
-            + "was depth %d; use xxh3 for deeper sketches", d);
+            + "was depth %d; use xxh3 for deeper sketches",
+        d);
   }
 
   /**
@@ -274,8 +308,8 @@ public final class CountMinSketch implements FrequencySketch {
    * sketch and its counts are unchanged.
    *
    * @deprecated the name suggested that it switched this sketch's rule; create the sketch with its
-   *     rule instead: {@link #create(double, double, HashStrategy, UpdateRule)} or
-   *     {@link #withDimensions(int, int, HashStrategy, UpdateRule)}.
+   *     rule instead: {@link #create(double, double, HashStrategy, UpdateRule)} or {@link
+   *     #withDimensions(int, int, HashStrategy, UpdateRule)}.
    */
   @Deprecated(forRemoval = true)
   public CountMinSketch withConservativeUpdate() {
@@ -284,7 +318,10 @@ public final class CountMinSketch implements FrequencySketch {
 
   // ---- adding
 
-  /** Adds {@code count} occurrences (count &gt;= 0) of the {@code len} bytes of {@code item} from {@code off}. */
+  /**
+   * Adds {@code count} occurrences (count &gt;= 0) of the {@code len} bytes of {@code item} from
+   * {@code off}.
+   */
   @Override
   public void add(byte[] item, int off, int len, long count) {
     checkCount(count);
@@ -292,7 +329,10 @@ public final class CountMinSketch implements FrequencySketch {
     addHashes(h1, secondHash(item, off, len, h1), count);
   }
 
-  /** Adds {@code count} occurrences of the 8 little-endian bytes of {@code item}, hashed without going through bytes. */
+  /**
+   * Adds {@code count} occurrences of the 8 little-endian bytes of {@code item}, hashed without
+   * going through bytes.
+   */
   @Override
   public void add(long item, long count) {
     checkCount(count);
@@ -352,9 +392,10 @@ public final class CountMinSketch implements FrequencySketch {
 
   /** Row r's column for the hash pair. */
   private static int column(boolean exact, int width, long h1, long h2, int r) {
-    return (int) (exact
-        ? DoubleHashing.unsignedMod(r == 0 ? h1 : h2, width)
-        : DoubleHashing.reduce(Mix.mix64(h1 + r * h2), width));
+    return (int)
+        (exact
+            ? DoubleHashing.unsignedMod(r == 0 ? h1 : h2, width)
+            : DoubleHashing.reduce(Mix.mix64(h1 + r * h2), width));
   }
 
   private void addHashes(long h1, long h2, long count) {
@@ -432,8 +473,8 @@ public final class CountMinSketch implements FrequencySketch {
 
   /**
    * The estimated count of the item made of {@code len} bytes of {@code item} from {@code off}: the
-   * smallest of its counters. Never below the true count; above it by more than
-   * {@code epsilon() * totalCount()} with probability at most {@code delta()}.
+   * smallest of its counters. Never below the true count; above it by more than {@code epsilon() *
+   * totalCount()} with probability at most {@code delta()}.
    */
   @Override
   public long estimate(byte[] item, int off, int len) {
@@ -468,7 +509,11 @@ public final class CountMinSketch implements FrequencySketch {
     }
     long x = h1;
     for (int base = 0, end = depth * width; base < end; base += width, x += h2) {
-      min = Math.min(min, (long) CELLS.getOpaque(cells, base + (int) DoubleHashing.reduce(Mix.mix64(x), width)));
+      min =
+          Math.min(
+              min,
+              (long)
+                  CELLS.getOpaque(cells, base + (int) DoubleHashing.reduce(Mix.mix64(x), width)));
     }
     return min;
   }
@@ -486,18 +531,20 @@ public final class CountMinSketch implements FrequencySketch {
   }
 
   /**
-   * Writes into {@code out[0..depth)} the column of the item's counter in each row, row 0 first, for
-   * a sketch of {@code width} x {@code depth} hashed with {@code hash}, without allocating the sketch:
-   * for stores that keep the counters elsewhere (probkit-redis). Counter {@code (r, out[r])} is
-   * counter number {@code r * width + out[r]} of the serialized payload (docs/FORMAT.md).
+   * Writes into {@code out[0..depth)} the column of the item's counter in each row, row 0 first,
+   * for a sketch of {@code width} x {@code depth} hashed with {@code hash}, without allocating the
+   * sketch: for stores that keep the counters elsewhere (probkit-redis). Counter {@code (r,
+   * out[r])} is counter number {@code r * width + out[r]} of the serialized payload
+   * (docs/FORMAT.md).
    */
   public static void columns(
       HashStrategy hash, int width, int depth, byte[] item, int off, int len, int[] out) {
     boolean exact = hash.exactModulo();
     long h1 = hash.hash64(item, off, len);
-    long h2 = exact
-        ? (depth > 1 ? hash.secondSeedHash64(item, off, len) : 0)
-        : hash.secondHash(item, off, len, h1);
+    long h2 =
+        exact
+            ? (depth > 1 ? hash.secondSeedHash64(item, off, len) : 0)
+            : hash.secondHash(item, off, len, h1);
     for (int r = 0; r < depth; r++) {
       out[r] = column(exact, width, h1, h2, r);
     }
@@ -506,7 +553,8 @@ public final class CountMinSketch implements FrequencySketch {
   /** The counter in {@code row} at {@code column}. */
   public long counter(int row, int column) {
     checkArgument(row >= 0 && row < depth, "row must be in [0, %d), was %d", depth, row);
-    checkArgument(column >= 0 && column < width, "column must be in [0, %d), was %d", width, column);
+    checkArgument(
+        column >= 0 && column < width, "column must be in [0, %d), was %d", width, column);
     return (long) CELLS.getOpaque(cells, row * width + column);
   }
 
@@ -564,11 +612,23 @@ public final class CountMinSketch implements FrequencySketch {
   private Compatibility compatibility(FrequencySketch other) {
     CountMinSketch o = other instanceof CountMinSketch ? (CountMinSketch) other : this;
     return Compatibility.ofSelfAllowed("merge", this, other, CountMinSketch.class)
-        .require(width == o.width && depth == o.depth,
-            "count-min sketches of different dimensions: %d x %d and %d x %d", depth, width, o.depth, o.width)
-        .require(hash.equals(o.hash), "count-min sketches with different hashing: %s and %s", hash, o.hash)
-        .require(conservative == o.conservative,
-            "count-min sketches with different update rules: %s and %s", updateRule(), o.updateRule());
+        .require(
+            width == o.width && depth == o.depth,
+            "count-min sketches of different dimensions: %d x %d and %d x %d",
+            depth,
+            width,
+            o.depth,
+            o.width)
+        .require(
+            hash.equals(o.hash),
+            "count-min sketches with different hashing: %s and %s",
+            hash,
+            o.hash)
+        .require(
+            conservative == o.conservative,
+            "count-min sketches with different update rules: %s and %s",
+            updateRule(),
+            o.updateRule());
   }
 
   /** An independent copy, written in the same mode. */
@@ -585,8 +645,8 @@ public final class CountMinSketch implements FrequencySketch {
   // ---- introspection
 
   /**
-   * N, the sum of all counts added (saturating at Long.MAX_VALUE). In the standard mode this is
-   * the sum of row 0, a scan of {@code width} counters.
+   * N, the sum of all counts added (saturating at Long.MAX_VALUE). In the standard mode this is the
+   * sum of row 0, a scan of {@code width} counters.
    */
   @Override
   public long totalCount() {
@@ -629,7 +689,10 @@ public final class CountMinSketch implements FrequencySketch {
     return conservative;
   }
 
-  /** How adds raise the counters; its {@code toString} is {@code "standard"} or {@code "conservative"}. */
+  /**
+   * How adds raise the counters; its {@code toString} is {@code "standard"} or {@code
+   * "conservative"}.
+   */
   public UpdateRule updateRule() {
     return conservative ? UpdateRule.CONSERVATIVE : UpdateRule.STANDARD;
   }
@@ -669,16 +732,22 @@ public final class CountMinSketch implements FrequencySketch {
     for (int i = 0; i < width; i++) {
       row0[i] = (long) CELLS.getOpaque(cells, i);
     }
-    SketchWriter w = SketchWriter.begin(
-        out, StructureType.COUNT_MIN_SKETCH, hash, params(rowSum(row0, 0, width)).array(), byteSize());
+    SketchWriter w =
+        SketchWriter.begin(
+            out,
+            StructureType.COUNT_MIN_SKETCH,
+            hash,
+            params(rowSum(row0, 0, width)).array(),
+            byteSize());
     w.writeLongs(row0, 0, width);
     w.writeLongs(cells, width, cells.length - width);
     w.finish();
   }
 
   private void write(OutputStream out, long[] snapshot, long totalCount) throws IOException {
-    SketchWriter w = SketchWriter.begin(
-        out, StructureType.COUNT_MIN_SKETCH, hash, params(totalCount).array(), byteSize());
+    SketchWriter w =
+        SketchWriter.begin(
+            out, StructureType.COUNT_MIN_SKETCH, hash, params(totalCount).array(), byteSize());
     w.writeLongs(snapshot, 0, snapshot.length);
     w.finish();
   }
@@ -697,8 +766,12 @@ public final class CountMinSketch implements FrequencySketch {
     return readFrom(in, Concurrency.CONCURRENT);
   }
 
-  /** As {@link #readFrom(InputStream)}, written afterwards in the given mode (see the class comment). */
-  public static CountMinSketch readFrom(InputStream in, Concurrency concurrency) throws IOException {
+  /**
+   * As {@link #readFrom(InputStream)}, written afterwards in the given mode (see the class
+   * comment).
+   */
+  public static CountMinSketch readFrom(InputStream in, Concurrency concurrency)
+      throws IOException {
     Objects.requireNonNull(concurrency, "concurrency");
     return read(SketchReader.open(in, StructureType.COUNT_MIN_SKETCH), concurrency);
   }
@@ -709,8 +782,11 @@ public final class CountMinSketch implements FrequencySketch {
     int d = r.paramInt("depth");
     r.check(d >= 1 && d <= MAX_DEPTH, "depth", d, "in [1, " + MAX_DEPTH + "]");
     r.check((long) w * d <= MAX_COUNTERS, "width * depth", (long) w * d, "at most " + MAX_COUNTERS);
-    r.check(r.hash().algorithm() != HashAlgorithm.FNV1A_64 || d <= 2,
-        "depth", d, "1 or 2 with the fnv1a hash");
+    r.check(
+        r.hash().algorithm() != HashAlgorithm.FNV1A_64 || d <= 2,
+        "depth",
+        d,
+        "1 or 2 with the fnv1a hash");
     int rule = r.paramByte("update rule");
     r.check(rule == 0 || rule == 1, "update rule", rule, "0 (standard) or 1 (conservative)");
     long n = r.paramLong("total count");
@@ -721,7 +797,13 @@ public final class CountMinSketch implements FrequencySketch {
     for (int i = 0; i < cells.length; i++) {
       if (cells[i] < 0 || (rule == 1 && cells[i] > n)) {
         throw new SketchFormatException(
-            "count-min counter " + i + " is " + cells[i] + ", must be in [0, total count " + n + "]");
+            "count-min counter "
+                + i
+                + " is "
+                + cells[i]
+                + ", must be in [0, total count "
+                + n
+                + "]");
       }
     }
     if (rule == 0 && rowSum(cells, 0, w) != n) {
@@ -733,15 +815,21 @@ public final class CountMinSketch implements FrequencySketch {
 
   // ---- identity
 
-  /** Equal when the dimensions, hashing, update rule, counters and total are (whatever their write modes). */
+  /**
+   * Equal when the dimensions, hashing, update rule, counters and total are (whatever their write
+   * modes).
+   */
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof CountMinSketch)) {
       return false;
     }
     CountMinSketch s = (CountMinSketch) o;
-    return width == s.width && depth == s.depth && hash.equals(s.hash)
-        && conservative == s.conservative && totalCount() == s.totalCount()
+    return width == s.width
+        && depth == s.depth
+        && hash.equals(s.hash)
+        && conservative == s.conservative
+        && totalCount() == s.totalCount()
         && Arrays.equals(cells, s.cells);
   }
 
@@ -752,7 +840,14 @@ public final class CountMinSketch implements FrequencySketch {
 
   @Override
   public String toString() {
-    return "CountMinSketch{width=" + width + ", depth=" + depth + ", update=" + updateRule()
-        + ", hash=" + hash + "}";
+    return "CountMinSketch{width="
+        + width
+        + ", depth="
+        + depth
+        + ", update="
+        + updateRule()
+        + ", hash="
+        + hash
+        + "}";
   }
 }

@@ -18,7 +18,10 @@ import java.util.stream.Stream;
  */
 public interface FrequencySketch {
 
-  /** Adds {@code count} (at least 0) occurrences of the item of {@code len} bytes of {@code item} from {@code off}. */
+  /**
+   * Adds {@code count} (at least 0) occurrences of the item of {@code len} bytes of {@code item}
+   * from {@code off}.
+   */
   void add(byte[] item, int off, int len, long count);
 
   /** Adds one occurrence of the item of {@code len} bytes of {@code item} from {@code off}. */
@@ -80,7 +83,10 @@ public interface FrequencySketch {
     items.forEachOrdered(item -> add(item, 1));
   }
 
-  /** The estimated count of the item of {@code len} bytes of {@code item} from {@code off}: never below the true count. */
+  /**
+   * The estimated count of the item of {@code len} bytes of {@code item} from {@code off}: never
+   * below the true count.
+   */
   long estimate(byte[] item, int off, int len);
 
   default long estimate(byte[] item) {
@@ -119,8 +125,8 @@ public interface FrequencySketch {
 
   /**
    * Adds the counts of {@code other} to this sketch, which then estimates both streams together.
-   * Throws IllegalArgumentException, naming the difference, when {@code other} is not
-   * {@link #isCompatible compatible}.
+   * Throws IllegalArgumentException, naming the difference, when {@code other} is not {@link
+   * #isCompatible compatible}.
    */
   FrequencySketch merge(FrequencySketch other);
 

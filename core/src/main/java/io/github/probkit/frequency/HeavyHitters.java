@@ -34,8 +34,8 @@ import java.util.stream.Collector;
  * {@link #merge}, with N the total of both streams):
  *
  * <ul>
- *   <li>Each monitored item's true count lies in {@code [count - error, count]}
- *       ({@link Entry#lowerBound()}, {@link Entry#count()}).
+ *   <li>Each monitored item's true count lies in {@code [count - error, count]} ({@link
+ *       Entry#lowerBound()}, {@link Entry#count()}).
  *   <li>{@code error <= maxError() <= N / m}: every count is within N/m of the truth.
  *   <li>An item that is not monitored occurred at most {@link #maxError()} times; so every item
  *       occurring more than N/m times is monitored, and listed by {@link #entries()}.
@@ -52,8 +52,8 @@ import java.util.stream.Collector;
  * <p>Cheat sheet: capacity {@code m = ceil(1 / epsilon)} bounds every error by epsilon * N; for the
  * top k of a skewed stream, a capacity of 10 to 100 times k is typical. Memory is 60 to 100 bytes
  * per monitored item plus the item's own, allocated as items arrive ({@link #byteSize()}). An add
- * of count 1 costs amortized O(1) (O(log m) at worst), a larger count expected O(log m);
- * {@code top(k)} reads the k entries it lists and those tied with the last of them.
+ * of count 1 costs amortized O(1) (O(log m) at worst), a larger count expected O(log m); {@code
+ * top(k)} reads the k entries it lists and those tied with the last of them.
  *
  * <p>Items are bytes, as everywhere in probkit: a CharSequence is its UTF-8 bytes, a long its 8
  * little-endian bytes. Counts saturate at {@link Long#MAX_VALUE} rather than wrap.
@@ -130,7 +130,9 @@ public final class HeavyHitters implements FrequencySketch {
   public static HeavyHitters withCapacity(int capacity) {
     checkArgument(
         capacity >= 1 && capacity <= MAX_CAPACITY,
-        "capacity must be in [1, %d], was %d", MAX_CAPACITY, capacity);
+        "capacity must be in [1, %d], was %d",
+        MAX_CAPACITY,
+        capacity);
     return newChecked(capacity);
   }
 
@@ -141,13 +143,15 @@ public final class HeavyHitters implements FrequencySketch {
   public static HeavyHitters create(double epsilon) {
     checkOpenUnit("epsilon", epsilon);
     double m = Math.ceil(1 / epsilon);
-    checkArgument(m <= MAX_CAPACITY, "epsilon must be at least 1/%d, was %s", MAX_CAPACITY, epsilon);
+    checkArgument(
+        m <= MAX_CAPACITY, "epsilon must be at least 1/%d, was %s", MAX_CAPACITY, epsilon);
     return newChecked((int) m);
   }
 
   /**
    * A new summary, refused up front when its arrays could not all fit in the heap once the stream
-   * has {@code capacity} distinct items (they grow as items arrive; the items' own bytes come on top).
+   * has {@code capacity} distinct items (they grow as items arrive; the items' own bytes come on
+   * top).
    */
   private static HeavyHitters newChecked(int capacity) {
     checkAllocatable(
@@ -173,9 +177,9 @@ public final class HeavyHitters implements FrequencySketch {
   // ---- adding
 
   /**
-   * Adds {@code count} occurrences (count &gt;= 0) of the item made of {@code len} bytes of
-   * {@code item} from {@code off}. The bytes are copied only when the item becomes monitored. The
-   * other forms (String, long, encoded object) are this one on the item's bytes.
+   * Adds {@code count} occurrences (count &gt;= 0) of the item made of {@code len} bytes of {@code
+   * item} from {@code off}. The bytes are copied only when the item becomes monitored. The other
+   * forms (String, long, encoded object) are this one on the item's bytes.
    */
   @Override
   public void add(byte[] item, int off, int len, long count) {
@@ -214,12 +218,15 @@ public final class HeavyHitters implements FrequencySketch {
   /**
    * A collector of items (their UTF-8 bytes) into a summary of {@link #withCapacity(int)}; a
    * parallel stream fills one per thread and merges them, which keeps every guarantee but may list
-   * other counts than one summary of the whole stream in order would:
-   * {@code terms.stream().collect(HeavyHitters.toHeavyHitters(1000)).top(10)}.
+   * other counts than one summary of the whole stream in order would: {@code
+   * terms.stream().collect(HeavyHitters.toHeavyHitters(1000)).top(10)}.
    */
   public static Collector<CharSequence, ?, HeavyHitters> toHeavyHitters(int capacity) {
     withCapacity(capacity); // checks the argument now
-    return Collector.of(() -> withCapacity(capacity), HeavyHitters::add, HeavyHitters::merge,
+    return Collector.of(
+        () -> withCapacity(capacity),
+        HeavyHitters::add,
+        HeavyHitters::merge,
         Collector.Characteristics.IDENTITY_FINISH);
   }
 
@@ -295,8 +302,8 @@ public final class HeavyHitters implements FrequencySketch {
   }
 
   /**
-   * The largest error of any count, and the most an unmonitored item can have occurred: the smallest
-   * count once all {@code capacity} items are monitored, 0 before. At most N / capacity.
+   * The largest error of any count, and the most an unmonitored item can have occurred: the
+   * smallest count once all {@code capacity} items are monitored, 0 before. At most N / capacity.
    */
   public long maxError() {
     return size == capacity ? buckets.lowestCount() : 0;
@@ -319,15 +326,17 @@ public final class HeavyHitters implements FrequencySketch {
 
   /**
    * The bytes of the arrays now allocated (they grow with the items): per slot an item reference,
-   * its length, two hashes, a count's bucket and error, list and tree links, plus the hash table and
-   * the items' bytes; references counted as 4 bytes (compressed oops), object headers excluded.
+   * its length, two hashes, a count's bucket and error, list and tree links, plus the hash table
+   * and the items' bytes; references counted as 4 bytes (compressed oops), object headers excluded.
    */
   @Override
   public long byteSize() {
     return table.byteSize(size) + buckets.byteSize();
   }
 
-  /** XXH3 with seed 0: the public hash that orders tied items (items are placed by a secret one). */
+  /**
+   * XXH3 with seed 0: the public hash that orders tied items (items are placed by a secret one).
+   */
   @Override
   public HashStrategy hashStrategy() {
     return ItemTable.ORDER_HASH;
@@ -363,9 +372,12 @@ public final class HeavyHitters implements FrequencySketch {
   private Compatibility compatibility(FrequencySketch other) {
     HeavyHitters o = other instanceof HeavyHitters ? (HeavyHitters) other : this;
     return Compatibility.ofSelfAllowed("merge", this, other, HeavyHitters.class)
-        .require(o.capacity >= capacity,
+        .require(
+            o.capacity >= capacity,
             "a heavy-hitters summary of capacity %d into one of capacity %d: its counts are only within N/%d",
-            o.capacity, capacity, o.capacity);
+            o.capacity,
+            capacity,
+            o.capacity);
   }
 
   /** An independent copy. */
@@ -462,7 +474,9 @@ public final class HeavyHitters implements FrequencySketch {
     }
     for (int s = 0; s < size; s++) {
       int t = h.table.find(table, s);
-      if (t < 0 || h.buckets.count(t) != buckets.count(s) || h.buckets.error(t) != buckets.error(s)) {
+      if (t < 0
+          || h.buckets.count(t) != buckets.count(s)
+          || h.buckets.error(t) != buckets.error(s)) {
         return false;
       }
     }
@@ -479,9 +493,7 @@ public final class HeavyHitters implements FrequencySketch {
     return "HeavyHitters{capacity=" + capacity + ", size=" + size + ", totalCount=" + total + "}";
   }
 
-  /**
-   * One monitored item: its true count lies in {@code [lowerBound(), count()]}. Immutable.
-   */
+  /** One monitored item: its true count lies in {@code [lowerBound(), count()]}. Immutable. */
   public static final class Entry {
     private final byte[] item;
     private final long count;
@@ -544,7 +556,10 @@ public final class HeavyHitters implements FrequencySketch {
 
     @Override
     public String toString() {
-      return itemAsString() + "=" + count + (error == 0 ? "" : " (error " + error + ")")
+      return itemAsString()
+          + "="
+          + count
+          + (error == 0 ? "" : " (error " + error + ")")
           + (certain ? ", certain" : "");
     }
   }

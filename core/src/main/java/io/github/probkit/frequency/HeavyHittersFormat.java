@@ -12,8 +12,8 @@ import java.io.OutputStream;
 
 /**
  * The file format of {@link HeavyHitters} (type 17, docs/FORMAT.md). The header names XXH3 with
- * seed 0, the public hash that orders tied items; the placement key is not written, since no
- * result depends on it, and a summary read back gets a new one.
+ * seed 0, the public hash that orders tied items; the placement key is not written, since no result
+ * depends on it, and a summary read back gets a new one.
  */
 final class HeavyHittersFormat {
   private HeavyHittersFormat() {}
@@ -31,10 +31,20 @@ final class HeavyHittersFormat {
     for (int s : order) {
       itemBytes += items.length(s);
     }
-    byte[] params = SketchWriter.params(24).putInt(h.capacity()).putInt(h.size())
-        .putLong(h.totalCount()).putLong(itemBytes).array();
-    SketchWriter w = SketchWriter.begin(
-        out, StructureType.HEAVY_HITTERS, ItemTable.ORDER_HASH, params, 20L * order.length + itemBytes);
+    byte[] params =
+        SketchWriter.params(24)
+            .putInt(h.capacity())
+            .putInt(h.size())
+            .putLong(h.totalCount())
+            .putLong(itemBytes)
+            .array();
+    SketchWriter w =
+        SketchWriter.begin(
+            out,
+            StructureType.HEAVY_HITTERS,
+            ItemTable.ORDER_HASH,
+            params,
+            20L * order.length + itemBytes);
     for (int s : order) {
       w.writeLong(counts.count(s));
       w.writeLong(counts.error(s));
@@ -46,19 +56,27 @@ final class HeavyHittersFormat {
 
   static HeavyHitters read(InputStream in) throws IOException {
     SketchReader r = SketchReader.open(in, StructureType.HEAVY_HITTERS);
-    r.check(r.hash().equals(ItemTable.ORDER_HASH), "hash", r.hash(), ItemTable.ORDER_HASH.toString());
+    r.check(
+        r.hash().equals(ItemTable.ORDER_HASH), "hash", r.hash(), ItemTable.ORDER_HASH.toString());
     int capacity = r.paramInt("capacity");
-    r.check(capacity >= 1 && capacity <= HeavyHitters.MAX_CAPACITY, "capacity", capacity,
+    r.check(
+        capacity >= 1 && capacity <= HeavyHitters.MAX_CAPACITY,
+        "capacity",
+        capacity,
         "in [1, " + HeavyHitters.MAX_CAPACITY + "]");
     int size = r.paramInt("size");
     r.check(size >= 0 && size <= capacity, "size", size, "in [0, capacity " + capacity + "]");
     long total = r.paramLong("total count");
     r.check(total >= 0, "total count", total, "non-negative");
     long itemBytes = r.paramLong("item bytes");
-    r.check(itemBytes >= 0 && itemBytes <= Long.MAX_VALUE - 20L * size, "item bytes", itemBytes,
+    r.check(
+        itemBytes >= 0 && itemBytes <= Long.MAX_VALUE - 20L * size,
+        "item bytes",
+        itemBytes,
         "non-negative");
     r.expectPayloadLength(20L * size + itemBytes);
-    // The entries grow with those actually read, so a corrupt size allocates nothing it cannot fill.
+    // The entries grow with those actually read, so a corrupt size allocates nothing it cannot
+    // fill.
     Entries e = new Entries(size);
     for (int i = 0; i < size; i++) {
       long count = r.readLong("count");
@@ -76,8 +94,11 @@ final class HeavyHittersFormat {
       String entry = "heavy-hitters entry " + i;
       long c = e.counts[i];
       if (c < 0 || (i > 0 && c > e.counts[i - 1])) {
-        throw new SketchFormatException(entry + " has count " + c
-            + ", must be non-negative and no larger than the entry before it");
+        throw new SketchFormatException(
+            entry
+                + " has count "
+                + c
+                + ", must be non-negative and no larger than the entry before it");
       }
       if (e.errors[i] < 0 || e.errors[i] > maxError) {
         throw new SketchFormatException(

@@ -28,14 +28,21 @@ final class HeavyHittersMerge {
     Entries e = new Entries(into.size() + other.size());
     for (int s = 0; s < into.size(); s++) {
       int o = b.find(a, s);
-      e.add(a.item(s), a.length(s), a.orderHash(s),
+      e.add(
+          a.item(s),
+          a.length(s),
+          a.orderHash(s),
           saturatedAdd(ca.count(s), o >= 0 ? cb.count(o) : minOther),
           saturatedAdd(ca.error(s), o >= 0 ? cb.error(o) : minOther));
     }
     for (int o = 0; o < other.size(); o++) {
       if (a.find(b, o) < 0) {
-        e.add(b.copy(o), b.length(o), b.orderHash(o),
-            saturatedAdd(cb.count(o), minInto), saturatedAdd(cb.error(o), minInto));
+        e.add(
+            b.copy(o),
+            b.length(o),
+            b.orderHash(o),
+            saturatedAdd(cb.count(o), minInto),
+            saturatedAdd(cb.error(o), minInto));
       }
     }
     return e;

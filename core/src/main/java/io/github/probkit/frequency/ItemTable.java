@@ -30,6 +30,7 @@ final class ItemTable {
 
   /** Slot + 1 per entry, 0 when empty; a power of two at least twice the slots. */
   private int[] table;
+
   private int mask;
 
   ItemTable(Hasher64 placement, int slots) {
@@ -75,7 +76,8 @@ final class ItemTable {
         return -1;
       }
       int s = t - 1;
-      if (places[s] == place && lengths[s] == len
+      if (places[s] == place
+          && lengths[s] == len
           && Arrays.equals(items[s], 0, len, item, off, off + len)) {
         return s;
       }

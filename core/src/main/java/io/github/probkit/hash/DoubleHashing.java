@@ -4,10 +4,10 @@ package io.github.probkit.hash;
  * Maps hashes to positions in {@code [0, m)}. Positions are longs, so structures above 2^31 (and
  * 2^32) cells work.
  *
- * <p>Two schemes, chosen by the {@link HashStrategy}: the default derives probe {@code i} as
- * {@code reduce(h1 + i*h2, m)} with 64-bit wrap-around and Lemire's multiply-high reduction, which
- * costs one multiplication instead of a division; the exact scheme computes {@code (h1 + i*h2) mod m}
- * as with unbounded unsigned integers, reproducing the specification's Python to the bit.
+ * <p>Two schemes, chosen by the {@link HashStrategy}: the default derives probe {@code i} as {@code
+ * reduce(h1 + i*h2, m)} with 64-bit wrap-around and Lemire's multiply-high reduction, which costs
+ * one multiplication instead of a division; the exact scheme computes {@code (h1 + i*h2) mod m} as
+ * with unbounded unsigned integers, reproducing the specification's Python to the bit.
  */
 public final class DoubleHashing {
   private DoubleHashing() {}

@@ -4,6 +4,7 @@ package io.github.probkit.hash;
 public final class Fnv1a {
   /** The FNV-1a 64-bit offset basis: the seed of the first hash in the walkthroughs. */
   public static final long OFFSET_BASIS = 0xCBF29CE484222325L;
+
   /** The seed of the second hash in the walkthroughs: the offset basis with its halves swapped. */
   public static final long SECOND_SEED = 0x84222325CBF29CE4L;
 

@@ -11,8 +11,8 @@ public enum HashAlgorithm {
   XXH3_64(1, "xxh3"),
   /**
    * 64-bit FNV-1a, with the seeds' double-hashing scheme: positions are {@code (h1 + i*h2) mod m}
-   * computed exactly, as with unbounded integers. Slow and weak on similar keys; it exists so that the
-   * walkthroughs of the specification can be reproduced bit for bit.
+   * computed exactly, as with unbounded integers. Slow and weak on similar keys; it exists so that
+   * the walkthroughs of the specification can be reproduced bit for bit.
    */
   FNV1A_64(2, "fnv1a");
 
@@ -29,7 +29,9 @@ public enum HashAlgorithm {
     return id;
   }
 
-  /** The short lower-case name used by the command line and in JSON ({@code xxh3}, {@code fnv1a}). */
+  /**
+   * The short lower-case name used by the command line and in JSON ({@code xxh3}, {@code fnv1a}).
+   */
   public String label() {
     return label;
   }
@@ -51,7 +53,6 @@ public enum HashAlgorithm {
         return a;
       }
     }
-    throw new IllegalArgumentException(
-        "hash must be one of xxh3, fnv1a, was '" + label + "'");
+    throw new IllegalArgumentException("hash must be one of xxh3, fnv1a, was '" + label + "'");
   }
 }

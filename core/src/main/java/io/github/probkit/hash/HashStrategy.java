@@ -14,11 +14,11 @@ import java.util.Objects;
  * objects the bytes a {@link KeyEncoder} writes; so a filter built in Java from strings answers the
  * same as one built by the command line from lines.
  *
- * <p>Structures that need several positions per key (Bloom filters) use double hashing
- * (Kirsch and Mitzenmacher): a first hash {@code h1} and a second, odd hash {@code h2}, probe
- * {@code i} being derived from {@code h1 + i*h2}. For XXH3 one 64-bit hash is computed and
- * {@code h2} is derived from it, so each key is hashed once; for FNV-1a both are hashed, as the
- * specification's walkthrough does.
+ * <p>Structures that need several positions per key (Bloom filters) use double hashing (Kirsch and
+ * Mitzenmacher): a first hash {@code h1} and a second, odd hash {@code h2}, probe {@code i} being
+ * derived from {@code h1 + i*h2}. For XXH3 one 64-bit hash is computed and {@code h2} is derived
+ * from it, so each key is hashed once; for FNV-1a both are hashed, as the specification's
+ * walkthrough does.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -53,16 +53,21 @@ public final class HashStrategy {
   }
 
   /**
-   * The specification's FNV-1a scheme: {@code h1 = fnv1a64(key, 0xCBF29CE484222325)},
-   * {@code h2 = fnv1a64(key, 0x84222325CBF29CE4) | 1}, positions {@code (h1 + i*h2) mod m} exactly.
+   * The specification's FNV-1a scheme: {@code h1 = fnv1a64(key, 0xCBF29CE484222325)}, {@code h2 =
+   * fnv1a64(key, 0x84222325CBF29CE4) | 1}, positions {@code (h1 + i*h2) mod m} exactly.
    */
   public static HashStrategy fnv1a() {
     return FNV_DEFAULT;
   }
 
-  /** FNV-1a with {@code seed} as the first hash's offset basis and its halves swapped as the second's. */
+  /**
+   * FNV-1a with {@code seed} as the first hash's offset basis and its halves swapped as the
+   * second's.
+   */
   public static HashStrategy fnv1a(long seed) {
-    return seed == Fnv1a.OFFSET_BASIS ? FNV_DEFAULT : new HashStrategy(HashAlgorithm.FNV1A_64, seed);
+    return seed == Fnv1a.OFFSET_BASIS
+        ? FNV_DEFAULT
+        : new HashStrategy(HashAlgorithm.FNV1A_64, seed);
   }
 
   public static HashStrategy of(HashAlgorithm algorithm, long seed) {
@@ -81,8 +86,8 @@ public final class HashStrategy {
   /**
    * Whether positions are {@code (h1 + i*h2) mod m} computed exactly (FNV-1a, the specification's
    * scheme) rather than reduced by multiply-high (the fast default). This is the probe scheme of
-   * the Bloom-type filters; whether the hash itself is good enough to use as it is, is
-   * {@link #needsMixing()}.
+   * the Bloom-type filters; whether the hash itself is good enough to use as it is, is {@link
+   * #needsMixing()}.
    */
   public boolean exactModulo() {
     return fnv;
@@ -91,10 +96,10 @@ public final class HashStrategy {
   /**
    * Whether this hash is too regular to be used as it is where a structure reads bit fields or the
    * top bits of a key's hash (FNV-1a: keys that differ in their last bytes, such as {@code user:1}
-   * and {@code user:2}, get hashes whose high bits are close). Structures that do either pass such a
-   * hash through a full-avalanche finalizer first (blocked Bloom and binary fuse filters) or refuse
-   * the strategy when created (counting Bloom and cuckoo filters, HyperLogLog, UltraLogLog), so that
-   * none silently loses its accuracy. XXH3 needs no mixing.
+   * and {@code user:2}, get hashes whose high bits are close). Structures that do either pass such
+   * a hash through a full-avalanche finalizer first (blocked Bloom and binary fuse filters) or
+   * refuse the strategy when created (counting Bloom and cuckoo filters, HyperLogLog, UltraLogLog),
+   * so that none silently loses its accuracy. XXH3 needs no mixing.
    */
   public boolean needsMixing() {
     return fnv;
@@ -133,9 +138,8 @@ public final class HashStrategy {
   }
 
   /**
-   * The second, odd hash for double hashing, given the first. For XXH3 it is derived from
-   * {@code first} alone; for FNV-1a it is {@link #secondSeedHash64} made odd, a second pass over
-   * the key.
+   * The second, odd hash for double hashing, given the first. For XXH3 it is derived from {@code
+   * first} alone; for FNV-1a it is {@link #secondSeedHash64} made odd, a second pass over the key.
    */
   public long secondHash(byte[] key, int off, int len, long first) {
     return fnv ? secondSeedHash64(key, off, len) | 1 : derived(first);
@@ -151,7 +155,9 @@ public final class HashStrategy {
    * count-min row 1 and, made odd, its Bloom step).
    */
   public long secondSeedHash64(byte[] key, int off, int len) {
-    return fnv ? Fnv1a.hash64(key, off, len, secondSeed) : xxh3Second.hashBytesToLong(key, off, len);
+    return fnv
+        ? Fnv1a.hash64(key, off, len, secondSeed)
+        : xxh3Second.hashBytesToLong(key, off, len);
   }
 
   /** {@link #secondSeedHash64(byte[], int, int)} of the 8 little-endian bytes of {@code key}. */

@@ -30,7 +30,10 @@ public final class Batch {
     sink = touched;
   }
 
-  /** Checks a range {@code [from, to)} of an array of {@code length} and an output of {@code outLength}. */
+  /**
+   * Checks a range {@code [from, to)} of an array of {@code length} and an output of {@code
+   * outLength}.
+   */
   public static void checkRange(int from, int to, int length, int outLength) {
     Objects.checkFromToIndex(from, to, length);
     if (outLength < to) {
@@ -43,15 +46,25 @@ public final class Batch {
   public static void checkSlices(byte[] buf, int[] offsets, int[] lengths, int count) {
     Objects.requireNonNull(buf, "buf");
     if (count < 0 || count > offsets.length || count > lengths.length) {
-      throw new IllegalArgumentException("count must be in [0, " + Math.min(offsets.length, lengths.length)
-          + "] for " + offsets.length + " offsets and " + lengths.length + " lengths, was " + count);
+      throw new IllegalArgumentException(
+          "count must be in [0, "
+              + Math.min(offsets.length, lengths.length)
+              + "] for "
+              + offsets.length
+              + " offsets and "
+              + lengths.length
+              + " lengths, was "
+              + count);
     }
     for (int i = 0; i < count; i++) {
       Objects.checkFromIndexSize(offsets[i], lengths[i], buf.length);
     }
   }
 
-  /** A filter's work on one chunk: keys {@code [at, at + n)} of the batch, whose hashes are {@code h[0, n)}. */
+  /**
+   * A filter's work on one chunk: keys {@code [at, at + n)} of the batch, whose hashes are {@code
+   * h[0, n)}.
+   */
   @FunctionalInterface
   public interface ChunkOp {
     /** Returns what the chunk adds to the batch's result (keys present, or adds that changed). */
@@ -59,8 +72,8 @@ public final class Batch {
   }
 
   /**
-   * Runs {@code op} over {@code keys[from, to)} chunk by chunk, each key hashed with
-   * {@code hash.hash64(long)}; returns the sum of what the chunks return.
+   * Runs {@code op} over {@code keys[from, to)} chunk by chunk, each key hashed with {@code
+   * hash.hash64(long)}; returns the sum of what the chunks return.
    */
   public static long overLongs(HashStrategy hash, long[] keys, int from, int to, ChunkOp op) {
     long[] h = new long[Math.min(CHUNK, to - from)];
@@ -76,8 +89,8 @@ public final class Batch {
   }
 
   /**
-   * Runs {@code op} over {@code hashes[from, to)} chunk by chunk (each chunk copied, so that
-   * {@code op} may rewrite it); returns the sum of what the chunks return.
+   * Runs {@code op} over {@code hashes[from, to)} chunk by chunk (each chunk copied, so that {@code
+   * op} may rewrite it); returns the sum of what the chunks return.
    */
   public static long overHashes(long[] hashes, int from, int to, ChunkOp op) {
     long[] h = new long[Math.min(CHUNK, to - from)];
@@ -109,10 +122,11 @@ public final class Batch {
   }
 
   /**
-   * Answers {@code hashes[from, to)} into {@code present[from, to)} one at a time with
-   * {@code contains}; returns how many are present. For filters without a batched pass.
+   * Answers {@code hashes[from, to)} into {@code present[from, to)} one at a time with {@code
+   * contains}; returns how many are present. For filters without a batched pass.
    */
-  public static int eachHash(long[] hashes, int from, int to, boolean[] present, LongPredicate contains) {
+  public static int eachHash(
+      long[] hashes, int from, int to, boolean[] present, LongPredicate contains) {
     checkRange(from, to, hashes.length, present.length);
     int found = 0;
     for (int i = from; i < to; i++) {
@@ -122,7 +136,10 @@ public final class Batch {
     return found;
   }
 
-  /** Adds {@code hashes[from, to)} in order with {@code add}; returns how many of the adds changed the filter. */
+  /**
+   * Adds {@code hashes[from, to)} in order with {@code add}; returns how many of the adds changed
+   * the filter.
+   */
   public static long eachHash(long[] hashes, int from, int to, LongPredicate add) {
     Objects.checkFromToIndex(from, to, hashes.length);
     long changed = 0;

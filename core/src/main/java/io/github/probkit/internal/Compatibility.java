@@ -6,9 +6,9 @@ import io.github.probkit.frequency.FrequencySketch;
 import java.util.Locale;
 
 /**
- * Why two structures cannot be combined, found in one place for both {@code merge} (which throws
- * an IllegalArgumentException with the reason) and {@code isCompatible} (which asks whether there
- * is none). Not public API.
+ * Why two structures cannot be combined, found in one place for both {@code merge} (which throws an
+ * IllegalArgumentException with the reason) and {@code isCompatible} (which asks whether there is
+ * none). Not public API.
  *
  * <pre>
  *   Compatibility.of("merge", this, other, BloomFilter.class)
@@ -25,8 +25,8 @@ public final class Compatibility {
   }
 
   /**
-   * Starts the checks of {@code op} (such as "merge") of {@code other} into {@code self}:
-   * {@code other} must be a non-null {@code type} other than {@code self}.
+   * Starts the checks of {@code op} (such as "merge") of {@code other} into {@code self}: {@code
+   * other} must be a non-null {@code type} other than {@code self}.
    */
   public static Compatibility of(String op, Object self, Object other, Class<?> type) {
     Compatibility c = ofSelfAllowed(op, self, other, type);
@@ -61,7 +61,10 @@ public final class Compatibility {
     return o.getClass().getSimpleName();
   }
 
-  /** Records, unless a problem is already known, that {@code ok} fails: "cannot OP " + the formatted text. */
+  /**
+   * Records, unless a problem is already known, that {@code ok} fails: "cannot OP " + the formatted
+   * text.
+   */
   public Compatibility require(boolean ok, String format, Object... args) {
     if (problem == null && !ok) {
       problem = "cannot " + op + " " + String.format(Locale.ROOT, format, args);

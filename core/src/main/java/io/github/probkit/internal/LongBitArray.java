@@ -6,11 +6,12 @@ import java.lang.invoke.VarHandle;
 /**
  * An array of bits addressed by long, backed by a long[] so it can exceed 2^31 bits. Reading is a
  * plain load. Each write comes in two forms: an atomic one, safe from many threads at once (a
- * compare-and-exchange on the word, only when the word lacks the bits), and a plain one for a single
- * writer. Not public API.
+ * compare-and-exchange on the word, only when the word lacks the bits), and a plain one for a
+ * single writer. Not public API.
  */
 public final class LongBitArray {
   private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
+
   /** The largest long[] every JVM allocates, in bits. */
   public static final long MAX_BITS = (long) (Integer.MAX_VALUE - 8) * Long.SIZE;
 
@@ -66,10 +67,10 @@ public final class LongBitArray {
   }
 
   /**
-   * ORs {@code mask} into {@code words[w]} atomically; returns whether any bit changed. A plain read
-   * first: in a filling filter many bits are set already, and then no atomic operation is needed.
-   * One compare-and-exchange otherwise (a fetch-OR would be a loop of them on x86), repeated only
-   * when another thread changed the word in between.
+   * ORs {@code mask} into {@code words[w]} atomically; returns whether any bit changed. A plain
+   * read first: in a filling filter many bits are set already, and then no atomic operation is
+   * needed. One compare-and-exchange otherwise (a fetch-OR would be a loop of them on x86),
+   * repeated only when another thread changed the word in between.
    */
   public static boolean orWord(long[] words, int w, long mask) {
     long cur = words[w];
@@ -108,7 +109,9 @@ public final class LongBitArray {
     }
   }
 
-  /** ANDs {@code other} in, word by word: atomically when {@code atomic}, else with plain stores. */
+  /**
+   * ANDs {@code other} in, word by word: atomically when {@code atomic}, else with plain stores.
+   */
   public void and(LongBitArray other, boolean atomic) {
     long[] theirs = other.words;
     if (!atomic) {

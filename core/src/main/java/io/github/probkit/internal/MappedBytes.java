@@ -8,12 +8,13 @@ import java.nio.channels.FileChannel;
 /**
  * A read-only, memory-mapped range of a file, addressed by long, so that it may exceed the 2 GiB of
  * one MappedByteBuffer: it is mapped as regions of 1 GiB, each overlapping the next by 64 bytes, so
- * that a read of up to 8 bytes starting in a region lies wholly in it. Little-endian. Only the pages
- * read are brought in. Not public API.
+ * that a read of up to 8 bytes starting in a region lies wholly in it. Little-endian. Only the
+ * pages read are brought in. Not public API.
  */
 public final class MappedBytes {
   /** Regions of 1 GiB: well below the 2 GiB a MappedByteBuffer can hold. */
   public static final int REGION_BITS = 30;
+
   private static final long OVERLAP = 64;
 
   private final MappedByteBuffer[] regions;
@@ -33,10 +34,17 @@ public final class MappedBytes {
     return map(channel, offset, length, REGION_BITS);
   }
 
-  /** As {@link #map(FileChannel, long, long)}, in regions of {@code 2^regionBits} bytes (tests use small ones). */
-  public static MappedBytes map(FileChannel channel, long offset, long length, int regionBits) throws IOException {
-    Preconditions.checkArgument(regionBits >= 7 && regionBits <= REGION_BITS,
-        "regionBits must be in [7, %d], was %d", REGION_BITS, regionBits);
+  /**
+   * As {@link #map(FileChannel, long, long)}, in regions of {@code 2^regionBits} bytes (tests use
+   * small ones).
+   */
+  public static MappedBytes map(FileChannel channel, long offset, long length, int regionBits)
+      throws IOException {
+    Preconditions.checkArgument(
+        regionBits >= 7 && regionBits <= REGION_BITS,
+        "regionBits must be in [7, %d], was %d",
+        REGION_BITS,
+        regionBits);
     long region = 1L << regionBits;
     int count = (int) Math.max(1, (length + region - 1) >>> regionBits);
     MappedByteBuffer[] regions = new MappedByteBuffer[count];

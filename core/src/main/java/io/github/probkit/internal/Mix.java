@@ -1,9 +1,10 @@
 package io.github.probkit.internal;
 
 /**
- * A 64-bit bijective finalizer (Stafford's "variant 13", the one SplittableRandom uses): every output
- * bit depends on every input bit. Structures use it to re-randomise a key's hash with a per-instance
- * seed, or to spread a weak hash (FNV-1a) before taking bit fields from it. Not public API.
+ * A 64-bit bijective finalizer (Stafford's "variant 13", the one SplittableRandom uses): every
+ * output bit depends on every input bit. Structures use it to re-randomise a key's hash with a
+ * per-instance seed, or to spread a weak hash (FNV-1a) before taking bit fields from it. Not public
+ * API.
  */
 public final class Mix {
   private Mix() {}

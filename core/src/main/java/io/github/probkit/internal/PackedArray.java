@@ -1,15 +1,18 @@
 package io.github.probkit.internal;
 
 /**
- * An array of unsigned fields of 1 to 32 bits, packed into a long[] and addressed by long, so it can
- * exceed 2^31 fields. Field {@code i} occupies bits {@code [i*width, (i+1)*width)} of the array read
- * as one little-endian bit string (bit {@code b} is bit {@code b % 64} of word {@code b / 64}); a
- * field may straddle two words unless the width divides 64. Unused bits of the last word stay 0.
+ * An array of unsigned fields of 1 to 32 bits, packed into a long[] and addressed by long, so it
+ * can exceed 2^31 fields. Field {@code i} occupies bits {@code [i*width, (i+1)*width)} of the array
+ * read as one little-endian bit string (bit {@code b} is bit {@code b % 64} of word {@code b /
+ * 64}); a field may straddle two words unless the width divides 64. Unused bits of the last word
+ * stay 0.
  *
- * <p>Not thread-safe: {@link #set} is a plain read-modify-write of one or two words. Not public API.
+ * <p>Not thread-safe: {@link #set} is a plain read-modify-write of one or two words. Not public
+ * API.
  */
 public final class PackedArray {
   public static final int MAX_WIDTH = 32;
+
   /** The most bits the array can hold: the largest long[] every JVM allocates. */
   public static final long MAX_BITS = LongBitArray.MAX_BITS;
 
@@ -25,7 +28,8 @@ public final class PackedArray {
   /** Wraps {@code words}, which must hold {@link #wordsFor}{@code (length, width)} longs. */
   public PackedArray(long length, int width, long[] words) {
     if (words.length != wordsFor(length, width)) {
-      throw new IllegalArgumentException(words.length + " words for " + length + " fields of " + width + " bits");
+      throw new IllegalArgumentException(
+          words.length + " words for " + length + " fields of " + width + " bits");
     }
     this.words = words;
     this.length = length;
@@ -35,10 +39,14 @@ public final class PackedArray {
 
   /** The words that {@code length} fields of {@code width} bits need. */
   public static int wordsFor(long length, int width) {
-    Preconditions.checkArgument(width >= 1 && width <= MAX_WIDTH, "width must be in [1, %d], was %d", MAX_WIDTH, width);
+    Preconditions.checkArgument(
+        width >= 1 && width <= MAX_WIDTH, "width must be in [1, %d], was %d", MAX_WIDTH, width);
     Preconditions.checkArgument(
         length >= 0 && length <= MAX_BITS / width,
-        "%d fields of %d bits exceed the maximum of %d bits", length, width, MAX_BITS);
+        "%d fields of %d bits exceed the maximum of %d bits",
+        length,
+        width,
+        MAX_BITS);
     return LongBitArray.wordsFor(length * width);
   }
 

@@ -30,7 +30,8 @@ public final class Preconditions {
         !hash.needsMixing(),
         "%s cannot use the %s hash: its bits are too regular for this structure's accuracy, and it is "
             + "kept only for the specification's Bloom and count-min walkthroughs; use xxh3",
-        structure, hash.algorithm().label());
+        structure,
+        hash.algorithm().label());
     return hash;
   }
 
@@ -65,8 +66,6 @@ public final class Preconditions {
       v /= 1024;
       u++;
     }
-    return u == 0
-        ? bytes + " B"
-        : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+    return u == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
   }
 }

@@ -11,8 +11,8 @@ import io.github.probkit.hash.DoubleHashing;
  *   for (int i = 0; i &lt; k; i++, s = Probes.next(s, step, m, exact)) use(Probes.position(s, m, exact));
  * </pre>
  *
- * The positions are those of {@code BloomFilter}: {@code reduce(h1 + i*h2, m)} with 64-bit wrap
- * by default, {@code (h1 + i*h2) mod m} computed exactly when {@code exact}. Not public API.
+ * The positions are those of {@code BloomFilter}: {@code reduce(h1 + i*h2, m)} with 64-bit wrap by
+ * default, {@code (h1 + i*h2) mod m} computed exactly when {@code exact}. Not public API.
  */
 public final class Probes {
   private Probes() {}

@@ -18,35 +18,44 @@ import java.util.zip.CRC32C;
  * SketchFormatException} naming the field and the decoded value.
  *
  * <p>Payload arrays are read straight into the arrays the structure keeps, allocated once the input
- * has shown that it holds them ({@link InputStream#available()} of a file or a byte array says so at
- * once); until then, bytes are read into chunks allocated as they arrive. So a corrupt length never
- * causes an allocation larger than what the input holds, and reading a file needs no more memory
- * than the structure itself (a pipe, whose length is unknown, about twice). The stream is read
- * exactly to the end of the checksum, so structures can follow one another.
+ * has shown that it holds them ({@link InputStream#available()} of a file or a byte array says so
+ * at once); until then, bytes are read into chunks allocated as they arrive. So a corrupt length
+ * never causes an allocation larger than what the input holds, and reading a file needs no more
+ * memory than the structure itself (a pipe, whose length is unknown, about twice). The stream is
+ * read exactly to the end of the checksum, so structures can follow one another.
  */
 public final class SketchReader {
   private static final int FIRST_CHUNK = 1 << 16;
   private static final int MAX_CHUNK = 1 << 23;
+
   /** The bytes converted at a time into longs or shorts. */
   private static final int CONVERT = 1 << 13;
 
   private final InputStream in;
   private final CRC32C crc = new CRC32C();
   private final byte[] small = new byte[8];
+
   /** Bytes to convert into longs or shorts; allocated on first use, at most {@link #CONVERT}. */
   private byte[] convert;
+
   private final StructureType type;
   private final HashStrategy hash;
   private final ByteBuffer params;
   private final long payloadLength;
   private final int paramsLength;
+
   /** Payload bytes claimed by the fields read so far. */
   private long payloadRead;
+
   /** Payload bytes that have arrived. */
   private long payloadFilled;
 
   private SketchReader(
-      InputStream in, StructureType type, HashStrategy hash, ByteBuffer params, long payloadLength) {
+      InputStream in,
+      StructureType type,
+      HashStrategy hash,
+      ByteBuffer params,
+      long payloadLength) {
     this.in = in;
     this.paramsLength = params.capacity();
     this.type = type;
@@ -61,13 +70,16 @@ public final class SketchReader {
     int got = in.readNBytes(head, 0, head.length);
     if (got < 4) {
       throw new SketchFormatException(
-          got == 0 ? "empty input: not a probkit file" : "not a probkit file (only " + got + " bytes)");
+          got == 0
+              ? "empty input: not a probkit file"
+              : "not a probkit file (only " + got + " bytes)");
     }
     ByteBuffer h = ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN);
     int magic = h.getInt();
     if (magic != SketchWriter.MAGIC) {
       throw new SketchFormatException(
-          String.format(Locale.ROOT, "not a probkit file (bad magic 0x%08x)", Integer.reverseBytes(magic)));
+          String.format(
+              Locale.ROOT, "not a probkit file (bad magic 0x%08x)", Integer.reverseBytes(magic)));
     }
     if (got < head.length) {
       throw new SketchFormatException("truncated header: " + got + " of " + head.length + " bytes");
@@ -75,7 +87,11 @@ public final class SketchReader {
     int version = h.get() & 0xFF;
     if (version != SketchWriter.VERSION) {
       throw new SketchFormatException(
-          "unsupported format version " + version + " (this probkit reads version " + SketchWriter.VERSION + ")");
+          "unsupported format version "
+              + version
+              + " (this probkit reads version "
+              + SketchWriter.VERSION
+              + ")");
     }
     int typeId = h.get() & 0xFF;
     StructureType type = StructureType.byId(typeId);
@@ -95,7 +111,11 @@ public final class SketchReader {
     int paramsLength = h.getInt();
     if (paramsLength < 0 || paramsLength > SketchWriter.MAX_PARAMS) {
       throw new SketchFormatException(
-          "parameters length " + paramsLength + " out of range [0, " + SketchWriter.MAX_PARAMS + "]");
+          "parameters length "
+              + paramsLength
+              + " out of range [0, "
+              + SketchWriter.MAX_PARAMS
+              + "]");
     }
     long payloadLength = h.getLong();
     if (payloadLength < 0) {
@@ -106,8 +126,12 @@ public final class SketchReader {
       throw new SketchFormatException("truncated parameters of a " + type.label() + " structure");
     }
     SketchReader r =
-        new SketchReader(in, type, HashStrategy.of(algorithm, seed),
-            ByteBuffer.wrap(p).order(ByteOrder.LITTLE_ENDIAN), payloadLength);
+        new SketchReader(
+            in,
+            type,
+            HashStrategy.of(algorithm, seed),
+            ByteBuffer.wrap(p).order(ByteOrder.LITTLE_ENDIAN),
+            payloadLength);
     r.crc.update(head, 0, head.length);
     r.crc.update(p, 0, paramsLength);
     return r;
@@ -118,7 +142,11 @@ public final class SketchReader {
     SketchReader r = open(in);
     if (r.type != expected) {
       throw new SketchFormatException(
-          "expected a " + expected.label() + " structure, found a " + r.type.label() + " structure");
+          "expected a "
+              + expected.label()
+              + " structure, found a "
+              + r.type.label()
+              + " structure");
     }
     return r;
   }
@@ -176,7 +204,8 @@ public final class SketchReader {
   }
 
   /** Throws unless {@code ok}, with a message naming the field and its value. */
-  public void check(boolean ok, String field, Object value, String allowed) throws SketchFormatException {
+  public void check(boolean ok, String field, Object value, String allowed)
+      throws SketchFormatException {
     if (!ok) {
       throw new SketchFormatException(
           type.label() + " field '" + field + "' is " + value + ", must be " + allowed);
@@ -187,7 +216,11 @@ public final class SketchReader {
   public void expectPayloadLength(long expected) throws SketchFormatException {
     if (payloadLength != expected) {
       throw new SketchFormatException(
-          type.label() + " payload length is " + payloadLength + " bytes, its parameters imply " + expected);
+          type.label()
+              + " payload length is "
+              + payloadLength
+              + " bytes, its parameters imply "
+              + expected);
     }
     if (params.hasRemaining()) {
       throw new SketchFormatException(
@@ -200,8 +233,14 @@ public final class SketchReader {
   private void take(long n, String field) throws SketchFormatException {
     if (n < 0 || n > payloadLength - payloadRead) {
       throw new SketchFormatException(
-          type.label() + " field '" + field + "' needs " + n + " bytes, payload has "
-              + (payloadLength - payloadRead) + " left");
+          type.label()
+              + " field '"
+              + field
+              + "' needs "
+              + n
+              + " bytes, payload has "
+              + (payloadLength - payloadRead)
+              + " left");
     }
     payloadRead += n;
   }
@@ -211,7 +250,11 @@ public final class SketchReader {
     payloadFilled += got;
     if (got != len) {
       throw new SketchFormatException(
-          "truncated " + type.label() + " payload: input ended " + (payloadLength - payloadFilled) + " bytes early");
+          "truncated "
+              + type.label()
+              + " payload: input ended "
+              + (payloadLength - payloadFilled)
+              + " bytes early");
     }
     crc.update(dst, off, len);
   }
@@ -248,7 +291,9 @@ public final class SketchReader {
 
   /** The array types a payload is read into. */
   private enum Element {
-    BYTE(1), SHORT(2), LONG(8);
+    BYTE(1),
+    SHORT(2),
+    LONG(8);
 
     final int size;
 
@@ -263,8 +308,8 @@ public final class SketchReader {
 
   /**
    * {@code n} elements read into one array: allocated at once when the input shows it holds them,
-   * else after chunks (doubling from 64 KiB up to 8 MiB, each allocated once the one before is full)
-   * have brought in all but what the input then shows it holds.
+   * else after chunks (doubling from 64 KiB up to 8 MiB, each allocated once the one before is
+   * full) have brought in all but what the input then shows it holds.
    */
   private Object readArray(Element e, int n) throws IOException {
     List<Object> chunks = new ArrayList<>();
@@ -302,7 +347,10 @@ public final class SketchReader {
     }
   }
 
-  /** Reads {@code n} elements into {@code dst} from {@code off}: bytes directly, wider ones through a small buffer. */
+  /**
+   * Reads {@code n} elements into {@code dst} from {@code off}: bytes directly, wider ones through
+   * a small buffer.
+   */
   private void readInto(Element e, Object dst, int off, int n) throws IOException {
     if (e == Element.BYTE) {
       fill((byte[]) dst, off, n);
@@ -338,7 +386,11 @@ public final class SketchReader {
     int actual = (int) crc.getValue();
     if (stored != actual) {
       throw new SketchFormatException(
-          String.format(Locale.ROOT, "checksum mismatch: stored 0x%08x, computed 0x%08x (corrupt file)", stored, actual));
+          String.format(
+              Locale.ROOT,
+              "checksum mismatch: stored 0x%08x, computed 0x%08x (corrupt file)",
+              stored,
+              actual));
     }
   }
 }

@@ -28,8 +28,8 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * All integers are little-endian. A writer states the payload length up front, so a reader can
- * check it against the parameters before reading, and {@link #finish()} refuses to complete when the
- * payload written differs from it.
+ * check it against the parameters before reading, and {@link #finish()} refuses to complete when
+ * the payload written differs from it.
  */
 public final class SketchWriter {
   static final int MAGIC = 0x54494B50; // "PKIT" read little-endian
@@ -39,8 +39,10 @@ public final class SketchWriter {
 
   private final OutputStream out;
   private final CRC32C crc = new CRC32C();
+
   /** The bytes gathered before each write: a whole small structure, at most 64 KiB. */
   private final ByteBuffer buf;
+
   private final long payloadLength;
   private long payloadWritten;
 
@@ -48,8 +50,9 @@ public final class SketchWriter {
     this.out = out;
     this.payloadLength = payloadLength;
     long whole = headerAndParams + payloadLength + 4;
-    this.buf = ByteBuffer.allocate((int) Math.max(headerAndParams + 8, Math.min(1 << 16, whole)))
-        .order(ByteOrder.LITTLE_ENDIAN);
+    this.buf =
+        ByteBuffer.allocate((int) Math.max(headerAndParams + 8, Math.min(1 << 16, whole)))
+            .order(ByteOrder.LITTLE_ENDIAN);
   }
 
   /**
@@ -96,8 +99,7 @@ public final class SketchWriter {
   private void count(long n) {
     payloadWritten += n;
     if (payloadWritten > payloadLength) {
-      throw new IllegalStateException(
-          "payload exceeds the declared " + payloadLength + " bytes");
+      throw new IllegalStateException("payload exceeds the declared " + payloadLength + " bytes");
     }
   }
 

@@ -42,7 +42,8 @@ final class Accuracy {
    * again one added before, chosen at random, so that every estimate is read from a stream with
    * repeats (which must change nothing).
    */
-  static Accuracy measure(Supplier<CardinalitySketch> factory, long[] checkpoints, int trials, long seed) {
+  static Accuracy measure(
+      Supplier<CardinalitySketch> factory, long[] checkpoints, int trials, long seed) {
     Accuracy a = new Accuracy(checkpoints, trials);
     SplittableRandom random = new SplittableRandom(seed);
     long[] seen = new long[(int) checkpoints[checkpoints.length - 1]];
@@ -83,16 +84,24 @@ final class Accuracy {
    * standard deviation sigma is sigma^2 chi^2_T / T (normal errors).
    */
   static double rmseFactor(int trials, double quantile) {
-    return Math.sqrt(new ChiSquaredDistribution(null, trials).inverseCumulativeProbability(quantile) / trials);
+    return Math.sqrt(
+        new ChiSquaredDistribution(null, trials).inverseCumulativeProbability(quantile) / trials);
   }
 
   String table(double rse, double martingaleRse) {
     StringBuilder sb = new StringBuilder();
     for (int k = 0; k < checkpoints.length; k++) {
-      sb.append(String.format(Locale.ROOT,
-          "n=%-9d estimate bias %+.5f rmse %.5f (%.3f x theory)   martingale bias %+.5f rmse %.5f (%.3f x theory)%n",
-          checkpoints[k], bias(0, k), rmse(0, k), rmse(0, k) / rse,
-          bias(1, k), rmse(1, k), rmse(1, k) / martingaleRse));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "n=%-9d estimate bias %+.5f rmse %.5f (%.3f x theory)   martingale bias %+.5f rmse %.5f (%.3f x theory)%n",
+              checkpoints[k],
+              bias(0, k),
+              rmse(0, k),
+              rmse(0, k) / rse,
+              bias(1, k),
+              rmse(1, k),
+              rmse(1, k) / martingaleRse));
     }
     return sb.toString();
   }

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 /** Confidence bounds, merge through the interface, addAll and collectors. */
 class CardinalityApiTest {
   /**
-   * Over 600 sketches of 20,000 random keys (dense, p = 10), [lowerBound(s), upperBound(s)] holds the
-   * true count about as often as the normal model says (68.3 %, 95.4 %, 99.7 %): not less, within a
-   * one-in-a-million binomial tolerance, and not much more.
+   * Over 600 sketches of 20,000 random keys (dense, p = 10), [lowerBound(s), upperBound(s)] holds
+   * the true count about as often as the normal model says (68.3 %, 95.4 %, 99.7 %): not less,
+   * within a one-in-a-million binomial tolerance, and not much more.
    */
   @Test
   void boundsCoverTheTrueCountAsOftenAsStated() {
@@ -43,8 +43,10 @@ class CardinalityApiTest {
       }
       for (int j = 0; j < 3; j++) {
         long[] band = Binomial.interval(sketches, coverage[j], 1 - 1e-6);
-        assertThat((long) inside[j]).as("%s, %s sigmas: sketches whose bounds hold n", ultra ? "ULL" : "HLL", sigmas[j])
-            .isGreaterThanOrEqualTo(band[0]).isLessThanOrEqualTo(Math.min(sketches, band[1] + sketches / 50));
+        assertThat((long) inside[j])
+            .as("%s, %s sigmas: sketches whose bounds hold n", ultra ? "ULL" : "HLL", sigmas[j])
+            .isGreaterThanOrEqualTo(band[0])
+            .isLessThanOrEqualTo(Math.min(sketches, band[1] + sketches / 50));
         assertThat(above[j]).isGreaterThanOrEqualTo(inside[j]);
       }
     }
@@ -58,7 +60,8 @@ class CardinalityApiTest {
     IntStream.range(0, 5000).forEach(i -> h.add("k" + i));
     assertThat(h.lowerBound(1)).isLessThan(h.bestEstimate()).isGreaterThan(h.lowerBound(3));
     assertThat(h.upperBound(1)).isGreaterThan(h.bestEstimate()).isLessThan(h.upperBound(3));
-    assertThatThrownBy(() -> h.lowerBound(0)).hasMessage("sigmas must be positive and finite, was 0.0");
+    assertThatThrownBy(() -> h.lowerBound(0))
+        .hasMessage("sigmas must be positive and finite, was 0.0");
     assertThatThrownBy(() -> h.upperBound(Double.NaN)).hasMessageContaining("NaN");
   }
 
@@ -67,15 +70,18 @@ class CardinalityApiTest {
     CardinalitySketch h = HyperLogLog.create(12);
     CardinalitySketch u = UltraLogLog.create(12);
     assertThat(h.isCompatible(u)).isFalse();
-    assertThatThrownBy(() -> h.merge(u)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> h.merge(u))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("cannot merge a ultraloglog sketch into a hyperloglog sketch");
     assertThat(h.isCompatible(HyperLogLog.create(12, HashStrategy.xxh3(3)))).isFalse();
     assertThat(h.isCompatible(HyperLogLog.create(14))).isTrue();
-    List<String> keys = IntStream.range(0, 50_000).mapToObj(i -> "user:" + i).collect(Collectors.toList());
+    List<String> keys =
+        IntStream.range(0, 50_000).mapToObj(i -> "user:" + i).collect(Collectors.toList());
     HyperLogLog serial = HyperLogLog.create(12);
     assertThat(serial.addAll(keys)).isPositive().isLessThanOrEqualTo(keys.size());
     assertThat(keys.stream().collect(CardinalitySketches.toHyperLogLog(12))).isEqualTo(serial);
-    assertThat(keys.parallelStream().collect(CardinalitySketches.toHyperLogLog(12))).isEqualTo(serial);
+    assertThat(keys.parallelStream().collect(CardinalitySketches.toHyperLogLog(12)))
+        .isEqualTo(serial);
     UltraLogLog ull = keys.parallelStream().collect(CardinalitySketches.toUltraLogLog(12));
     UltraLogLog ullSerial = UltraLogLog.create(12);
     ullSerial.addAll(keys.stream());

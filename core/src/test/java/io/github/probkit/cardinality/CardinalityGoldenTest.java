@@ -15,22 +15,25 @@ import org.junit.jupiter.api.Test;
 /**
  * The version-1 files of the cardinality sketches, written once and checked in; they must keep
  * reading forever. Each holds the keys "user:0", "user:1", ... of the count below, so what they
- * must say is known without the code that wrote them: the parameters, an estimate within the
- * stated error of that count, and that every one of those keys is already in. They were written
- * by {@link io.github.probkit.GoldenFiles}, whose recipes GoldenFilesTest rebuilds them from.
+ * must say is known without the code that wrote them: the parameters, an estimate within the stated
+ * error of that count, and that every one of those keys is already in. They were written by {@link
+ * io.github.probkit.GoldenFiles}, whose recipes GoldenFilesTest rebuilds them from.
  */
 class CardinalityGoldenTest {
   private static final String DIR = "golden/";
 
   /** HyperLogLog, precision 12, dense, 20,000 keys. */
   private static final String HLL = "hyperloglog-v1.bin";
+
   /** HyperLogLog, precision 14, sparse, 300 keys. */
   private static final String HLL_SPARSE = "hyperloglog-sparse-v1.bin";
+
   /** UltraLogLog, precision 12, 20,000 keys. */
   private static final String ULL = "ultraloglog-v1.bin";
 
   private static byte[] resource(String name) {
-    try (InputStream in = CardinalityGoldenTest.class.getClassLoader().getResourceAsStream(DIR + name)) {
+    try (InputStream in =
+        CardinalityGoldenTest.class.getClassLoader().getResourceAsStream(DIR + name)) {
       assertThat(in).as("resource %s", name).isNotNull();
       return in.readAllBytes();
     } catch (IOException e) {
@@ -41,9 +44,13 @@ class CardinalityGoldenTest {
   private static void checkKnownFacts(CardinalitySketch s, int keys, double rse) {
     assertThat(s.hashStrategy()).isEqualTo(HashStrategy.xxh3());
     assertThat(s.estimate()).isCloseTo(keys, within(4 * rse * keys));
-    double martingaleRse = (s instanceof HyperLogLog ? Math.sqrt(Theory.HLL_MARTINGALE_VARIANCE)
-        : Math.sqrt(Theory.ULL_MARTINGALE_VARIANCE)) / Math.sqrt(1 << s.precision());
-    assertThat(s.martingaleEstimate().orElseThrow()).isCloseTo(keys, within(4 * martingaleRse * keys));
+    double martingaleRse =
+        (s instanceof HyperLogLog
+                ? Math.sqrt(Theory.HLL_MARTINGALE_VARIANCE)
+                : Math.sqrt(Theory.ULL_MARTINGALE_VARIANCE))
+            / Math.sqrt(1 << s.precision());
+    assertThat(s.martingaleEstimate().orElseThrow())
+        .isCloseTo(keys, within(4 * martingaleRse * keys));
     CardinalitySketch again = s.copy();
     for (byte[] k : Keys.sequential("user:", 0, keys)) {
       assertThat(again.add(k)).as("a key the file holds").isFalse();

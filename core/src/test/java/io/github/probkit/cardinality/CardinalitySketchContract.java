@@ -41,8 +41,8 @@ abstract class CardinalitySketchContract {
 
   /**
    * How far {@code round(estimate)} may be from n at precision 14 for n <= 100. By default four
-   * standard deviations of linear counting over 2^14 registers, sqrt(m (e^t - t - 1)) with
-   * t = n/m: a sketch that only knew which registers are set would achieve it.
+   * standard deviations of linear counting over 2^14 registers, sqrt(m (e^t - t - 1)) with t = n/m:
+   * a sketch that only knew which registers are set would achieve it.
    */
   double smallCountTolerance(int n) {
     double m = 1 << 14;
@@ -103,7 +103,11 @@ abstract class CardinalitySketchContract {
   @Test
   void everyFormOfAKeyIsItsBytes() {
     byte[] utf8 = "grüße, 世界".getBytes(StandardCharsets.UTF_8);
-    byte[] le = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0x1234_5678_9abc_def0L).array();
+    byte[] le =
+        ByteBuffer.allocate(8)
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .putLong(0x1234_5678_9abc_def0L)
+            .array();
     CardinalitySketch a = create(10);
     a.add("grüße, 世界");
     a.add(0x1234_5678_9abc_def0L);
@@ -148,8 +152,11 @@ abstract class CardinalitySketchContract {
         s.addHash(i * 0x9E3779B97F4A7C15L);
       }
       double m = 1 << p;
-      assertThat(s.relativeStandardError()).as("p=%d", p).isCloseTo(theoreticalRse()[0] / Math.sqrt(m), within(1e-3 / Math.sqrt(m)));
-      assertThat(s.martingaleRelativeStandardError()).as("p=%d", p)
+      assertThat(s.relativeStandardError())
+          .as("p=%d", p)
+          .isCloseTo(theoreticalRse()[0] / Math.sqrt(m), within(1e-3 / Math.sqrt(m)));
+      assertThat(s.martingaleRelativeStandardError())
+          .as("p=%d", p)
           .isCloseTo(theoreticalRse()[1] / Math.sqrt(m), within(1e-3 / Math.sqrt(m)));
     }
   }
@@ -172,19 +179,26 @@ abstract class CardinalitySketchContract {
     double lower = Accuracy.rmseFactor(trials, 1e-4);
     assertThat(upper).isLessThan(1.1);
     assertThat(lower).isGreaterThan(0.9);
-    Accuracy a = Accuracy.measure(() -> create(10), Accuracy.checkpoints(100_000), trials, 0x51ab0c9e7d3f2a64L);
+    Accuracy a =
+        Accuracy.measure(
+            () -> create(10), Accuracy.checkpoints(100_000), trials, 0x51ab0c9e7d3f2a64L);
     double[] rse = {theoreticalRse()[0] / Math.sqrt(1024), theoreticalRse()[1] / Math.sqrt(1024)};
     String table = a.table(rse[0], rse[1]);
     for (int e = 0; e < 2; e++) {
       for (int k = 0; k < a.checkpoints.length; k++) {
         String what = (e == 0 ? "estimate" : "martingale") + " at n=" + a.checkpoints[k];
-        assertThat(Math.abs(a.bias(e, k))).as("%s bias%n%s", what, table)
+        assertThat(Math.abs(a.bias(e, k)))
+            .as("%s bias%n%s", what, table)
             .isLessThanOrEqualTo(4 * rse[e] / Math.sqrt(trials));
         if (a.checkpoints[k] >= 10) {
-          assertThat(a.rmse(e, k)).as("%s rmse%n%s", what, table).isLessThanOrEqualTo(upper * rse[e]);
+          assertThat(a.rmse(e, k))
+              .as("%s rmse%n%s", what, table)
+              .isLessThanOrEqualTo(upper * rse[e]);
         }
         if (a.checkpoints[k] >= 20 * 1024) {
-          assertThat(a.rmse(e, k)).as("%s rmse%n%s", what, table).isGreaterThanOrEqualTo(lower * rse[e]);
+          assertThat(a.rmse(e, k))
+              .as("%s rmse%n%s", what, table)
+              .isGreaterThanOrEqualTo(lower * rse[e]);
         }
       }
     }
@@ -210,9 +224,12 @@ abstract class CardinalitySketchContract {
     for (int n = 1; n <= 100; n++) {
       s.add(keys.get(n - 1));
       double tolerance = smallCountTolerance(n);
-      assertThat((double) Math.round(s.estimate())).as("estimate of %d keys", n).isCloseTo(n, within(tolerance));
+      assertThat((double) Math.round(s.estimate()))
+          .as("estimate of %d keys", n)
+          .isCloseTo(n, within(tolerance));
       assertThat((double) Math.round(s.martingaleEstimate().orElseThrow()))
-          .as("martingale estimate of %d keys", n).isCloseTo(n, within(tolerance));
+          .as("martingale estimate of %d keys", n)
+          .isCloseTo(n, within(tolerance));
     }
   }
 
@@ -220,8 +237,14 @@ abstract class CardinalitySketchContract {
 
   /** Pairs (size of A, size of B, keys they share) that cross the sparse and dense forms. */
   private static final int[][] MERGES = {
-    {0, 0, 0}, {0, 700, 0}, {100, 150, 50}, {300, 300, 0}, {100, 5000, 60}, {5000, 100, 100},
-    {5000, 8000, 2500}, {40_000, 40_000, 10_000},
+    {0, 0, 0},
+    {0, 700, 0},
+    {100, 150, 50},
+    {300, 300, 0},
+    {100, 5000, 60},
+    {5000, 100, 100},
+    {5000, 8000, 2500},
+    {40_000, 40_000, 10_000},
   };
 
   @Test
@@ -234,7 +257,9 @@ abstract class CardinalitySketchContract {
       merge(merged, of(12, b));
       assertThat(merged).as("merge of %s", Arrays.toString(m)).isEqualTo(of(12, union));
       assertThat(merged.estimate()).isEqualTo(of(12, union).estimate());
-      assertThat(merged.byteSize()).as("merge of %s", Arrays.toString(m)).isEqualTo(of(12, union).byteSize());
+      assertThat(merged.byteSize())
+          .as("merge of %s", Arrays.toString(m))
+          .isEqualTo(of(12, union).byteSize());
     }
   }
 
@@ -258,7 +283,9 @@ abstract class CardinalitySketchContract {
       for (int p : new int[] {16, 13, 8, 4}) {
         CardinalitySketch low = high.downsize(p);
         assertThat(low).as("n=%d downsized to %d", n, p).isEqualTo(of(p, keys));
-        assertThat(low.byteSize()).as("n=%d downsized to %d", n, p).isEqualTo(of(p, keys).byteSize());
+        assertThat(low.byteSize())
+            .as("n=%d downsized to %d", n, p)
+            .isEqualTo(of(p, keys).byteSize());
         assertThat(low.martingaleEstimate()).isEqualTo(high.martingaleEstimate());
         // It goes on counting as the same sketch read back from its bytes (whose reader
         // recomputes the chance of a change from the registers).
@@ -303,10 +330,14 @@ abstract class CardinalitySketchContract {
 
     CardinalitySketch empty = create(12);
     merge(empty, a);
-    assertThat(empty.martingaleEstimate()).as("merged into an empty sketch").isEqualTo(a.martingaleEstimate());
+    assertThat(empty.martingaleEstimate())
+        .as("merged into an empty sketch")
+        .isEqualTo(a.martingaleEstimate());
     CardinalitySketch same = a.copy();
     merge(same, create(14));
-    assertThat(same.martingaleEstimate()).as("an empty sketch merged in").isEqualTo(a.martingaleEstimate());
+    assertThat(same.martingaleEstimate())
+        .as("an empty sketch merged in")
+        .isEqualTo(a.martingaleEstimate());
 
     merge(a, b);
     assertThat(a.martingaleEstimate()).isEmpty();
@@ -355,11 +386,15 @@ abstract class CardinalitySketchContract {
       for (int i = 0; i < good.length; i++) {
         byte[] bad = good.clone();
         bad[i] ^= (byte) (1 << r.nextInt(8));
-        assertThatThrownBy(() -> read(bad)).as("bit flipped in byte %d", i).isInstanceOf(SketchFormatException.class);
+        assertThatThrownBy(() -> read(bad))
+            .as("bit flipped in byte %d", i)
+            .isInstanceOf(SketchFormatException.class);
       }
       for (int len = 0; len < good.length; len++) {
         byte[] cut = Arrays.copyOf(good, len);
-        assertThatThrownBy(() -> read(cut)).as("cut to %d bytes", len).isInstanceOf(SketchFormatException.class);
+        assertThatThrownBy(() -> read(cut))
+            .as("cut to %d bytes", len)
+            .isInstanceOf(SketchFormatException.class);
       }
     }
   }
@@ -370,25 +405,32 @@ abstract class CardinalitySketchContract {
         type() == StructureType.HYPER_LOG_LOG ? UltraLogLog.create(8) : HyperLogLog.create(8);
     assertThatThrownBy(() -> read(bytes(other)))
         .isInstanceOf(SketchFormatException.class)
-        .hasMessage("expected a " + type().label() + " structure, found a " + other.type().label() + " structure");
+        .hasMessage(
+            "expected a "
+                + type().label()
+                + " structure, found a "
+                + other.type().label()
+                + " structure");
   }
 
   // ---- performance
 
   @Test
   void addingAllocatesNothing() {
-    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     CardinalitySketch s = create(14);
     byte[] key = new byte[24];
     SplittableRandom r = new SplittableRandom(0xa110c8edL);
-    Runnable adds = () -> {
-      for (int i = 0; i < 200_000; i++) {
-        s.addHash(r.nextLong());
-        key[i & 15] ^= (byte) i;
-        s.add(key, 0, key.length);
-        s.add("user:123456789012345");
-      }
-    };
+    Runnable adds =
+        () -> {
+          for (int i = 0; i < 200_000; i++) {
+            s.addHash(r.nextLong());
+            key[i & 15] ^= (byte) i;
+            s.add(key, 0, key.length);
+            s.add("user:123456789012345");
+          }
+        };
     adds.run(); // warm up, and leave the sparse form
     long before = threads.getCurrentThreadAllocatedBytes();
     adds.run();

@@ -21,17 +21,23 @@ class CardinalitySketchesTest {
           assertThat(value).isBetween(1, 65 - p);
           UltraLogLog ull = UltraLogLog.create(p, hash);
           ull.add(key);
-          assertThat(ull.registers()[register] & 0xFF).as("ull p %d key %d", p, i).isEqualTo(value << 2);
+          assertThat(ull.registers()[register] & 0xFF)
+              .as("ull p %d key %d", p, i)
+              .isEqualTo(value << 2);
           HyperLogLog hll = HyperLogLog.create(p, hash);
           hll.add(key); // sparse from p = 6 on: registers() folds it to p
           assertThat(hll.registers()[register]).as("hll p %d key %d", p, i).isEqualTo(value);
         }
       }
     }
-    assertThatThrownBy(() -> CardinalitySketches.registerUpdate(HashStrategy.xxh3(), 3, new byte[1], 0, 1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("precision must be in [4, 18], was 3");
+    assertThatThrownBy(
+            () -> CardinalitySketches.registerUpdate(HashStrategy.xxh3(), 3, new byte[1], 0, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("precision must be in [4, 18], was 3");
     // As the sketches themselves, it refuses a hash whose bits are too regular.
-    assertThatThrownBy(() -> CardinalitySketches.registerUpdate(HashStrategy.fnv1a(), 12, new byte[1], 0, 1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot use the fnv1a hash");
+    assertThatThrownBy(
+            () -> CardinalitySketches.registerUpdate(HashStrategy.fnv1a(), 12, new byte[1], 0, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot use the fnv1a hash");
   }
 }

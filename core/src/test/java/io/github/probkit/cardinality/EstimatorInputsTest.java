@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * HyperLogLog and UltraLogLog keep their estimator's inputs (the register histogram; the empty
- * count, unseen probability and seen counts) up to date as registers change, instead of reading
- * the registers on every estimate. A sketch read back from its bytes counts those inputs afresh
- * from the registers, so after any mix of adds, merges, downsizes and copies its estimate must be
+ * count, unseen probability and seen counts) up to date as registers change, instead of reading the
+ * registers on every estimate. A sketch read back from its bytes counts those inputs afresh from
+ * the registers, so after any mix of adds, merges, downsizes and copies its estimate must be
  * exactly the live sketch's.
  */
 class EstimatorInputsTest {
@@ -34,8 +34,8 @@ class EstimatorInputsTest {
    * 10 and 14, through HyperLogLog's sparse form and its switch to dense, the live estimate is the
    * one of the sketch read back.
    */
-  private static void keepsItsInputs(IntFunction<CardinalitySketch> create, Reader reader, long seed)
-      throws IOException {
+  private static void keepsItsInputs(
+      IntFunction<CardinalitySketch> create, Reader reader, long seed) throws IOException {
     SplittableRandom r = new SplittableRandom(seed);
     for (int p : new int[] {4, 10, 14}) {
       CardinalitySketch a = create.apply(p);
@@ -48,10 +48,16 @@ class EstimatorInputsTest {
         if (Long.bitCount(n) == 1 || n % 9_973 == 0) {
           assertThat(a.estimate()).as("p=%d n=%d", p, n).isEqualTo(reread(a, reader).estimate());
           CardinalitySketch merged = a.copy().merge(b);
-          assertThat(merged.estimate()).as("merged p=%d n=%d", p, n).isEqualTo(reread(merged, reader).estimate());
+          assertThat(merged.estimate())
+              .as("merged p=%d n=%d", p, n)
+              .isEqualTo(reread(merged, reader).estimate());
           CardinalitySketch small = a.downsize(4);
-          assertThat(small.estimate()).as("downsized p=%d n=%d", p, n).isEqualTo(reread(small, reader).estimate());
-          assertThat(create.apply(p).merge(a).estimate()).as("into an empty one").isEqualTo(a.estimate());
+          assertThat(small.estimate())
+              .as("downsized p=%d n=%d", p, n)
+              .isEqualTo(reread(small, reader).estimate());
+          assertThat(create.apply(p).merge(a).estimate())
+              .as("into an empty one")
+              .isEqualTo(a.estimate());
           assertThat(a.copy().estimate()).isEqualTo(a.estimate());
         }
       }
@@ -76,7 +82,8 @@ class EstimatorInputsTest {
   void ultraLogLogMartingaleIsHash4jsToTheBit() {
     for (int p : new int[] {4, 9, 14, 18}) {
       UltraLogLog ours = UltraLogLog.create(p);
-      com.dynatrace.hash4j.distinctcount.UltraLogLog theirs = com.dynatrace.hash4j.distinctcount.UltraLogLog.create(p);
+      com.dynatrace.hash4j.distinctcount.UltraLogLog theirs =
+          com.dynatrace.hash4j.distinctcount.UltraLogLog.create(p);
       com.dynatrace.hash4j.distinctcount.MartingaleEstimator martingale =
           new com.dynatrace.hash4j.distinctcount.MartingaleEstimator();
       SplittableRandom r = new SplittableRandom(0x3a4b5c6d7e8f9011L + p);
@@ -88,9 +95,11 @@ class EstimatorInputsTest {
         ours.addHash(h);
         theirs.add(h, martingale);
         if (Long.bitCount(n) == 1 || n % 50_000 == 0) {
-          assertThat(ours.martingaleEstimate().getAsDouble()).as("p=%d n=%d", p, n)
+          assertThat(ours.martingaleEstimate().getAsDouble())
+              .as("p=%d n=%d", p, n)
               .isEqualTo(martingale.getDistinctCountEstimate());
-          assertThat(ours.stateChangeProbability()).as("p=%d n=%d", p, n)
+          assertThat(ours.stateChangeProbability())
+              .as("p=%d n=%d", p, n)
               .isEqualTo(theirs.getStateChangeProbability());
         }
       }

@@ -49,7 +49,9 @@ class HyperLogLogTest extends CardinalitySketchContract {
     return 6L * (1 << precision) / 8;
   }
 
-  /** Exact: up to 100 keys the sparse form holds a precision-25 sketch, which has no collision here. */
+  /**
+   * Exact: up to 100 keys the sparse form holds a precision-25 sketch, which has no collision here.
+   */
   @Override
   double smallCountTolerance(int n) {
     return 0;
@@ -125,7 +127,8 @@ class HyperLogLogTest extends CardinalitySketchContract {
   void registersAndEstimateMatchHash4j() throws IOException {
     for (int p : new int[] {4, 10, 14}) {
       HyperLogLog ours = HyperLogLog.create(p);
-      com.dynatrace.hash4j.distinctcount.HyperLogLog theirs = com.dynatrace.hash4j.distinctcount.HyperLogLog.create(p);
+      com.dynatrace.hash4j.distinctcount.HyperLogLog theirs =
+          com.dynatrace.hash4j.distinctcount.HyperLogLog.create(p);
       SplittableRandom r = new SplittableRandom(0x4a5b6c7d8e9f0a1bL + p);
       for (int i = 0; i < 200_000; i++) {
         long h = r.nextLong();
@@ -137,17 +140,26 @@ class HyperLogLogTest extends CardinalitySketchContract {
       assertThat(payload).as("p=%d", p).isEqualTo(theirs.getState());
       assertThat(ours.estimate())
           .isCloseTo(
-              theirs.getDistinctCountEstimate(com.dynatrace.hash4j.distinctcount.HyperLogLog.CORRECTED_RAW_ESTIMATOR),
+              theirs.getDistinctCountEstimate(
+                  com.dynatrace.hash4j.distinctcount.HyperLogLog.CORRECTED_RAW_ESTIMATOR),
               org.assertj.core.data.Percentage.withPercentage(1e-10));
     }
   }
 
-  private static byte[] handMade(int p, int representation, int flags, int entries, double martingale, byte[] payload)
+  private static byte[] handMade(
+      int p, int representation, int flags, int entries, double martingale, byte[] payload)
       throws IOException {
     ByteBuffer params = SketchWriter.params(15);
-    params.put((byte) p).put((byte) representation).put((byte) flags).putInt(entries).putDouble(martingale);
+    params
+        .put((byte) p)
+        .put((byte) representation)
+        .put((byte) flags)
+        .putInt(entries)
+        .putDouble(martingale);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    SketchWriter w = SketchWriter.begin(out, StructureType.HYPER_LOG_LOG, HashStrategy.xxh3(), params.array(), payload.length);
+    SketchWriter w =
+        SketchWriter.begin(
+            out, StructureType.HYPER_LOG_LOG, HashStrategy.xxh3(), params.array(), payload.length);
     w.writeBytes(payload, 0, payload.length);
     w.finish();
     return out.toByteArray();
@@ -167,29 +179,45 @@ class HyperLogLogTest extends CardinalitySketchContract {
         .hasMessageContaining(message);
   }
 
-  /** Well-formed files (valid checksum) whose fields are out of range are refused, naming the field. */
+  /**
+   * Well-formed files (valid checksum) whose fields are out of range are refused, naming the field.
+   */
   @Test
   void fieldsOutOfRangeAreRefusedByName() throws IOException {
     byte[] registers = new byte[12];
     registers[0] = 62; // precision 4: values up to 61
     refused(handMade(4, 1, 0, 0, 0, registers), "register 0 is 62, must be at most 61");
     refused(handMade(3, 1, 0, 0, 0, new byte[6]), "field 'precision' is 3, must be in [4, 18]");
-    refused(handMade(4, 0, 0, 0, 0, new byte[0]), "field 'representation' is 0, must be 1 (dense) at precision 4");
+    refused(
+        handMade(4, 0, 0, 0, 0, new byte[0]),
+        "field 'representation' is 0, must be 1 (dense) at precision 4");
     refused(handMade(10, 2, 0, 0, 0, new byte[0]), "field 'representation' is 2");
     refused(handMade(10, 1, 2, 0, 0, new byte[768]), "field 'flags' is 2");
-    refused(handMade(10, 1, 0, 0, 5.0, new byte[768]), "field 'martingale' is 5.0, must be 0 when absent");
+    refused(
+        handMade(10, 1, 0, 0, 5.0, new byte[768]),
+        "field 'martingale' is 5.0, must be 0 when absent");
     refused(handMade(10, 1, 1, 0, Double.NaN, new byte[768]), "field 'martingale' is NaN");
     refused(handMade(10, 1, 0, 3, 0, new byte[768]), "field 'entries' is 3, must be 0 when dense");
-    refused(handMade(10, 0, 0, 97, 0, new byte[388]), "field 'entries' is 97, must be in [0, 96] at precision 10");
+    refused(
+        handMade(10, 0, 0, 97, 0, new byte[388]),
+        "field 'entries' is 97, must be in [0, 96] at precision 10");
     refused(handMade(10, 0, 0, -1, 0, new byte[0]), "field 'entries' is 4294967295");
-    refused(handMade(10, 0, 0, 2, 0, ints(5 << 6 | 1, 3 << 6 | 1)), "sparse entry 1 is 0xc1, entries must ascend");
-    refused(handMade(10, 0, 0, 2, 0, ints(5 << 6 | 1, 5 << 6 | 2)), "sparse entry 1 repeats register 5");
+    refused(
+        handMade(10, 0, 0, 2, 0, ints(5 << 6 | 1, 3 << 6 | 1)),
+        "sparse entry 1 is 0xc1, entries must ascend");
+    refused(
+        handMade(10, 0, 0, 2, 0, ints(5 << 6 | 1, 5 << 6 | 2)),
+        "sparse entry 1 repeats register 5");
     refused(handMade(10, 0, 0, 1, 0, ints(5 << 6 | 41)), "sparse entry 0 is 0x169");
     refused(handMade(10, 0, 0, 1, 0, ints(5 << 6)), "sparse entry 0 is 0x140");
     refused(handMade(10, 0, 0, 1, 0, ints(-1)), "sparse entry 0 is 0xffffffff");
-    refused(handMade(10, 0, 0, 2, 0, ints(5 << 6 | 1)), "payload length is 4 bytes, its parameters imply 8");
+    refused(
+        handMade(10, 0, 0, 2, 0, ints(5 << 6 | 1)),
+        "payload length is 4 bytes, its parameters imply 8");
     // And a hand-made valid one reads: two entries, each one key.
-    HyperLogLog s = HyperLogLog.readFrom(new ByteArrayInputStream(handMade(10, 0, 1, 2, 2.0, ints(3 << 6 | 1, 5 << 6 | 2))));
+    HyperLogLog s =
+        HyperLogLog.readFrom(
+            new ByteArrayInputStream(handMade(10, 0, 1, 2, 2.0, ints(3 << 6 | 1, 5 << 6 | 2))));
     assertThat(s.isSparse()).isTrue();
     assertThat(s.sparseEntries()).isEqualTo(2);
     assertThat(s.martingaleEstimate()).hasValue(2.0);

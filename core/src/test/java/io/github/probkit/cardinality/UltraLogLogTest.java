@@ -71,7 +71,10 @@ class UltraLogLogTest extends CardinalitySketchContract {
     // Merging combines two registers as the union of what they saw, within the larger's window.
     int[][] merges = {
       // values added to one sketch, to the other, register of the merge
-      {5, 3, 4, 0, 5 << 2 | 3}, {2, 0, 1, 0, 2 << 2 | 2}, {9, 8, 5, 7, 9 << 2 | 3}, {0, 0, 9, 7, 9 << 2 | 1},
+      {5, 3, 4, 0, 5 << 2 | 3},
+      {2, 0, 1, 0, 2 << 2 | 2},
+      {9, 8, 5, 7, 9 << 2 | 3},
+      {0, 0, 9, 7, 9 << 2 | 1},
     };
     for (int[] m : merges) {
       UltraLogLog a = UltraLogLog.create(p);
@@ -88,19 +91,22 @@ class UltraLogLogTest extends CardinalitySketchContract {
       }
       a.addHash(hashOf(5, 1, p));
       b.addHash(hashOf(6, 1, p));
-      assertThat(a.merge(b).registers()[3] & 0xFF).as("merge of %s", java.util.Arrays.toString(m)).isEqualTo(m[4]);
+      assertThat(a.merge(b).registers()[3] & 0xFF)
+          .as("merge of %s", java.util.Arrays.toString(m))
+          .isEqualTo(m[4]);
     }
   }
 
   /**
-   * hash4j's UltraLogLog, an independent implementation of the same paper, holds the same
-   * registers offset by 4(p - 2), and its maximum-likelihood estimate agrees with ours.
+   * hash4j's UltraLogLog, an independent implementation of the same paper, holds the same registers
+   * offset by 4(p - 2), and its maximum-likelihood estimate agrees with ours.
    */
   @Test
   void registersAndEstimateMatchHash4j() {
     for (int p : new int[] {4, 10, 14}) {
       UltraLogLog ours = UltraLogLog.create(p);
-      com.dynatrace.hash4j.distinctcount.UltraLogLog theirs = com.dynatrace.hash4j.distinctcount.UltraLogLog.create(p);
+      com.dynatrace.hash4j.distinctcount.UltraLogLog theirs =
+          com.dynatrace.hash4j.distinctcount.UltraLogLog.create(p);
       SplittableRandom r = new SplittableRandom(0x1f2e3d4c5b6a7988L + p);
       for (int n = 1; n <= 300_000; n++) {
         long h = r.nextLong();
@@ -110,7 +116,8 @@ class UltraLogLogTest extends CardinalitySketchContract {
           assertThat(ours.estimate())
               .as("p=%d n=%d", p, n)
               .isCloseTo(
-                  theirs.getDistinctCountEstimate(com.dynatrace.hash4j.distinctcount.UltraLogLog.MAXIMUM_LIKELIHOOD_ESTIMATOR),
+                  theirs.getDistinctCountEstimate(
+                      com.dynatrace.hash4j.distinctcount.UltraLogLog.MAXIMUM_LIKELIHOOD_ESTIMATOR),
                   Percentage.withPercentage(1e-4));
         }
       }
@@ -131,11 +138,18 @@ class UltraLogLogTest extends CardinalitySketchContract {
     assertThat(s.martingaleRelativeStandardError()).isBetween(0.0051, 0.0052);
   }
 
-  private static byte[] handMade(int p, int flags, double martingale, byte[] registers) throws IOException {
+  private static byte[] handMade(int p, int flags, double martingale, byte[] registers)
+      throws IOException {
     ByteBuffer params = SketchWriter.params(10);
     params.put((byte) p).put((byte) flags).putDouble(martingale);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    SketchWriter w = SketchWriter.begin(out, StructureType.ULTRA_LOG_LOG, HashStrategy.xxh3(), params.array(), registers.length);
+    SketchWriter w =
+        SketchWriter.begin(
+            out,
+            StructureType.ULTRA_LOG_LOG,
+            HashStrategy.xxh3(),
+            params.array(),
+            registers.length);
     w.writeBytes(registers, 0, registers.length);
     w.finish();
     return out.toByteArray();
@@ -152,11 +166,15 @@ class UltraLogLogTest extends CardinalitySketchContract {
     for (int bad : new int[] {1, 2, 3, 1 << 2 | 1, 1 << 2 | 2, 2 << 2 | 1, 62 << 2}) {
       byte[] registers = new byte[16];
       registers[7] = (byte) bad;
-      refused(handMade(4, 0, 0, registers), "register 7 is " + bad + ", not a register state at precision 4");
+      refused(
+          handMade(4, 0, 0, registers),
+          "register 7 is " + bad + ", not a register state at precision 4");
     }
     refused(handMade(19, 0, 0, new byte[0]), "field 'precision' is 19, must be in [4, 18]");
     refused(handMade(4, 3, 0, new byte[16]), "field 'flags' is 3");
-    refused(handMade(4, 1, -1, new byte[16]), "field 'martingale' is -1.0, must be finite and non-negative");
+    refused(
+        handMade(4, 1, -1, new byte[16]),
+        "field 'martingale' is -1.0, must be finite and non-negative");
     refused(handMade(4, 0, 0, new byte[15]), "payload length is 15 bytes, its parameters imply 16");
     byte[] registers = new byte[16];
     registers[7] = (byte) (61 << 2 | 3);

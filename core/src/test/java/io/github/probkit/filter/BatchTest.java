@@ -65,7 +65,9 @@ class BatchTest {
     return out.toByteArray();
   }
 
-  /** Keys as lines of one buffer: "k" + number, each followed by a newline that is not part of it. */
+  /**
+   * Keys as lines of one buffer: "k" + number, each followed by a newline that is not part of it.
+   */
   private static final class Slices {
     final byte[] buf;
     final int[] offsets;
@@ -92,8 +94,10 @@ class BatchTest {
     MutableFilter batch = kind.create.get();
     MutableFilter single = kind.create.get();
     // From an offset that is not a whole chunk, to one short of the end, then the rest.
-    long changed = batch.addAll(keys, 13, keys.length - 1) + batch.addAll(keys, 0, 13)
-        + batch.addAll(keys, keys.length - 1, keys.length);
+    long changed =
+        batch.addAll(keys, 13, keys.length - 1)
+            + batch.addAll(keys, 0, 13)
+            + batch.addAll(keys, keys.length - 1, keys.length);
     long expected = 0;
     for (int i = 13; i < keys.length - 1; i++) {
       expected += single.add(keys[i]) ? 1 : 0;
@@ -169,7 +173,9 @@ class BatchTest {
     assertThat(present[0]).isFalse();
     if (f.expectedFpp() * absent >= 10) {
       // With 10 expected, none at all has a Poisson probability of 5e-5.
-      assertThat(falsePositives).as("the answers include false positives, which must agree too").isPositive();
+      assertThat(falsePositives)
+          .as("the answers include false positives, which must agree too")
+          .isPositive();
     }
 
     Slices s = new Slices(q);
@@ -184,7 +190,10 @@ class BatchTest {
     assertThat(foundBytes).isEqualTo(expectedBytes);
   }
 
-  /** Keys given by their hashes answer and add exactly as the keys; a filter that needs the keys says so. */
+  /**
+   * Keys given by their hashes answer and add exactly as the keys; a filter that needs the keys
+   * says so.
+   */
   @ParameterizedTest
   @EnumSource(Kind.class)
   void keysGivenByTheirHashesAnswerAndAddAsTheKeys(Kind kind) throws IOException {
@@ -198,7 +207,8 @@ class BatchTest {
     boolean fnvBloom = kind == Kind.BLOOM_FNV;
     assertThat(byKey.hashSuffices()).isEqualTo(!fnvBloom);
     if (fnvBloom) {
-      assertThatThrownBy(() -> byHash.addAllHashes(hashes, 0, 1)).isInstanceOf(IllegalStateException.class)
+      assertThatThrownBy(() -> byHash.addAllHashes(hashes, 0, 1))
+          .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("needs the keys");
       assertThatThrownBy(() -> byHash.mightContainAllHashes(hashes, 0, 1, new boolean[1]))
           .isInstanceOf(IllegalStateException.class);
@@ -227,14 +237,18 @@ class BatchTest {
     MutableFilter f = kind.create.get();
     long[] keys = new long[10];
     assertThatThrownBy(() -> f.mightContainAll(keys, 0, 10, new boolean[9]))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("9").hasMessageContaining("10");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("9")
+        .hasMessageContaining("10");
     assertThatThrownBy(() -> f.mightContainAll(keys, 5, 11, new boolean[20]))
         .isInstanceOf(IndexOutOfBoundsException.class);
     assertThatThrownBy(() -> f.addAll(keys, -1, 3)).isInstanceOf(IndexOutOfBoundsException.class);
     byte[] buf = new byte[8];
     assertThatThrownBy(() -> f.addAll(buf, new int[] {0, 4}, new int[] {4, 5}, 2))
         .isInstanceOf(IndexOutOfBoundsException.class);
-    assertThatThrownBy(() -> f.mightContainAll(buf, new int[] {0}, new int[] {4}, 2, new boolean[2]))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 2");
+    assertThatThrownBy(
+            () -> f.mightContainAll(buf, new int[] {0}, new int[] {4}, 2, new boolean[2]))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 2");
   }
 }

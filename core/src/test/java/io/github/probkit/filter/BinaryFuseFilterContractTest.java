@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The contract for the static binary fuse filter: it is built from the keys themselves, with the
  * fingerprint width the requested rate maps to (8 bits down to 2^-8, else 16 bits), and promises
- * 2^-bits. The two sizing tests are replaced, because a static filter is sized by its keys, not by an
- * expected count.
+ * 2^-bits. The two sizing tests are replaced, because a static filter is sized by its keys, not by
+ * an expected count.
  */
 class BinaryFuseFilterContractTest extends MembershipFilterContract {
   @Override
@@ -26,9 +26,12 @@ class BinaryFuseFilterContractTest extends MembershipFilterContract {
     return FingerprintBits.forFpp(fpp).fpp();
   }
 
-  /** An absent key matches the XOR of its three slots with probability 2^-bits: 8 bits down to 2^-8. */
+  /**
+   * An absent key matches the XOR of its three slots with probability 2^-bits: 8 bits down to 2^-8.
+   */
   @Override
-  protected Theory.Rate predictedRate(MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
+  protected Theory.Rate predictedRate(
+      MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
     return Theory.Rate.exactly(Math.pow(2, fpp >= 1.0 / 256 ? -8 : -16));
   }
 

@@ -55,7 +55,9 @@ class BinaryFuseFilterTest {
     assertThat(FingerprintBits.forFpp(0.0039)).isEqualTo(FingerprintBits.BITS_16);
     assertThat(FingerprintBits.forFpp(1.0 / 65536)).isEqualTo(FingerprintBits.BITS_16);
     assertThatThrownBy(() -> FingerprintBits.forFpp(1e-5))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2^-16").hasMessageContaining("1.0E-5");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("2^-16")
+        .hasMessageContaining("1.0E-5");
     assertThat(FingerprintBits.BITS_16.fpp()).isEqualTo(1.0 / 65536);
   }
 
@@ -75,7 +77,8 @@ class BinaryFuseFilterTest {
       assertThat(f.mightContain(k)).isTrue();
     }
     // Sized for the distinct keys, not the 30,000 given.
-    assertThat(f.byteSize()).isEqualTo(BinaryFuseFilter.create(distinct, FingerprintBits.BITS_8).byteSize());
+    assertThat(f.byteSize())
+        .isEqualTo(BinaryFuseFilter.create(distinct, FingerprintBits.BITS_8).byteSize());
   }
 
   @Test
@@ -120,7 +123,8 @@ class BinaryFuseFilterTest {
         long[] keys = randomLongs(n, 0x7157L + n);
         BinaryFuseFilter f = BinaryFuseFilter.ofLongs(keys, bits);
         assertThat(f.keyCount()).isEqualTo(n);
-        BinaryFuseFilter g = (BinaryFuseFilter) Filters.readFrom(new ByteArrayInputStream(bytes(f)));
+        BinaryFuseFilter g =
+            (BinaryFuseFilter) Filters.readFrom(new ByteArrayInputStream(bytes(f)));
         assertThat(g).isEqualTo(f);
         for (long k : keys) {
           assertThat(f.mightContain(k)).as("n = %d, %s", n, bits).isTrue();
@@ -167,7 +171,8 @@ class BinaryFuseFilterTest {
   @Test
   void sixteenBitFingerprintsHaveRateTwoToTheMinusSixteen() {
     int n = 100_000;
-    BinaryFuseFilter f = BinaryFuseFilter.ofLongs(randomLongs(n, 0x16b175L), FingerprintBits.BITS_16);
+    BinaryFuseFilter f =
+        BinaryFuseFilter.ofLongs(randomLongs(n, 0x16b175L), FingerprintBits.BITS_16);
     assertThat(f.bitsPerKey()).isBetween(16.0, 1.25 * 16);
     int probes = 4_000_000;
     long[] ok = Binomial.interval(probes, 1.0 / 65536, 0.999);
@@ -186,21 +191,25 @@ class BinaryFuseFilterTest {
       hashes[i] = HashStrategy.xxh3().hash64(keys.get(i));
     }
     long[] copy = hashes.clone();
-    assertThat(bytes(BinaryFuseFilter.fromHashes(hashes, FingerprintBits.BITS_16, HashStrategy.xxh3())))
+    assertThat(
+            bytes(
+                BinaryFuseFilter.fromHashes(hashes, FingerprintBits.BITS_16, HashStrategy.xxh3())))
         .isEqualTo(a);
     assertThat(hashes).as("fromHashes leaves its argument alone").isEqualTo(copy);
   }
 
   @Test
   void fromHashesWithDuplicatesLeavesItsArgumentAlone() {
-    // Duplicates make the first attempt fail and the build deduplicate: on a copy, not the argument.
+    // Duplicates make the first attempt fail and the build deduplicate: on a copy, not the
+    // argument.
     long[] hashes = new long[4_000];
     SplittableRandom r = new SplittableRandom(0xd0b1edL);
     for (int i = 0; i < hashes.length; i += 2) {
       hashes[i] = hashes[i + 1] = r.nextLong();
     }
     long[] copy = hashes.clone();
-    BinaryFuseFilter f = BinaryFuseFilter.fromHashes(hashes, FingerprintBits.BITS_8, HashStrategy.xxh3());
+    BinaryFuseFilter f =
+        BinaryFuseFilter.fromHashes(hashes, FingerprintBits.BITS_8, HashStrategy.xxh3());
     assertThat(hashes).isEqualTo(copy);
     assertThat(f.keyCount()).isEqualTo(hashes.length / 2);
   }
@@ -209,7 +218,8 @@ class BinaryFuseFilterTest {
   void otherHashStrategiesWork() {
     int n = 20_000;
     List<byte[]> keys = Keys.sequential("k", 0, n);
-    BinaryFuseFilter f = BinaryFuseFilter.create(keys, FingerprintBits.BITS_8, HashStrategy.fnv1a());
+    BinaryFuseFilter f =
+        BinaryFuseFilter.create(keys, FingerprintBits.BITS_8, HashStrategy.fnv1a());
     assertThat(f.hashStrategy()).isEqualTo(HashStrategy.fnv1a());
     for (byte[] k : keys) {
       assertThat(f.mightContain(k)).isTrue();
@@ -226,7 +236,8 @@ class BinaryFuseFilterTest {
   void goldenFilesRead() throws IOException {
     for (FingerprintBits bits : FingerprintBits.values()) {
       byte[] golden;
-      try (InputStream in = getClass().getResourceAsStream("/golden/binary-fuse" + bits.bits() + "-v1.bin")) {
+      try (InputStream in =
+          getClass().getResourceAsStream("/golden/binary-fuse" + bits.bits() + "-v1.bin")) {
         golden = in.readAllBytes();
       }
       // Written by io.github.probkit.GoldenFiles: the keys "golden-0" .. "golden-999".
@@ -259,19 +270,23 @@ class BinaryFuseFilterTest {
     byte[] badBits = b.clone();
     badBits[28] = 12;
     assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(badBits)))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'fingerprintBits' is 12");
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'fingerprintBits' is 12");
     byte[] badLength = b.clone();
     ByteBuffer.wrap(badLength).order(ByteOrder.LITTLE_ENDIAN).putInt(29, 48);
     assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(badLength)))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'segmentLength' is 48");
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'segmentLength' is 48");
     byte[] badCount = b.clone();
     ByteBuffer.wrap(badCount).order(ByteOrder.LITTLE_ENDIAN).putInt(33, Integer.MAX_VALUE);
     assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(badCount)))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'segmentCount' is 2147483647");
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'segmentCount' is 2147483647");
     byte[] badKeys = b.clone();
     ByteBuffer.wrap(badKeys).order(ByteOrder.LITTLE_ENDIAN).putLong(37, 1L << 40);
     assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(badKeys)))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'keys' is 1099511627776");
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'keys' is 1099511627776");
   }
 
   @Test
@@ -290,17 +305,20 @@ class BinaryFuseFilterTest {
     for (int i = 0; i < probes; i++) {
       serial[i] = f.mightContain((long) i);
     }
-    Threads.run(Threads.COUNT, t -> {
-      for (byte[] k : keys) {
-        if (!f.mightContain(k)) {
-          throw new AssertionError(new String(k, java.nio.charset.StandardCharsets.UTF_8) + " absent");
-        }
-      }
-      for (int i = 0; i < probes; i++) {
-        if (f.mightContain((long) i) != serial[i]) {
-          throw new AssertionError("thread " + t + " answered differently for " + i);
-        }
-      }
-    });
+    Threads.run(
+        Threads.COUNT,
+        t -> {
+          for (byte[] k : keys) {
+            if (!f.mightContain(k)) {
+              throw new AssertionError(
+                  new String(k, java.nio.charset.StandardCharsets.UTF_8) + " absent");
+            }
+          }
+          for (int i = 0; i < probes; i++) {
+            if (f.mightContain((long) i) != serial[i]) {
+              throw new AssertionError("thread " + t + " answered differently for " + i);
+            }
+          }
+        });
   }
 }

@@ -16,7 +16,8 @@ class BlockedBloomFilterContractTest extends MembershipFilterContract {
    * is checked at its boundaries in BlockedBloomFilterTest).
    */
   @Override
-  protected Theory.Rate predictedRate(MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
+  protected Theory.Rate predictedRate(
+      MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
     BlockedBloomFilter b = (BlockedBloomFilter) f;
     return Theory.blocked(b.blockCount(), keysAdded, b.hashCount(), BlockedBloomFilter.BLOCK_BITS);
   }

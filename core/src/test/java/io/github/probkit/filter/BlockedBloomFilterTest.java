@@ -49,7 +49,9 @@ class BlockedBloomFilterTest {
       assertThat(BlockedBloomFilter.falsePositiveRate(m, n, k)).isLessThanOrEqualTo(p);
       // The fewest blocks: one block less misses the rate whatever k.
       long fewer = m - 512;
-      assertThat(BlockedBloomFilter.falsePositiveRate(fewer, n, BlockedBloomFilter.optimalHashes(fewer, n)))
+      assertThat(
+              BlockedBloomFilter.falsePositiveRate(
+                  fewer, n, BlockedBloomFilter.optimalHashes(fewer, n)))
           .isGreaterThan(p);
       // More than the standard filter (uneven block loads), but by less than 10 % at these rates.
       assertThat((double) m / standard).as("memory ratio at %s", p).isBetween(1.0, 1.10);
@@ -58,7 +60,8 @@ class BlockedBloomFilterTest {
 
   @Test
   void theFormulaReducesToTheStandardOneForASingleLightlyLoadedBlock() {
-    // One key in one block: k probes with replacement set at most k of 512 bits, E[(X/512)^k] exactly
+    // One key in one block: k probes with replacement set at most k of 512 bits, E[(X/512)^k]
+    // exactly
     // computable by hand for k = 1: X = 1, so the rate is 1/512.
     assertThat(BlockedBloomFilter.falsePositiveRate(512, 1, 1)).isBetween(0.99 / 512, 1.01 / 512);
     assertThat(BlockedBloomFilter.falsePositiveRate(512, 0, 3)).isZero();
@@ -73,7 +76,9 @@ class BlockedBloomFilterTest {
       BlockedBloomFilter f = filled(10L * n, k, n);
       double theory = BlockedBloomFilter.falsePositiveRate(10L * n, n, k);
       long[] ok = Binomial.interval(probes, theory, 0.999);
-      assertThat(falsePositives(f, -probes, probes)).as("k = %d, theory %s", k, theory).isBetween(ok[0], ok[1]);
+      assertThat(falsePositives(f, -probes, probes))
+          .as("k = %d, theory %s", k, theory)
+          .isBetween(ok[0], ok[1]);
     }
   }
 
@@ -141,13 +146,17 @@ class BlockedBloomFilterTest {
   @Test
   void badArgumentsAreRefusedWithTheValue() {
     assertThatThrownBy(() -> BlockedBloomFilter.withBits(0, 3))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 0");
     assertThatThrownBy(() -> BlockedBloomFilter.withBits(512, 0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[1, 64], was 0");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("[1, 64], was 0");
     assertThatThrownBy(() -> BlockedBloomFilter.withBits(512, 65))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 65");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 65");
     assertThatThrownBy(() -> BlockedBloomFilter.optimalBits(-5, 0.01))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was -5");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was -5");
   }
 
   @Test
@@ -164,13 +173,23 @@ class BlockedBloomFilterTest {
     assertThat(fa.isCompatible(fb)).isTrue();
     assertThat(fa.merge(fb)).isEqualTo(both);
 
-    assertThatThrownBy(() -> fa.merge(fa)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("itself");
+    assertThatThrownBy(() -> fa.merge(fa))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("itself");
     assertThatThrownBy(() -> fa.merge(BlockedBloomFilter.withBits(1024, fa.hashCount())))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1024 bits");
-    assertThatThrownBy(() -> fa.merge(BlockedBloomFilter.withBits(fa.bitSize(), fa.hashCount() + 1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hash counts");
-    assertThatThrownBy(() -> fa.merge(BlockedBloomFilter.withBits(fa.bitSize(), fa.hashCount(), HashStrategy.xxh3(7))))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hashing");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("1024 bits");
+    assertThatThrownBy(
+            () -> fa.merge(BlockedBloomFilter.withBits(fa.bitSize(), fa.hashCount() + 1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("hash counts");
+    assertThatThrownBy(
+            () ->
+                fa.merge(
+                    BlockedBloomFilter.withBits(
+                        fa.bitSize(), fa.hashCount(), HashStrategy.xxh3(7))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("hashing");
   }
 
   @Test
@@ -182,14 +201,16 @@ class BlockedBloomFilterTest {
     for (long i = 0; i < n; i++) {
       sequential.add(i);
     }
-    Threads.run(Threads.COUNT, t -> {
-      for (long i = (long) t * perThread; i < (t + 1L) * perThread; i++) {
-        shared.add(i);
-        if (!shared.mightContain(i)) {
-          throw new AssertionError(i + " absent right after its add");
-        }
-      }
-    });
+    Threads.run(
+        Threads.COUNT,
+        t -> {
+          for (long i = (long) t * perThread; i < (t + 1L) * perThread; i++) {
+            shared.add(i);
+            if (!shared.mightContain(i)) {
+              throw new AssertionError(i + " absent right after its add");
+            }
+          }
+        });
     for (long i = 0; i < n; i++) {
       assertThat(shared.mightContain(i)).isTrue();
     }
@@ -236,7 +257,8 @@ class BlockedBloomFilterTest {
       golden = in.readAllBytes();
     }
     BlockedBloomFilter f = BlockedBloomFilter.readFrom(new ByteArrayInputStream(golden));
-    // Written by io.github.probkit.GoldenFiles: create(1000, 0.01), keys "golden-0" .. "golden-999".
+    // Written by io.github.probkit.GoldenFiles: create(1000, 0.01), keys "golden-0" ..
+    // "golden-999".
     assertThat(f.expectedKeys()).isEqualTo(1000);
     assertThat(f.targetFpp()).isEqualTo(0.01);
     assertThat(f.hashStrategy()).isEqualTo(HashStrategy.xxh3());
@@ -262,13 +284,16 @@ class BlockedBloomFilterTest {
     byte[] badBits = b.clone();
     ByteBuffer.wrap(badBits).order(ByteOrder.LITTLE_ENDIAN).putLong(28, 1000);
     assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(badBits)))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'bits' is 1000");
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'bits' is 1000");
     byte[] badHashes = b.clone();
     ByteBuffer.wrap(badHashes).order(ByteOrder.LITTLE_ENDIAN).putInt(36, 65);
     assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(badHashes)))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'hashes' is 65");
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'hashes' is 65");
     assertThatThrownBy(() -> BinaryFuseFilter.readFrom(new ByteArrayInputStream(b)))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("found a blocked structure");
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("found a blocked structure");
   }
 
   @Test
@@ -289,14 +314,17 @@ class BlockedBloomFilterTest {
           BlockedBloomFilter.positions(hash, 4096, k, key, 0, key.length, positions);
           ByteArrayOutputStream out = new ByteArrayOutputStream();
           f.writeTo(out);
-          ByteBuffer payload = ByteBuffer.wrap(out.toByteArray(), 56, 512).order(ByteOrder.LITTLE_ENDIAN);
+          ByteBuffer payload =
+              ByteBuffer.wrap(out.toByteArray(), 56, 512).order(ByteOrder.LITTLE_ENDIAN);
           long[] expected = new long[64];
           for (long p : positions) {
             assertThat(p / 512).isEqualTo(positions[0] / 512);
             expected[(int) (p >>> 6)] |= 1L << p;
           }
           for (int w = 0; w < 64; w++) {
-            assertThat(payload.getLong()).as("word %d, k %d, %s", w, k, hash).isEqualTo(expected[w]);
+            assertThat(payload.getLong())
+                .as("word %d, k %d, %s", w, k, hash)
+                .isEqualTo(expected[w]);
           }
         }
       }

@@ -13,7 +13,8 @@ class BloomFilterContractTest extends MembershipFilterContract {
 
   /** The closed form at the sizing the specification prescribes for (expectedKeys, fpp). */
   @Override
-  protected Theory.Rate predictedRate(MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
+  protected Theory.Rate predictedRate(
+      MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
     return Theory.bloomSizedFor(expectedKeys, fpp, keysAdded);
   }
 

@@ -69,14 +69,17 @@ class BloomFilterTest {
     assertThat(f.targetFpp()).isEqualTo(0.01);
     // 0.1 % costs about 14.4 bits per key; each tenfold drop about 4.8 bits.
     assertThat(BloomFilter.optimalBits(1_000_000, 0.001) / 1e6).isCloseTo(14.38, within(0.01));
-    assertThat((BloomFilter.optimalBits(1_000_000, 0.001) - BloomFilter.optimalBits(1_000_000, 0.01)) / 1e6)
+    assertThat(
+            (BloomFilter.optimalBits(1_000_000, 0.001) - BloomFilter.optimalBits(1_000_000, 0.01))
+                / 1e6)
         .isCloseTo(4.79, within(0.01));
   }
 
   @Test
   void tenBitsPerKeyWithSevenHashesIsPoint82Percent() {
     assertThat(BloomFilter.optimalHashes(10_000_000, 1_000_000)).isEqualTo(7);
-    assertThat(BloomFilter.falsePositiveRate(10_000_000, 1_000_000, 7)).isCloseTo(0.0082, within(0.00005));
+    assertThat(BloomFilter.falsePositiveRate(10_000_000, 1_000_000, 7))
+        .isCloseTo(0.0082, within(0.00005));
   }
 
   @Test
@@ -127,7 +130,8 @@ class BloomFilterTest {
         fp++;
       }
     }
-    long[] iv = Binomial.interval(100_000, BloomFilter.falsePositiveRate(100_000, 10_000, 7), 0.999);
+    long[] iv =
+        Binomial.interval(100_000, BloomFilter.falsePositiveRate(100_000, 10_000, 7), 0.999);
     assertThat((long) fp).isBetween(iv[0], iv[1]); // about 0.82 %
     assertThat(f.byteSize() / 1024).isEqualTo(12); // "12 KB for 10000 keys"
   }
@@ -136,12 +140,13 @@ class BloomFilterTest {
    * At 10 bits per key and k = 2 or 3, far below the optimal 7, one probe more or less moves the
    * rate by a factor of 1.7 to 3 (k = 1: 9.5 %, 2: 3.3 %, 3: 1.7 %, 4: 1.2 %), where at the optimum
    * it would move it by 1 %: so a filter that probes k - 1 or k + 1 times, consistently on add and
-   * query, fails here though it never forgets a key. Both probe schemes (64-bit wrap and FNV's exact
-   * modulo).
+   * query, fails here though it never forgets a key. Both probe schemes (64-bit wrap and FNV's
+   * exact modulo).
    */
   @Test
   void falsePositiveRateAtANonOptimalHashCountIsTheClosedForm() {
-    assertRateAtNonOptimalHashCounts(BloomFilter::withBits, HashStrategy.xxh3(), HashStrategy.fnv1a());
+    assertRateAtNonOptimalHashCounts(
+        BloomFilter::withBits, HashStrategy.xxh3(), HashStrategy.fnv1a());
   }
 
   /** A filter of m bits or counters and k probes, with the given hashing. */
@@ -169,10 +174,15 @@ class BloomFilterTest {
         // The interval has the power it claims: k - 1 and k + 1 fall outside it.
         for (int wrong : new int[] {k - 1, k + 1}) {
           double expected = Theory.bloom(m, n, wrong).mean() * queries;
-          assertThat(expected < accept[0] || expected > accept[1]).as("k = %d outside %s", wrong, accept).isTrue();
+          assertThat(expected < accept[0] || expected > accept[1])
+              .as("k = %d outside %s", wrong, accept)
+              .isTrue();
         }
-        assertThat((long) fp).as("%s k=%d: false positives of %d (predicted %.0f)", hash, k, queries,
-            rate.mean() * queries).isBetween(accept[0], accept[1]);
+        assertThat((long) fp)
+            .as(
+                "%s k=%d: false positives of %d (predicted %.0f)",
+                hash, k, queries, rate.mean() * queries)
+            .isBetween(accept[0], accept[1]);
       }
     }
   }
@@ -232,7 +242,9 @@ class BloomFilterTest {
   void writeReadRoundTripGivesIdenticalBytesAndAnswers() throws IOException {
     SplittableRandom r = new SplittableRandom(0xa54ff53a5f1d36f1L);
     for (int trial = 0; trial < 20; trial++) {
-      BloomFilter f = BloomFilter.withBits(1 + r.nextInt(5000), 1 + r.nextInt(10), HashStrategy.xxh3(r.nextLong()));
+      BloomFilter f =
+          BloomFilter.withBits(
+              1 + r.nextInt(5000), 1 + r.nextInt(10), HashStrategy.xxh3(r.nextLong()));
       Keys.randomBytes(r.nextInt(500), r.nextLong()).forEach(f::add);
       byte[] bytes = write(f);
       BloomFilter g = BloomFilter.readFrom(new ByteArrayInputStream(bytes));
@@ -292,12 +304,16 @@ class BloomFilterTest {
 
   @Test
   void badArgumentsNameTheValue() {
-    assertThatThrownBy(() -> BloomFilter.create(1000, 1.5)).hasMessage("fpp must be in (0, 1), was 1.5");
+    assertThatThrownBy(() -> BloomFilter.create(1000, 1.5))
+        .hasMessage("fpp must be in (0, 1), was 1.5");
     assertThatThrownBy(() -> BloomFilter.create(1000, 0)).hasMessageContaining("was 0.0");
-    assertThatThrownBy(() -> BloomFilter.create(0, 0.01)).hasMessage("expectedKeys must be positive, was 0");
+    assertThatThrownBy(() -> BloomFilter.create(0, 0.01))
+        .hasMessage("expectedKeys must be positive, was 0");
     assertThatThrownBy(() -> BloomFilter.create(-5, 0.01)).hasMessageContaining("was -5");
-    assertThatThrownBy(() -> BloomFilter.withBits(0, 3)).hasMessageContaining("bits must be in [1, ");
-    assertThatThrownBy(() -> BloomFilter.withBits(100, 0)).hasMessageContaining("hashes must be in [1, 255], was 0");
+    assertThatThrownBy(() -> BloomFilter.withBits(0, 3))
+        .hasMessageContaining("bits must be in [1, ");
+    assertThatThrownBy(() -> BloomFilter.withBits(100, 0))
+        .hasMessageContaining("hashes must be in [1, 255], was 0");
     assertThatThrownBy(() -> BloomFilter.create(Long.MAX_VALUE / 2, 0.01))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("more than the maximum");
@@ -315,7 +331,8 @@ class BloomFilterTest {
     assertThatThrownBy(() -> a.merge(BloomFilter.withBits(1000, 6)))
         .hasMessage("cannot merge filters with different hash counts: 5 and 6");
     assertThatThrownBy(() -> a.intersect(BloomFilter.withBits(1000, 5, HashStrategy.xxh3(7))))
-        .hasMessage("cannot intersect filters with different hashing: xxh3(seed=0x0) and xxh3(seed=0x7)");
+        .hasMessage(
+            "cannot intersect filters with different hashing: xxh3(seed=0x0) and xxh3(seed=0x7)");
     assertThatThrownBy(() -> a.merge(a)).hasMessageContaining("itself");
   }
 
@@ -346,15 +363,17 @@ class BloomFilterTest {
   void concurrentAddsLoseNothing() throws Exception {
     int perThread = 50_000;
     BloomFilter shared = BloomFilter.create(Threads.COUNT * perThread, 0.01);
-    Threads.run(Threads.COUNT, t -> {
-      for (int i = 0; i < perThread; i++) {
-        shared.add("t" + t + ":" + i);
-        // The add happened-before this query, in this thread, whatever the others do.
-        if (!shared.mightContain("t" + t + ":" + i)) {
-          throw new AssertionError("t" + t + ":" + i + " absent right after its add");
-        }
-      }
-    });
+    Threads.run(
+        Threads.COUNT,
+        t -> {
+          for (int i = 0; i < perThread; i++) {
+            shared.add("t" + t + ":" + i);
+            // The add happened-before this query, in this thread, whatever the others do.
+            if (!shared.mightContain("t" + t + ":" + i)) {
+              throw new AssertionError("t" + t + ":" + i + " absent right after its add");
+            }
+          }
+        });
     BloomFilter serial = BloomFilter.create(Threads.COUNT * perThread, 0.01);
     for (int t = 0; t < Threads.COUNT; t++) {
       for (int i = 0; i < perThread; i++) {
@@ -369,19 +388,21 @@ class BloomFilterTest {
   @Test
   void writeToDuringConcurrentAddsWritesAReadableFilter() throws Exception {
     BloomFilter shared = BloomFilter.create(100_000, 0.01);
-    Threads.run(Threads.COUNT, t -> {
-      if (t == 0) {
-        for (int round = 0; round < 20; round++) {
-          ByteArrayOutputStream out = new ByteArrayOutputStream();
-          shared.writeTo(out);
-          BloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray()));
-        }
-      } else {
-        for (int i = 0; i < 10_000; i++) {
-          shared.add(t * 1_000_000L + i);
-        }
-      }
-    });
+    Threads.run(
+        Threads.COUNT,
+        t -> {
+          if (t == 0) {
+            for (int round = 0; round < 20; round++) {
+              ByteArrayOutputStream out = new ByteArrayOutputStream();
+              shared.writeTo(out);
+              BloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray()));
+            }
+          } else {
+            for (int i = 0; i < 10_000; i++) {
+              shared.add(t * 1_000_000L + i);
+            }
+          }
+        });
   }
 
   // ---- above 2^32 bits (512 MiB of heap; run with -Dprobkit.excludedGroups=)

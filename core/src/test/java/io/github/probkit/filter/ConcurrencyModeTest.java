@@ -23,7 +23,8 @@ class ConcurrencyModeTest {
     BLOOM(c -> BloomFilter.create(30_000, 0.01, c)),
     BLOOM_FNV(c -> BloomFilter.create(30_000, 0.01, HashStrategy.fnv1a(), c)),
     BLOCKED(c -> BlockedBloomFilter.create(30_000, 0.01, c)),
-    BLOCKED_TIGHT(c -> BlockedBloomFilter.create(30_000, 0.0001, c)), // k > 7: more than one group of probes
+    BLOCKED_TIGHT(
+        c -> BlockedBloomFilter.create(30_000, 0.0001, c)), // k > 7: more than one group of probes
     SCALABLE(c -> ScalableBloomFilter.create(1000, 0.01, c)),
     SCALABLE_FNV(c -> ScalableBloomFilter.create(1000, 0.01, 2, 0.5, HashStrategy.fnv1a(), c));
 
@@ -82,7 +83,8 @@ class ConcurrencyModeTest {
     MutableFilter a = kind.create.apply(Concurrency.CONCURRENT);
     Keys.sequential("k:", 0, 5_000).forEach(a::add);
     byte[] file = bytes(a);
-    MembershipFilter single = Filters.readFrom(new ByteArrayInputStream(file), Concurrency.SINGLE_WRITER);
+    MembershipFilter single =
+        Filters.readFrom(new ByteArrayInputStream(file), Concurrency.SINGLE_WRITER);
     MembershipFilter concurrent = Filters.readFrom(new ByteArrayInputStream(file));
     assertThat(modeOf(single)).isEqualTo(Concurrency.SINGLE_WRITER);
     assertThat(modeOf(concurrent)).isEqualTo(Concurrency.CONCURRENT);
@@ -95,17 +97,22 @@ class ConcurrencyModeTest {
     assertThat(bytes(single)).isEqualTo(bytes(a)).isEqualTo(bytes(concurrent));
   }
 
-  /** Disjoint keys from 8 threads at once: every key present, and (Bloom, blocked) the bits of a one-thread build. */
+  /**
+   * Disjoint keys from 8 threads at once: every key present, and (Bloom, blocked) the bits of a
+   * one-thread build.
+   */
   @ParameterizedTest
   @EnumSource(Kind.class)
   void concurrentAddsLoseNothing(Kind kind) throws Exception {
     MutableFilter shared = kind.create.apply(Concurrency.CONCURRENT);
     int perThread = 4_000;
-    Threads.run(Threads.COUNT, t -> {
-      for (int i = 0; i < perThread; i++) {
-        shared.add(((long) t << 32) | i);
-      }
-    });
+    Threads.run(
+        Threads.COUNT,
+        t -> {
+          for (int i = 0; i < perThread; i++) {
+            shared.add(((long) t << 32) | i);
+          }
+        });
     MutableFilter alone = kind.create.apply(Concurrency.SINGLE_WRITER);
     for (int t = 0; t < Threads.COUNT; t++) {
       for (int i = 0; i < perThread; i++) {
@@ -127,9 +134,13 @@ class ConcurrencyModeTest {
     }
   }
 
-  /** Merges into a concurrent filter while other threads add: the result is the union, bit for bit. */
+  /**
+   * Merges into a concurrent filter while other threads add: the result is the union, bit for bit.
+   */
   @ParameterizedTest
-  @EnumSource(value = Kind.class, names = {"BLOOM", "BLOCKED", "BLOCKED_TIGHT"})
+  @EnumSource(
+      value = Kind.class,
+      names = {"BLOOM", "BLOCKED", "BLOCKED_TIGHT"})
   void mergesAndAddsAtOnceLoseNothing(Kind kind) throws Exception {
     MutableFilter shared = kind.create.apply(Concurrency.CONCURRENT);
     MutableFilter other = kind.create.apply(Concurrency.SINGLE_WRITER);
@@ -137,17 +148,19 @@ class ConcurrencyModeTest {
       other.add(-i - 1);
     }
     int perThread = 5_000;
-    Threads.run(Threads.COUNT, t -> {
-      if (t % 2 == 0) {
-        for (int i = 0; i < perThread; i++) {
-          shared.add(((long) t << 32) | i);
-        }
-      } else {
-        for (int round = 0; round < 5; round++) {
-          ((MergeableFilter) shared).merge(other);
-        }
-      }
-    });
+    Threads.run(
+        Threads.COUNT,
+        t -> {
+          if (t % 2 == 0) {
+            for (int i = 0; i < perThread; i++) {
+              shared.add(((long) t << 32) | i);
+            }
+          } else {
+            for (int round = 0; round < 5; round++) {
+              ((MergeableFilter) shared).merge(other);
+            }
+          }
+        });
     MutableFilter expected = other.copy();
     for (int t = 0; t < Threads.COUNT; t += 2) {
       for (int i = 0; i < perThread; i++) {

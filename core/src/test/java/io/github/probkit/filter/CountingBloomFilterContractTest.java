@@ -10,12 +10,14 @@ class CountingBloomFilterContractTest extends DeletableFilterContract {
 
   /** A Bloom filter's closed form, with m counters in place of m bits. */
   @Override
-  protected Theory.Rate predictedRate(MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
+  protected Theory.Rate predictedRate(
+      MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
     return Theory.bloomSizedFor(expectedKeys, fpp, keysAdded);
   }
 
   @Override
   protected Theory.Rate predictedCount(MembershipFilter f, int keysAdded) {
-    return Theory.bloomCount(((CountingBloomFilter) f).counterCount(), keysAdded, ((CountingBloomFilter) f).hashCount());
+    return Theory.bloomCount(
+        ((CountingBloomFilter) f).counterCount(), keysAdded, ((CountingBloomFilter) f).hashCount());
   }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
-import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Keys;
 import java.io.ByteArrayInputStream;
@@ -44,7 +43,9 @@ class CountingBloomFilterTest {
     assertThat(f.hashCount()).isEqualTo(7);
     assertThat(f.bitSize()).isEqualTo(4 * 9586);
     assertThat(f.byteSize()).isEqualTo(4800);
-    assertThat(f.byteSize()).as("four times the plain filter").isEqualTo(4 * BloomFilter.create(1000, 0.01).byteSize());
+    assertThat(f.byteSize())
+        .as("four times the plain filter")
+        .isEqualTo(4 * BloomFilter.create(1000, 0.01).byteSize());
   }
 
   /**
@@ -60,7 +61,8 @@ class CountingBloomFilterTest {
         .hasMessageStartingWith("a counting Bloom filter cannot use the fnv1a hash");
     assertThatThrownBy(() -> CountingBloomFilter.create(1000, 0.01, HashStrategy.fnv1a()))
         .isInstanceOf(IllegalArgumentException.class);
-    // The walkthrough's cells 2, 5, 7, 9, 10, 12 hold 1 ("asha" 10 and 9, "ravi" 5 and 2, "meera" 7 and 12).
+    // The walkthrough's cells 2, 5, 7, 9, 10, 12 hold 1 ("asha" 10 and 9, "ravi" 5 and 2, "meera" 7
+    // and 12).
     long word = 0;
     for (int cell : new int[] {2, 5, 7, 9, 10, 12}) {
       word |= 1L << (4 * cell);
@@ -68,13 +70,17 @@ class CountingBloomFilterTest {
     java.nio.ByteBuffer params = io.github.probkit.io.SketchWriter.params(28);
     params.putLong(16).putInt(2).putLong(0).putDouble(0);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    io.github.probkit.io.SketchWriter w = io.github.probkit.io.SketchWriter.begin(
-        out, StructureType.COUNTING_BLOOM_FILTER, HashStrategy.fnv1a(), params.array(), 8);
+    io.github.probkit.io.SketchWriter w =
+        io.github.probkit.io.SketchWriter.begin(
+            out, StructureType.COUNTING_BLOOM_FILTER, HashStrategy.fnv1a(), params.array(), 8);
     w.writeLong(word);
     w.finish();
-    CountingBloomFilter f = CountingBloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray()));
+    CountingBloomFilter f =
+        CountingBloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray()));
     assertThat(f.hashStrategy()).isEqualTo(HashStrategy.fnv1a());
-    assertThat(f.mightContain("kiran")).as("the walkthrough's false positive, bits 10 and 7").isTrue();
+    assertThat(f.mightContain("kiran"))
+        .as("the walkthrough's false positive, bits 10 and 7")
+        .isTrue();
     assertThat(f.mightContain("john")).isFalse();
     // asha held bits 10 and 9 alone: removing it clears them, and kiran's false positive goes.
     assertThat(f.remove("asha")).isTrue();
@@ -103,7 +109,8 @@ class CountingBloomFilterTest {
   /** The contract checks the rate at the optimal k; this, where one probe more or less shows. */
   @Test
   void falsePositiveRateAtANonOptimalHashCountIsTheClosedForm() {
-    BloomFilterTest.assertRateAtNonOptimalHashCounts(CountingBloomFilter::withCounters, HashStrategy.xxh3());
+    BloomFilterTest.assertRateAtNonOptimalHashCounts(
+        CountingBloomFilter::withCounters, HashStrategy.xxh3());
   }
 
   @Test
@@ -201,39 +208,64 @@ class CountingBloomFilterTest {
   @Test
   void mergeRefusesIncompatibleFiltersNamingBothValues() {
     CountingBloomFilter a = CountingBloomFilter.withCounters(1000, 5);
-    assertThatThrownBy(() -> a.merge(a)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("itself");
+    assertThatThrownBy(() -> a.merge(a))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("itself");
     assertThatThrownBy(() -> a.merge(CountingBloomFilter.withCounters(1001, 5)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1000").hasMessageContaining("1001");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("1000")
+        .hasMessageContaining("1001");
     assertThatThrownBy(() -> a.merge(CountingBloomFilter.withCounters(1000, 6)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("5 and 6");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("5 and 6");
     CountingBloomFilter seeded = CountingBloomFilter.withCounters(1000, 5, HashStrategy.xxh3(7));
     assertThatThrownBy(() -> a.merge(seeded))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("xxh3(seed=0x7)");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("xxh3(seed=0x7)");
     assertThat(a.isCompatible(CountingBloomFilter.withCounters(1000, 5))).isTrue();
   }
 
   @Test
   void badShapesAreRefusedWithTheValue() {
-    assertThatThrownBy(() -> CountingBloomFilter.withCounters(0, 3)).hasMessageContaining("counters").hasMessageContaining("was 0");
-    assertThatThrownBy(() -> CountingBloomFilter.withCounters(CountingBloomFilter.MAX_COUNTERS + 1, 3))
+    assertThatThrownBy(() -> CountingBloomFilter.withCounters(0, 3))
+        .hasMessageContaining("counters")
+        .hasMessageContaining("was 0");
+    assertThatThrownBy(
+            () -> CountingBloomFilter.withCounters(CountingBloomFilter.MAX_COUNTERS + 1, 3))
         .hasMessageContaining(String.valueOf(CountingBloomFilter.MAX_COUNTERS + 1));
-    assertThatThrownBy(() -> CountingBloomFilter.withCounters(100, 0)).hasMessageContaining("hashes").hasMessageContaining("was 0");
-    assertThatThrownBy(() -> CountingBloomFilter.withCounters(100, 256)).hasMessageContaining("was 256");
+    assertThatThrownBy(() -> CountingBloomFilter.withCounters(100, 0))
+        .hasMessageContaining("hashes")
+        .hasMessageContaining("was 0");
+    assertThatThrownBy(() -> CountingBloomFilter.withCounters(100, 256))
+        .hasMessageContaining("was 256");
   }
 
   @Test
   void corruptFieldsAreNamed() throws IOException {
     byte[] good = bytes(CountingBloomFilter.withCounters(100, 3));
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, Bytes.PARAMS, 0))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'counters' is 0");
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, Bytes.PARAMS + 8, 300))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'hashes' is 300");
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, Bytes.PARAMS, 1L << 30))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("payload length");
+    assertThatThrownBy(
+            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, Bytes.PARAMS, 0))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'counters' is 0");
+    assertThatThrownBy(
+            () ->
+                Filters.readFrom(
+                    new ByteArrayInputStream(Bytes.putInt(good, Bytes.PARAMS + 8, 300))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'hashes' is 300");
+    assertThatThrownBy(
+            () ->
+                Filters.readFrom(
+                    new ByteArrayInputStream(Bytes.putLong(good, Bytes.PARAMS, 1L << 30))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("payload length");
     // 100 counters fill 6 words and a quarter: a non-zero nibble past counter 99 is refused.
     int lastWord = good.length - 4 - 8;
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, lastWord, 1L << 40))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("beyond");
+    assertThatThrownBy(
+            () ->
+                Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, lastWord, 1L << 40))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("beyond");
   }
 
   // ---- golden file: 100 keys at 1 %, one key added twice, one removed

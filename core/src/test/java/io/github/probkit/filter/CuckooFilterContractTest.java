@@ -8,9 +8,12 @@ class CuckooFilterContractTest extends DeletableFilterContract {
     return CuckooFilter.create(expectedKeys, fpp);
   }
 
-  /** Fingerprint bits from the requested rate, load from the keys added and the filter's buckets. */
+  /**
+   * Fingerprint bits from the requested rate, load from the keys added and the filter's buckets.
+   */
   @Override
-  protected Theory.Rate predictedRate(MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
+  protected Theory.Rate predictedRate(
+      MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
     long slots = 4 * ((CuckooFilter) f).bucketCount();
     return Theory.cuckoo(Theory.cuckooFingerprintBits(fpp), (double) keysAdded / slots);
   }

@@ -42,13 +42,16 @@ class CuckooFilterTest {
     assertThat(CuckooFilter.fingerprintBits(0.6)).isEqualTo(4);
     assertThat(CuckooFilter.fingerprintBits(0.5)).as("8/15 is above 0.5").isEqualTo(5);
     assertThat(CuckooFilter.fingerprintBits(8.0 / 1023)).isEqualTo(10);
-    assertThat(CuckooFilter.fingerprintBits(1.0 / 128)).as("8/1023 is just above 2^-7").isEqualTo(11);
+    assertThat(CuckooFilter.fingerprintBits(1.0 / 128))
+        .as("8/1023 is just above 2^-7")
+        .isEqualTo(11);
     assertThatThrownBy(() -> CuckooFilter.fingerprintBits(1e-12)).hasMessageContaining("1.0E-12");
   }
 
   @Test
   void sizedForNinetyPercentLoad() {
-    // ceil((1000 / 0.9 + 6 sqrt(1000 / 0.9)) / 4) = ceil(327.8) = 328 buckets of 4 slots of 10 bits:
+    // ceil((1000 / 0.9 + 6 sqrt(1000 / 0.9)) / 4) = ceil(327.8) = 328 buckets of 4 slots of 10
+    // bits:
     // 13,120 bits in 205 longs.
     CuckooFilter f = CuckooFilter.create(1000, 0.01);
     assertThat(f.bucketCount()).isEqualTo(328);
@@ -182,28 +185,38 @@ class CuckooFilterTest {
     CuckooFilter c = CuckooFilter.create(10_000, 0.01);
     Keys.sequential("c:", 0, 7_600).forEach(c::add);
     byte[] before = bytes(a);
-    assertThatThrownBy(() -> a.merge(c)).isInstanceOf(IllegalStateException.class).hasMessageContaining("does not fit");
+    assertThatThrownBy(() -> a.merge(c))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("does not fit");
     assertThat(bytes(a)).as("a refused merge leaves the filter as it was").isEqualTo(before);
     assertThat(a.size()).isEqualTo(4_000);
     CuckooFilter d = CuckooFilter.create(10_000, 0.01);
     Keys.sequential("d:", 0, 8_000).forEach(d::add);
-    assertThatThrownBy(() -> a.merge(d)).isInstanceOf(IllegalStateException.class).hasMessageContaining("exceed");
+    assertThatThrownBy(() -> a.merge(d))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("exceed");
   }
 
   @Test
   void mergeRefusesIncompatibleFiltersNamingBothValues() {
     CuckooFilter a = CuckooFilter.withBuckets(100, 10);
     assertThatThrownBy(() -> a.merge(a)).hasMessageContaining("itself");
-    assertThatThrownBy(() -> a.merge(CuckooFilter.withBuckets(101, 10))).hasMessageContaining("100 buckets and 101");
-    assertThatThrownBy(() -> a.merge(CuckooFilter.withBuckets(100, 12))).hasMessageContaining("10 and 12");
+    assertThatThrownBy(() -> a.merge(CuckooFilter.withBuckets(101, 10)))
+        .hasMessageContaining("100 buckets and 101");
+    assertThatThrownBy(() -> a.merge(CuckooFilter.withBuckets(100, 12)))
+        .hasMessageContaining("10 and 12");
     CuckooFilter seeded = CuckooFilter.withBuckets(100, 10, HashStrategy.xxh3(7));
     assertThatThrownBy(() -> a.merge(seeded)).hasMessageContaining("xxh3(seed=0x7)");
   }
 
   @Test
   void badShapesAreRefusedWithTheValue() {
-    assertThatThrownBy(() -> CuckooFilter.withBuckets(0, 8)).hasMessageContaining("buckets").hasMessageContaining("was 0");
-    assertThatThrownBy(() -> CuckooFilter.withBuckets(10, 3)).hasMessageContaining("fingerprintBits").hasMessageContaining("was 3");
+    assertThatThrownBy(() -> CuckooFilter.withBuckets(0, 8))
+        .hasMessageContaining("buckets")
+        .hasMessageContaining("was 0");
+    assertThatThrownBy(() -> CuckooFilter.withBuckets(10, 3))
+        .hasMessageContaining("fingerprintBits")
+        .hasMessageContaining("was 3");
     assertThatThrownBy(() -> CuckooFilter.withBuckets(10, 33)).hasMessageContaining("was 33");
   }
 
@@ -212,14 +225,22 @@ class CuckooFilterTest {
     CuckooFilter f = CuckooFilter.withBuckets(10, 12);
     f.add("x");
     byte[] good = bytes(f);
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, Bytes.PARAMS, 0))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'buckets' is 0");
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, Bytes.PARAMS + 8, 40))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'fingerprintBits' is 40");
+    assertThatThrownBy(
+            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, Bytes.PARAMS, 0))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'buckets' is 0");
+    assertThatThrownBy(
+            () ->
+                Filters.readFrom(
+                    new ByteArrayInputStream(Bytes.putInt(good, Bytes.PARAMS + 8, 40))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'fingerprintBits' is 40");
     // 40 slots of 12 bits: 480 bits, 7 full words and 32 bits of the 8th.
     int lastWord = good.length - 4 - 8;
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, lastWord, -1L))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("beyond");
+    assertThatThrownBy(
+            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, lastWord, -1L))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("beyond");
   }
 
   @Test

@@ -24,11 +24,14 @@ class CuckooSizingTest {
   /** Every width create() can choose, small and middling n, three key sets each. */
   @Test
   void everyWidthHoldsItsKeys() {
-    for (int bits = CuckooFilter.MIN_CREATE_FINGERPRINT_BITS; bits <= CuckooFilter.MAX_FINGERPRINT_BITS; bits++) {
+    for (int bits = CuckooFilter.MIN_CREATE_FINGERPRINT_BITS;
+        bits <= CuckooFilter.MAX_FINGERPRINT_BITS;
+        bits++) {
       double fpp = 8.0 / ((1L << bits) - 1);
       for (int n : sizes()) {
         for (long set = 0; set < 3; set++) {
-          CuckooFilter f = CuckooFilter.create(n, fpp, HashStrategy.xxh3(0x9e3779b97f4a7c15L * (set + 1)));
+          CuckooFilter f =
+              CuckooFilter.create(n, fpp, HashStrategy.xxh3(0x9e3779b97f4a7c15L * (set + 1)));
           assertThat(f.fingerprintBits()).isEqualTo(bits);
           for (int i = 0; i < n; i++) {
             assertThat(f.add(i)).as("%d bits, %d keys, set %d: key %d", bits, n, set, i).isTrue();

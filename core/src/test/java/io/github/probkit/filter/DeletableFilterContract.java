@@ -48,7 +48,9 @@ public abstract class DeletableFilterContract extends MembershipFilterContract {
     // A removed key is now an absent key: present only as a false positive of the half-full filter,
     // at the rate predicted for n / 2 keys (two-sided: removals that leave traces raise it).
     long[] accept = Theory.accept(n / 2, predictedRate(f, n, fpp, n / 2));
-    assertThat((long) stillPresent).as("removed keys still reported present").isBetween(accept[0], accept[1]);
+    assertThat((long) stillPresent)
+        .as("removed keys still reported present")
+        .isBetween(accept[0], accept[1]);
   }
 
   @Test
@@ -105,7 +107,8 @@ public abstract class DeletableFilterContract extends MembershipFilterContract {
       assertThat(f.mightContain(k)).isTrue();
     }
     long upper = Binomial.upper(keys.size(), promisedFpp(1_000, 0.01, 1_000), 0.999);
-    assertThat((long) (keys.size() - stored.size())).as("keys not stored (false positives)")
+    assertThat((long) (keys.size() - stored.size()))
+        .as("keys not stored (false positives)")
         .isLessThanOrEqualTo(upper);
     for (byte[] k : stored) {
       assertThat(f.remove(k)).isTrue();
@@ -130,7 +133,8 @@ public abstract class DeletableFilterContract extends MembershipFilterContract {
     for (int op = 0; op < 30_000; op++) {
       if (live.isEmpty() || (r.nextInt(100) < 55 && live.size() < 900)) {
         String k = "k" + r.nextInt(1_500);
-        // false: the filter is unchanged (saturated counters, or a full cuckoo table), nothing owed.
+        // false: the filter is unchanged (saturated counters, or a full cuckoo table), nothing
+        // owed.
         if (f.add(k)) {
           if (model.merge(k, 1, Integer::sum) == 1) {
             live.add(k);

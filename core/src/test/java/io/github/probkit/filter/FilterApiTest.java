@@ -14,11 +14,15 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The filter API a Guava user expects: typed filters, addAll, collectors, merge and copy on the interfaces. */
+/**
+ * The filter API a Guava user expects: typed filters, addAll, collectors, merge and copy on the
+ * interfaces.
+ */
 class FilterApiTest {
   record User(long id, String email) {}
 
   static final KeyEncoder<User> USER = (u, sink) -> sink.putLong(u.id()).putString(u.email());
+
   /** The same bytes as USER, but another encoder object. */
   static final KeyEncoder<User> SAME_BYTES = (u, sink) -> sink.putLong(u.id()).putString(u.email());
 
@@ -34,11 +38,14 @@ class FilterApiTest {
     assertThat(f.addAll(Stream.of(user(4)))).isEqualTo(1);
     for (int i = 1; i <= 4; i++) {
       assertThat(f.mightContain(user(i))).isTrue();
-      assertThat(f.filter().mightContain(user(i), USER)).as("the same bytes as the untyped call").isTrue();
+      assertThat(f.filter().mightContain(user(i), USER))
+          .as("the same bytes as the untyped call")
+          .isTrue();
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     f.writeTo(out);
-    TypedFilter<User, MutableFilter> read = TypedFilter.readFrom(new ByteArrayInputStream(out.toByteArray()), USER);
+    TypedFilter<User, MutableFilter> read =
+        TypedFilter.readFrom(new ByteArrayInputStream(out.toByteArray()), USER);
     assertThat(read.mightContain(user(3))).isTrue();
     assertThat(read.filter()).isEqualTo(f.filter());
   }
@@ -47,34 +54,48 @@ class FilterApiTest {
   void typedFiltersMergeOnlyWithTheSameEncoder() {
     TypedFilter<User, BloomFilter> a = TypedFilter.of(BloomFilter.create(1000, 0.01), USER);
     TypedFilter<User, BloomFilter> b = TypedFilter.of(BloomFilter.create(1000, 0.01), USER);
-    TypedFilter<User, BloomFilter> other = TypedFilter.of(BloomFilter.create(1000, 0.01), SAME_BYTES);
+    TypedFilter<User, BloomFilter> other =
+        TypedFilter.of(BloomFilter.create(1000, 0.01), SAME_BYTES);
     b.add(user(7));
     assertThat(a.isCompatible(b)).isTrue();
     assertThat(a.isCompatible(other)).isFalse();
-    assertThatThrownBy(() -> a.merge(other)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> a.merge(other))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("cannot merge filters of different key encoders");
     assertThat(a.merge(b).mightContain(user(7))).isTrue();
     TypedFilter<User, BloomFilter> copy = a.copy();
     copy.add(user(8));
     assertThat(a.mightContain(user(8))).as("the copy is independent").isFalse();
-    TypedFilter<User, ScalableBloomFilter> s = TypedFilter.of(ScalableBloomFilter.create(1000, 0.01), USER);
-    assertThat(s.isCompatible(TypedFilter.of(ScalableBloomFilter.create(1000, 0.01), USER))).isFalse();
+    TypedFilter<User, ScalableBloomFilter> s =
+        TypedFilter.of(ScalableBloomFilter.create(1000, 0.01), USER);
+    assertThat(s.isCompatible(TypedFilter.of(ScalableBloomFilter.create(1000, 0.01), USER)))
+        .isFalse();
     assertThatThrownBy(() -> s.merge(TypedFilter.of(ScalableBloomFilter.create(1000, 0.01), USER)))
         .hasMessage("cannot merge: a scalable filter does not merge");
   }
 
   @Test
   void collectorsFillFiltersSequentiallyAndInParallel() {
-    List<String> keys = IntStream.range(0, 20_000).mapToObj(i -> "k" + i).collect(Collectors.toList());
+    List<String> keys =
+        IntStream.range(0, 20_000).mapToObj(i -> "k" + i).collect(Collectors.toList());
     BloomFilter serial = BloomFilter.create(20_000, 0.01);
-    assertThat(serial.addAll(keys)).as("the adds that changed the filter").isEqualTo(serialAdds(keys));
+    assertThat(serial.addAll(keys))
+        .as("the adds that changed the filter")
+        .isEqualTo(serialAdds(keys));
     assertThat(keys.stream().collect(Filters.toBloomFilter(20_000, 0.01))).isEqualTo(serial);
-    assertThat(keys.parallelStream().collect(Filters.toBloomFilter(20_000, 0.01))).isEqualTo(serial);
-    BlockedBloomFilter blocked = keys.parallelStream().collect(Filters.toFilter(() -> BlockedBloomFilter.create(20_000, 0.01)));
+    assertThat(keys.parallelStream().collect(Filters.toBloomFilter(20_000, 0.01)))
+        .isEqualTo(serial);
+    BlockedBloomFilter blocked =
+        keys.parallelStream()
+            .collect(Filters.toFilter(() -> BlockedBloomFilter.create(20_000, 0.01)));
     assertThat(keys).allMatch(blocked::mightContain);
-    TypedFilter<User, BloomFilter> users = IntStream.range(0, 1000).mapToObj(FilterApiTest::user).parallel()
-        .collect(Filters.toBloomFilter(USER, 1000, 0.01));
-    assertThat(IntStream.range(0, 1000).mapToObj(FilterApiTest::user)).allMatch(users::mightContain);
+    TypedFilter<User, BloomFilter> users =
+        IntStream.range(0, 1000)
+            .mapToObj(FilterApiTest::user)
+            .parallel()
+            .collect(Filters.toBloomFilter(USER, 1000, 0.01));
+    assertThat(IntStream.range(0, 1000).mapToObj(FilterApiTest::user))
+        .allMatch(users::mightContain);
     assertThatThrownBy(() -> Filters.toBloomFilter(0, 0.01)).hasMessageContaining("was 0");
   }
 
@@ -100,15 +121,21 @@ class FilterApiTest {
     MergeableFilter bloom = BloomFilter.create(1000, 0.01);
     MembershipFilter cuckoo = CuckooFilter.create(1000, 0.01);
     assertThat(bloom.isCompatible(cuckoo)).isFalse();
-    assertThatThrownBy(() -> bloom.merge(cuckoo)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> bloom.merge(cuckoo))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("cannot merge a cuckoo filter into a bloom filter");
     MembershipFilter other = BloomFilter.create(1000, 0.01);
     ((MutableFilter) other).add("x");
     assertThat(bloom.isCompatible(other)).isTrue();
     assertThat(bloom.merge(other).mightContain("x")).isTrue();
-    for (MembershipFilter f : List.<MembershipFilter>of(bloom, cuckoo, BlockedBloomFilter.create(100, 0.01),
-        CountingBloomFilter.create(100, 0.01), ScalableBloomFilter.create(100, 0.01),
-        BinaryFuseFilter.ofStrings(List.of("a"), BinaryFuseFilter.FingerprintBits.BITS_8))) {
+    for (MembershipFilter f :
+        List.<MembershipFilter>of(
+            bloom,
+            cuckoo,
+            BlockedBloomFilter.create(100, 0.01),
+            CountingBloomFilter.create(100, 0.01),
+            ScalableBloomFilter.create(100, 0.01),
+            BinaryFuseFilter.ofStrings(List.of("a"), BinaryFuseFilter.FingerprintBits.BITS_8))) {
       MembershipFilter copy = f.copy();
       assertThat(copy).isEqualTo(f).hasSameClassAs(f);
       if (f instanceof MutableFilter) {
@@ -120,7 +147,9 @@ class FilterApiTest {
 
   @Test
   void deletableFiltersCountAndAddOnceInEveryKeyForm() {
-    for (DeletableFilter f : List.<DeletableFilter>of(CountingBloomFilter.create(1000, 0.01), CuckooFilter.create(1000, 0.01))) {
+    for (DeletableFilter f :
+        List.<DeletableFilter>of(
+            CountingBloomFilter.create(1000, 0.01), CuckooFilter.create(1000, 0.01))) {
       f.add(42L);
       f.add(42L);
       assertThat(f.count(42L)).as(f.type().label()).isEqualTo(2);

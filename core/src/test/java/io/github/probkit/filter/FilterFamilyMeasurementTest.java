@@ -39,14 +39,26 @@ class FilterFamilyMeasurementTest {
     for (int i = 0; i < PROBES; i++) {
       fp += f.mightContain(key("ghost:", i)) ? 1 : 0;
     }
-    System.out.printf(Locale.ROOT, "| %-34s | %6.2f %% | %10d | %6.2f | %7.3f %% | %7.3f %% |%n",
-        name, 100 * target, f.byteSize(), 8.0 * f.byteSize() / keys, 100.0 * fp / PROBES, 100 * f.expectedFpp());
+    System.out.printf(
+        Locale.ROOT,
+        "| %-34s | %6.2f %% | %10d | %6.2f | %7.3f %% | %7.3f %% |%n",
+        name,
+        100 * target,
+        f.byteSize(),
+        8.0 * f.byteSize() / keys,
+        100.0 * fp / PROBES,
+        100 * f.expectedFpp());
   }
 
   @Test
   void printTable() {
-    System.out.printf(Locale.ROOT, "%n%d keys, %d absent probes (\"user:\" + i / \"ghost:\" + i), XXH3%n", N, PROBES);
-    System.out.println("| filter                             | target   | bytes      | bits/k | measured  | expected  |");
+    System.out.printf(
+        Locale.ROOT,
+        "%n%d keys, %d absent probes (\"user:\" + i / \"ghost:\" + i), XXH3%n",
+        N,
+        PROBES);
+    System.out.println(
+        "| filter                             | target   | bytes      | bits/k | measured  | expected  |");
     System.out.println("|---|---|---|---|---|---|");
     for (double p : new double[] {0.01, 0.001}) {
       row("bloom", p, BloomFilter.create(N, p), N);
@@ -62,31 +74,42 @@ class FilterFamilyMeasurementTest {
       BlockedBloomFilter b = BlockedBloomFilter.create(N, p);
       row("blocked (k=" + b.hashCount() + ")", p, b, N);
       BinaryFuseFilter.FingerprintBits bits = BinaryFuseFilter.FingerprintBits.forFpp(p);
-      report("binary fuse (f=" + bits.bits() + ")", p, BinaryFuseFilter.create(() -> new java.util.Iterator<byte[]>() {
-        int i;
+      report(
+          "binary fuse (f=" + bits.bits() + ")",
+          p,
+          BinaryFuseFilter.create(
+              () ->
+                  new java.util.Iterator<byte[]>() {
+                    int i;
 
-        @Override
-        public boolean hasNext() {
-          return i < N;
-        }
+                    @Override
+                    public boolean hasNext() {
+                      return i < N;
+                    }
 
-        @Override
-        public byte[] next() {
-          return key("user:", i++);
-        }
-      }, bits), N);
+                    @Override
+                    public byte[] next() {
+                      return key("user:", i++);
+                    }
+                  },
+              bits),
+          N);
     }
-    BiFunction<Integer, Integer, Double> firstFailure = (buckets, bits) -> {
-      CuckooFilter f = CuckooFilter.withBuckets(buckets, bits);
-      for (int i = 0; ; i++) {
-        if (!f.add(key("fill:", i))) {
-          return f.load();
-        }
-      }
-    };
+    BiFunction<Integer, Integer, Double> firstFailure =
+        (buckets, bits) -> {
+          CuckooFilter f = CuckooFilter.withBuckets(buckets, bits);
+          for (int i = 0; ; i++) {
+            if (!f.add(key("fill:", i))) {
+              return f.load();
+            }
+          }
+        };
     for (int buckets : new int[] {1 << 10, 1 << 14, 1 << 18, 250_000}) {
-      System.out.printf(Locale.ROOT, "cuckoo load at the first failed add, %d buckets, f = 10: %.4f%n",
-          buckets, firstFailure.apply(buckets, 10));
+      System.out.printf(
+          Locale.ROOT,
+          "cuckoo load at the first failed add, %d buckets, f = 10: %.4f%n",
+          buckets,
+          firstFailure.apply(buckets, 10));
     }
   }
 }

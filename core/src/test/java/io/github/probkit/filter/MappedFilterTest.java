@@ -23,7 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** A mapped view answers exactly as the loaded filter, and refuses or reports what a full read would. */
+/**
+ * A mapped view answers exactly as the loaded filter, and refuses or reports what a full read
+ * would.
+ */
 class MappedFilterTest {
   @TempDir Path dir;
 
@@ -129,21 +132,25 @@ class MappedFilterTest {
     c.add("a");
     Path file = write(c);
     assertThat(Filters.open(file)).isEqualTo(c);
-    assertThatThrownBy(() -> MappedFilter.open(file)).isInstanceOf(SketchFormatException.class)
+    assertThatThrownBy(() -> MappedFilter.open(file))
+        .isInstanceOf(SketchFormatException.class)
         .hasMessageContaining("cuckoo file is not mapped");
   }
 
   @Test
   void aCorruptPayloadOpensButFailsVerification() throws IOException {
     Path file = write(Kind.BLOCKED.build.get());
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer b = ByteBuffer.allocate(1);
       ch.read(b, 1000);
       b.put(0, (byte) (b.get(0) ^ 0x10)).rewind();
       ch.write(b, 1000);
     }
     try (MappedFilter m = MappedFilter.open(file)) {
-      assertThatThrownBy(m::verify).isInstanceOf(SketchFormatException.class).hasMessageContaining("checksum mismatch");
+      assertThatThrownBy(m::verify)
+          .isInstanceOf(SketchFormatException.class)
+          .hasMessageContaining("checksum mismatch");
     }
   }
 
@@ -153,15 +160,18 @@ class MappedFilterTest {
     byte[] all = Files.readAllBytes(file);
     Path shorter = dir.resolve("short.bin");
     Files.write(shorter, java.util.Arrays.copyOf(all, all.length - 1));
-    assertThatThrownBy(() -> MappedFilter.open(shorter)).isInstanceOf(SketchFormatException.class)
+    assertThatThrownBy(() -> MappedFilter.open(shorter))
+        .isInstanceOf(SketchFormatException.class)
         .hasMessage("truncated: the checksum is missing");
     Path halved = dir.resolve("half.bin");
     Files.write(halved, java.util.Arrays.copyOf(all, all.length - 104));
-    assertThatThrownBy(() -> MappedFilter.open(halved)).isInstanceOf(SketchFormatException.class)
+    assertThatThrownBy(() -> MappedFilter.open(halved))
+        .isInstanceOf(SketchFormatException.class)
         .hasMessage("truncated bloom payload: input ended 100 bytes early");
     Path longer = dir.resolve("long.bin");
     Files.write(longer, java.util.Arrays.copyOf(all, all.length + 3));
-    assertThatThrownBy(() -> MappedFilter.open(longer)).isInstanceOf(SketchFormatException.class)
+    assertThatThrownBy(() -> MappedFilter.open(longer))
+        .isInstanceOf(SketchFormatException.class)
         .hasMessage("unexpected bytes after the end of the structure");
   }
 
@@ -172,7 +182,8 @@ class MappedFilterTest {
     byte[] all = Files.readAllBytes(file);
     all[all.length - 5] = (byte) 0x80; // the top bit of the last word, just before the checksum
     Files.write(file, all);
-    assertThatThrownBy(() -> MappedFilter.open(file)).isInstanceOf(SketchFormatException.class)
+    assertThatThrownBy(() -> MappedFilter.open(file))
+        .isInstanceOf(SketchFormatException.class)
         .hasMessageContaining("beyond its 100 bits");
   }
 
@@ -190,8 +201,14 @@ class MappedFilterTest {
     long payload = 8 * ((m + 63) / 64);
     Path file = dir.resolve("big.bin");
     ByteBuffer head = ByteBuffer.allocate(56).order(ByteOrder.LITTLE_ENDIAN);
-    head.put("PKIT".getBytes(java.nio.charset.StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 1)
-        .put((byte) 1).put((byte) 0).putLong(0).putInt(28).putLong(payload);
+    head.put("PKIT".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+        .put((byte) 1)
+        .put((byte) 1)
+        .put((byte) 1)
+        .put((byte) 0)
+        .putLong(0)
+        .putInt(28)
+        .putLong(payload);
     head.putLong(m).putInt(k).putLong(0).putDouble(0).flip();
     long[] keys = {7, 42, 1L << 40};
     java.util.TreeMap<Long, Long> words = new java.util.TreeMap<>();
@@ -199,14 +216,22 @@ class MappedFilterTest {
       long h1 = HashStrategy.xxh3().hash64(key);
       long h2 = Long.rotateLeft(h1, 32) | 1;
       for (int i = 0; i < k; i++) {
-        long p = new java.math.BigInteger(Long.toUnsignedString(h1 + i * h2))
-            .multiply(java.math.BigInteger.valueOf(m)).shiftRight(64).longValueExact();
+        long p =
+            new java.math.BigInteger(Long.toUnsignedString(h1 + i * h2))
+                .multiply(java.math.BigInteger.valueOf(m))
+                .shiftRight(64)
+                .longValueExact();
         words.merge(p >>> 6, 1L << (p & 63), (a, b) -> a | b);
       }
     }
     words.merge((m - 1) >>> 6, 1L << ((m - 1) & 63), (a, b) -> a | b); // the last bit
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-        StandardOpenOption.READ, StandardOpenOption.SPARSE)) {
+    try (FileChannel ch =
+        FileChannel.open(
+            file,
+            StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.READ,
+            StandardOpenOption.SPARSE)) {
       ch.write(head, 0);
       ByteBuffer w = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
       for (var e : words.entrySet()) {
@@ -221,7 +246,9 @@ class MappedFilterTest {
         buf.flip();
         crc.update(buf);
       }
-      ch.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, (int) crc.getValue()), end);
+      ch.write(
+          ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, (int) crc.getValue()),
+          end);
     }
     assertThat(Files.size(file)).isGreaterThan(Integer.MAX_VALUE);
     try (MappedFilter f = MappedFilter.open(file)) {

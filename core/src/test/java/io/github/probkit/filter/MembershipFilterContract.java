@@ -41,7 +41,8 @@ public abstract class MembershipFilterContract {
    * (or, where sizing is a search tested on its own, from f's shape and load), never from f's own
    * formulas.
    */
-  protected abstract Theory.Rate predictedRate(MembershipFilter f, long expectedKeys, double fpp, int keysAdded);
+  protected abstract Theory.Rate predictedRate(
+      MembershipFilter f, long expectedKeys, double fpp, int keysAdded);
 
   /**
    * The relative slack allowed for the prediction's model (uniform hashing, Poisson loads): 2 %, a
@@ -91,7 +92,9 @@ public abstract class MembershipFilterContract {
       }
     }
     long promise = Binomial.upper(probes, promisedFpp(n, fpp, n), 0.999);
-    assertThat((long) fp).as("false positives of %d probes, promised %s", probes, fpp).isLessThanOrEqualTo(promise);
+    assertThat((long) fp)
+        .as("false positives of %d probes, promised %s", probes, fpp)
+        .isLessThanOrEqualTo(promise);
     Theory.Rate r = predictedRate(f, n, fpp, n);
     long[] accept = Theory.accept(probes, widen(r));
     assertThat((long) fp)
@@ -127,7 +130,9 @@ public abstract class MembershipFilterContract {
       assumeTrue(c != null, "this type estimates no count");
       assertThat((double) ((MutableFilter) f).approximateCount())
           .as("approximateCount of %d keys (sd %.1f)", n, c.sd())
-          .isBetween(c.mean() * (1 - MODEL_SLACK) - Theory.Z * c.sd(), c.mean() * (1 + MODEL_SLACK) + Theory.Z * c.sd());
+          .isBetween(
+              c.mean() * (1 - MODEL_SLACK) - Theory.Z * c.sd(),
+              c.mean() * (1 + MODEL_SLACK) + Theory.Z * c.sd());
     }
   }
 
@@ -139,11 +144,17 @@ public abstract class MembershipFilterContract {
   @Test
   void stringLongAndBytesKeysAgree() {
     byte[] utf8 = "grüße, 世界".getBytes(StandardCharsets.UTF_8);
-    byte[] le = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0x1234_5678_9abc_def0L).array();
+    byte[] le =
+        ByteBuffer.allocate(8)
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .putLong(0x1234_5678_9abc_def0L)
+            .array();
     MembershipFilter f = build(1000, 0.01, List.of(utf8, le));
     assertThat(f.mightContain("grüße, 世界")).isTrue();
     assertThat(f.mightContain(0x1234_5678_9abc_def0L)).isTrue();
-    assertThat(f.mightContain((Object) 7L, (Object k, io.github.probkit.hash.KeySink s) -> s.putBytes(utf8)))
+    assertThat(
+            f.mightContain(
+                (Object) 7L, (Object k, io.github.probkit.hash.KeySink s) -> s.putBytes(utf8)))
         .isTrue();
   }
 

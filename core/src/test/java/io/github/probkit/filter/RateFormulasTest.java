@@ -20,7 +20,8 @@ class RateFormulasTest {
       for (long n : new long[] {1, m / 20, m / 10, m / 5, m}) {
         for (int k = 1; k <= 16; k++) {
           double theory = Theory.bloom(m, n, k).mean();
-          assertThat(BloomFilter.falsePositiveRate(m, n, k)).as("m=%d n=%d k=%d", m, n, k)
+          assertThat(BloomFilter.falsePositiveRate(m, n, k))
+              .as("m=%d n=%d k=%d", m, n, k)
               .isCloseTo(theory, within((1e-3 + (double) k / m) * theory));
         }
       }
@@ -34,7 +35,8 @@ class RateFormulasTest {
     for (int f = 4; f <= 32; f++) {
       for (double load : new double[] {0.01, 0.25, 0.5, 0.9, 0.95, 1}) {
         double theory = Theory.cuckoo(f, load).mean();
-        assertThat(CuckooFilter.falsePositiveRate(f, load)).as("f=%d load=%s", f, load)
+        assertThat(CuckooFilter.falsePositiveRate(f, load))
+            .as("f=%d load=%s", f, load)
             .isCloseTo(theory, within(1e-9 * theory));
       }
     }
@@ -53,8 +55,10 @@ class RateFormulasTest {
       long blocks = (long) Math.ceil(bitsPerKey * n / BlockedBloomFilter.BLOCK_BITS);
       for (int k = 1; k <= 16; k++) {
         double theory = Theory.blocked(blocks, n, k, BlockedBloomFilter.BLOCK_BITS).mean();
-        assertThat(BlockedBloomFilter.falsePositiveRate(blocks * BlockedBloomFilter.BLOCK_BITS, n, k))
-            .as("%s bits per key, k=%d", bitsPerKey, k).isCloseTo(theory, within(0.02 * theory));
+        assertThat(
+                BlockedBloomFilter.falsePositiveRate(blocks * BlockedBloomFilter.BLOCK_BITS, n, k))
+            .as("%s bits per key, k=%d", bitsPerKey, k)
+            .isCloseTo(theory, within(0.02 * theory));
       }
     }
   }

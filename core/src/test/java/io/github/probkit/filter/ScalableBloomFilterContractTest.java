@@ -13,9 +13,12 @@ class ScalableBloomFilterContractTest extends MembershipFilterContract {
 
   /** Any layer may answer: each layer's closed form at its shape and the keys stored in it. */
   @Override
-  protected Theory.Rate predictedRate(MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
-    return Theory.anyOf(((ScalableBloomFilter) f).layers().stream()
-        .map(l -> Theory.bloom(l.bits(), l.keys(), l.hashes()))
-        .toArray(Theory.Rate[]::new));
+  protected Theory.Rate predictedRate(
+      MembershipFilter f, long expectedKeys, double fpp, int keysAdded) {
+    return Theory.anyOf(
+        ((ScalableBloomFilter) f)
+            .layers().stream()
+                .map(l -> Theory.bloom(l.bits(), l.keys(), l.hashes()))
+                .toArray(Theory.Rate[]::new));
   }
 }

@@ -58,10 +58,12 @@ class ScalableBloomFilterTest {
       ScalableBloomFilter.LayerInfo l = layers.get(i);
       // The parameters the filter keeps (create() applies its sizing margin to the rate).
       assertThat(ScalableBloomFilter.layerShape(f.initialCapacity(), f.targetFpp(), 3, 0.7, i))
-          .isEqualTo(new ScalableBloomFilter.LayerInfo(l.capacity(), 0, l.bits(), l.hashes(), l.fpp()));
+          .isEqualTo(
+              new ScalableBloomFilter.LayerInfo(l.capacity(), 0, l.bits(), l.hashes(), l.fpp()));
     }
     assertThatThrownBy(() -> ScalableBloomFilter.layerShape(1L << 62, 0.01, 2, 0.5, 3))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("layer 3");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("layer 3");
   }
 
   @Test
@@ -76,7 +78,8 @@ class ScalableBloomFilterTest {
       }
       added = checkpoint;
       int fp = falsePositives(f, "out" + checkpoint + ":", probes);
-      assertThat((long) fp).as("false positives of %d probes at %d keys, %d layers", probes, added, f.layerCount())
+      assertThat((long) fp)
+          .as("false positives of %d probes at %d keys, %d layers", probes, added, f.layerCount())
           .isLessThanOrEqualTo(upper);
     }
     assertThat(f.layerCount()).isEqualTo(8);
@@ -90,9 +93,11 @@ class ScalableBloomFilterTest {
   void compoundRateHoldsForOtherGrowthAndTightening() {
     ScalableBloomFilter f = ScalableBloomFilter.create(500, 0.02, 4, 0.85);
     Keys.sequential("in:", 0, 100_000).forEach(f::add);
-    assertThat(f.layerCount()).isEqualTo(5); // 500 + 2,000 + 8,000 + 32,000 < 100,000 <= ... + 128,000
+    assertThat(f.layerCount())
+        .isEqualTo(5); // 500 + 2,000 + 8,000 + 32,000 < 100,000 <= ... + 128,000
     int probes = 100_000;
-    assertThat((long) falsePositives(f, "out:", probes)).isLessThanOrEqualTo(Binomial.upper(probes, 0.02, 0.999));
+    assertThat((long) falsePositives(f, "out:", probes))
+        .isLessThanOrEqualTo(Binomial.upper(probes, 0.02, 0.999));
   }
 
   @Test
@@ -141,11 +146,13 @@ class ScalableBloomFilterTest {
   void concurrentAddsLoseNothing() throws Exception {
     ScalableBloomFilter f = ScalableBloomFilter.create(1000, 0.01);
     int perThread = 4_000;
-    Threads.run(Threads.COUNT, t -> {
-      for (int i = 0; i < perThread; i++) {
-        f.add(((long) t << 32) | i);
-      }
-    });
+    Threads.run(
+        Threads.COUNT,
+        t -> {
+          for (int i = 0; i < perThread; i++) {
+            f.add(((long) t << 32) | i);
+          }
+        });
     long total = (long) Threads.COUNT * perThread;
     for (int t = 0; t < Threads.COUNT; t++) {
       for (int i = 0; i < perThread; i++) {
@@ -183,11 +190,19 @@ class ScalableBloomFilterTest {
 
   @Test
   void badParametersAreRefusedWithTheValue() {
-    assertThatThrownBy(() -> ScalableBloomFilter.create(100, 0.01, 1, 0.5)).hasMessageContaining("growth").hasMessageContaining("was 1");
-    assertThatThrownBy(() -> ScalableBloomFilter.create(100, 0.01, 1025, 0.5)).hasMessageContaining("was 1025");
-    assertThatThrownBy(() -> ScalableBloomFilter.create(100, 0.01, 2, 1.0)).hasMessageContaining("tightening").hasMessageContaining("1.0");
-    assertThatThrownBy(() -> ScalableBloomFilter.create(100, 0.01, 2, 0)).hasMessageContaining("0.0");
-    assertThatThrownBy(() -> ScalableBloomFilter.create(0, 0.01)).hasMessageContaining("initialCapacity").hasMessageContaining("was 0");
+    assertThatThrownBy(() -> ScalableBloomFilter.create(100, 0.01, 1, 0.5))
+        .hasMessageContaining("growth")
+        .hasMessageContaining("was 1");
+    assertThatThrownBy(() -> ScalableBloomFilter.create(100, 0.01, 1025, 0.5))
+        .hasMessageContaining("was 1025");
+    assertThatThrownBy(() -> ScalableBloomFilter.create(100, 0.01, 2, 1.0))
+        .hasMessageContaining("tightening")
+        .hasMessageContaining("1.0");
+    assertThatThrownBy(() -> ScalableBloomFilter.create(100, 0.01, 2, 0))
+        .hasMessageContaining("0.0");
+    assertThatThrownBy(() -> ScalableBloomFilter.create(0, 0.01))
+        .hasMessageContaining("initialCapacity")
+        .hasMessageContaining("was 0");
   }
 
   @Test
@@ -198,23 +213,39 @@ class ScalableBloomFilterTest {
     byte[] good = bytes(f);
     int p = Bytes.PARAMS;
     assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, p, 0))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'initialCapacity' is 0");
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 16, 1))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'growth' is 1");
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putDouble(good, p + 20, 1.5))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'tightening' is 1.5");
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 28, 0))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'layers' is 0");
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 28, 3))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("payload length");
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'initialCapacity' is 0");
+    assertThatThrownBy(
+            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 16, 1))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'growth' is 1");
+    assertThatThrownBy(
+            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putDouble(good, p + 20, 1.5))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'tightening' is 1.5");
+    assertThatThrownBy(
+            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 28, 0))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'layers' is 0");
+    assertThatThrownBy(
+            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 28, 3))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("payload length");
     // The first layer's key count must equal its capacity, 1000, since a second layer exists.
     int keys0 = p + 32;
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, keys0, 999))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'keys of layer 0' is 999");
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, keys0 + 8, 2001))))
-        .isInstanceOf(SketchFormatException.class).hasMessageContaining("'keys of layer 1' is 2001");
+    assertThatThrownBy(
+            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, keys0, 999))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'keys of layer 0' is 999");
+    assertThatThrownBy(
+            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, keys0 + 8, 2001))))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'keys of layer 1' is 2001");
     // Absurd shapes are refused before anything is allocated.
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, p, Long.MAX_VALUE / 2))))
+    assertThatThrownBy(
+            () ->
+                Filters.readFrom(
+                    new ByteArrayInputStream(Bytes.putLong(good, p, Long.MAX_VALUE / 2))))
         .isInstanceOf(SketchFormatException.class);
   }
 
@@ -233,7 +264,9 @@ class ScalableBloomFilterTest {
     List<ScalableBloomFilter.LayerInfo> layers = f.layers();
     assertThat(layers).hasSize(3);
     // ceil(-n ln p / (ln 2)^2) bits for (100, 0.5 %), (200, 0.25 %), (400, 0.125 %).
-    assertThat(layers).extracting(ScalableBloomFilter.LayerInfo::bits).containsExactly(1103L, 2495L, 5566L);
+    assertThat(layers)
+        .extracting(ScalableBloomFilter.LayerInfo::bits)
+        .containsExactly(1103L, 2495L, 5566L);
     assertThat(layers).extracting(ScalableBloomFilter.LayerInfo::hashes).containsExactly(8, 9, 10);
     assertThat(layers.get(0).keys()).isEqualTo(100);
     assertThat(layers.get(1).keys()).isEqualTo(200);

@@ -11,31 +11,36 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
- * A conservative merge reads the other sketch's counters and total as one state. Before, it read the
- * counters, then the total, without the other's lock: an add between the two left a merged counter
- * above the merged total, which the reader rejects ("count-min counter ... must be in [0, total
- * count ...]"). One item added over and over keeps every counter it touches at the total, so any
- * add caught half-way shows.
+ * A conservative merge reads the other sketch's counters and total as one state. Before, it read
+ * the counters, then the total, without the other's lock: an add between the two left a merged
+ * counter above the merged total, which the reader rejects ("count-min counter ... must be in [0,
+ * total count ...]"). One item added over and over keeps every counter it touches at the total, so
+ * any add caught half-way shows.
  */
 class ConservativeMergeRaceTest {
   @Test
   void mergingASketchThatIsBeingAddedToGivesAConsistentSketch() throws Exception {
-    CountMinSketch busy = CountMinSketch.withDimensions(4, 2, HashStrategy.xxh3(), UpdateRule.CONSERVATIVE);
+    CountMinSketch busy =
+        CountMinSketch.withDimensions(4, 2, HashStrategy.xxh3(), UpdateRule.CONSERVATIVE);
     AtomicBoolean stop = new AtomicBoolean();
-    Thread adder = new Thread(() -> {
-      while (!stop.get()) {
-        busy.add(42L);
-      }
-    });
+    Thread adder =
+        new Thread(
+            () -> {
+              while (!stop.get()) {
+                busy.add(42L);
+              }
+            });
     adder.start();
     try {
       for (int round = 0; round < 20_000; round++) {
-        CountMinSketch merged = CountMinSketch.withDimensions(4, 2, HashStrategy.xxh3(), UpdateRule.CONSERVATIVE);
+        CountMinSketch merged =
+            CountMinSketch.withDimensions(4, 2, HashStrategy.xxh3(), UpdateRule.CONSERVATIVE);
         merged.merge(busy);
         long total = merged.totalCount();
         for (int r = 0; r < 2; r++) {
           for (int c = 0; c < 4; c++) {
-            assertThat(merged.counter(r, c)).as("round %d: counter (%d, %d) against the total", round, r, c)
+            assertThat(merged.counter(r, c))
+                .as("round %d: counter (%d, %d) against the total", round, r, c)
                 .isLessThanOrEqualTo(total);
           }
         }

@@ -37,10 +37,18 @@ class CountMinConcurrencyTest {
     for (int i = 0; i < 20_000; i++) {
       long k = r.nextLong(3_000);
       switch (r.nextInt(4)) {
-        case 0: s.add("key:" + k); break;
-        case 1: s.add(k, 1 + r.nextInt(5)); break;
-        case 2: s.add(("bytes:" + k).getBytes(java.nio.charset.StandardCharsets.UTF_8)); break;
-        default: s.add("key:" + k, r.nextInt(3)); break;
+        case 0:
+          s.add("key:" + k);
+          break;
+        case 1:
+          s.add(k, 1 + r.nextInt(5));
+          break;
+        case 2:
+          s.add(("bytes:" + k).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          break;
+        default:
+          s.add("key:" + k, r.nextInt(3));
+          break;
       }
     }
     s.add("huge", Long.MAX_VALUE - 3);
@@ -50,10 +58,13 @@ class CountMinConcurrencyTest {
   @ParameterizedTest
   @EnumSource(UpdateRule.class)
   void bothModesCountAlikeAndWriteTheSameBytes(UpdateRule rule) throws IOException {
-    for (HashStrategy hash : new HashStrategy[] {HashStrategy.xxh3(), HashStrategy.xxh3(0x1234), HashStrategy.fnv1a()}) {
+    for (HashStrategy hash :
+        new HashStrategy[] {HashStrategy.xxh3(), HashStrategy.xxh3(0x1234), HashStrategy.fnv1a()}) {
       int depth = hash.exactModulo() ? 2 : 5;
-      CountMinSketch concurrent = CountMinSketch.withDimensions(997, depth, hash, rule, Concurrency.CONCURRENT);
-      CountMinSketch single = CountMinSketch.withDimensions(997, depth, hash, rule, Concurrency.SINGLE_WRITER);
+      CountMinSketch concurrent =
+          CountMinSketch.withDimensions(997, depth, hash, rule, Concurrency.CONCURRENT);
+      CountMinSketch single =
+          CountMinSketch.withDimensions(997, depth, hash, rule, Concurrency.SINGLE_WRITER);
       fill(concurrent, 0x51e7ba5eL);
       fill(single, 0x51e7ba5eL);
       assertThat(single.concurrency()).isEqualTo(Concurrency.SINGLE_WRITER);
@@ -78,7 +89,8 @@ class CountMinConcurrencyTest {
   void readFromTakesTheMode() throws IOException {
     CountMinSketch s = CountMinSketch.create(0.01, 0.01, Concurrency.SINGLE_WRITER);
     fill(s, 0xfeedL);
-    CountMinSketch back = CountMinSketch.readFrom(new ByteArrayInputStream(bytes(s)), Concurrency.SINGLE_WRITER);
+    CountMinSketch back =
+        CountMinSketch.readFrom(new ByteArrayInputStream(bytes(s)), Concurrency.SINGLE_WRITER);
     assertThat(back.concurrency()).isEqualTo(Concurrency.SINGLE_WRITER);
     assertThat(back).isEqualTo(s);
     assertThat(CountMinSketch.readFrom(new ByteArrayInputStream(bytes(s))).concurrency())
@@ -86,16 +98,19 @@ class CountMinConcurrencyTest {
     assertThat(CountMinSketch.create(0.01, 0.01).concurrency()).isEqualTo(Concurrency.CONCURRENT);
     assertThat(s.copy().concurrency()).isEqualTo(Concurrency.SINGLE_WRITER);
     assertThatThrownBy(() -> CountMinSketch.create(0.01, 0.01, (Concurrency) null))
-        .isInstanceOf(NullPointerException.class).hasMessageContaining("concurrency");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("concurrency");
     assertThatThrownBy(() -> CountMinSketch.readFrom(new ByteArrayInputStream(bytes(s)), null))
-        .isInstanceOf(NullPointerException.class).hasMessageContaining("concurrency");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("concurrency");
   }
 
   /** The default mode loses no count when threads add at once; the exact total shows it. */
   @ParameterizedTest
   @EnumSource(UpdateRule.class)
   void concurrentAddsLoseNothing(UpdateRule rule) throws Exception {
-    CountMinSketch s = CountMinSketch.withDimensions(64, 4, HashStrategy.xxh3(), rule, Concurrency.CONCURRENT);
+    CountMinSketch s =
+        CountMinSketch.withDimensions(64, 4, HashStrategy.xxh3(), rule, Concurrency.CONCURRENT);
     int threads = 4;
     int adds = 50_000;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -103,13 +118,15 @@ class CountMinConcurrencyTest {
       CountDownLatch start = new CountDownLatch(1);
       Future<?>[] done = new Future<?>[threads];
       for (int t = 0; t < threads; t++) {
-        done[t] = pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < adds; i++) {
-            s.add(i % 10); // few keys, few counters: every add races with the others
-          }
-          return null;
-        });
+        done[t] =
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < adds; i++) {
+                    s.add(i % 10); // few keys, few counters: every add races with the others
+                  }
+                  return null;
+                });
       }
       start.countDown();
       for (Future<?> f : done) {

@@ -80,21 +80,32 @@ class CountMinSketchTest {
     assertThat(CountMinSketch.widthFor(widest, 0.5)).isEqualTo((int) CountMinSketch.MAX_COUNTERS);
     // 10^9 counters a row fit one row but not five.
     assertThatThrownBy(() -> CountMinSketch.widthFor(Math.E / 1e9, 0.01))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("5 rows of 1000000000 counters");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("5 rows of 1000000000 counters");
     // Representable, but 16 GB: refused before allocating, naming the heap.
     assertThatThrownBy(() -> CountMinSketch.withDimensions(100_000_000, 20))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heap");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("heap");
     CountMinSketch s = CountMinSketch.withDimensions(2719, 5);
     assertThat(s.epsilon()).isEqualTo(Math.E / 2719);
     assertThat(s.delta()).isEqualTo(Math.exp(-5));
-    assertThat(s.toString()).isEqualTo("CountMinSketch{width=2719, depth=5, update=standard, hash=xxh3(seed=0x0)}");
-    assertThat(s).isNotEqualTo("CountMinSketch").isNotEqualTo(CountMinSketch.withDimensions(2719, 4))
+    assertThat(s.toString())
+        .isEqualTo("CountMinSketch{width=2719, depth=5, update=standard, hash=xxh3(seed=0x0)}");
+    assertThat(s)
+        .isNotEqualTo("CountMinSketch")
+        .isNotEqualTo(CountMinSketch.withDimensions(2719, 4))
         .isEqualTo(CountMinSketch.withDimensions(2719, 5));
     s.add("x");
     assertThat(s).isNotEqualTo(CountMinSketch.withDimensions(2719, 5));
-    for (Runnable negative : List.<Runnable>of(() -> s.add(7L, -1), () -> s.add(new byte[1], -1),
-        () -> s.add("x", -1), () -> s.add(new byte[3], 0, 2, -1), () -> s.add(7, (Integer k, KeySink sink) -> sink.putInt(k), -1))) {
-      assertThatThrownBy(negative::run).isInstanceOf(IllegalArgumentException.class)
+    for (Runnable negative :
+        List.<Runnable>of(
+            () -> s.add(7L, -1),
+            () -> s.add(new byte[1], -1),
+            () -> s.add("x", -1),
+            () -> s.add(new byte[3], 0, 2, -1),
+            () -> s.add(7, (Integer k, KeySink sink) -> sink.putInt(k), -1))) {
+      assertThatThrownBy(negative::run)
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("count must be non-negative, was -1");
     }
     assertThat(s.totalCount()).isEqualTo(1);
@@ -156,8 +167,8 @@ class CountMinSketchTest {
 
   /**
    * Seed 000's stream plus one "kiran", worked by hand from the FNV-1a columns (cricket 0|3, rain
-   * 3|2, train 1|6, exam 2|7, gold 3|2, kiran 2|5): kiran shares row 0's counter 2 with exam but has
-   * row 1's counter 5 to itself, so both have counters 2 and 1 and the estimate must take the
+   * 3|2, train 1|6, exam 2|7, gold 3|2, kiran 2|5): kiran shares row 0's counter 2 with exam but
+   * has row 1's counter 5 to itself, so both have counters 2 and 1 and the estimate must take the
    * smaller. (In the seed's own stream every item's two counters happen to be equal.)
    */
   @Test
@@ -262,15 +273,19 @@ class CountMinSketchTest {
       assertThat(s.totalCount()).isEqualTo(total);
       for (Map.Entry<Long, Long> e : exact.entrySet()) {
         long est = e.getKey() < 0 ? s.estimate("k" + ~e.getKey()) : s.estimate(e.getKey());
-        long std = e.getKey() < 0 ? standard.estimate("k" + ~e.getKey()) : standard.estimate(e.getKey());
-        assertThat(est).as("round %d item %d", round, e.getKey()).isGreaterThanOrEqualTo(e.getValue());
+        long std =
+            e.getKey() < 0 ? standard.estimate("k" + ~e.getKey()) : standard.estimate(e.getKey());
+        assertThat(est)
+            .as("round %d item %d", round, e.getKey())
+            .isGreaterThanOrEqualTo(e.getValue());
         // Conservative update never estimates above the standard rule on the same stream.
         assertThat(est).isLessThanOrEqualTo(std);
       }
     }
   }
 
-  private static CountMinSketch make(int width, int depth, HashStrategy hash, boolean conservative) {
+  private static CountMinSketch make(
+      int width, int depth, HashStrategy hash, boolean conservative) {
     CountMinSketch s = CountMinSketch.withDimensions(width, depth, hash);
     return conservative ? s.withConservativeUpdate() : s;
   }
@@ -316,7 +331,9 @@ class CountMinSketchTest {
         }
         int trials = 2 * exact.size();
         assertThat((long) over)
-            .as("zipf s=%s conservative=%s: %d of %d items over epsilon*N", s, conservative, over, trials)
+            .as(
+                "zipf s=%s conservative=%s: %d of %d items over epsilon*N",
+                s, conservative, over, trials)
             .isLessThanOrEqualTo(Binomial.upper(trials, delta, 0.999));
       }
     }
@@ -359,13 +376,13 @@ class CountMinSketchTest {
   }
 
   /**
-   * The exceedance of epsilon N, predicted exactly rather than bounded. Each of 10,000 sketches
-   * (5 rows of 64, hashing seeded apart) counts 20 heavy items 1,000 times each and 500 light items
-   * once: N = 20,500 and epsilon N = e/64 N = 871. Light items weigh 500 in all, so an absent item's
-   * counter passes epsilon N exactly when a heavy item shares it, with probability
-   * q = 1 - (63/64)^20 = 0.270 per row; with independent rows its estimate does so with probability
-   * q^5 = 0.14 %. Markov's bound (delta = e^-5 = 0.67 %) only caps that; a sketch reading 4 rows
-   * (0.53 %), 2 rows (7.3 %) or returning the total (100 %) fails the two-sided interval here.
+   * The exceedance of epsilon N, predicted exactly rather than bounded. Each of 10,000 sketches (5
+   * rows of 64, hashing seeded apart) counts 20 heavy items 1,000 times each and 500 light items
+   * once: N = 20,500 and epsilon N = e/64 N = 871. Light items weigh 500 in all, so an absent
+   * item's counter passes epsilon N exactly when a heavy item shares it, with probability q = 1 -
+   * (63/64)^20 = 0.270 per row; with independent rows its estimate does so with probability q^5 =
+   * 0.14 %. Markov's bound (delta = e^-5 = 0.67 %) only caps that; a sketch reading 4 rows (0.53
+   * %), 2 rows (7.3 %) or returning the total (100 %) fails the two-sided interval here.
    */
   @Test
   void exceedanceOfEpsilonNIsTheExactPrediction() {
@@ -394,16 +411,21 @@ class CountMinSketchTest {
     }
     long[] accept = Binomial.interval(sketches, Math.pow(q, d), 0.9999);
     for (int rows : new int[] {d - 1, 2}) {
-      assertThat(Math.pow(q, rows) * sketches).as("reading %d rows is outside", rows).isGreaterThan(accept[1]);
+      assertThat(Math.pow(q, rows) * sketches)
+          .as("reading %d rows is outside", rows)
+          .isGreaterThan(accept[1]);
     }
-    assertThat((long) over).as("sketches whose absent item exceeds epsilon N (predicted %.1f of %d)",
-        Math.pow(q, d) * sketches, sketches).isBetween(accept[0], accept[1]);
+    assertThat((long) over)
+        .as(
+            "sketches whose absent item exceeds epsilon N (predicted %.1f of %d)",
+            Math.pow(q, d) * sketches, sketches)
+        .isBetween(accept[0], accept[1]);
   }
 
   /**
    * Row independence seen directly: of N items, the pairs sharing their counter in every one of the
-   * d rows number Binomial(N(N-1)/2, w^-d) when rows hash independently. At w = 8, d = 5 and
-   * N = 3,000 that is 137 expected; rows derived from one another (double hashing without the mix)
+   * d rows number Binomial(N(N-1)/2, w^-d) when rows hash independently. At w = 8, d = 5 and N =
+   * 3,000 that is 137 expected; rows derived from one another (double hashing without the mix)
    * share all counters once they share two, about N^2/2 w^-2 = 70,000 pairs.
    */
   @Test
@@ -427,8 +449,11 @@ class CountMinSketchTest {
     long trials = (long) items * (items - 1) / 2;
     double p = Math.pow(w, -d);
     long[] accept = Binomial.interval((int) trials, p, 0.9999);
-    assertThat(Math.pow(w, -(d - 1)) * trials).as("one row fewer is outside").isGreaterThan(accept[1]);
-    assertThat(pairs).as("pairs sharing all %d counters (expected %.1f)", d, p * trials)
+    assertThat(Math.pow(w, -(d - 1)) * trials)
+        .as("one row fewer is outside")
+        .isGreaterThan(accept[1]);
+    assertThat(pairs)
+        .as("pairs sharing all %d counters (expected %.1f)", d, p * trials)
         .isBetween(accept[0], accept[1]);
   }
 
@@ -451,7 +476,8 @@ class CountMinSketchTest {
     }
     assertThat(conservative.totalCount()).isEqualTo(standard.totalCount()).isEqualTo(100_000);
     // Per item it is never worse (a theorem, checked in the property test); on a loaded sketch of a
-    // skewed stream it must also do strictly better in total (measured: 55 % of the standard total).
+    // skewed stream it must also do strictly better in total (measured: 55 % of the standard
+    // total).
     assertThat(errConservative).isLessThan(errStandard);
   }
 
@@ -538,9 +564,11 @@ class CountMinSketchTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("cannot merge count-min sketches of different dimensions: 3 x 100 and 3 x 101");
     assertThatThrownBy(() -> s.merge(CountMinSketch.withDimensions(100, 3, HashStrategy.xxh3(7))))
-        .hasMessage("cannot merge count-min sketches with different hashing: xxh3(seed=0x0) and xxh3(seed=0x7)");
+        .hasMessage(
+            "cannot merge count-min sketches with different hashing: xxh3(seed=0x0) and xxh3(seed=0x7)");
     assertThatThrownBy(() -> s.merge(s.withConservativeUpdate()))
-        .hasMessage("cannot merge count-min sketches with different update rules: standard and conservative");
+        .hasMessage(
+            "cannot merge count-min sketches with different update rules: standard and conservative");
     assertThat(s.isCompatible(CountMinSketch.withDimensions(100, 3))).isTrue();
     assertThat(s.isCompatible(CountMinSketch.withDimensions(100, 2))).isFalse();
   }
@@ -554,11 +582,13 @@ class CountMinSketchTest {
     for (boolean conservative : new boolean[] {false, true}) {
       CountMinSketch s = make(64, 4, HashStrategy.xxh3(), conservative);
       // Every thread adds items 0..9 in turn, so threads collide on the same counters.
-      Threads.run(Threads.COUNT, t -> {
-        for (int i = 0; i < perThread; i++) {
-          s.add(i % 10);
-        }
-      });
+      Threads.run(
+          Threads.COUNT,
+          t -> {
+            for (int i = 0; i < perThread; i++) {
+              s.add(i % 10);
+            }
+          });
       assertThat(s.totalCount()).isEqualTo(n);
       for (int item = 0; item < 10; item++) {
         assertThat(s.estimate(item)).isGreaterThanOrEqualTo(n / 10);
@@ -587,21 +617,23 @@ class CountMinSketchTest {
       CountMinSketch shared = make(64, 4, HashStrategy.xxh3(), conservative);
       // Half the threads add to the shared sketch, half count in a sketch of their own and merge
       // it in every 1,000 items.
-      Threads.run(Threads.COUNT, t -> {
-        if (t % 2 == 0) {
-          for (int i = 0; i < perThread; i++) {
-            shared.add(i % 10);
-          }
-          return;
-        }
-        for (int round = 0; round < perThread / 1000; round++) {
-          CountMinSketch local = make(64, 4, HashStrategy.xxh3(), conservative);
-          for (int i = 0; i < 1000; i++) {
-            local.add(i % 10);
-          }
-          shared.merge(local);
-        }
-      });
+      Threads.run(
+          Threads.COUNT,
+          t -> {
+            if (t % 2 == 0) {
+              for (int i = 0; i < perThread; i++) {
+                shared.add(i % 10);
+              }
+              return;
+            }
+            for (int round = 0; round < perThread / 1000; round++) {
+              CountMinSketch local = make(64, 4, HashStrategy.xxh3(), conservative);
+              for (int i = 0; i < 1000; i++) {
+                local.add(i % 10);
+              }
+              shared.merge(local);
+            }
+          });
       assertThat(shared.totalCount()).isEqualTo(n);
       for (int item = 0; item < 10; item++) {
         assertThat(shared.estimate(item)).isGreaterThanOrEqualTo(n / 10);
@@ -617,22 +649,25 @@ class CountMinSketchTest {
     for (boolean conservative : new boolean[] {false, true}) {
       CountMinSketch shared = make(64, 4, HashStrategy.xxh3(), conservative);
       long[] lastTotal = {0};
-      Threads.run(Threads.COUNT, t -> {
-        if (t > 0) {
-          for (int i = 0; i < 20_000; i++) {
-            shared.add(i % 10);
-          }
-          return;
-        }
-        for (int round = 0; round < 30; round++) {
-          ByteArrayOutputStream out = new ByteArrayOutputStream();
-          shared.writeTo(out);
-          // The reader checks the total against the counters: a torn snapshot would not read.
-          CountMinSketch copy = CountMinSketch.readFrom(new ByteArrayInputStream(out.toByteArray()));
-          assertThat(copy.totalCount()).isGreaterThanOrEqualTo(lastTotal[0]);
-          lastTotal[0] = copy.totalCount();
-        }
-      });
+      Threads.run(
+          Threads.COUNT,
+          t -> {
+            if (t > 0) {
+              for (int i = 0; i < 20_000; i++) {
+                shared.add(i % 10);
+              }
+              return;
+            }
+            for (int round = 0; round < 30; round++) {
+              ByteArrayOutputStream out = new ByteArrayOutputStream();
+              shared.writeTo(out);
+              // The reader checks the total against the counters: a torn snapshot would not read.
+              CountMinSketch copy =
+                  CountMinSketch.readFrom(new ByteArrayInputStream(out.toByteArray()));
+              assertThat(copy.totalCount()).isGreaterThanOrEqualTo(lastTotal[0]);
+              lastTotal[0] = copy.totalCount();
+            }
+          });
       assertThat(shared.totalCount()).isEqualTo((Threads.COUNT - 1) * 20_000L);
     }
   }
@@ -711,14 +746,18 @@ class CountMinSketchTest {
     byte[] b = bytes(s);
     for (int len = 0; len < b.length; len++) {
       byte[] cut = Arrays.copyOf(b, len);
-      assertThatThrownBy(() -> read(cut)).as("truncated to %d", len).isInstanceOf(SketchFormatException.class);
+      assertThatThrownBy(() -> read(cut))
+          .as("truncated to %d", len)
+          .isInstanceOf(SketchFormatException.class);
     }
     SplittableRandom r = new SplittableRandom(0xf1100001L);
     for (int i = 0; i < 300; i++) {
       byte[] bad = b.clone();
       int bit = r.nextInt(8 * bad.length);
       bad[bit >>> 3] ^= (byte) (1 << (bit & 7));
-      assertThatThrownBy(() -> read(bad)).as("bit %d flipped", bit).isInstanceOf(SketchFormatException.class);
+      assertThatThrownBy(() -> read(bad))
+          .as("bit %d flipped", bit)
+          .isInstanceOf(SketchFormatException.class);
     }
   }
 
@@ -727,19 +766,30 @@ class CountMinSketchTest {
     byte[] b = bytes(FrequencyGoldenFiles.seedSketch());
     assertRefused(Bytes.putInt(b, WIDTH, 0), "count-min field 'width' is 0, must be positive");
     assertRefused(Bytes.putInt(b, DEPTH, 65), "count-min field 'depth' is 65, must be in [1, 64]");
-    assertRefused(Bytes.putInt(b, DEPTH, 3), "count-min field 'depth' is 3, must be 1 or 2 with the fnv1a hash");
-    assertRefused(Bytes.putInt(b, WIDTH, 1 << 30),
+    assertRefused(
+        Bytes.putInt(b, DEPTH, 3),
+        "count-min field 'depth' is 3, must be 1 or 2 with the fnv1a hash");
+    assertRefused(
+        Bytes.putInt(b, WIDTH, 1 << 30),
         "count-min field 'width * depth' is 2147483648, must be at most 2147483639");
-    assertRefused(Bytes.putByte(b, RULE, 2), "count-min field 'update rule' is 2, must be 0 (standard) or 1 (conservative)");
-    assertRefused(Bytes.putLong(b, TOTAL, -1), "count-min field 'total count' is -1, must be non-negative");
+    assertRefused(
+        Bytes.putByte(b, RULE, 2),
+        "count-min field 'update rule' is 2, must be 0 (standard) or 1 (conservative)");
+    assertRefused(
+        Bytes.putLong(b, TOTAL, -1), "count-min field 'total count' is -1, must be non-negative");
     assertRefused(Bytes.putLong(b, TOTAL, 13), "count-min row 0 sums to 12, the total count is 13");
-    assertRefused(Bytes.putLong(b, PAYLOAD + 8 * 9, -4), "count-min counter 9 is -4, must be in [0, total count 12]");
+    assertRefused(
+        Bytes.putLong(b, PAYLOAD + 8 * 9, -4),
+        "count-min counter 9 is -4, must be in [0, total count 12]");
     // A width the payload does not have: the declared payload length no longer matches.
-    assertRefused(Bytes.putInt(b, WIDTH, 9), "count-min payload length is 128 bytes, its parameters imply 144");
+    assertRefused(
+        Bytes.putInt(b, WIDTH, 9),
+        "count-min payload length is 128 bytes, its parameters imply 144");
     // Conservative counters cannot exceed the total.
     byte[] c = Bytes.putByte(b, RULE, 1);
     assertThat(read(c).isConservative()).isTrue();
-    assertRefused(Bytes.putLong(c, PAYLOAD, 13), "count-min counter 0 is 13, must be in [0, total count 12]");
+    assertRefused(
+        Bytes.putLong(c, PAYLOAD, 13), "count-min counter 0 is 13, must be in [0, total count 12]");
   }
 
   @Test
@@ -747,7 +797,9 @@ class CountMinSketchTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     BloomFilter.withBits(64, 2).writeTo(out);
     assertRefused(out.toByteArray(), "expected a count-min structure, found a bloom structure");
-    assertRefused(Files.readAllBytes(java.nio.file.Path.of("pom.xml")), "not a probkit file (bad magic 0x3c3f786d)");
+    assertRefused(
+        Files.readAllBytes(java.nio.file.Path.of("pom.xml")),
+        "not a probkit file (bad magic 0x3c3f786d)");
   }
 
   private static void assertRefused(byte[] b, String message) {

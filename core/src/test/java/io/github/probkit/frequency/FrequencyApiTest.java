@@ -40,21 +40,27 @@ class FrequencyApiTest {
 
   @Test
   void theUpdateRuleIsChosenWhenTheSketchIsMade() {
-    CountMinSketch c = CountMinSketch.create(0.01, 0.01, HashStrategy.xxh3(), UpdateRule.CONSERVATIVE);
+    CountMinSketch c =
+        CountMinSketch.create(0.01, 0.01, HashStrategy.xxh3(), UpdateRule.CONSERVATIVE);
     assertThat(c.isConservative()).isTrue();
     assertThat(c.updateRule()).hasToString("conservative");
-    CountMinSketch s = CountMinSketch.withDimensions(272, 5, HashStrategy.xxh3(), UpdateRule.STANDARD);
+    CountMinSketch s =
+        CountMinSketch.withDimensions(272, 5, HashStrategy.xxh3(), UpdateRule.STANDARD);
     assertThat(s.isCompatible(c)).isFalse();
     assertThatThrownBy(() -> s.merge(c))
-        .hasMessage("cannot merge count-min sketches with different update rules: standard and conservative");
+        .hasMessage(
+            "cannot merge count-min sketches with different update rules: standard and conservative");
   }
 
   @Test
   void collectsSequentiallyAndInParallel() {
-    List<String> terms = IntStream.range(0, 30_000).mapToObj(i -> "t" + (i % 977)).collect(Collectors.toList());
+    List<String> terms =
+        IntStream.range(0, 30_000).mapToObj(i -> "t" + (i % 977)).collect(Collectors.toList());
     CountMinSketch serial = CountMinSketch.create(0.001, 0.01);
     terms.forEach(serial::add);
-    assertThat(terms.stream().collect(CountMinSketch.toCountMinSketch(0.001, 0.01))).isEqualTo(serial);
-    assertThat(terms.parallelStream().collect(CountMinSketch.toCountMinSketch(0.001, 0.01))).isEqualTo(serial);
+    assertThat(terms.stream().collect(CountMinSketch.toCountMinSketch(0.001, 0.01)))
+        .isEqualTo(serial);
+    assertThat(terms.parallelStream().collect(CountMinSketch.toCountMinSketch(0.001, 0.01)))
+        .isEqualTo(serial);
   }
 }

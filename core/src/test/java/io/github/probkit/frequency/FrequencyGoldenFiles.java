@@ -12,9 +12,10 @@ public final class FrequencyGoldenFiles {
   private FrequencyGoldenFiles() {}
 
   /** Seed 000's count-min stream. */
-  public static final List<String> SEED_STREAM = List.of(
-      "cricket", "rain", "cricket", "train", "rain", "cricket", "exam", "cricket", "gold", "rain",
-      "train", "cricket");
+  public static final List<String> SEED_STREAM =
+      List.of(
+          "cricket", "rain", "cricket", "train", "rain", "cricket", "exam", "cricket", "gold",
+          "rain", "train", "cricket");
 
   /** Seed 000's 2 x 8 sketch, FNV-1a per-row seeds. */
   public static CountMinSketch seedSketch() {

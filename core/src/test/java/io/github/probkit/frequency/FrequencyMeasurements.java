@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The figures quoted in reports: measured count-min error against its bound and heavy-hitters
- * recall, printed as tables. Slow, so opt-in:
- * {@code mvn -o test -pl core -Dtest=FrequencyMeasurements -Dprobkit.excludedGroups=}.
+ * recall, printed as tables. Slow, so opt-in: {@code mvn -o test -pl core
+ * -Dtest=FrequencyMeasurements -Dprobkit.excludedGroups=}.
  */
 @Tag("slow")
 class FrequencyMeasurements {
@@ -28,10 +28,18 @@ class FrequencyMeasurements {
   void countMinErrorAgainstTheBound() {
     double epsilon = 0.001;
     double delta = 0.01;
-    System.out.printf(Locale.ROOT, "count-min create(%s, %s): %d x %d, %d bytes; N = %,d, %,d possible items%n",
-        epsilon, delta, CountMinSketch.depthFor(delta), CountMinSketch.widthFor(epsilon, delta),
-        CountMinSketch.create(epsilon, delta).byteSize(), N, ITEMS);
-    System.out.println("stream       rule          distinct  over eps*N  fraction  mean over  max over  absent over eps*N");
+    System.out.printf(
+        Locale.ROOT,
+        "count-min create(%s, %s): %d x %d, %d bytes; N = %,d, %,d possible items%n",
+        epsilon,
+        delta,
+        CountMinSketch.depthFor(delta),
+        CountMinSketch.widthFor(epsilon, delta),
+        CountMinSketch.create(epsilon, delta).byteSize(),
+        N,
+        ITEMS);
+    System.out.println(
+        "stream       rule          distinct  over eps*N  fraction  mean over  max over  absent over eps*N");
     for (double s : new double[] {0.0, 0.8, 1.0, 1.2}) {
       int[] stream = new Zipf(ITEMS, s, 0x6e450001L).stream(N);
       Map<Integer, Long> exact = new HashMap<>();
@@ -60,9 +68,17 @@ class FrequencyMeasurements {
         for (int i = 0; i < 100_000; i++) {
           absentOver += cms.estimate(ITEMS + i) > epsilon * N ? 1 : 0;
         }
-        System.out.printf(Locale.ROOT, "zipf s=%.1f  %-12s  %8d  %10d  %8.5f  %9.1f  %8d  %d of 100000%n",
-            s, cms.updateRule(), exact.size(), over, (double) over / exact.size(),
-            (double) sum / exact.size(), max, absentOver);
+        System.out.printf(
+            Locale.ROOT,
+            "zipf s=%.1f  %-12s  %8d  %10d  %8.5f  %9.1f  %8d  %d of 100000%n",
+            s,
+            cms.updateRule(),
+            exact.size(),
+            over,
+            (double) over / exact.size(),
+            (double) sum / exact.size(),
+            max,
+            absentOver);
       }
     }
   }
@@ -77,9 +93,12 @@ class FrequencyMeasurements {
       for (int item : stream) {
         exact.merge("term-" + item, 1L, Long::sum);
       }
-      Set<String> trueTop = exact.entrySet().stream()
-          .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
-          .limit(10).map(Map.Entry::getKey).collect(Collectors.toSet());
+      Set<String> trueTop =
+          exact.entrySet().stream()
+              .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
+              .limit(10)
+              .map(Map.Entry::getKey)
+              .collect(Collectors.toSet());
       for (int capacity : new int[] {20, 50, 100, 1000}) {
         HeavyHitters h = HeavyHitters.withCapacity(capacity);
         for (int item : stream) {
@@ -90,8 +109,16 @@ class FrequencyMeasurements {
         top.forEach(e -> found.add(e.itemAsString()));
         found.retainAll(trueTop);
         long certain = top.stream().filter(HeavyHitters.Entry::isCertain).count();
-        System.out.printf(Locale.ROOT, "zipf s=%.1f  %8d  %10d/10  %7d  %8d  %5d  %,d%n",
-            s, capacity, found.size(), certain, h.maxError(), N / capacity, h.byteSize());
+        System.out.printf(
+            Locale.ROOT,
+            "zipf s=%.1f  %8d  %10d/10  %7d  %8d  %5d  %,d%n",
+            s,
+            capacity,
+            found.size(),
+            certain,
+            h.maxError(),
+            N / capacity,
+            h.byteSize());
       }
     }
   }

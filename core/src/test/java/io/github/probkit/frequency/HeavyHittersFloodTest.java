@@ -13,21 +13,23 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Items built to collide cannot slow the summary down: the probing work is measured with
- * {@link HeavyHitters#probesToFindAll()}, a count that does not depend on the machine's load (the
- * time is measured by JMH: {@code FrequencyBenchmark.heavyHittersFlood}).
+ * Items built to collide cannot slow the summary down: the probing work is measured with {@link
+ * HeavyHitters#probesToFindAll()}, a count that does not depend on the machine's load (the time is
+ * measured by JMH: {@code FrequencyBenchmark.heavyHittersFlood}).
  */
 class HeavyHittersFloodTest {
   private static final int N = 30_000;
+
   /** A fixed placement key, so that the counts are reproducible (summaries draw a random one). */
-  private static final Hasher64 KEYED = Hashing.polymurHash2_0(0, 0x1b873593cc9e2d51L, 0x85ebca6bc2b2ae35L);
+  private static final Hasher64 KEYED =
+      Hashing.polymurHash2_0(0, 0x1b873593cc9e2d51L, 0x85ebca6bc2b2ae35L);
 
   /**
    * {@code n} distinct 32-byte items with the same XXH3-64 (seed 0), crafted with nothing but the
-   * algorithm's published constants: with bytes 0-7 and 16-23 equal to the first and third words
-   * of XXH3's default secret, both 16-byte multiplications of its 17-to-32-byte path are by zero,
-   * so bytes 8-15 and 24-31 are free. Printable, without a newline: a text file of them can be fed
-   * to {@code probkit top}.
+   * algorithm's published constants: with bytes 0-7 and 16-23 equal to the first and third words of
+   * XXH3's default secret, both 16-byte multiplications of its 17-to-32-byte path are by zero, so
+   * bytes 8-15 and 24-31 are free. Printable, without a newline: a text file of them can be fed to
+   * {@code probkit top}.
    */
   static List<byte[]> xxh3Collisions(int n, long seed) {
     SplittableRandom r = new SplittableRandom(seed);
@@ -57,7 +59,9 @@ class HeavyHittersFloodTest {
     long h = Hashing.xxh3_64().hashBytesToLong(items.get(0));
     assertThat(items).allMatch(k -> Hashing.xxh3_64().hashBytesToLong(k) == h);
     assertThat(items.stream().map(String::new).distinct().count()).isEqualTo(1000);
-    assertThat(items).allMatch(k -> new String(k, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf('\n') < 0);
+    assertThat(items)
+        .allMatch(
+            k -> new String(k, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf('\n') < 0);
   }
 
   @Test
@@ -74,7 +78,8 @@ class HeavyHittersFloodTest {
     // What placement by XXH3 with seed 0 did before: every crafted item in one probe run, so the
     // lookups of n items read n^2 / 2 entries (kept to 5,000 items: it is slow).
     int n = 5000;
-    assertThat(probes(Hashing.xxh3_64(), xxh3Collisions(n, 0x7a11d0e2L))).isGreaterThan((long) n * n / 2);
+    assertThat(probes(Hashing.xxh3_64(), xxh3Collisions(n, 0x7a11d0e2L)))
+        .isGreaterThan((long) n * n / 2);
     assertThat(probes(Hashing.xxh3_64(), Keys.randomBytes(n, 0x7a11d0e1L))).isLessThan(3L * n);
   }
 

@@ -31,6 +31,7 @@ class HeavyHittersModelTest {
   static final class Model {
     final int capacity;
     long total;
+
     /** Item (ISO-8859-1, one char per byte) to {count, error, XXH3 of its bytes}. */
     final Map<String, long[]> counts = new HashMap<>();
 
@@ -56,9 +57,14 @@ class HeavyHittersModelTest {
         long[] v = null;
         for (Map.Entry<String, long[]> c : counts.entrySet()) {
           long[] x = c.getValue();
-          if (v == null || x[0] < v[0] || x[0] == v[0] && (x[1] > v[1] || x[1] == v[1]
-              && (Long.compareUnsigned(x[2], v[2]) < 0
-                  || x[2] == v[2] && BYTES.compare(bytes(c.getKey()), bytes(victim)) < 0))) {
+          if (v == null
+              || x[0] < v[0]
+              || x[0] == v[0]
+                  && (x[1] > v[1]
+                      || x[1] == v[1]
+                          && (Long.compareUnsigned(x[2], v[2]) < 0
+                              || x[2] == v[2]
+                                  && BYTES.compare(bytes(c.getKey()), bytes(victim)) < 0))) {
             victim = c.getKey();
             v = x;
           }
@@ -69,7 +75,9 @@ class HeavyHittersModelTest {
     }
 
     long maxError() {
-      return counts.size() == capacity ? counts.values().stream().mapToLong(e -> e[0]).min().orElse(0) : 0;
+      return counts.size() == capacity
+          ? counts.values().stream().mapToLong(e -> e[0]).min().orElse(0)
+          : 0;
     }
 
     /** The mergeable-summaries merge, as HeavyHitters#merge documents it. */
@@ -77,13 +85,20 @@ class HeavyHittersModelTest {
       long minThis = maxError();
       long minOther = other.maxError();
       Map<String, long[]> merged = new HashMap<>();
-      counts.forEach((k, e) -> {
-        long[] o = other.counts.get(k);
-        merged.put(k, entry(k,
-            saturatedAdd(e[0], o != null ? o[0] : minOther), saturatedAdd(e[1], o != null ? o[1] : minOther)));
-      });
-      other.counts.forEach((k, o) -> merged.computeIfAbsent(k,
-          x -> entry(x, saturatedAdd(o[0], minThis), saturatedAdd(o[1], minThis))));
+      counts.forEach(
+          (k, e) -> {
+            long[] o = other.counts.get(k);
+            merged.put(
+                k,
+                entry(
+                    k,
+                    saturatedAdd(e[0], o != null ? o[0] : minOther),
+                    saturatedAdd(e[1], o != null ? o[1] : minOther)));
+          });
+      other.counts.forEach(
+          (k, o) ->
+              merged.computeIfAbsent(
+                  k, x -> entry(x, saturatedAdd(o[0], minThis), saturatedAdd(o[1], minThis))));
       total = saturatedAdd(total, other.total);
       counts.clear();
       listing(merged).stream().limit(capacity).forEach(k -> counts.put(k, merged.get(k)));
@@ -107,16 +122,18 @@ class HeavyHittersModelTest {
     List<Boolean> certain(int k) {
       List<String> order = listing(counts);
       long outside = k < order.size() ? counts.get(order.get(k))[0] : maxError();
-      return order.stream().limit(k)
+      return order.stream()
+          .limit(k)
           .map(x -> counts.get(x)[0] - counts.get(x)[1] > outside)
           .collect(Collectors.toList());
     }
 
     private static List<String> listing(Map<String, long[]> m) {
-      return m.keySet().stream().sorted(Comparator
-              .<String>comparingLong(x -> -m.get(x)[0])
-              .thenComparingLong(x -> m.get(x)[1])
-              .thenComparing(x -> bytes(x), BYTES))
+      return m.keySet().stream()
+          .sorted(
+              Comparator.<String>comparingLong(x -> -m.get(x)[0])
+                  .thenComparingLong(x -> m.get(x)[1])
+                  .thenComparing(x -> bytes(x), BYTES))
           .collect(Collectors.toList());
     }
   }
@@ -164,7 +181,11 @@ class HeavyHittersModelTest {
           bytes = ("ítem→" + k).getBytes(StandardCharsets.UTF_8);
           break;
         case 3:
-          bytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, k * 0x9e3779b97f4a7c15L).array();
+          bytes =
+              ByteBuffer.allocate(8)
+                  .order(ByteOrder.LITTLE_ENDIAN)
+                  .putLong(0, k * 0x9e3779b97f4a7c15L)
+                  .array();
           break;
         default:
           bytes = ByteBuffer.allocate(12).putInt(k).putLong(~k).array();
@@ -220,10 +241,11 @@ class HeavyHittersModelTest {
   }
 
   /** Writes the 12 bytes as themselves, through the sink's int and long methods. */
-  private static final KeyEncoder<byte[]> INT_LONG = (b, sink) -> {
-    ByteBuffer in = ByteBuffer.wrap(b);
-    sink.putInt(Integer.reverseBytes(in.getInt())).putLong(Long.reverseBytes(in.getLong()));
-  };
+  private static final KeyEncoder<byte[]> INT_LONG =
+      (b, sink) -> {
+        ByteBuffer in = ByteBuffer.wrap(b);
+        sink.putInt(Integer.reverseBytes(in.getInt())).putLong(Long.reverseBytes(in.getLong()));
+      };
 
   private static long weight(SplittableRandom r, int mode) {
     switch (mode) {
@@ -251,8 +273,14 @@ class HeavyHittersModelTest {
       HeavyHitters h = HeavyHitters.withCapacity(capacity);
       Model model = new Model(capacity);
       Map<String, Long> exact = new HashMap<>();
-      String what = "sequence " + seq + ", capacity " + capacity + ", weights " + mode
-          + (colliding ? ", colliding items" : "");
+      String what =
+          "sequence "
+              + seq
+              + ", capacity "
+              + capacity
+              + ", weights "
+              + mode
+              + (colliding ? ", colliding items" : "");
       // The model's linear search for the item to evict: fewer steps at large capacities.
       int steps = capacity > 100 ? 5000 : 3000 + r.nextInt(15_000);
       for (int step = 0; step < steps; step++) {
@@ -305,7 +333,8 @@ class HeavyHittersModelTest {
     }
   }
 
-  private static void check(HeavyHitters h, Model model, Op probe, String what, SplittableRandom r) {
+  private static void check(
+      HeavyHitters h, Model model, Op probe, String what, SplittableRandom r) {
     assertThat(describe(h.entries())).as(what).isEqualTo(model.entries());
     assertThat(h.totalCount()).as(what).isEqualTo(model.total);
     assertThat(h.maxError()).as(what).isEqualTo(model.maxError());
@@ -315,9 +344,11 @@ class HeavyHittersModelTest {
     assertThat(probe.lowerBound(h)).as(what).isEqualTo(e != null ? e[0] - e[1] : 0);
     int k = 1 + r.nextInt(model.capacity + 3);
     List<HeavyHitters.Entry> top = h.top(k);
-    assertThat(describe(top)).isEqualTo(model.entries().subList(0, Math.min(k, model.counts.size())));
+    assertThat(describe(top))
+        .isEqualTo(model.entries().subList(0, Math.min(k, model.counts.size())));
     assertThat(top.stream().map(HeavyHitters.Entry::isCertain).collect(Collectors.toList()))
-        .as(what + ", top " + k).isEqualTo(model.certain(k));
+        .as(what + ", top " + k)
+        .isEqualTo(model.certain(k));
   }
 
   /** Space-Saving's guarantees against the true counts. */
@@ -336,15 +367,16 @@ class HeavyHittersModelTest {
       assertThat(e.error()).isBetween(0L, h.maxError());
     }
     List<String> guaranteed = new ArrayList<>();
-    exact.forEach((item, truth) -> {
-      if (monitored.containsKey(item)) {
-        return;
-      }
-      assertThat(truth).as("%s: unmonitored %s", what, item).isLessThanOrEqualTo(h.maxError());
-      if ((double) truth * h.capacity() > n) {
-        guaranteed.add(item);
-      }
-    });
+    exact.forEach(
+        (item, truth) -> {
+          if (monitored.containsKey(item)) {
+            return;
+          }
+          assertThat(truth).as("%s: unmonitored %s", what, item).isLessThanOrEqualTo(h.maxError());
+          if ((double) truth * h.capacity() > n) {
+            guaranteed.add(item);
+          }
+        });
     assertThat(guaranteed).as("%s: items above N/m that are not monitored", what).isEmpty();
   }
 }

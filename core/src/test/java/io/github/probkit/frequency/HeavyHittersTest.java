@@ -69,7 +69,8 @@ class HeavyHittersTest {
 
   @Test
   void evictionFollowsSpaceSaving() {
-    // Worked by hand: with 3 counters, d replaces c, the smallest (2), and inherits 2 + 1 with error 2.
+    // Worked by hand: with 3 counters, d replaces c, the smallest (2), and inherits 2 + 1 with
+    // error 2.
     HeavyHitters h = FrequencyGoldenFiles.heavyHitters();
     List<HeavyHitters.Entry> all = h.entries();
     assertThat(items(all)).containsExactly("a", "b", "d");
@@ -111,7 +112,9 @@ class HeavyHittersTest {
   static void checkAgainstExact(HeavyHitters h, Map<String, Long> exact, int k, String what) {
     long n = exact.values().stream().mapToLong(Long::longValue).sum();
     assertThat(h.totalCount()).as(what).isEqualTo(n);
-    assertThat(h.maxError() * (double) h.capacity()).as(what + ": maxError <= N/m").isLessThanOrEqualTo(n);
+    assertThat(h.maxError() * (double) h.capacity())
+        .as(what + ": maxError <= N/m")
+        .isLessThanOrEqualTo(n);
     Set<String> monitored = new HashSet<>();
     for (HeavyHitters.Entry e : h.entries()) {
       long truth = exact.getOrDefault(e.itemAsString(), 0L);
@@ -121,7 +124,9 @@ class HeavyHittersTest {
     }
     for (Map.Entry<String, Long> e : exact.entrySet()) {
       if (!monitored.contains(e.getKey())) {
-        assertThat(e.getValue()).as("%s: unmonitored %s", what, e.getKey()).isLessThanOrEqualTo(h.maxError());
+        assertThat(e.getValue())
+            .as("%s: unmonitored %s", what, e.getKey())
+            .isLessThanOrEqualTo(h.maxError());
         assertThat(h.estimate(e.getKey())).isGreaterThanOrEqualTo(e.getValue());
       } else {
         assertThat(h.estimate(e.getKey())).isGreaterThanOrEqualTo(e.getValue());
@@ -139,11 +144,12 @@ class HeavyHittersTest {
         assertThat(above).as("%s: certain %s", what, e).isLessThan(k);
         // And no item outside the list is as frequent.
         Set<String> listed = new HashSet<>(items(h.top(k)));
-        exact.forEach((item, v) -> {
-          if (!listed.contains(item)) {
-            assertThat(v).as("%s: %s outside the top %d", what, item, k).isLessThan(truth);
-          }
-        });
+        exact.forEach(
+            (item, v) -> {
+              if (!listed.contains(item)) {
+                assertThat(v).as("%s: %s outside the top %d", what, item, k).isLessThan(truth);
+              }
+            });
       }
     }
   }
@@ -158,9 +164,12 @@ class HeavyHittersTest {
       h.add(s);
       exact.merge(s, 1L, Long::sum);
     }
-    List<String> trueTop = exact.entrySet().stream()
-        .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
-        .limit(10).map(Map.Entry::getKey).collect(Collectors.toList());
+    List<String> trueTop =
+        exact.entrySet().stream()
+            .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
+            .limit(10)
+            .map(Map.Entry::getKey)
+            .collect(Collectors.toList());
     List<HeavyHitters.Entry> top = h.top(10);
     assertThat(items(top)).containsExactlyElementsOf(trueTop);
     assertThat(top).allMatch(HeavyHitters.Entry::isCertain);
@@ -205,8 +214,9 @@ class HeavyHittersTest {
   void mergeRefusesASmallerCapacity() {
     assertThatThrownBy(() -> HeavyHitters.withCapacity(100).merge(HeavyHitters.withCapacity(50)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("cannot merge a heavy-hitters summary of capacity 50 into one of capacity 100: "
-            + "its counts are only within N/50");
+        .hasMessage(
+            "cannot merge a heavy-hitters summary of capacity 50 into one of capacity 100: "
+                + "its counts are only within N/50");
   }
 
   @Test
@@ -235,7 +245,8 @@ class HeavyHittersTest {
     assertThatThrownBy(() -> HeavyHitters.withCapacity(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("capacity must be in [1, 268435456], was 0");
-    assertThatThrownBy(() -> HeavyHitters.create(1.5)).hasMessage("epsilon must be in (0, 1), was 1.5");
+    assertThatThrownBy(() -> HeavyHitters.create(1.5))
+        .hasMessage("epsilon must be in (0, 1), was 1.5");
     assertThat(HeavyHitters.create(0.001).capacity()).isEqualTo(1000);
     HeavyHitters h = HeavyHitters.withCapacity(4);
     assertThatThrownBy(() -> h.add("x", -2)).hasMessage("count must be non-negative, was -2");
@@ -300,15 +311,20 @@ class HeavyHittersTest {
     terms.forEach(serial::add);
     assertThat(terms.stream().collect(HeavyHitters.toHeavyHitters(100))).isEqualTo(serial);
     // In parallel the parts are merged: other counts, the same guarantees.
-    checkAgainstExact(terms.parallelStream().collect(HeavyHitters.toHeavyHitters(100)), exact, 10, "parallel");
-    assertThatThrownBy(() -> HeavyHitters.toHeavyHitters(0)).hasMessage("capacity must be in [1, 268435456], was 0");
+    checkAgainstExact(
+        terms.parallelStream().collect(HeavyHitters.toHeavyHitters(100)), exact, 10, "parallel");
+    assertThatThrownBy(() -> HeavyHitters.toHeavyHitters(0))
+        .hasMessage("capacity must be in [1, 268435456], was 0");
   }
 
   @Test
   void resultsDoNotDependOnThePlacementKey() throws IOException {
     // Each summary draws its own key; the public XXH3 placement of old gives the same results too.
-    List<HeavyHitters> hs = List.of(HeavyHitters.withCapacity(200), HeavyHitters.withCapacity(200),
-        HeavyHitters.withPlacement(200, Hashing.xxh3_64()));
+    List<HeavyHitters> hs =
+        List.of(
+            HeavyHitters.withCapacity(200),
+            HeavyHitters.withCapacity(200),
+            HeavyHitters.withPlacement(200, Hashing.xxh3_64()));
     int[] stream = new Zipf(5000, 0.9, 0x5ec2e701L).stream(50_000);
     for (HeavyHitters h : hs) {
       for (int item : stream) {
@@ -391,14 +407,18 @@ class HeavyHittersTest {
     byte[] b = bytes(h);
     for (int len = 0; len < b.length; len++) {
       byte[] cut = Arrays.copyOf(b, len);
-      assertThatThrownBy(() -> read(cut)).as("truncated to %d", len).isInstanceOf(SketchFormatException.class);
+      assertThatThrownBy(() -> read(cut))
+          .as("truncated to %d", len)
+          .isInstanceOf(SketchFormatException.class);
     }
     SplittableRandom r = new SplittableRandom(0xf1101001L);
     for (int i = 0; i < 300; i++) {
       byte[] bad = b.clone();
       int bit = r.nextInt(8 * bad.length);
       bad[bit >>> 3] ^= (byte) (1 << (bit & 7));
-      assertThatThrownBy(() -> read(bad)).as("bit %d flipped", bit).isInstanceOf(SketchFormatException.class);
+      assertThatThrownBy(() -> read(bad))
+          .as("bit %d flipped", bit)
+          .isInstanceOf(SketchFormatException.class);
     }
   }
 
@@ -409,16 +429,28 @@ class HeavyHittersTest {
     int a = PAYLOAD;
     int bEntry = a + 21;
     int d = bEntry + 21;
-    assertRefused(Bytes.putInt(b, CAPACITY, 0), "heavy-hitters field 'capacity' is 0, must be in [1, 268435456]");
-    assertRefused(Bytes.putInt(b, CAPACITY, 2), "heavy-hitters field 'size' is 3, must be in [0, capacity 2]");
-    assertRefused(Bytes.putLong(b, TOTAL, -5), "heavy-hitters field 'total count' is -5, must be non-negative");
-    assertRefused(Bytes.putLong(b, TOTAL, 10), "heavy-hitters counts sum to 11, more than the total count 10");
-    assertRefused(Bytes.putLong(b, a, 2),
+    assertRefused(
+        Bytes.putInt(b, CAPACITY, 0),
+        "heavy-hitters field 'capacity' is 0, must be in [1, 268435456]");
+    assertRefused(
+        Bytes.putInt(b, CAPACITY, 2),
+        "heavy-hitters field 'size' is 3, must be in [0, capacity 2]");
+    assertRefused(
+        Bytes.putLong(b, TOTAL, -5),
+        "heavy-hitters field 'total count' is -5, must be non-negative");
+    assertRefused(
+        Bytes.putLong(b, TOTAL, 10),
+        "heavy-hitters counts sum to 11, more than the total count 10");
+    assertRefused(
+        Bytes.putLong(b, a, 2),
         "heavy-hitters entry 1 has count 3, must be non-negative and no larger than the entry before it");
-    assertRefused(Bytes.putLong(b, d + 8, 4), "heavy-hitters entry 2 has error 4, must be in [0, 3]");
-    assertRefused(Bytes.putLong(b, a + 8, -1), "heavy-hitters entry 0 has error -1, must be in [0, 3]");
+    assertRefused(
+        Bytes.putLong(b, d + 8, 4), "heavy-hitters entry 2 has error 4, must be in [0, 3]");
+    assertRefused(
+        Bytes.putLong(b, a + 8, -1), "heavy-hitters entry 0 has error -1, must be in [0, 3]");
     // With room to spare, every count is exact, so no error is allowed.
-    assertRefused(Bytes.putInt(b, CAPACITY, 4), "heavy-hitters entry 2 has error 2, must be in [0, 0]");
+    assertRefused(
+        Bytes.putInt(b, CAPACITY, 4), "heavy-hitters entry 2 has error 2, must be in [0, 0]");
     // The same item twice ("b" renamed "a").
     assertRefused(Bytes.putByte(b, bEntry + 20, 'a'), "heavy-hitters summary lists an item twice");
     // An item length running past the payload.
@@ -427,8 +459,9 @@ class HeavyHittersTest {
         .hasMessageContaining("'item' needs 1000 bytes");
     // A huge size and item total with nothing behind them: the payload length must match them, and
     // when it does too, reading fails at the end of the input having allocated only what it read.
-    byte[] huge = Bytes.putLong(Bytes.putInt(Bytes.putInt(b, CAPACITY, 1 << 28), SIZE, 1 << 28),
-        ITEM_BYTES, 1L << 40);
+    byte[] huge =
+        Bytes.putLong(
+            Bytes.putInt(Bytes.putInt(b, CAPACITY, 1 << 28), SIZE, 1 << 28), ITEM_BYTES, 1L << 40);
     assertThatThrownBy(() -> read(huge))
         .isInstanceOf(SketchFormatException.class)
         .hasMessageContaining("payload length");

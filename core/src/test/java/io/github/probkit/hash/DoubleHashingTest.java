@@ -13,8 +13,19 @@ import org.junit.jupiter.api.Test;
 class DoubleHashingTest {
   private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
   private static final long[] SIZES = {
-    1, 2, 16, 100_000, 9_585_059, (1L << 31) - 1, (1L << 31) + 1, (1L << 32) + 3, 9_585_058_378L,
-    1L << 40, (1L << 62) + 12345, Long.MAX_VALUE - 1, Long.MAX_VALUE
+    1,
+    2,
+    16,
+    100_000,
+    9_585_059,
+    (1L << 31) - 1,
+    (1L << 31) + 1,
+    (1L << 32) + 3,
+    9_585_058_378L,
+    1L << 40,
+    (1L << 62) + 12345,
+    Long.MAX_VALUE - 1,
+    Long.MAX_VALUE
   };
 
   private static BigInteger unsigned(long x) {
@@ -44,8 +55,11 @@ class DoubleHashingTest {
         long p = DoubleHashing.unsignedMod(h1, m);
         long step = DoubleHashing.unsignedMod(h2, m);
         for (int i = 0; i < 20; i++) {
-          long expected = unsigned(h1).add(BigInteger.valueOf(i).multiply(unsigned(h2)))
-              .mod(BigInteger.valueOf(m)).longValueExact();
+          long expected =
+              unsigned(h1)
+                  .add(BigInteger.valueOf(i).multiply(unsigned(h2)))
+                  .mod(BigInteger.valueOf(m))
+                  .longValueExact();
           assertThat(p).as("m=%d i=%d", m, i).isEqualTo(expected);
           p = DoubleHashing.addMod(p, step, m);
         }

@@ -38,7 +38,8 @@ class HashStrategyTest {
   @Test
   void aLongKeyHashesAsItsLittleEndianBytes() {
     SplittableRandom r = new SplittableRandom(0x9e3779b97f4a7c15L);
-    for (HashStrategy h : new HashStrategy[] {HashStrategy.xxh3(), HashStrategy.xxh3(42), HashStrategy.fnv1a()}) {
+    for (HashStrategy h :
+        new HashStrategy[] {HashStrategy.xxh3(), HashStrategy.xxh3(42), HashStrategy.fnv1a()}) {
       for (int i = 0; i < 1000; i++) {
         long k = r.nextLong();
         byte[] le = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(k).array();
@@ -58,8 +59,13 @@ class HashStrategyTest {
       for (int j = 0; j < len; j++) {
         // Mostly ASCII, some Latin, CJK, and surrogate halves (paired or not).
         int kind = r.nextInt(10);
-        sb.append((char) (kind < 6 ? r.nextInt(0x80) : kind < 8 ? 0x80 + r.nextInt(0x700)
-            : kind < 9 ? 0x4e00 + r.nextInt(0x5000) : 0xd800 + r.nextInt(0x800)));
+        sb.append(
+            (char)
+                (kind < 6
+                    ? r.nextInt(0x80)
+                    : kind < 8
+                        ? 0x80 + r.nextInt(0x700)
+                        : kind < 9 ? 0x4e00 + r.nextInt(0x5000) : 0xd800 + r.nextInt(0x800)));
       }
       String s = sb.toString();
       byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
@@ -72,12 +78,14 @@ class HashStrategyTest {
 
   @Test
   void encodedObjectsHashAsTheirBytes() {
-    KeyEncoder<int[]> enc = (a, sink) -> {
-      for (int v : a) {
-        sink.putInt(v);
-      }
-    };
-    byte[] expected = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(7).putInt(-1).array();
+    KeyEncoder<int[]> enc =
+        (a, sink) -> {
+          for (int v : a) {
+            sink.putInt(v);
+          }
+        };
+    byte[] expected =
+        ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(7).putInt(-1).array();
     assertThat(HashStrategy.xxh3().hash64(new int[] {7, -1}, enc))
         .isEqualTo(HashStrategy.xxh3().hash64(expected));
   }
@@ -87,7 +95,8 @@ class HashStrategyTest {
     assertThat(HashStrategy.xxh3()).isEqualTo(HashStrategy.xxh3(0));
     assertThat(HashStrategy.xxh3(1)).isNotEqualTo(HashStrategy.xxh3(2));
     assertThat(HashStrategy.fnv1a()).isNotEqualTo(HashStrategy.xxh3(Fnv1a.OFFSET_BASIS));
-    assertThat(HashStrategy.of(HashAlgorithm.FNV1A_64, Fnv1a.OFFSET_BASIS)).isEqualTo(HashStrategy.fnv1a());
+    assertThat(HashStrategy.of(HashAlgorithm.FNV1A_64, Fnv1a.OFFSET_BASIS))
+        .isEqualTo(HashStrategy.fnv1a());
     assertThat(HashStrategy.fnv1a().toString()).isEqualTo("fnv1a(seed=0xcbf29ce484222325)");
   }
 

@@ -24,7 +24,10 @@ class KeyBufferTest {
     return new User(prefix + i, prefix + i + "@example.com");
   }
 
-  /** Before: the nested hash reset the thread's buffer, and 1,000 of 1,000 absent users were present. */
+  /**
+   * Before: the nested hash reset the thread's buffer, and 1,000 of 1,000 absent users were
+   * present.
+   */
   @Test
   void anEncoderMayHashWithProbkit() {
     BloomFilter f = BloomFilter.create(1000, 0.01);
@@ -71,10 +74,11 @@ class KeyBufferTest {
 
   @Test
   void anEncoderThatThrowsGivesTheBufferBack() {
-    KeyEncoder<String> failing = (s, sink) -> {
-      sink.putString(s);
-      throw new IllegalStateException("encoder failed");
-    };
+    KeyEncoder<String> failing =
+        (s, sink) -> {
+          sink.putString(s);
+          throw new IllegalStateException("encoder failed");
+        };
     assertThatThrownBy(() -> HashStrategy.xxh3().hash64("k", failing)).hasMessage("encoder failed");
     assertThat(KeyBuffer.ownTaken()).isFalse();
   }
@@ -88,16 +92,29 @@ class KeyBufferTest {
   @Test
   void aStringsKeyIsItsUtf8Bytes() {
     String[] samples = {
-      "", "a", "user:000000000000042", "caf\u00e9", "\u00ff\u0080", "\u0141bc", "x\u4e16\u754c",
-      "\ud83d\ude00 smile", "lone \ud800 high", "lone \udc00 low", "\u0100".repeat(70), "a".repeat(63),
-      "a".repeat(64), "b".repeat(65) + "\u0101", "z".repeat(1000)
+      "",
+      "a",
+      "user:000000000000042",
+      "caf\u00e9",
+      "\u00ff\u0080",
+      "\u0141bc",
+      "x\u4e16\u754c",
+      "\ud83d\ude00 smile",
+      "lone \ud800 high",
+      "lone \udc00 low",
+      "\u0100".repeat(70),
+      "a".repeat(63),
+      "a".repeat(64),
+      "b".repeat(65) + "\u0101",
+      "z".repeat(1000)
     };
     for (String s : samples) {
       byte[] expected = s.getBytes(StandardCharsets.UTF_8);
       for (CharSequence cs : new CharSequence[] {s, new StringBuilder(s)}) {
         KeyBuffer b = KeyBuffer.utf8(cs);
         try {
-          assertThat(Arrays.copyOf(b.bytes(), b.length())).as("%s (%s)", s, cs.getClass().getSimpleName())
+          assertThat(Arrays.copyOf(b.bytes(), b.length()))
+              .as("%s (%s)", s, cs.getClass().getSimpleName())
               .isEqualTo(expected);
         } finally {
           b.release();

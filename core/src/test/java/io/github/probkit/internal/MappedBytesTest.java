@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reads of every width at every offset agree with the file's bytes, across region boundaries: regions
- * of 128 bytes here stand for the 1 GiB regions of a file over 2 GiB.
+ * Reads of every width at every offset agree with the file's bytes, across region boundaries:
+ * regions of 128 bytes here stand for the 1 GiB regions of a file over 2 GiB.
  */
 class MappedBytesTest {
   @TempDir Path dir;
@@ -39,7 +39,8 @@ class MappedBytesTest {
             assertThat(m.getShort(at)).isEqualTo(expected.getShort(offset + at));
           }
           if (at + 8 <= length) {
-            assertThat(m.getLong(at)).as("long at %d, regions of 2^%d", at, bits)
+            assertThat(m.getLong(at))
+                .as("long at %d, regions of 2^%d", at, bits)
                 .isEqualTo(expected.getLong(offset + at));
           }
         }

@@ -28,7 +28,9 @@ class PackedArrayTest {
       for (int i = 0; i < n; i++) {
         assertThat(a.get(i)).isEqualTo(model[i]);
       }
-      assertThat(PackedArray.tailIsClear(a.words(), (long) n * width)).as("width %d", width).isTrue();
+      assertThat(PackedArray.tailIsClear(a.words(), (long) n * width))
+          .as("width %d", width)
+          .isTrue();
       assertThat(a.words()).hasSize((int) ((n * width + 63) / 64));
     }
   }
@@ -45,7 +47,8 @@ class PackedArrayTest {
   void badShapesAreRefused() {
     assertThatThrownBy(() -> new PackedArray(10, 0)).hasMessageContaining("was 0");
     assertThatThrownBy(() -> new PackedArray(10, 33)).hasMessageContaining("was 33");
-    assertThatThrownBy(() -> new PackedArray(PackedArray.MAX_BITS, 2)).hasMessageContaining("exceed");
+    assertThatThrownBy(() -> new PackedArray(PackedArray.MAX_BITS, 2))
+        .hasMessageContaining("exceed");
     assertThatThrownBy(() -> new PackedArray(10, 4, new long[2])).hasMessageContaining("2 words");
   }
 }

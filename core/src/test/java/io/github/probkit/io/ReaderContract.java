@@ -21,10 +21,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
 /**
- * The contract every reader keeps on hostile bytes, shared by the seeded mutation test and the Jazzer
- * fuzz targets: the input ends in a SketchFormatException or in a structure that works — it answers
- * queries, keeps a key added to it, and writes bytes that read back to the same bytes — and the
- * reader never allocates out of proportion to the input.
+ * The contract every reader keeps on hostile bytes, shared by the seeded mutation test and the
+ * Jazzer fuzz targets: the input ends in a SketchFormatException or in a structure that works — it
+ * answers queries, keeps a key added to it, and writes bytes that read back to the same bytes — and
+ * the reader never allocates out of proportion to the input.
  */
 final class ReaderContract {
   private static final byte[] PROBE = "hostile-probe".getBytes(StandardCharsets.UTF_8);
@@ -54,7 +54,9 @@ final class ReaderContract {
       read(what, reader, input);
       allocated = allocatedBytes() - allocated;
       if (allocated >= bound) {
-        fail("%s allocated %d bytes for a %d-byte input %s", what, allocated, input.length, hex(input));
+        fail(
+            "%s allocated %d bytes for a %d-byte input %s",
+            what, allocated, input.length, hex(input));
       }
     }
     if (structure != null) {
@@ -100,7 +102,8 @@ final class ReaderContract {
       CountMinSketch c = (CountMinSketch) s;
       long before = c.estimate(PROBE);
       c.add(PROBE, 3);
-      assertThat(c.estimate(PROBE)).isGreaterThanOrEqualTo(Math.min(Long.MAX_VALUE - 3, before) + 3);
+      assertThat(c.estimate(PROBE))
+          .isGreaterThanOrEqualTo(Math.min(Long.MAX_VALUE - 3, before) + 3);
       assertThat(c.totalCount()).isNotNegative();
     } else if (s instanceof CardinalitySketch) {
       CardinalitySketch c = (CardinalitySketch) s;
@@ -129,7 +132,9 @@ final class ReaderContract {
     assertThat(write(again)).as("written, read and written again").isEqualTo(written);
   }
 
-  /** The bytes {@code s.writeTo} writes (every structure has one; reflection keeps this generic). */
+  /**
+   * The bytes {@code s.writeTo} writes (every structure has one; reflection keeps this generic).
+   */
   static byte[] write(Object s) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {

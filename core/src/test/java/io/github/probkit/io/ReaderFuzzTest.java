@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Tag;
  * that the fuzzer reaches the validation behind the CRC). Tagged {@code fuzz}, so not part of
  * {@code mvn verify}; docs/TESTING.md says how to run one target, and where findings go.
  *
- * <p>Without {@code JAZZER_FUZZ=1} each target only replays its seeds, from
- * {@code src/test/resources/io/github/probkit/io/ReaderFuzzTestInputs/<target>/}, written by
- * {@link #main} from {@link ReaderMutationTest#samples()}. An input the fuzzer fails on is to be
- * kept as a plain test (in the reader's own test class), which the default build runs.
+ * <p>Without {@code JAZZER_FUZZ=1} each target only replays its seeds, from {@code
+ * src/test/resources/io/github/probkit/io/ReaderFuzzTestInputs/<target>/}, written by {@link #main}
+ * from {@link ReaderMutationTest#samples()}. An input the fuzzer fails on is to be kept as a plain
+ * test (in the reader's own test class), which the default build runs.
  */
 @Tag("fuzz")
 class ReaderFuzzTest {
@@ -106,10 +106,14 @@ class ReaderFuzzTest {
    * when a type is added; the seeds are then checked in.
    */
   public static void main(String[] args) throws IOException {
-    Path root = Path.of(args.length > 0 ? args[0]
-        : "core/src/test/resources/io/github/probkit/io/ReaderFuzzTestInputs");
+    Path root =
+        Path.of(
+            args.length > 0
+                ? args[0]
+                : "core/src/test/resources/io/github/probkit/io/ReaderFuzzTestInputs");
     for (ReaderMutationTest.Sample s : ReaderMutationTest.samples()) {
-      boolean filter = !List.of("count-min", "heavy-hitters", "hyperloglog", "ultraloglog").contains(s.name);
+      boolean filter =
+          !List.of("count-min", "heavy-hitters", "hyperloglog", "ultraloglog").contains(s.name);
       for (int i = 0; i < s.files.size(); i++) {
         write(root.resolve(target(s.name)).resolve("seed-" + i), s.files.get(i));
         if (filter) {

@@ -7,7 +7,6 @@ import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
-import io.github.probkit.hash.HashStrategy;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -48,13 +47,17 @@ class ReaderMemoryTest {
       BloomFilter g = readFile(file, buffered);
       long allocated = ReaderContract.allocatedBytes() - before;
       assertThat(g).isEqualTo(f);
-      assertThat((double) allocated / f.byteSize()).as("allocated per byte of the structure, buffered %s", buffered)
+      assertThat((double) allocated / f.byteSize())
+          .as("allocated per byte of the structure, buffered %s", buffered)
           .isLessThanOrEqualTo(1.1);
     }
   }
 
   private static BloomFilter readFile(Path file, boolean buffered) throws IOException {
-    try (InputStream in = buffered ? new BufferedInputStream(Files.newInputStream(file)) : Files.newInputStream(file)) {
+    try (InputStream in =
+        buffered
+            ? new BufferedInputStream(Files.newInputStream(file))
+            : Files.newInputStream(file)) {
       return BloomFilter.readFrom(in);
     }
   }
@@ -117,10 +120,16 @@ class ReaderMemoryTest {
     byte[] header = fuse16Header(length, count, 1);
     assertThatThrownBy(() -> BinaryFuseFilter.readFrom(new ByteArrayInputStream(header)))
         .isInstanceOf(SketchFormatException.class)
-        .hasMessage("truncated binary-fuse payload: input ended " + 2L * (count + 2) * length + " bytes early");
+        .hasMessage(
+            "truncated binary-fuse payload: input ended "
+                + 2L * (count + 2) * length
+                + " bytes early");
   }
 
-  /** The same boundary read whole: 2 GiB of zero fingerprints, read into a 2 GiB short[] and written back. */
+  /**
+   * The same boundary read whole: 2 GiB of zero fingerprints, read into a 2 GiB short[] and written
+   * back.
+   */
   @Test
   @Tag("slow")
   void aSixteenBitFilterAbove2To30SlotsReadsAndWritesBack() throws IOException {
@@ -134,15 +143,19 @@ class ReaderMemoryTest {
     for (long done = 0; done < 2 * slots; done += zeros.length) {
       crc.update(zeros);
     }
-    byte[] tail = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) crc.getValue()).array();
-    // A file-like stream: it tells how much is left (capped at 2^31 - 1, as the JDK's file streams are).
+    byte[] tail =
+        ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) crc.getValue()).array();
+    // A file-like stream: it tells how much is left (capped at 2^31 - 1, as the JDK's file streams
+    // are).
     InputStream in = new CraftedStream(header, 2 * slots, tail);
     BinaryFuseFilter f = BinaryFuseFilter.readFrom(in);
     assertThat(f.bitSize()).isEqualTo(16 * slots);
     CountingStream out = new CountingStream();
     f.writeTo(out);
     assertThat(out.count).isEqualTo(header.length + 2 * slots + 4);
-    assertThat(out.crc.getValue()).as("written back byte for byte").isEqualTo(crcOf(header, 2 * slots, tail));
+    assertThat(out.crc.getValue())
+        .as("written back byte for byte")
+        .isEqualTo(crcOf(header, 2 * slots, tail));
   }
 
   private static long crcOf(byte[] header, long zeros, byte[] tail) {
@@ -161,9 +174,17 @@ class ReaderMemoryTest {
     ByteBuffer p = SketchWriter.params(25);
     p.put((byte) 16).putInt(segmentLength).putInt(segmentCount).putLong(keys).putLong(0);
     long slots = (long) (segmentCount + 2) * segmentLength;
-    ByteBuffer h = ByteBuffer.allocate(SketchWriter.HEADER_BYTES + 25).order(ByteOrder.LITTLE_ENDIAN);
-    h.putInt(SketchWriter.MAGIC).put((byte) SketchWriter.VERSION).put((byte) StructureType.BINARY_FUSE_FILTER.id())
-        .put((byte) 1).put((byte) 0).putLong(0).putInt(25).putLong(2 * slots).put(p.array());
+    ByteBuffer h =
+        ByteBuffer.allocate(SketchWriter.HEADER_BYTES + 25).order(ByteOrder.LITTLE_ENDIAN);
+    h.putInt(SketchWriter.MAGIC)
+        .put((byte) SketchWriter.VERSION)
+        .put((byte) StructureType.BINARY_FUSE_FILTER.id())
+        .put((byte) 1)
+        .put((byte) 0)
+        .putLong(0)
+        .putInt(25)
+        .putLong(2 * slots)
+        .put(p.array());
     return h.array();
   }
 
@@ -204,7 +225,10 @@ class ReaderMemoryTest {
       int n = (int) Math.min(len, total - at);
       for (int i = 0; i < n; i++, at++) {
         long tailStart = total - tail.length;
-        b[off + i] = at < header.length ? header[(int) at] : at >= tailStart ? tail[(int) (at - tailStart)] : 0;
+        b[off + i] =
+            at < header.length
+                ? header[(int) at]
+                : at >= tailStart ? tail[(int) (at - tailStart)] : 0;
       }
       return n;
     }

@@ -28,11 +28,12 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every reader against hostile bytes: valid files with bits flipped, truncated, extended, length and
- * parameter fields set to huge or negative values, type and version bytes changed — half of them
- * with the checksum recomputed, so that the mutation reaches the structure's own validation instead
- * of stopping at the CRC. Every input must end in a valid structure or a SketchFormatException:
- * never another exception, and never an allocation out of proportion to the input.
+ * Every reader against hostile bytes: valid files with bits flipped, truncated, extended, length
+ * and parameter fields set to huge or negative values, type and version bytes changed — half of
+ * them with the checksum recomputed, so that the mutation reaches the structure's own validation
+ * instead of stopping at the CRC. Every input must end in a valid structure or a
+ * SketchFormatException: never another exception, and never an allocation out of proportion to the
+ * input.
  */
 class ReaderMutationTest {
   private static final int MUTATIONS_PER_TYPE = 10_000;
@@ -70,7 +71,9 @@ class ReaderMutationTest {
     small.add("asha");
     BloomFilter mid = BloomFilter.create(500, 0.01);
     Keys.sequential("k", 0, 500).forEach(mid::add);
-    s.add(new Sample("bloom", BloomFilter::readFrom, List.of(bytes(small::writeTo), bytes(mid::writeTo))));
+    s.add(
+        new Sample(
+            "bloom", BloomFilter::readFrom, List.of(bytes(small::writeTo), bytes(mid::writeTo))));
 
     CountingBloomFilter counting = CountingBloomFilter.create(300, 0.01);
     Keys.sequential("c", 0, 300).forEach(counting::add);
@@ -88,19 +91,29 @@ class ReaderMutationTest {
     Keys.sequential("b", 0, 300).forEach(blocked::add);
     s.add(new Sample("blocked", BlockedBloomFilter::readFrom, List.of(bytes(blocked::writeTo))));
 
-    BinaryFuseFilter fuse8 = BinaryFuseFilter.create(Keys.sequential("f", 0, 300), FingerprintBits.BITS_8);
-    BinaryFuseFilter fuse16 = BinaryFuseFilter.create(Keys.sequential("f", 0, 40), FingerprintBits.BITS_16);
+    BinaryFuseFilter fuse8 =
+        BinaryFuseFilter.create(Keys.sequential("f", 0, 300), FingerprintBits.BITS_8);
+    BinaryFuseFilter fuse16 =
+        BinaryFuseFilter.create(Keys.sequential("f", 0, 40), FingerprintBits.BITS_16);
     BinaryFuseFilter empty = BinaryFuseFilter.create(List.of(), FingerprintBits.BITS_16);
-    s.add(new Sample("binary-fuse", BinaryFuseFilter::readFrom,
-        List.of(bytes(fuse8::writeTo), bytes(fuse16::writeTo), bytes(empty::writeTo))));
+    s.add(
+        new Sample(
+            "binary-fuse",
+            BinaryFuseFilter::readFrom,
+            List.of(bytes(fuse8::writeTo), bytes(fuse16::writeTo), bytes(empty::writeTo))));
 
     CountMinSketch cms = CountMinSketch.withDimensions(40, 3);
-    CountMinSketch conservative = CountMinSketch.withDimensions(16, 2, HashStrategy.fnv1a()).withConservativeUpdate();
+    CountMinSketch conservative =
+        CountMinSketch.withDimensions(16, 2, HashStrategy.fnv1a()).withConservativeUpdate();
     for (int i = 0; i < 500; i++) {
       cms.add("t" + (i % 37));
       conservative.add("t" + (i % 11));
     }
-    s.add(new Sample("count-min", CountMinSketch::readFrom, List.of(bytes(cms::writeTo), bytes(conservative::writeTo))));
+    s.add(
+        new Sample(
+            "count-min",
+            CountMinSketch::readFrom,
+            List.of(bytes(cms::writeTo), bytes(conservative::writeTo))));
 
     HeavyHitters top = HeavyHitters.withCapacity(20);
     for (int i = 0; i < 500; i++) {
@@ -113,18 +126,26 @@ class ReaderMutationTest {
     HyperLogLog dense = HyperLogLog.create(6);
     Keys.sequential("h", 0, 300).forEach(dense::add);
     HyperLogLog merged = HyperLogLog.create(6).merge(dense).merge(sparse);
-    s.add(new Sample("hyperloglog", HyperLogLog::readFrom,
-        List.of(bytes(sparse::writeTo), bytes(dense::writeTo), bytes(merged::writeTo))));
+    s.add(
+        new Sample(
+            "hyperloglog",
+            HyperLogLog::readFrom,
+            List.of(bytes(sparse::writeTo), bytes(dense::writeTo), bytes(merged::writeTo))));
     UltraLogLog ull = UltraLogLog.create(6);
     Keys.sequential("u", 0, 300).forEach(ull::add);
     UltraLogLog ullMerged = UltraLogLog.create(4).merge(ull).merge(ull.downsize(5));
-    s.add(new Sample("ultraloglog", UltraLogLog::readFrom, List.of(bytes(ull::writeTo), bytes(ullMerged::writeTo))));
+    s.add(
+        new Sample(
+            "ultraloglog",
+            UltraLogLog::readFrom,
+            List.of(bytes(ull::writeTo), bytes(ullMerged::writeTo))));
     return s;
   }
 
   @TestFactory
   Stream<DynamicTest> everyReaderSurvivesMutatedInput() {
-    return samples().stream().map(sample -> DynamicTest.dynamicTest(sample.name, () -> fuzz(sample)));
+    return samples().stream()
+        .map(sample -> DynamicTest.dynamicTest(sample.name, () -> fuzz(sample)));
   }
 
   private static void fuzz(Sample sample) {
@@ -144,7 +165,8 @@ class ReaderMutationTest {
         // changed within its length; bytes appended after it are not part of it) must be caught,
         // by the CRC32C if by nothing else: a reader that skips the checksum fails here.
         assertThat(crcFixed || !changedWithin(original, input))
-            .as("%s mutation %d changed the file, kept its checksum, and was read: %s",
+            .as(
+                "%s mutation %d changed the file, kept its checksum, and was read: %s",
                 sample.name, i, ReaderContract.hex(input))
             .isTrue();
       }
@@ -154,7 +176,9 @@ class ReaderMutationTest {
     assertThat(valid).isPositive();
   }
 
-  /** Whether {@code input} is shorter than {@code original} or differs from it within its length. */
+  /**
+   * Whether {@code input} is shorter than {@code original} or differs from it within its length.
+   */
   static boolean changedWithin(byte[] original, byte[] input) {
     return input.length < original.length
         || !java.util.Arrays.equals(original, 0, original.length, input, 0, original.length);
@@ -163,8 +187,19 @@ class ReaderMutationTest {
   static byte[] mutate(byte[] original, SplittableRandom r) {
     byte[] b = original.clone();
     ByteBuffer le = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-    long[] extremes = {0, 1, -1, Integer.MAX_VALUE, Integer.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE,
-        1L << 31, 1L << 32, 1L << 40, 1L << 62};
+    long[] extremes = {
+      0,
+      1,
+      -1,
+      Integer.MAX_VALUE,
+      Integer.MIN_VALUE,
+      Long.MAX_VALUE,
+      Long.MIN_VALUE,
+      1L << 31,
+      1L << 32,
+      1L << 40,
+      1L << 62
+    };
     switch (r.nextInt(9)) {
       case 0: // flip 1..4 bits
         for (int n = 1 + r.nextInt(4); n > 0; n--) {
@@ -174,13 +209,14 @@ class ReaderMutationTest {
         return b;
       case 1: // truncate
         return java.util.Arrays.copyOf(b, r.nextInt(b.length));
-      case 2: { // extend with random bytes
-        byte[] e = java.util.Arrays.copyOf(b, b.length + 1 + r.nextInt(64));
-        for (int i = b.length; i < e.length; i++) {
-          e[i] = (byte) r.nextInt(256);
+      case 2:
+        { // extend with random bytes
+          byte[] e = java.util.Arrays.copyOf(b, b.length + 1 + r.nextInt(64));
+          for (int i = b.length; i < e.length; i++) {
+            e[i] = (byte) r.nextInt(256);
+          }
+          return e;
         }
-        return e;
-      }
       case 3: // the parameter length
         le.putInt(16, (int) extremes[r.nextInt(extremes.length)]);
         return b;
@@ -190,33 +226,36 @@ class ReaderMutationTest {
       case 5: // type, version, algorithm or flags byte
         b[4 + r.nextInt(4)] = (byte) r.nextInt(256);
         return b;
-      case 6: { // a 4- or 8-byte parameter field set to an extreme
-        int params = le.getInt(16);
-        if (params >= 4) {
-          int at = 28 + 4 * r.nextInt(params / 4);
-          long v = extremes[r.nextInt(extremes.length)];
-          if (at + 8 <= 28 + params && r.nextBoolean()) {
-            le.putLong(at, v);
-          } else {
-            le.putInt(at, (int) v);
+      case 6:
+        { // a 4- or 8-byte parameter field set to an extreme
+          int params = le.getInt(16);
+          if (params >= 4) {
+            int at = 28 + 4 * r.nextInt(params / 4);
+            long v = extremes[r.nextInt(extremes.length)];
+            if (at + 8 <= 28 + params && r.nextBoolean()) {
+              le.putLong(at, v);
+            } else {
+              le.putInt(at, (int) v);
+            }
           }
+          return b;
         }
-        return b;
-      }
-      case 7: { // parameter field and payload length changed together, consistently large
-        int params = le.getInt(16);
-        if (params >= 8) {
-          le.putLong(28, 1L << (20 + r.nextInt(20)));
+      case 7:
+        { // parameter field and payload length changed together, consistently large
+          int params = le.getInt(16);
+          if (params >= 8) {
+            le.putLong(28, 1L << (20 + r.nextInt(20)));
+          }
+          le.putLong(20, 1L << (17 + r.nextInt(20)));
+          return b;
         }
-        le.putLong(20, 1L << (17 + r.nextInt(20)));
-        return b;
-      }
-      default: { // random bytes anywhere
-        for (int n = 1 + r.nextInt(8); n > 0; n--) {
-          b[r.nextInt(b.length)] = (byte) r.nextInt(256);
+      default:
+        { // random bytes anywhere
+          for (int n = 1 + r.nextInt(8); n > 0; n--) {
+            b[r.nextInt(b.length)] = (byte) r.nextInt(256);
+          }
+          return b;
         }
-        return b;
-      }
     }
   }
 }

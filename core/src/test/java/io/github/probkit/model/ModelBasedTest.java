@@ -37,12 +37,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Random sequences of add, remove, merge and write-read, checked after every step against an
- * exact model: a multiset of keys for filters, exact counts for frequency sketches. Both sides are
+ * Random sequences of add, remove, merge and write-read, checked after every step against an exact
+ * model: a multiset of keys for filters, exact counts for frequency sketches. Both sides are
  * checked: nothing in the model is lost (no false negative, no estimate below the truth), and
- * nothing beyond it is reported (a filter answers every key as a filter built from the model's
- * keys alone does, so a removed key is answered as a never-added one; a count-min estimate is at
- * most that of the sketch of the model's counts).
+ * nothing beyond it is reported (a filter answers every key as a filter built from the model's keys
+ * alone does, so a removed key is answered as a never-added one; a count-min estimate is at most
+ * that of the sketch of the model's counts).
  */
 class ModelBasedTest {
   private static final int SEQUENCES = 15;
@@ -67,13 +67,21 @@ class ModelBasedTest {
     long blockedBits = BlockedBloomFilter.optimalBits(2 * POOL, 0.01);
     int blockedHashes = BlockedBloomFilter.optimalHashes(blockedBits, 2 * POOL);
     return List.of(
-        new FilterType("bloom", () -> BloomFilter.create(2 * POOL, 0.01),
+        new FilterType(
+            "bloom",
+            () -> BloomFilter.create(2 * POOL, 0.01),
             (a, b) -> ((BloomFilter) a).merge((BloomFilter) b)),
-        new FilterType("counting", () -> CountingBloomFilter.create(2 * POOL, 0.01),
+        new FilterType(
+            "counting",
+            () -> CountingBloomFilter.create(2 * POOL, 0.01),
             (a, b) -> ((CountingBloomFilter) a).merge((CountingBloomFilter) b)),
-        new FilterType("cuckoo", () -> CuckooFilter.create(4 * POOL, 0.01),
+        new FilterType(
+            "cuckoo",
+            () -> CuckooFilter.create(4 * POOL, 0.01),
             (a, b) -> ((CuckooFilter) a).merge((CuckooFilter) b)),
-        new FilterType("blocked", () -> BlockedBloomFilter.withBits(blockedBits, blockedHashes),
+        new FilterType(
+            "blocked",
+            () -> BlockedBloomFilter.withBits(blockedBits, blockedHashes),
             (a, b) -> ((BlockedBloomFilter) a).merge((BlockedBloomFilter) b)),
         new FilterType("scalable", () -> ScalableBloomFilter.create(20, 0.01), null));
   }
@@ -127,7 +135,9 @@ class ModelBasedTest {
         } else if (op < 15 && f instanceof DeletableFilter) {
           // Only keys that are in may be removed: removing others is a documented misuse.
           if (model.getOrDefault(k, 0) > 0) {
-            assertThat(((DeletableFilter) f).remove(key(k))).as(where + ": remove of a present key").isTrue();
+            assertThat(((DeletableFilter) f).remove(key(k)))
+                .as(where + ": remove of a present key")
+                .isTrue();
             model.merge(k, -1, Integer::sum);
           }
         } else if (op < 17 && type.merge != null) {
@@ -151,7 +161,9 @@ class ModelBasedTest {
         }
         for (Map.Entry<Integer, Integer> e : model.entrySet()) {
           if (e.getValue() > 0) {
-            assertThat(f.mightContain(key(e.getKey()))).as(where + ": key %d is in", e.getKey()).isTrue();
+            assertThat(f.mightContain(key(e.getKey())))
+                .as(where + ": key %d is in", e.getKey())
+                .isTrue();
           }
         }
         if (step % 5 == 4 || step == STEPS - 1) {
@@ -173,21 +185,29 @@ class ModelBasedTest {
       return;
     }
     MutableFilter reference = type.make.get();
-    model.forEach((k, times) -> {
-      for (int i = 0; i < times; i++) {
-        // A Bloom-type add may change no bit; a deletable filter must record every add.
-        boolean recorded = reference.add(key(k));
-        assertThat(recorded || !(reference instanceof DeletableFilter)).as(where + ": reference add of key %d", k).isTrue();
-      }
-    });
+    model.forEach(
+        (k, times) -> {
+          for (int i = 0; i < times; i++) {
+            // A Bloom-type add may change no bit; a deletable filter must record every add.
+            boolean recorded = reference.add(key(k));
+            assertThat(recorded || !(reference instanceof DeletableFilter))
+                .as(where + ": reference add of key %d", k)
+                .isTrue();
+          }
+        });
     if (f instanceof CountingBloomFilter) {
       // Its counters are a function of the multiset alone: the same filter, counter for counter.
       assertThat(f).as(where).isEqualTo(reference);
     }
     for (int k = 0; k < 2 * POOL; k++) {
       if (f.mightContain(key(k)) != reference.mightContain(key(k))) {
-        fail("%s: key %d, %d times in, answered %s, the model's filter %s", where, k, model.getOrDefault(k, 0),
-            f.mightContain(key(k)), reference.mightContain(key(k)));
+        fail(
+            "%s: key %d, %d times in, answered %s, the model's filter %s",
+            where,
+            k,
+            model.getOrDefault(k, 0),
+            f.mightContain(key(k)),
+            reference.mightContain(key(k)));
       }
     }
   }
@@ -203,7 +223,9 @@ class ModelBasedTest {
         keys.add(key(r.nextInt(2 * POOL)));
       }
       BinaryFuseFilter.FingerprintBits bits =
-          seq % 2 == 0 ? BinaryFuseFilter.FingerprintBits.BITS_8 : BinaryFuseFilter.FingerprintBits.BITS_16;
+          seq % 2 == 0
+              ? BinaryFuseFilter.FingerprintBits.BITS_8
+              : BinaryFuseFilter.FingerprintBits.BITS_16;
       BinaryFuseFilter f = BinaryFuseFilter.create(keys, bits);
       BinaryFuseFilter g = roundTrip(f, (x, out) -> x.writeTo(out), BinaryFuseFilter::readFrom);
       for (byte[] k : keys) {
@@ -218,9 +240,11 @@ class ModelBasedTest {
     SplittableRandom r = new SplittableRandom(0x0c0ffee0ddba11L);
     for (int seq = 0; seq < SEQUENCES; seq++) {
       boolean conservative = seq % 2 == 1;
-      Supplier<CountMinSketch> make = () -> conservative
-          ? CountMinSketch.withDimensions(23, 3).withConservativeUpdate()
-          : CountMinSketch.withDimensions(23, 3);
+      Supplier<CountMinSketch> make =
+          () ->
+              conservative
+                  ? CountMinSketch.withDimensions(23, 3).withConservativeUpdate()
+                  : CountMinSketch.withDimensions(23, 3);
       CountMinSketch s = make.get();
       Map<Integer, Long> exact = new HashMap<>();
       long total = 0;
@@ -259,7 +283,8 @@ class ModelBasedTest {
             bound = Math.min(bound, reference.counter(row, columns[row]));
           }
           if (estimate < truth || estimate > bound || (!conservative && estimate != bound)) {
-            fail("seq %d step %d key %d: estimate %d, true count %d, the model's sketch %d",
+            fail(
+                "seq %d step %d key %d: estimate %d, true count %d, the model's sketch %d",
                 seq, step, k, estimate, truth, bound);
           }
         }
@@ -304,7 +329,9 @@ class ModelBasedTest {
         for (HeavyHitters.Entry e : h.entries()) {
           listed.put(e.itemAsString(), e);
           long truth = exact.getOrDefault(Integer.parseInt(e.itemAsString().substring(4)), 0L);
-          assertThat(truth).as("seq %d step %d %s", seq, step, e).isBetween(e.lowerBound(), e.count());
+          assertThat(truth)
+              .as("seq %d step %d %s", seq, step, e)
+              .isBetween(e.lowerBound(), e.count());
         }
         for (Map.Entry<Integer, Long> e : exact.entrySet()) {
           if (e.getValue() > total / capacity) {
@@ -313,7 +340,8 @@ class ModelBasedTest {
           long est = h.estimate(key(e.getKey()));
           // Never below the truth, and above it by at most the largest error; exact while every
           // item seen is still monitored.
-          assertThat(est).as("seq %d step %d key %d", seq, step, e.getKey())
+          assertThat(est)
+              .as("seq %d step %d key %d", seq, step, e.getKey())
               .isBetween(e.getValue(), e.getValue() + h.maxError());
           if (exact.size() <= capacity) {
             assertThat(est).isEqualTo(e.getValue());
@@ -335,7 +363,8 @@ class ModelBasedTest {
     for (int seq = 0; seq < SEQUENCES; seq++) {
       boolean ultra = seq % 2 == 1;
       int p = 6 + r.nextInt(5);
-      IntFunction<CardinalitySketch> make = q -> ultra ? UltraLogLog.create(q) : HyperLogLog.create(q);
+      IntFunction<CardinalitySketch> make =
+          q -> ultra ? UltraLogLog.create(q) : HyperLogLog.create(q);
       CardinalitySketch s = make.apply(p);
       // The model: the keys seen, and the sketch built from them alone, key by key.
       Set<Integer> model = new HashSet<>();
@@ -355,11 +384,16 @@ class ModelBasedTest {
             model.add(k);
             direct.add(key(k));
           }
-          s = ultra ? ((UltraLogLog) s).merge((UltraLogLog) other) : ((HyperLogLog) s).merge((HyperLogLog) other);
+          s =
+              ultra
+                  ? ((UltraLogLog) s).merge((UltraLogLog) other)
+                  : ((HyperLogLog) s).merge((HyperLogLog) other);
         } else {
           s = roundTrip(s, (x, out) -> x.writeTo(out), CardinalitySketches::readFrom);
         }
-        assertThat(s).as("%s seq %d step %d, %d keys", s, seq, step, model.size()).isEqualTo(direct);
+        assertThat(s)
+            .as("%s seq %d step %d, %d keys", s, seq, step, model.size())
+            .isEqualTo(direct);
       }
     }
   }

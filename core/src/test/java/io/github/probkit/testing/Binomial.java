@@ -13,7 +13,9 @@ public final class Binomial {
   public static long[] interval(int trials, double p, double confidence) {
     BinomialDistribution d = new BinomialDistribution(null, trials, p);
     double tail = (1 - confidence) / 2;
-    return new long[] {d.inverseCumulativeProbability(tail), d.inverseCumulativeProbability(1 - tail)};
+    return new long[] {
+      d.inverseCumulativeProbability(tail), d.inverseCumulativeProbability(1 - tail)
+    };
   }
 
   /** The count that Binomial(trials, p) exceeds with probability at most {@code 1 - confidence}. */

@@ -7,25 +7,39 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  * judges a structure by the structure's own {@code expectedFpp}, {@code falsePositiveRate} or
  * {@code relativeStandardError}. Where core has the same formula, a test compares the two.
  *
- * <p>A prediction is a {@link Rate}: the mean false-positive rate over filters built alike, and
- * the standard deviation of one filter's rate around it (its fill varies). A measured count of
- * false positives among {@code q} absent keys is judged by {@link #accept}: the binomial interval
- * of the mean rate, widened on both sides by {@link #Z} standard deviations of the filter's rate.
+ * <p>A prediction is a {@link Rate}: the mean false-positive rate over filters built alike, and the
+ * standard deviation of one filter's rate around it (its fill varies). A measured count of false
+ * positives among {@code q} absent keys is judged by {@link #accept}: the binomial interval of the
+ * mean rate, widened on both sides by {@link #Z} standard deviations of the filter's rate.
  */
 public final class Theory {
   /** Two-sided confidence of every acceptance interval built here. */
   public static final double CONFIDENCE = 0.9999;
+
   /** The standard-normal quantile of {@link #CONFIDENCE}, two-sided: 3.89. */
   public static final double Z =
       new NormalDistribution(null, 0, 1).inverseCumulativeProbability(1 - (1 - CONFIDENCE) / 2);
 
-  /** HyperLogLog's asymptotic relative variance times m, 3 ln 2 - 1 (Flajolet et al.; Ertl 2017). */
+  /**
+   * HyperLogLog's asymptotic relative variance times m, 3 ln 2 - 1 (Flajolet et al.; Ertl 2017).
+   */
   public static final double HLL_VARIANCE = 3 * Math.log(2) - 1;
-  /** The martingale (HIP) estimator's relative variance times m for HyperLogLog: ln 2 (Ting 2014). */
+
+  /**
+   * The martingale (HIP) estimator's relative variance times m for HyperLogLog: ln 2 (Ting 2014).
+   */
   public static final double HLL_MARTINGALE_VARIANCE = Math.log(2);
-  /** UltraLogLog's maximum-likelihood estimator: memory-variance product 4.631 over 8 bits (Ertl 2024, table 1). */
+
+  /**
+   * UltraLogLog's maximum-likelihood estimator: memory-variance product 4.631 over 8 bits (Ertl
+   * 2024, table 1).
+   */
   public static final double ULL_VARIANCE = 4.631 / 8;
-  /** UltraLogLog's martingale estimator: memory-variance product 3.466 over 8 bits (Ertl 2024, table 1). */
+
+  /**
+   * UltraLogLog's martingale estimator: memory-variance product 3.466 over 8 bits (Ertl 2024, table
+   * 1).
+   */
   public static final double ULL_MARTINGALE_VARIANCE = 3.466 / 8;
 
   private static final double LN2 = Math.log(2);
@@ -46,12 +60,16 @@ public final class Theory {
     return (long) Math.ceil(-n * Math.log(p) / (LN2 * LN2));
   }
 
-  /** Bloom probes: {@code m/n ln 2} rounded half to even (the specification's Python), at least 1. */
+  /**
+   * Bloom probes: {@code m/n ln 2} rounded half to even (the specification's Python), at least 1.
+   */
   public static int bloomHashes(long m, long n) {
     return (int) Math.max(1, Math.rint((double) m / n * LN2));
   }
 
-  /** Count-min width: the least w with {@code e / w <= epsilon}, found by counting up, not by ceil. */
+  /**
+   * Count-min width: the least w with {@code e / w <= epsilon}, found by counting up, not by ceil.
+   */
   public static int countMinWidth(double epsilon) {
     int w = (int) (Math.E / epsilon) - 1;
     while (Math.E / w > epsilon) {
@@ -69,7 +87,10 @@ public final class Theory {
     return d;
   }
 
-  /** Cuckoo fingerprint bits: the least f >= 4 with {@code 2b / (2^f - 1) <= p} for b = 4 slots a bucket. */
+  /**
+   * Cuckoo fingerprint bits: the least f >= 4 with {@code 2b / (2^f - 1) <= p} for b = 4 slots a
+   * bucket.
+   */
   public static int cuckooFingerprintBits(double p) {
     int f = 4;
     while (8.0 / (Math.pow(2, f) - 1) > p) {
@@ -83,8 +104,8 @@ public final class Theory {
   /**
    * A Bloom filter of m bits (or counters) holding n keys of k probes each. The fill X/m is the
    * occupancy of kn balls in m bins: mean {@code 1 - (1 - 1/m)^kn}, variance from the pair term of
-   * the occupancy distribution. The rate is {@code (X/m)^k}, so its standard deviation is
-   * {@code k (X/m)^(k-1)} times that of the fill.
+   * the occupancy distribution. The rate is {@code (X/m)^k}, so its standard deviation is {@code k
+   * (X/m)^(k-1)} times that of the fill.
    */
   public static Rate bloom(long m, long n, int k) {
     double[] fill = fill(m, (double) k * n);
@@ -92,7 +113,9 @@ public final class Theory {
     return new Rate(mean, k * Math.pow(fill[0], k - 1) * fill[1]);
   }
 
-  /** A Bloom filter sized as the specification says for n keys at rate p, holding {@code keys} keys. */
+  /**
+   * A Bloom filter sized as the specification says for n keys at rate p, holding {@code keys} keys.
+   */
   public static Rate bloomSizedFor(long n, double p, long keys) {
     long m = bloomBits(n, p);
     return bloom(m, keys, bloomHashes(m, n));

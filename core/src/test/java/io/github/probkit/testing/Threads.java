@@ -33,11 +33,13 @@ public final class Threads {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int id = t;
-        done.add(pool.submit(() -> {
-          start.await();
-          task.run(id);
-          return null;
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  task.run(id);
+                  return null;
+                }));
       }
       for (Future<?> f : done) {
         try {

@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * Seeded Zipfian streams: item {@code i} (1-based) is drawn with probability proportional to
- * {@code 1 / i^s}, by binary search over the cumulative weights. s = 0 gives a uniform stream.
+ * Seeded Zipfian streams: item {@code i} (1-based) is drawn with probability proportional to {@code
+ * 1 / i^s}, by binary search over the cumulative weights. s = 0 gives a uniform stream.
  */
 public final class Zipf {
   private final double[] cumulative;

@@ -7,8 +7,8 @@ import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 
 /**
- * The commands of one pipelined round trip, grouped by the key of the batch they serve, so that after
- * a failure the keys whose every command was acknowledged can be counted.
+ * The commands of one pipelined round trip, grouped by the key of the batch they serve, so that
+ * after a failure the keys whose every command was acknowledged can be counted.
  */
 final class Batch {
   final AbstractPipeline pipe;
@@ -37,7 +37,10 @@ final class Batch {
     return keys;
   }
 
-  /** The replies to key {@code k}'s commands; throws the reply's error, or IllegalStateException when none arrived. */
+  /**
+   * The replies to key {@code k}'s commands; throws the reply's error, or IllegalStateException
+   * when none arrived.
+   */
   List<Response<?>> of(int k) {
     return responses.subList(k == 0 ? 0 : ends[k - 1], ends[k]);
   }

@@ -38,7 +38,8 @@ final class Import {
     in.mark(8);
     byte[] head = in.readNBytes(6);
     in.reset();
-    StructureType type = head.length == 6 && head[0] == 'P' ? StructureType.byId(head[5] & 0xFF) : null;
+    StructureType type =
+        head.length == 6 && head[0] == 'P' ? StructureType.byId(head[5] & 0xFF) : null;
     if (type == null) {
       SketchReader.open(in); // names what is wrong: a bad magic, a short file, an unknown type
       throw new IllegalArgumentException("not a probkit structure");
@@ -48,89 +49,140 @@ final class Import {
     long total = -1;
     int scalableLayers = 0;
     switch (type) {
-      case BLOOM_FILTER: {
-        BloomFilter f = BloomFilter.readFrom(in);
-        meta = RedisBloomFilter.meta(type, f.bitSize(), f.hashCount(), f.expectedKeys(), f.targetFpp(),
-            o.hash(f.hashStrategy()));
-        source = payloadOf(f::writeTo);
-        break;
-      }
-      case BLOCKED_BLOOM_FILTER: {
-        BlockedBloomFilter f = BlockedBloomFilter.readFrom(in);
-        meta = RedisBloomFilter.meta(type, f.bitSize(), f.hashCount(), f.expectedKeys(), f.targetFpp(),
-            o.hash(f.hashStrategy()));
-        source = payloadOf(f::writeTo);
-        break;
-      }
-      case COUNTING_BLOOM_FILTER: {
-        CountingBloomFilter f = CountingBloomFilter.readFrom(in);
-        meta = RedisCountingBloomFilter.meta(f.counterCount(), f.hashCount(), f.expectedKeys(), f.targetFpp(),
-            o.hash(f.hashStrategy()));
-        source = payloadOf(f::writeTo);
-        break;
-      }
-      case COUNT_MIN_SKETCH: {
-        CountMinSketch s = CountMinSketch.readFrom(in);
-        meta = RedisCountMinSketch.meta(s.width(), s.depth(), s.isConservative(), o.hash(s.hashStrategy()));
-        source = payloadOf(s::writeTo);
-        total = s.isConservative() ? s.totalCount() : -1;
-        break;
-      }
-      case HYPER_LOG_LOG: {
-        HyperLogLog s = HyperLogLog.readFrom(in);
-        meta = RedisCardinalitySketch.meta(type, s.precision(), o.hash(s.hashStrategy()));
-        int[] regs = s.registers();
-        source = out -> {
-          // Dense: four 6-bit registers in three little-endian bytes (a sparse sketch is folded).
-          byte[] dense = new byte[HyperLogLog.denseBytes(s.precision())];
-          for (int i = 0; i < regs.length; i += 4) {
-            int w = regs[i] | regs[i + 1] << 6 | regs[i + 2] << 12 | regs[i + 3] << 18;
-            int g = 3 * (i / 4);
-            dense[g] = (byte) w;
-            dense[g + 1] = (byte) (w >>> 8);
-            dense[g + 2] = (byte) (w >>> 16);
-          }
-          out.write(dense, 0, dense.length);
-        };
-        break;
-      }
-      case ULTRA_LOG_LOG: {
-        UltraLogLog s = UltraLogLog.readFrom(in);
-        meta = RedisCardinalitySketch.meta(type, s.precision(), o.hash(s.hashStrategy()));
-        byte[] regs = s.registers();
-        source = out -> out.write(regs, 0, regs.length);
-        break;
-      }
-      case SCALABLE_BLOOM_FILTER: {
-        ScalableBloomFilter f = ScalableBloomFilter.readFrom(in);
-        meta = RedisScalableBloomFilter.meta(f.initialCapacity(), f.targetFpp(), f.growth(), f.tightening(),
-            o.hash(f.hashStrategy()));
-        for (ScalableBloomFilter.LayerInfo l : f.layers()) {
-          if (RedisScalableBloomFilter.layerBytes(l) > RedisOptions.MAX_SHARD_BYTES) {
-            throw new IllegalArgumentException("a layer of " + l.bits() + " bits exceeds a Redis string");
-          }
+      case BLOOM_FILTER:
+        {
+          BloomFilter f = BloomFilter.readFrom(in);
+          meta =
+              RedisBloomFilter.meta(
+                  type,
+                  f.bitSize(),
+                  f.hashCount(),
+                  f.expectedKeys(),
+                  f.targetFpp(),
+                  o.hash(f.hashStrategy()));
+          source = payloadOf(f::writeTo);
+          break;
         }
-        source = payloadOf(f::writeTo);
-        scalableLayers = f.layerCount();
-        break;
-      }
+      case BLOCKED_BLOOM_FILTER:
+        {
+          BlockedBloomFilter f = BlockedBloomFilter.readFrom(in);
+          meta =
+              RedisBloomFilter.meta(
+                  type,
+                  f.bitSize(),
+                  f.hashCount(),
+                  f.expectedKeys(),
+                  f.targetFpp(),
+                  o.hash(f.hashStrategy()));
+          source = payloadOf(f::writeTo);
+          break;
+        }
+      case COUNTING_BLOOM_FILTER:
+        {
+          CountingBloomFilter f = CountingBloomFilter.readFrom(in);
+          meta =
+              RedisCountingBloomFilter.meta(
+                  f.counterCount(),
+                  f.hashCount(),
+                  f.expectedKeys(),
+                  f.targetFpp(),
+                  o.hash(f.hashStrategy()));
+          source = payloadOf(f::writeTo);
+          break;
+        }
+      case COUNT_MIN_SKETCH:
+        {
+          CountMinSketch s = CountMinSketch.readFrom(in);
+          meta =
+              RedisCountMinSketch.meta(
+                  s.width(), s.depth(), s.isConservative(), o.hash(s.hashStrategy()));
+          source = payloadOf(s::writeTo);
+          total = s.isConservative() ? s.totalCount() : -1;
+          break;
+        }
+      case HYPER_LOG_LOG:
+        {
+          HyperLogLog s = HyperLogLog.readFrom(in);
+          meta = RedisCardinalitySketch.meta(type, s.precision(), o.hash(s.hashStrategy()));
+          int[] regs = s.registers();
+          source =
+              out -> {
+                // Dense: four 6-bit registers in three little-endian bytes (a sparse sketch is
+                // folded).
+                byte[] dense = new byte[HyperLogLog.denseBytes(s.precision())];
+                for (int i = 0; i < regs.length; i += 4) {
+                  int w = regs[i] | regs[i + 1] << 6 | regs[i + 2] << 12 | regs[i + 3] << 18;
+                  int g = 3 * (i / 4);
+                  dense[g] = (byte) w;
+                  dense[g + 1] = (byte) (w >>> 8);
+                  dense[g + 2] = (byte) (w >>> 16);
+                }
+                out.write(dense, 0, dense.length);
+              };
+          break;
+        }
+      case ULTRA_LOG_LOG:
+        {
+          UltraLogLog s = UltraLogLog.readFrom(in);
+          meta = RedisCardinalitySketch.meta(type, s.precision(), o.hash(s.hashStrategy()));
+          byte[] regs = s.registers();
+          source = out -> out.write(regs, 0, regs.length);
+          break;
+        }
+      case SCALABLE_BLOOM_FILTER:
+        {
+          ScalableBloomFilter f = ScalableBloomFilter.readFrom(in);
+          meta =
+              RedisScalableBloomFilter.meta(
+                  f.initialCapacity(),
+                  f.targetFpp(),
+                  f.growth(),
+                  f.tightening(),
+                  o.hash(f.hashStrategy()));
+          for (ScalableBloomFilter.LayerInfo l : f.layers()) {
+            if (RedisScalableBloomFilter.layerBytes(l) > RedisOptions.MAX_SHARD_BYTES) {
+              throw new IllegalArgumentException(
+                  "a layer of " + l.bits() + " bits exceeds a Redis string");
+            }
+          }
+          source = payloadOf(f::writeTo);
+          scalableLayers = f.layerCount();
+          break;
+        }
       default:
-        throw new IllegalArgumentException("probkit-redis keeps bloom, blocked, counting, scalable, "
-            + "count-min, hyperloglog and ultraloglog structures, not " + type.label());
+        throw new IllegalArgumentException(
+            "probkit-redis keeps bloom, blocked, counting, scalable, "
+                + "count-min, hyperloglog and ultraloglog structures, not "
+                + type.label());
     }
     long conservativeTotal = total;
     int layers = scalableLayers;
-    Meta created = store.create(name, meta, false, m -> {
-      try (Segments out = new Segments(store, segments(name, m, layers), type == StructureType.COUNT_MIN_SKETCH)) {
-        source.writeTo(out);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      if (conservativeTotal >= 0) {
-        byte[] t = ByteBuffer.allocate(8).putLong(conservativeTotal).array(); // big-endian, as the counters
-        store.call(() -> store.jedis().setrange(RedisStructure.bytes(RedisCountMinSketch.totalKey(name)), 0, t));
-      }
-    });
+    Meta created =
+        store.create(
+            name,
+            meta,
+            false,
+            m -> {
+              try (Segments out =
+                  new Segments(
+                      store, segments(name, m, layers), type == StructureType.COUNT_MIN_SKETCH)) {
+                source.writeTo(out);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+              if (conservativeTotal >= 0) {
+                byte[] t =
+                    ByteBuffer.allocate(8)
+                        .putLong(conservativeTotal)
+                        .array(); // big-endian, as the counters
+                store.call(
+                    () ->
+                        store
+                            .jedis()
+                            .setrange(
+                                RedisStructure.bytes(RedisCountMinSketch.totalKey(name)), 0, t));
+              }
+            });
     return RedisStructure.of(store, name, created);
   }
 
@@ -151,7 +203,9 @@ final class Import {
     return out;
   }
 
-  /** A source that writes the payload of a structure's file: its header, parameters and CRC dropped. */
+  /**
+   * A source that writes the payload of a structure's file: its header, parameters and CRC dropped.
+   */
   private static Source payloadOf(FileWriter file) {
     return out -> file.writeTo(new PayloadFilter(out));
   }
@@ -218,9 +272,9 @@ final class Import {
   }
 
   /**
-   * Writes a byte stream into consecutive strings, each sized once, in chunks of 4 MiB (whole 8-byte
-   * groups: segments and chunks are multiples of 8 bytes); {@code swapCounters} reverses each 8-byte
-   * counter on the way (count-min's are big-endian in Redis).
+   * Writes a byte stream into consecutive strings, each sized once, in chunks of 4 MiB (whole
+   * 8-byte groups: segments and chunks are multiples of 8 bytes); {@code swapCounters} reverses
+   * each 8-byte counter on the way (count-min's are big-endian in Redis).
    */
   static final class Segments implements AutoCloseable {
     private final RedisStore store;

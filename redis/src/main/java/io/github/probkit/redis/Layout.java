@@ -17,9 +17,9 @@ public enum Layout {
   /**
    * Shards spread over a cluster by their number: {@code name:{0}}, {@code name:{1}}, ... (metadata
    * {@code {name}}). For the Bloom and blocked Bloom filters only, whose adds need no script: a
-   * blocked filter's key lives in one block and so in one shard; a standard filter's probes touch up to
-   * k shards, each command atomic on its own. Shard {@code i} of every spread structure shares one
-   * slot, so spread a structure over many more shards than the cluster has masters.
+   * blocked filter's key lives in one block and so in one shard; a standard filter's probes touch
+   * up to k shards, each command atomic on its own. Shard {@code i} of every spread structure
+   * shares one slot, so spread a structure over many more shards than the cluster has masters.
    */
   SPREAD;
 

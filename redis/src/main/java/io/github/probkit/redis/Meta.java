@@ -41,8 +41,16 @@ final class Meta {
   final String id;
   final boolean ready;
 
-  Meta(StructureType type, HashStrategy hash, Layout layout, int shards, long shardBytes, long payload,
-      byte[] params, String id, boolean ready) {
+  Meta(
+      StructureType type,
+      HashStrategy hash,
+      Layout layout,
+      int shards,
+      long shardBytes,
+      long payload,
+      byte[] params,
+      String id,
+      boolean ready) {
     this.type = type;
     this.hash = hash;
     this.layout = layout;
@@ -82,9 +90,16 @@ final class Meta {
   /** Decodes the hash of {@code key}; a hash that is not probkit's, or damaged, is refused. */
   static Meta parse(String server, String key, Map<String, String> f) {
     if (!VERSION.equals(f.get("probkit"))) {
-      throw new RedisStoreException(server, f.containsKey("probkit")
-          ? "key '" + key + "' holds probkit metadata of version " + f.get("probkit") + ", this library reads " + VERSION
-          : "key '" + key + "' is a hash that is not a probkit structure (no field probkit)");
+      throw new RedisStoreException(
+          server,
+          f.containsKey("probkit")
+              ? "key '"
+                  + key
+                  + "' holds probkit metadata of version "
+                  + f.get("probkit")
+                  + ", this library reads "
+                  + VERSION
+              : "key '" + key + "' is a hash that is not a probkit structure (no field probkit)");
     }
     try {
       StructureType type = null;
@@ -97,7 +112,8 @@ final class Meta {
       if (type == null || layout == null) {
         throw new IllegalArgumentException("type " + f.get("type") + ", layout " + f.get("layout"));
       }
-      HashStrategy hash = HashStrategy.of(HashAlgorithm.byLabel(f.get("hash")), Long.parseLong(f.get("seed")));
+      HashStrategy hash =
+          HashStrategy.of(HashAlgorithm.byLabel(f.get("hash")), Long.parseLong(f.get("seed")));
       int shards = Integer.parseInt(f.get("shards"));
       long shardBytes = Long.parseLong(f.get("shardBytes"));
       long payload = Long.parseLong(f.get("payload"));
@@ -105,19 +121,37 @@ final class Meta {
         throw new IllegalArgumentException("shards " + shards + ", shardBytes " + shardBytes);
       }
       byte[] params = HexFormat.of().parseHex(f.get("params"));
-      return new Meta(type, hash, layout, shards, shardBytes, payload, params, f.get("id"), "ready".equals(f.get("state")));
+      return new Meta(
+          type,
+          hash,
+          layout,
+          shards,
+          shardBytes,
+          payload,
+          params,
+          f.get("id"),
+          "ready".equals(f.get("state")));
     } catch (RuntimeException e) {
-      throw new RedisStoreException(server, "key '" + key + "' holds damaged probkit metadata: " + e.getMessage());
+      throw new RedisStoreException(
+          server, "key '" + key + "' holds damaged probkit metadata: " + e.getMessage());
     }
   }
 
   /** Whether {@code o} describes a structure of the same type, hashing, layout and shape. */
   boolean sameShape(Meta o) {
-    return type == o.type && hash.equals(o.hash) && layout == o.layout && shards == o.shards
-        && shardBytes == o.shardBytes && payload == o.payload && Arrays.equals(params, o.params);
+    return type == o.type
+        && hash.equals(o.hash)
+        && layout == o.layout
+        && shards == o.shards
+        && shardBytes == o.shardBytes
+        && payload == o.payload
+        && Arrays.equals(params, o.params);
   }
 
-  /** For messages, e.g. {@code bloom filter of 9585059 bits, 7 hashes, xxh3(seed=0x0), 1 shard (slot)}. */
+  /**
+   * For messages, e.g. {@code bloom filter of 9585059 bits, 7 hashes, xxh3(seed=0x0), 1 shard
+   * (slot)}.
+   */
   String describe() {
     ByteBuffer p = ByteBuffer.wrap(params).order(ByteOrder.LITTLE_ENDIAN);
     String shape;
@@ -130,19 +164,37 @@ final class Meta {
         shape = "counting filter of " + p.getLong() + " counters, " + p.getInt() + " hashes";
         break;
       case COUNT_MIN_SKETCH:
-        shape = "count-min sketch of " + p.getInt() + " x " + p.getInt() + (p.get() == 1 ? ", conservative" : ", standard");
+        shape =
+            "count-min sketch of "
+                + p.getInt()
+                + " x "
+                + p.getInt()
+                + (p.get() == 1 ? ", conservative" : ", standard");
         break;
       case HYPER_LOG_LOG:
       case ULTRA_LOG_LOG:
         shape = type.label() + " of precision " + p.get();
         break;
       case SCALABLE_BLOOM_FILTER:
-        shape = String.format(Locale.ROOT, "scalable filter from %d keys at %s, growth %d, tightening %s",
-            p.getLong(), p.getDouble(), p.getInt(), p.getDouble());
+        shape =
+            String.format(
+                Locale.ROOT,
+                "scalable filter from %d keys at %s, growth %d, tightening %s",
+                p.getLong(),
+                p.getDouble(),
+                p.getInt(),
+                p.getDouble());
         break;
       default:
         shape = type.label();
     }
-    return shape + ", " + hash + ", " + shards + (shards == 1 ? " shard (" : " shards (") + layout.label() + ")";
+    return shape
+        + ", "
+        + hash
+        + ", "
+        + shards
+        + (shards == 1 ? " shard (" : " shards (")
+        + layout.label()
+        + ")";
   }
 }

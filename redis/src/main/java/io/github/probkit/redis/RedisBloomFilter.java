@@ -15,8 +15,8 @@ import redis.clients.jedis.Response;
  *
  * <p>Each key costs one {@code BITFIELD} (add: {@code SET u1} per probe; query: {@code BITFIELD_RO
  * GET u1}) per shard its probes touch: one for a blocked filter (its probes share a 512-bit block)
- * and for a standard filter of one shard; up to k for a standard filter of several shards. Batches of
- * keys are pipelined, one round trip each.
+ * and for a standard filter of one shard; up to k for a standard filter of several shards. Batches
+ * of keys are pipelined, one round trip each.
  *
  * <p>Atomicity: one command is atomic, so a key whose probes lie in one shard is added whole or not
  * at all. A standard filter split over shards adds a key by one command per shard; a client killed
@@ -53,53 +53,96 @@ public final class RedisBloomFilter extends RedisStructure {
   public static RedisBloomFilter create(
       RedisStore store, String name, long expectedKeys, double fpp, RedisOptions options) {
     long m = BloomFilter.optimalBits(expectedKeys, fpp);
-    return create(store, name, StructureType.BLOOM_FILTER, m, BloomFilter.optimalHashes(m, expectedKeys),
-        expectedKeys, fpp, options);
+    return create(
+        store,
+        name,
+        StructureType.BLOOM_FILTER,
+        m,
+        BloomFilter.optimalHashes(m, expectedKeys),
+        expectedKeys,
+        fpp,
+        options);
   }
 
   /** Creates a blocked Bloom filter, sized as {@link BlockedBloomFilter#create} sizes it. */
   public static RedisBloomFilter createBlocked(
       RedisStore store, String name, long expectedKeys, double fpp, RedisOptions options) {
     long m = BlockedBloomFilter.optimalBits(expectedKeys, fpp);
-    return create(store, name, StructureType.BLOCKED_BLOOM_FILTER, m,
-        BlockedBloomFilter.optimalHashes(m, expectedKeys), expectedKeys, fpp, options);
+    return create(
+        store,
+        name,
+        StructureType.BLOCKED_BLOOM_FILTER,
+        m,
+        BlockedBloomFilter.optimalHashes(m, expectedKeys),
+        expectedKeys,
+        fpp,
+        options);
   }
 
-  /** Creates a filter of exactly {@code bits} bits and {@code hashes} probes (blocked: bits a multiple of 512). */
+  /**
+   * Creates a filter of exactly {@code bits} bits and {@code hashes} probes (blocked: bits a
+   * multiple of 512).
+   */
   public static RedisBloomFilter withBits(
       RedisStore store, String name, boolean blocked, long bits, int hashes, RedisOptions options) {
     if (blocked) {
       BlockedBloomFilter.withBits(512, hashes); // checks hashes
       if (bits < 512 || bits % 512 != 0 || bits > BlockedBloomFilter.MAX_BITS) {
-        throw new IllegalArgumentException("bits must be a multiple of 512 in [512, "
-            + BlockedBloomFilter.MAX_BITS + "], was " + bits);
+        throw new IllegalArgumentException(
+            "bits must be a multiple of 512 in [512, "
+                + BlockedBloomFilter.MAX_BITS
+                + "], was "
+                + bits);
       }
-    } else if (bits < 1 || bits > BloomFilter.MAX_BITS || hashes < 1 || hashes > BloomFilter.MAX_HASHES) {
-      throw new IllegalArgumentException(bits < 1 || bits > BloomFilter.MAX_BITS
-          ? "bits must be in [1, " + BloomFilter.MAX_BITS + "], was " + bits
-          : "hashes must be in [1, " + BloomFilter.MAX_HASHES + "], was " + hashes);
+    } else if (bits < 1
+        || bits > BloomFilter.MAX_BITS
+        || hashes < 1
+        || hashes > BloomFilter.MAX_HASHES) {
+      throw new IllegalArgumentException(
+          bits < 1 || bits > BloomFilter.MAX_BITS
+              ? "bits must be in [1, " + BloomFilter.MAX_BITS + "], was " + bits
+              : "hashes must be in [1, " + BloomFilter.MAX_HASHES + "], was " + hashes);
     }
-    return create(store, name, blocked ? StructureType.BLOCKED_BLOOM_FILTER : StructureType.BLOOM_FILTER,
-        bits, hashes, 0, 0, options);
+    return create(
+        store,
+        name,
+        blocked ? StructureType.BLOCKED_BLOOM_FILTER : StructureType.BLOOM_FILTER,
+        bits,
+        hashes,
+        0,
+        0,
+        options);
   }
 
-  static Meta meta(StructureType type, long bits, int hashes, long expectedKeys, double fpp, RedisOptions o) {
+  static Meta meta(
+      StructureType type, long bits, int hashes, long expectedKeys, double fpp, RedisOptions o) {
     ByteBuffer p = ByteBuffer.allocate(28).order(ByteOrder.LITTLE_ENDIAN);
     p.putLong(bits).putInt(hashes).putLong(expectedKeys).putDouble(fpp);
     long payload = 8 * ceilDiv(bits, 64);
     long[] shards = shardsFor(payload, o);
-    return new Meta(type, o.hash(), o.layout(), (int) shards[0], shards[1], payload, p.array(), null, false);
+    return new Meta(
+        type, o.hash(), o.layout(), (int) shards[0], shards[1], payload, p.array(), null, false);
   }
 
-  private static RedisBloomFilter create(RedisStore store, String name, StructureType type, long bits,
-      int hashes, long expectedKeys, double fpp, RedisOptions o) {
-    Meta meta = store.create(name, meta(type, bits, hashes, expectedKeys, fpp, o), o.openIfExists(), null);
+  private static RedisBloomFilter create(
+      RedisStore store,
+      String name,
+      StructureType type,
+      long bits,
+      int hashes,
+      long expectedKeys,
+      double fpp,
+      RedisOptions o) {
+    Meta meta =
+        store.create(name, meta(type, bits, hashes, expectedKeys, fpp, o), o.openIfExists(), null);
     return new RedisBloomFilter(store, name, meta);
   }
 
   /** Opens the standard or blocked Bloom filter {@code name}. */
   public static RedisBloomFilter open(RedisStore store, String name) {
-    return new RedisBloomFilter(store, name,
+    return new RedisBloomFilter(
+        store,
+        name,
         open(store, name, StructureType.BLOOM_FILTER, StructureType.BLOCKED_BLOOM_FILTER));
   }
 
@@ -114,8 +157,8 @@ public final class RedisBloomFilter extends RedisStructure {
    * Adds the keys, pipelined in batches; returns for each whether a bit changed ({@code false}: it
    * was probably present already).
    *
-   * @throws RedisStoreException when Redis fails; the message says how many keys of the failed batch
-   *     were acknowledged (every earlier batch was)
+   * @throws RedisStoreException when Redis fails; the message says how many keys of the failed
+   *     batch were acknowledged (every earlier batch was)
    */
   public boolean[] addAll(Collection<?> keys) {
     return run("add", keyBytes(keys), true);
@@ -138,11 +181,17 @@ public final class RedisBloomFilter extends RedisStructure {
     for (int from = 0; from < keys.size(); from += batch) {
       int to = Math.min(keys.size(), from + batch);
       int first = from;
-      Batch b = store.run(this, what, true, from, bt -> {
-        for (int i = first; i < to; i++) {
-          queue(bt, keys.get(i), set, pos, shard);
-        }
-      });
+      Batch b =
+          store.run(
+              this,
+              what,
+              true,
+              from,
+              bt -> {
+                for (int i = first; i < to; i++) {
+                  queue(bt, keys.get(i), set, pos, shard);
+                }
+              });
       for (int i = from; i < to; i++) {
         boolean all = true;
         boolean anyClear = false;

@@ -20,14 +20,14 @@ import java.util.List;
  * bits each, four in three bytes) or {@link UltraLogLog} (a byte each) of the same precision and
  * hashing, the same bytes.
  *
- * <p>Keys are hashed here; their (register, value) updates are applied by a Lua script, one call per
- * batch, as the library applies them (the largest value for HyperLogLog, the value window for
+ * <p>Keys are hashed here; their (register, value) updates are applied by a Lua script, one call
+ * per batch, as the library applies them (the largest value for HyperLogLog, the value window for
  * UltraLogLog). Updates are idempotent, so a batch that lost its connection is retried.
  *
  * <p>Unlike the library's sketches, a Redis-resident one is always dense (12 KiB at p = 14 for
  * HyperLogLog) and keeps no martingale estimate, which depends on the order of adds and cannot be
- * shared by many writers: {@link #estimate} is the registers' estimate, as after a merge. Its export
- * is the library's sketch of the same keys, dense and without the martingale estimate.
+ * shared by many writers: {@link #estimate} is the registers' estimate, as after a merge. Its
+ * export is the library's sketch of the same keys, dense and without the martingale estimate.
  *
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
@@ -64,8 +64,13 @@ public final class RedisCardinalitySketch extends RedisStructure {
 
   static Meta meta(StructureType type, int precision, RedisOptions o) {
     if (precision < HyperLogLog.MIN_PRECISION || precision > HyperLogLog.MAX_PRECISION) {
-      throw new IllegalArgumentException("precision must be in [" + HyperLogLog.MIN_PRECISION + ", "
-          + HyperLogLog.MAX_PRECISION + "], was " + precision);
+      throw new IllegalArgumentException(
+          "precision must be in ["
+              + HyperLogLog.MIN_PRECISION
+              + ", "
+              + HyperLogLog.MAX_PRECISION
+              + "], was "
+              + precision);
     }
     // The library's own check of the hash strategy (a sketch of 16 registers).
     if (type == StructureType.HYPER_LOG_LOG) {
@@ -77,12 +82,24 @@ public final class RedisCardinalitySketch extends RedisStructure {
     long payload;
     if (type == StructureType.HYPER_LOG_LOG) {
       // precision, dense, no martingale estimate, no sparse entries, estimate 0
-      params = ByteBuffer.allocate(15).order(ByteOrder.LITTLE_ENDIAN)
-          .put((byte) precision).put((byte) 1).put((byte) 0).putInt(0).putDouble(0).array();
+      params =
+          ByteBuffer.allocate(15)
+              .order(ByteOrder.LITTLE_ENDIAN)
+              .put((byte) precision)
+              .put((byte) 1)
+              .put((byte) 0)
+              .putInt(0)
+              .putDouble(0)
+              .array();
       payload = HyperLogLog.denseBytes(precision);
     } else {
-      params = ByteBuffer.allocate(10).order(ByteOrder.LITTLE_ENDIAN)
-          .put((byte) precision).put((byte) 0).putDouble(0).array();
+      params =
+          ByteBuffer.allocate(10)
+              .order(ByteOrder.LITTLE_ENDIAN)
+              .put((byte) precision)
+              .put((byte) 0)
+              .putDouble(0)
+              .array();
       payload = 1L << precision;
     }
     return new Meta(type, o.hash(), Layout.SLOT, 1, payload, payload, params, null, false);
@@ -90,8 +107,8 @@ public final class RedisCardinalitySketch extends RedisStructure {
 
   /** Opens the HyperLogLog or UltraLogLog {@code name}. */
   public static RedisCardinalitySketch open(RedisStore store, String name) {
-    return new RedisCardinalitySketch(store, name,
-        open(store, name, StructureType.HYPER_LOG_LOG, StructureType.ULTRA_LOG_LOG));
+    return new RedisCardinalitySketch(
+        store, name, open(store, name, StructureType.HYPER_LOG_LOG, StructureType.ULTRA_LOG_LOG));
   }
 
   // ---- adding
@@ -135,9 +152,18 @@ public final class RedisCardinalitySketch extends RedisStructure {
    * sketch or one read from a file): afterwards the registers are those of a sketch of both.
    */
   public RedisCardinalitySketch merge(CardinalitySketch other) {
-    if (other.type() != meta.type || other.precision() != p || !other.hashStrategy().equals(meta.hash)) {
-      throw new IllegalArgumentException("cannot merge a " + other.type().label() + " of precision "
-          + other.precision() + " and " + other.hashStrategy() + " into " + describe());
+    if (other.type() != meta.type
+        || other.precision() != p
+        || !other.hashStrategy().equals(meta.hash)) {
+      throw new IllegalArgumentException(
+          "cannot merge a "
+              + other.type().label()
+              + " of precision "
+              + other.precision()
+              + " and "
+              + other.hashStrategy()
+              + " into "
+              + describe());
     }
     List<Long> updates = new ArrayList<>();
     if (ultra) {

@@ -25,13 +25,13 @@ import redis.clients.jedis.Response;
  * file is still the library's, byte for byte. A standard add is then one {@code BITFIELD} per item,
  * atomic, pipelined (a sketch of several shards, whose rows may lie in different strings, adds
  * through a script instead). A conservative add reads the item's counters, takes their minimum and
- * raises those below it: a Lua script, one call per batch, each item atomic, counters handled as two
- * exact 32-bit halves (Lua numbers are doubles). The total N is the sum of row 0 (standard) or kept in
- * {@code {name}:total} (conservative). Every shard lives in one hash slot.
+ * raises those below it: a Lua script, one call per batch, each item atomic, counters handled as
+ * two exact 32-bit halves (Lua numbers are doubles). The total N is the sum of row 0 (standard) or
+ * kept in {@code {name}:total} (conservative). Every shard lives in one hash slot.
  *
  * <p>An add is not idempotent: it is not retried after a lost connection, and the error says how
- * many items of the batch were acknowledged. Adding them again after such an error counts twice those
- * that had been applied: the estimates stay upper bounds of the true counts (count-min never
+ * many items of the batch were acknowledged. Adding them again after such an error counts twice
+ * those that had been applied: the estimates stay upper bounds of the true counts (count-min never
  * underestimates), larger by those items, and so does the total.
  *
  * <p>Thread safety: safe for use by many threads and processes at once.
@@ -63,39 +63,73 @@ public final class RedisCountMinSketch extends RedisStructure {
   }
 
   /** Creates a sketch of {@code width} counters per row and {@code depth} rows. */
-  public static RedisCountMinSketch create(RedisStore store, String name, int width, int depth,
-      boolean conservative, RedisOptions options) {
-    Meta meta = store.create(name, meta(width, depth, conservative, options), options.openIfExists(), null);
+  public static RedisCountMinSketch create(
+      RedisStore store,
+      String name,
+      int width,
+      int depth,
+      boolean conservative,
+      RedisOptions options) {
+    Meta meta =
+        store.create(name, meta(width, depth, conservative, options), options.openIfExists(), null);
     return new RedisCountMinSketch(store, name, meta);
   }
 
   /** Creates a sketch sized as {@link CountMinSketch#create(double, double)} sizes it. */
-  public static RedisCountMinSketch create(RedisStore store, String name, double epsilon, double delta,
-      boolean conservative, RedisOptions options) {
-    return create(store, name, CountMinSketch.widthFor(epsilon, delta), CountMinSketch.depthFor(delta),
-        conservative, options);
+  public static RedisCountMinSketch create(
+      RedisStore store,
+      String name,
+      double epsilon,
+      double delta,
+      boolean conservative,
+      RedisOptions options) {
+    return create(
+        store,
+        name,
+        CountMinSketch.widthFor(epsilon, delta),
+        CountMinSketch.depthFor(delta),
+        conservative,
+        options);
   }
 
   static Meta meta(int width, int depth, boolean conservative, RedisOptions o) {
-    if (width < 1 || depth < 1 || depth > CountMinSketch.MAX_DEPTH
+    if (width < 1
+        || depth < 1
+        || depth > CountMinSketch.MAX_DEPTH
         || (long) width * depth > CountMinSketch.MAX_COUNTERS) {
-      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
-          "a count-min sketch needs width >= 1, depth in [1, %d] and width * depth <= %d, was %d x %d",
-          CountMinSketch.MAX_DEPTH, CountMinSketch.MAX_COUNTERS, width, depth));
+      throw new IllegalArgumentException(
+          String.format(
+              java.util.Locale.ROOT,
+              "a count-min sketch needs width >= 1, depth in [1, %d] and width * depth <= %d, was %d x %d",
+              CountMinSketch.MAX_DEPTH,
+              CountMinSketch.MAX_COUNTERS,
+              width,
+              depth));
     }
     if (o.hash().algorithm() == HashAlgorithm.FNV1A_64 && depth > 2) {
-      throw new IllegalArgumentException("the fnv1a strategy has row seeds for depth 1 or 2 only, was depth " + depth);
+      throw new IllegalArgumentException(
+          "the fnv1a strategy has row seeds for depth 1 or 2 only, was depth " + depth);
     }
     if (o.layout() != Layout.SLOT) {
-      throw new IllegalArgumentException("a count-min sketch's adds are atomic scripts over all its "
-          + "shards, which must share a hash slot: use Layout.SLOT, was " + o.layout());
+      throw new IllegalArgumentException(
+          "a count-min sketch's adds are atomic scripts over all its "
+              + "shards, which must share a hash slot: use Layout.SLOT, was "
+              + o.layout());
     }
     ByteBuffer p = ByteBuffer.allocate(17).order(ByteOrder.LITTLE_ENDIAN);
     p.putInt(width).putInt(depth).put((byte) (conservative ? 1 : 0)).putLong(0);
     long payload = 8L * width * depth;
     long[] shards = shardsFor(payload, o);
-    return new Meta(StructureType.COUNT_MIN_SKETCH, o.hash(), Layout.SLOT, (int) shards[0], shards[1], payload,
-        p.array(), null, false);
+    return new Meta(
+        StructureType.COUNT_MIN_SKETCH,
+        o.hash(),
+        Layout.SLOT,
+        (int) shards[0],
+        shards[1],
+        payload,
+        p.array(),
+        null,
+        false);
   }
 
   public static RedisCountMinSketch open(RedisStore store, String name) {
@@ -123,7 +157,8 @@ public final class RedisCountMinSketch extends RedisStructure {
     int i = 0;
     for (Map.Entry<?, Long> e : counts.entrySet()) {
       if (e.getValue() == null || e.getValue() < 0) {
-        throw new IllegalArgumentException("count must be non-negative, was " + e.getValue() + " for " + e.getKey());
+        throw new IllegalArgumentException(
+            "count must be non-negative, was " + e.getValue() + " for " + e.getKey());
       }
       ks.add(keyBytes(e.getKey()));
       c[i++] = e.getValue();
@@ -170,21 +205,29 @@ public final class RedisCountMinSketch extends RedisStructure {
     for (int from = 0; from < items.size(); from += store.batchSize()) {
       int to = Math.min(items.size(), from + store.batchSize());
       int first = from;
-      store.run(this, "add", false, from, bt -> {
-        for (int i = first; i < to; i++) {
-          if (counts[i] != 0) {
-            byte[] item = items.get(i);
-            CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
-            CommandArguments args = bitfield(0, false).add(OVERFLOW).add(SAT);
-            Arg count = Arg.of(counts[i]);
-            for (int r = 0; r < depth; r++) {
-              args.add(INCRBY).add(I64).add(Arg.of(64 * ((long) r * width + col[r]))).add(count);
+      store.run(
+          this,
+          "add",
+          false,
+          from,
+          bt -> {
+            for (int i = first; i < to; i++) {
+              if (counts[i] != 0) {
+                byte[] item = items.get(i);
+                CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
+                CommandArguments args = bitfield(0, false).add(OVERFLOW).add(SAT);
+                Arg count = Arg.of(counts[i]);
+                for (int r = 0; r < depth; r++) {
+                  args.add(INCRBY)
+                      .add(I64)
+                      .add(Arg.of(64 * ((long) r * width + col[r])))
+                      .add(count);
+                }
+                queue(bt, args);
+              }
+              bt.endKey();
             }
-            queue(bt, args);
-          }
-          bt.endKey();
-        }
-      });
+          });
     }
   }
 
@@ -204,19 +247,25 @@ public final class RedisCountMinSketch extends RedisStructure {
     for (int from = 0; from < ks.size(); from += store.batchSize()) {
       int to = Math.min(ks.size(), from + store.batchSize());
       int first = from;
-      Batch b = store.run(this, "estimate", true, from, bt -> {
-        for (int i = first; i < to; i++) {
-          byte[] item = ks.get(i);
-          CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
-          for (int r = 0; r < depth; r++) {
-            long at = 8 * ((long) r * width + col[r]);
-            shard[r] = shardOf(at);
-            bit[r] = 8 * (at % meta.shardBytes);
-          }
-          queueBitfield(bt, depth, shard, bit, GET, I64, null);
-          bt.endKey();
-        }
-      });
+      Batch b =
+          store.run(
+              this,
+              "estimate",
+              true,
+              from,
+              bt -> {
+                for (int i = first; i < to; i++) {
+                  byte[] item = ks.get(i);
+                  CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
+                  for (int r = 0; r < depth; r++) {
+                    long at = 8 * ((long) r * width + col[r]);
+                    shard[r] = shardOf(at);
+                    bit[r] = 8 * (at % meta.shardBytes);
+                  }
+                  queueBitfield(bt, depth, shard, bit, GET, I64, null);
+                  bt.endKey();
+                }
+              });
       for (int i = from; i < to; i++) {
         long min = Long.MAX_VALUE;
         for (Response<?> r : b.of(i - from)) {
@@ -279,8 +328,8 @@ public final class RedisCountMinSketch extends RedisStructure {
   }
 
   /**
-   * Writes the sketch as a probkit file, from one consistent read of its counters and total (held in
-   * memory: the sketch's size).
+   * Writes the sketch as a probkit file, from one consistent read of its counters and total (held
+   * in memory: the sketch's size).
    */
   @Override
   public void exportTo(OutputStream out) throws IOException {
@@ -295,7 +344,10 @@ public final class RedisCountMinSketch extends RedisStructure {
     w.finish();
   }
 
-  /** Reverses the bytes of each 8-byte counter in {@code b[0, len)}: Redis's big-endian, the file's little. */
+  /**
+   * Reverses the bytes of each 8-byte counter in {@code b[0, len)}: Redis's big-endian, the file's
+   * little.
+   */
   static void swapCounters(byte[] b, int len) {
     for (int i = 0; i + 8 <= len; i += 8) {
       for (int j = 0; j < 4; j++) {

@@ -17,14 +17,13 @@ import redis.clients.jedis.Response;
  * same shape and hashing, the same bytes.
  *
  * <p>Each key is added or removed atomically with the library's rules (saturated counters stay at
- * 15; a remove that finds a counter at 0 changes nothing): no key is ever half-applied and no counter
- * underflows, however many clients run at once or die. An add to a filter of one shard is one
- * {@code BITFIELD} per key; removes, and adds to a filter of several shards, run in a Lua script, one
- * call per batch. So every shard lives in one hash slot ({@link Layout#SLOT}). Queries read the
- * counters with {@code BITFIELD_RO}.
- * Adds and removes are not idempotent and are not retried: after a failure, the error says how many
- * keys of the batch were acknowledged (for a script, all or none); the others may or may not be
- * applied, each whole or not at all.
+ * 15; a remove that finds a counter at 0 changes nothing): no key is ever half-applied and no
+ * counter underflows, however many clients run at once or die. An add to a filter of one shard is
+ * one {@code BITFIELD} per key; removes, and adds to a filter of several shards, run in a Lua
+ * script, one call per batch. So every shard lives in one hash slot ({@link Layout#SLOT}). Queries
+ * read the counters with {@code BITFIELD_RO}. Adds and removes are not idempotent and are not
+ * retried: after a failure, the error says how many keys of the batch were acknowledged (for a
+ * script, all or none); the others may or may not be applied, each whole or not at all.
  *
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
@@ -51,7 +50,8 @@ public final class RedisCountingBloomFilter extends RedisStructure {
   public static RedisCountingBloomFilter create(
       RedisStore store, String name, long expectedKeys, double fpp, RedisOptions options) {
     long m = BloomFilter.optimalBits(expectedKeys, fpp);
-    return create(store, name, m, BloomFilter.optimalHashes(m, expectedKeys), expectedKeys, fpp, options);
+    return create(
+        store, name, m, BloomFilter.optimalHashes(m, expectedKeys), expectedKeys, fpp, options);
   }
 
   /** Creates a filter of exactly {@code counters} counters and {@code hashes} probes. */
@@ -60,9 +60,16 @@ public final class RedisCountingBloomFilter extends RedisStructure {
     return create(store, name, counters, hashes, 0, 0, options);
   }
 
-  private static RedisCountingBloomFilter create(RedisStore store, String name, long counters, int hashes,
-      long expectedKeys, double fpp, RedisOptions o) {
-    Meta meta = store.create(name, meta(counters, hashes, expectedKeys, fpp, o), o.openIfExists(), null);
+  private static RedisCountingBloomFilter create(
+      RedisStore store,
+      String name,
+      long counters,
+      int hashes,
+      long expectedKeys,
+      double fpp,
+      RedisOptions o) {
+    Meta meta =
+        store.create(name, meta(counters, hashes, expectedKeys, fpp, o), o.openIfExists(), null);
     return new RedisCountingBloomFilter(store, name, meta);
   }
 
@@ -75,21 +82,33 @@ public final class RedisCountingBloomFilter extends RedisStructure {
       throw new IllegalArgumentException(
           "hashes must be in [1, " + CountingBloomFilter.MAX_HASHES + "], was " + hashes);
     }
-    CountingBloomFilter.withCounters(1, 1, o.hash()); // the library's own check of the hash strategy
+    CountingBloomFilter.withCounters(
+        1, 1, o.hash()); // the library's own check of the hash strategy
     if (o.layout() != Layout.SLOT) {
-      throw new IllegalArgumentException("a counting filter's adds and removes are atomic scripts over "
-          + "all its shards, which must share a hash slot: use Layout.SLOT, was " + o.layout());
+      throw new IllegalArgumentException(
+          "a counting filter's adds and removes are atomic scripts over "
+              + "all its shards, which must share a hash slot: use Layout.SLOT, was "
+              + o.layout());
     }
     ByteBuffer p = ByteBuffer.allocate(28).order(ByteOrder.LITTLE_ENDIAN);
     p.putLong(counters).putInt(hashes).putLong(expectedKeys).putDouble(fpp);
     long payload = 8 * ceilDiv(counters, 16);
     long[] shards = shardsFor(payload, o);
-    return new Meta(StructureType.COUNTING_BLOOM_FILTER, o.hash(), Layout.SLOT, (int) shards[0], shards[1],
-        payload, p.array(), null, false);
+    return new Meta(
+        StructureType.COUNTING_BLOOM_FILTER,
+        o.hash(),
+        Layout.SLOT,
+        (int) shards[0],
+        shards[1],
+        payload,
+        p.array(),
+        null,
+        false);
   }
 
   public static RedisCountingBloomFilter open(RedisStore store, String name) {
-    return new RedisCountingBloomFilter(store, name, open(store, name, StructureType.COUNTING_BLOOM_FILTER));
+    return new RedisCountingBloomFilter(
+        store, name, open(store, name, StructureType.COUNTING_BLOOM_FILTER));
   }
 
   // ---- keys
@@ -99,8 +118,8 @@ public final class RedisCountingBloomFilter extends RedisStructure {
   }
 
   /**
-   * Increments each key's k counters (saturated ones stay at 15); returns for each whether a counter
-   * changed. Each key is added whole or not at all.
+   * Increments each key's k counters (saturated ones stay at 15); returns for each whether a
+   * counter changed. Each key is added whole or not at all.
    */
   public boolean[] addAll(Collection<?> keys) {
     return meta.shards == 1 ? addNatively(keyBytes(keys)) : script("add", ADD, keyBytes(keys));
@@ -118,21 +137,27 @@ public final class RedisCountingBloomFilter extends RedisStructure {
     for (int from = 0; from < keys.size(); from += store.batchSize()) {
       int to = Math.min(keys.size(), from + store.batchSize());
       int first = from;
-      Batch b = store.run(this, "add", false, from, bt -> {
-        for (int i = first; i < to; i++) {
-          cells(keys.get(i), shard, off);
-          CommandArguments args = bitfield(0, false);
-          for (int j = 0; j < k; j++) {
-            args.add(GET).add(U4).add(Arg.of(off[j]));
-          }
-          args.add(OVERFLOW).add(SAT);
-          for (int j = 0; j < k; j++) {
-            args.add(INCRBY).add(U4).add(Arg.of(off[j])).add(ONE);
-          }
-          queue(bt, args);
-          bt.endKey();
-        }
-      });
+      Batch b =
+          store.run(
+              this,
+              "add",
+              false,
+              from,
+              bt -> {
+                for (int i = first; i < to; i++) {
+                  cells(keys.get(i), shard, off);
+                  CommandArguments args = bitfield(0, false);
+                  for (int j = 0; j < k; j++) {
+                    args.add(GET).add(U4).add(Arg.of(off[j]));
+                  }
+                  args.add(OVERFLOW).add(SAT);
+                  for (int j = 0; j < k; j++) {
+                    args.add(INCRBY).add(U4).add(Arg.of(off[j])).add(ONE);
+                  }
+                  queue(bt, args);
+                  bt.endKey();
+                }
+              });
       for (int i = from; i < to; i++) {
         List<?> values = (List<?>) b.of(i - from).get(0).get();
         boolean changed = false;
@@ -183,13 +208,19 @@ public final class RedisCountingBloomFilter extends RedisStructure {
     for (int from = 0; from < ks.size(); from += store.batchSize()) {
       int to = Math.min(ks.size(), from + store.batchSize());
       int first = from;
-      Batch b = store.run(this, "query", true, from, bt -> {
-        for (int i = first; i < to; i++) {
-          cells(ks.get(i), shard, off);
-          queueBitfield(bt, k, shard, off, GET, U4, null);
-          bt.endKey();
-        }
-      });
+      Batch b =
+          store.run(
+              this,
+              "query",
+              true,
+              from,
+              bt -> {
+                for (int i = first; i < to; i++) {
+                  cells(ks.get(i), shard, off);
+                  queueBitfield(bt, k, shard, off, GET, U4, null);
+                  bt.endKey();
+                }
+              });
       for (int i = from; i < to; i++) {
         long min = 15;
         for (Response<?> r : b.of(i - from)) {
@@ -210,7 +241,8 @@ public final class RedisCountingBloomFilter extends RedisStructure {
       long c = off[i];
       long b = c >>> 1;
       shard[i] = shardOf(b);
-      // Counter c is the low nibble of byte c / 2 when c is even; Redis numbers bits from the high one.
+      // Counter c is the low nibble of byte c / 2 when c is even; Redis numbers bits from the high
+      // one.
       off[i] = (b % meta.shardBytes) << 3 | ((c & 1) == 0 ? 4 : 0);
     }
   }
@@ -232,7 +264,10 @@ public final class RedisCountingBloomFilter extends RedisStructure {
           args.add(ascii(off[j]));
         }
       }
-      flags((List<?>) script(what, false, Scripts.COUNTING, shardList, args, from, to - from), out, from);
+      flags(
+          (List<?>) script(what, false, Scripts.COUNTING, shardList, args, from, to - from),
+          out,
+          from);
     }
     return out;
   }

@@ -4,9 +4,9 @@ import io.github.probkit.hash.HashStrategy;
 import java.util.Objects;
 
 /**
- * How a structure is created in Redis: its hash strategy, layout and number of shards, and whether an
- * existing structure of the same shape is opened instead of refused. Immutable; each method returns
- * a modified copy: {@code RedisOptions.defaults().layout(Layout.SPREAD).shards(12)}.
+ * How a structure is created in Redis: its hash strategy, layout and number of shards, and whether
+ * an existing structure of the same shape is opened instead of refused. Immutable; each method
+ * returns a modified copy: {@code RedisOptions.defaults().layout(Layout.SPREAD).shards(12)}.
  */
 public final class RedisOptions {
   /** The most bytes of one Redis string (Redis's {@code proto-max-bulk-len} default): 512 MiB. */
@@ -52,8 +52,8 @@ public final class RedisOptions {
   }
 
   /**
-   * Creating a structure that exists already opens it when its type and shape are the ones asked for
-   * (a fleet of processes can all "create" it), instead of failing.
+   * Creating a structure that exists already opens it when its type and shape are the ones asked
+   * for (a fleet of processes can all "create" it), instead of failing.
    */
   public RedisOptions openIfExists(boolean open) {
     return new RedisOptions(hash, layout, shards, open);

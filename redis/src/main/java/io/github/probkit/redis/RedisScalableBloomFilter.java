@@ -17,9 +17,9 @@ import redis.clients.jedis.Response;
 
 /**
  * A scalable Bloom filter kept in Redis: the layers and key counts of {@link ScalableBloomFilter}
- * with the same parameters and hashing, the same bytes. Layer {@code i} is the string
- * {@code {name}:i}; the counts (u64 little-endian per layer, the start of the file's payload) are
- * {@code {name}:counts}.
+ * with the same parameters and hashing, the same bytes. Layer {@code i} is the string {@code
+ * {name}:i}; the counts (u64 little-endian per layer, the start of the file's payload) are {@code
+ * {name}:counts}.
  *
  * <p>Adds run in a Lua script, one call per batch, each key atomic with the library's rule: a key
  * some layer has is not added again; otherwise it goes into the newest layer, after a new layer is
@@ -37,6 +37,7 @@ public final class RedisScalableBloomFilter extends RedisStructure {
   private final int growth;
   private final double tightening;
   private final byte[] countsKey;
+
   /** Layer shapes computed so far (a layer that cannot exist is null). */
   private final List<LayerInfo> shapes = new ArrayList<>();
 
@@ -56,32 +57,62 @@ public final class RedisScalableBloomFilter extends RedisStructure {
 
   /**
    * Creates a filter as {@link ScalableBloomFilter#create(long, double, int, double, HashStrategy)}
-   * would: a first layer of at least {@link ScalableBloomFilter#MIN_INITIAL_CAPACITY} keys, sized for
-   * {@link ScalableBloomFilter#SIZING_MARGIN} times {@code fpp}.
+   * would: a first layer of at least {@link ScalableBloomFilter#MIN_INITIAL_CAPACITY} keys, sized
+   * for {@link ScalableBloomFilter#SIZING_MARGIN} times {@code fpp}.
    */
-  public static RedisScalableBloomFilter create(RedisStore store, String name, long initialCapacity,
-      double fpp, int growth, double tightening, RedisOptions options) {
+  public static RedisScalableBloomFilter create(
+      RedisStore store,
+      String name,
+      long initialCapacity,
+      double fpp,
+      int growth,
+      double tightening,
+      RedisOptions options) {
     ScalableBloomFilter.create(1, fpp, growth, tightening, options.hash()); // the library's checks
-    Meta meta = store.create(name, meta(Math.max(ScalableBloomFilter.MIN_INITIAL_CAPACITY, initialCapacity),
-        ScalableBloomFilter.SIZING_MARGIN * fpp, growth, tightening, options), options.openIfExists(), null);
+    Meta meta =
+        store.create(
+            name,
+            meta(
+                Math.max(ScalableBloomFilter.MIN_INITIAL_CAPACITY, initialCapacity),
+                ScalableBloomFilter.SIZING_MARGIN * fpp,
+                growth,
+                tightening,
+                options),
+            options.openIfExists(),
+            null);
     return new RedisScalableBloomFilter(store, name, meta);
   }
 
-  static Meta meta(long initialCapacity, double fpp, int growth, double tightening, RedisOptions o) {
+  static Meta meta(
+      long initialCapacity, double fpp, int growth, double tightening, RedisOptions o) {
     if (o.layout() != Layout.SLOT) {
-      throw new IllegalArgumentException("a scalable filter grows its layers in a script over all its "
-          + "keys, which must share a hash slot: use Layout.SLOT, was " + o.layout());
+      throw new IllegalArgumentException(
+          "a scalable filter grows its layers in a script over all its "
+              + "keys, which must share a hash slot: use Layout.SLOT, was "
+              + o.layout());
     }
     LayerInfo first = ScalableBloomFilter.layerShape(initialCapacity, fpp, growth, tightening, 0);
     long bytes = layerBytes(first);
     if (bytes > RedisOptions.MAX_SHARD_BYTES) {
-      throw new IllegalArgumentException("the first layer would need " + bytes
-          + " bytes, more than a Redis string (" + RedisOptions.MAX_SHARD_BYTES + ")");
+      throw new IllegalArgumentException(
+          "the first layer would need "
+              + bytes
+              + " bytes, more than a Redis string ("
+              + RedisOptions.MAX_SHARD_BYTES
+              + ")");
     }
     ByteBuffer p = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
     p.putLong(initialCapacity).putDouble(fpp).putInt(growth).putDouble(tightening).putInt(1);
-    return new Meta(StructureType.SCALABLE_BLOOM_FILTER, o.hash(), Layout.SLOT, ScalableBloomFilter.MAX_LAYERS,
-        bytes, bytes, p.array(), null, false);
+    return new Meta(
+        StructureType.SCALABLE_BLOOM_FILTER,
+        o.hash(),
+        Layout.SLOT,
+        ScalableBloomFilter.MAX_LAYERS,
+        bytes,
+        bytes,
+        p.array(),
+        null,
+        false);
   }
 
   static long layerBytes(LayerInfo l) {
@@ -89,7 +120,8 @@ public final class RedisScalableBloomFilter extends RedisStructure {
   }
 
   public static RedisScalableBloomFilter open(RedisStore store, String name) {
-    return new RedisScalableBloomFilter(store, name, open(store, name, StructureType.SCALABLE_BLOOM_FILTER));
+    return new RedisScalableBloomFilter(
+        store, name, open(store, name, StructureType.SCALABLE_BLOOM_FILTER));
   }
 
   /** The shape of layer {@code i}, or null when it cannot exist or exceeds a Redis string. */
@@ -113,7 +145,9 @@ public final class RedisScalableBloomFilter extends RedisStructure {
     return addAll(List.of(key))[0];
   }
 
-  /** Adds the keys; returns for each whether it was added ({@code false}: probably present already). */
+  /**
+   * Adds the keys; returns for each whether it was added ({@code false}: probably present already).
+   */
   public boolean[] addAll(Collection<?> keys) {
     List<byte[]> ks = keyBytes(keys);
     boolean[] out = new boolean[ks.size()];
@@ -148,15 +182,26 @@ public final class RedisScalableBloomFilter extends RedisStructure {
         }
       }
       int before = layers;
-      List<?> reply = (List<?>) script("add", true, Scripts.SCALABLE, redisKeys, args, from, to - from);
+      List<?> reply =
+          (List<?>) script("add", true, Scripts.SCALABLE, redisKeys, args, from, to - from);
       List<?> flags = (List<?>) reply.get(0);
       layers = (int) (long) (Long) reply.get(1);
       flags(flags, out, from);
       if (flags.isEmpty() && layers == before) {
         LayerInfo next = shape(layers);
-        throw new RedisStoreException(store.server(), "cannot grow scalable filter '" + name + "' past "
-            + layers + " layers: layer " + layers + (next == null
-                ? " cannot exist, or would exceed a Redis string (512 MiB)" : " was refused"), 0, null);
+        throw new RedisStoreException(
+            store.server(),
+            "cannot grow scalable filter '"
+                + name
+                + "' past "
+                + layers
+                + " layers: layer "
+                + layers
+                + (next == null
+                    ? " cannot exist, or would exceed a Redis string (512 MiB)"
+                    : " was refused"),
+            0,
+            null);
       }
       from += flags.size();
     }
@@ -179,22 +224,28 @@ public final class RedisScalableBloomFilter extends RedisStructure {
       int first = from;
       int known = layers;
       Response<?>[] strlen = new Response<?>[1];
-      Batch b = store.run(this, "query", true, from, bt -> {
-        for (int i = first; i < to; i++) {
-          byte[] k = ks.get(i);
-          for (int l = 0; l < known; l++) {
-            LayerInfo s = shape(l);
-            BloomFilter.positions(meta.hash, s.bits(), s.hashes(), k, 0, k.length, pos);
-            for (int j = 0; j < s.hashes(); j++) {
-              pos[j] ^= 7;
-              shard[j] = l;
-            }
-            queueBitfield(bt, s.hashes(), shard, pos, GET, U1, null);
-          }
-          bt.endKey();
-        }
-        strlen[0] = bt.pipe.strlen(countsKey);
-      });
+      Batch b =
+          store.run(
+              this,
+              "query",
+              true,
+              from,
+              bt -> {
+                for (int i = first; i < to; i++) {
+                  byte[] k = ks.get(i);
+                  for (int l = 0; l < known; l++) {
+                    LayerInfo s = shape(l);
+                    BloomFilter.positions(meta.hash, s.bits(), s.hashes(), k, 0, k.length, pos);
+                    for (int j = 0; j < s.hashes(); j++) {
+                      pos[j] ^= 7;
+                      shard[j] = l;
+                    }
+                    queueBitfield(bt, s.hashes(), shard, pos, GET, U1, null);
+                  }
+                  bt.endKey();
+                }
+                strlen[0] = bt.pipe.strlen(countsKey);
+              });
       layers = (int) ((Long) strlen[0].get() / 8);
       if (layers != known) {
         continue; // a layer was added meanwhile: ask again with it
@@ -221,7 +272,10 @@ public final class RedisScalableBloomFilter extends RedisStructure {
     return (int) (store.call(() -> store.jedis().strlen(countsKey)) / 8);
   }
 
-  /** Writes the filter as a probkit file, from one consistent read of its counts and layers (in memory). */
+  /**
+   * Writes the filter as a probkit file, from one consistent read of its counts and layers (in
+   * memory).
+   */
   @Override
   public void exportTo(OutputStream out) throws IOException {
     List<byte[]> keys = new ArrayList<>();
@@ -229,11 +283,14 @@ public final class RedisScalableBloomFilter extends RedisStructure {
     keys.addAll(List.of(shardKeys));
     List<?> got = (List<?>) store.call(() -> store.jedis().eval(Scripts.SNAPSHOT, keys, List.of()));
     byte[] counts = got.get(0) instanceof byte[] ? (byte[]) got.get(0) : null;
-    checkLength(countsKey, counts, counts == null ? 8 : Math.max(8, counts.length - counts.length % 8));
+    checkLength(
+        countsKey, counts, counts == null ? 8 : Math.max(8, counts.length - counts.length % 8));
     int layers = counts.length / 8;
     long payload = counts.length;
     for (int l = 0; l < layers; l++) {
-      checkLength(shardKeys[l], got.get(l + 1) instanceof byte[] ? (byte[]) got.get(l + 1) : null,
+      checkLength(
+          shardKeys[l],
+          got.get(l + 1) instanceof byte[] ? (byte[]) got.get(l + 1) : null,
           layerBytes(shape(l)));
       payload += layerBytes(shape(l));
     }

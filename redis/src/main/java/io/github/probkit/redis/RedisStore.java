@@ -30,13 +30,12 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A connection to one Redis or Valkey (6.2 or later, no modules), or to a Redis Cluster, holding
- * probkit structures. Structures are created and opened by their classes' factories
- * ({@link RedisBloomFilter#create}, ...); this class opens, deletes, exports and imports them by
- * name.
+ * probkit structures. Structures are created and opened by their classes' factories ({@link
+ * RedisBloomFilter#create}, ...); this class opens, deletes, exports and imports them by name.
  *
  * <p>Client: Jedis, a synchronous client whose pipelines make one round trip per batch (one per
- * node in a cluster) and which covers standalone, Sentinel, Cluster, TLS and ACL users. {@link #wrap}
- * takes any Jedis client configured by the caller (Sentinel, TLS options, pools).
+ * node in a cluster) and which covers standalone, Sentinel, Cluster, TLS and ACL users. {@link
+ * #wrap} takes any Jedis client configured by the caller (Sentinel, TLS options, pools).
  *
  * <p>Thread safety: a store and the structures opened through it may be used from many threads at
  * once (each batch borrows its own connection).
@@ -55,6 +54,7 @@ public final class RedisStore implements AutoCloseable {
   private final UnifiedJedis jedis;
   private final String server;
   private volatile int batchSize = 1000;
+
   /** How long opening waits for a structure another client is still creating or importing. */
   volatile long creatingWaitMillis = 30_000;
 
@@ -73,7 +73,10 @@ public final class RedisStore implements AutoCloseable {
     String pass = e.password != null ? e.password : password;
     JedisClientConfig config = config(e.user, pass, e.database, e.tls);
     return new RedisStore(
-        RedisClient.builder().hostAndPort(new HostAndPort(e.host, e.port)).clientConfig(config).build(),
+        RedisClient.builder()
+            .hostAndPort(new HostAndPort(e.host, e.port))
+            .clientConfig(config)
+            .build(),
         e.host + ":" + e.port);
   }
 
@@ -91,13 +94,16 @@ public final class RedisStore implements AutoCloseable {
       throw new IllegalArgumentException("a cluster needs at least one node, was none");
     }
     return new RedisStore(
-        RedisClusterClient.builder().nodes(seeds).clientConfig(config(user, password, 0, false)).build(),
+        RedisClusterClient.builder()
+            .nodes(seeds)
+            .clientConfig(config(user, password, 0, false))
+            .build(),
         "cluster " + String.join(",", nodes));
   }
 
   /**
-   * A store over a Jedis client the caller configured (Sentinel, TLS, pools); {@code server} names it
-   * in error messages. Closing the store closes the client.
+   * A store over a Jedis client the caller configured (Sentinel, TLS, pools); {@code server} names
+   * it in error messages. Closing the store closes the client.
    */
   public static RedisStore wrap(UnifiedJedis jedis, String server) {
     return new RedisStore(jedis, server);
@@ -156,8 +162,13 @@ public final class RedisStore implements AutoCloseable {
   public RedisStructure open(String name) {
     Meta meta = readMeta(name);
     if (meta == null) {
-      throw new RedisStoreException(server, "no probkit structure named '" + name + "' (key '"
-          + Layout.SLOT.metaKey(name) + "' does not exist)");
+      throw new RedisStoreException(
+          server,
+          "no probkit structure named '"
+              + name
+              + "' (key '"
+              + Layout.SLOT.metaKey(name)
+              + "' does not exist)");
     }
     return RedisStructure.of(this, name, meta);
   }
@@ -182,7 +193,9 @@ public final class RedisStore implements AutoCloseable {
     return true;
   }
 
-  /** Writes the structure as a probkit file (docs/FORMAT.md), byte for byte what the library writes. */
+  /**
+   * Writes the structure as a probkit file (docs/FORMAT.md), byte for byte what the library writes.
+   */
   public void exportTo(String name, OutputStream out) throws IOException {
     open(name).exportTo(out);
   }
@@ -191,7 +204,8 @@ public final class RedisStore implements AutoCloseable {
    * Creates structure {@code name} from a probkit file, validated whole by the library's reader
    * before anything is written; readers see it only once every byte is in Redis.
    */
-  public RedisStructure importFrom(String name, InputStream in, RedisOptions options) throws IOException {
+  public RedisStructure importFrom(String name, InputStream in, RedisOptions options)
+      throws IOException {
     checkName(name);
     return Import.run(this, name, new BufferedInputStream(in, 1 << 16), options);
   }
@@ -233,9 +247,15 @@ public final class RedisStore implements AutoCloseable {
       try {
         fields = call(() -> jedis.hgetAll(key));
       } catch (RedisStoreException e) {
-        if (e.getCause() instanceof JedisDataException && e.getCause().getMessage().startsWith("WRONGTYPE")) {
-          throw new RedisStoreException(server, "key '" + key + "' holds a " + call(() -> jedis.type(key))
-              + ", not probkit metadata (a hash)");
+        if (e.getCause() instanceof JedisDataException
+            && e.getCause().getMessage().startsWith("WRONGTYPE")) {
+          throw new RedisStoreException(
+              server,
+              "key '"
+                  + key
+                  + "' holds a "
+                  + call(() -> jedis.type(key))
+                  + ", not probkit metadata (a hash)");
         }
         throw e;
       }
@@ -247,9 +267,14 @@ public final class RedisStore implements AutoCloseable {
         return meta;
       }
       if (System.nanoTime() > deadline) {
-        throw new RedisStoreException(server, "structure '" + name + "' has been in state 'creating' for "
-            + creatingWaitMillis / 1000.0 + " s: another client is still creating or importing it, or died "
-            + "doing so (then delete it)");
+        throw new RedisStoreException(
+            server,
+            "structure '"
+                + name
+                + "' has been in state 'creating' for "
+                + creatingWaitMillis / 1000.0
+                + " s: another client is still creating or importing it, or died "
+                + "doing so (then delete it)");
       }
       sleep(50);
     }
@@ -257,25 +282,30 @@ public final class RedisStore implements AutoCloseable {
 
   /**
    * Creates structure {@code name} as {@code wanted} describes: claims the name atomically (state
-   * creating), sizes each data string once at its final length, runs {@code fill} (imports write the
-   * data there), and marks it ready. An existing structure is opened when {@code openIfExists} and of
-   * the same shape, and refused otherwise.
+   * creating), sizes each data string once at its final length, runs {@code fill} (imports write
+   * the data there), and marks it ready. An existing structure is opened when {@code openIfExists}
+   * and of the same shape, and refused otherwise.
    */
   Meta create(String name, Meta wanted, boolean openIfExists, Consumer<Meta> fill) {
     checkName(name);
     String metaKey = Layout.SLOT.metaKey(name);
     Meta claimed = wanted.withId(String.format(Locale.ROOT, "%016x", IDS.nextLong()), false);
     List<String> argv = new ArrayList<>();
-    claimed.fields().forEach((k, v) -> {
-      argv.add(k);
-      argv.add(v);
-    });
+    claimed
+        .fields()
+        .forEach(
+            (k, v) -> {
+              argv.add(k);
+              argv.add(v);
+            });
     Object won;
     try {
       won = call(() -> jedis.eval(CLAIM, List.of(metaKey), argv));
     } catch (RedisStoreException e) {
-      if (e.getCause() != null && String.valueOf(e.getCause().getMessage()).startsWith("WRONGTYPE")) {
-        throw new RedisStoreException(server, "key '" + metaKey + "' exists and is not probkit metadata");
+      if (e.getCause() != null
+          && String.valueOf(e.getCause().getMessage()).startsWith("WRONGTYPE")) {
+        throw new RedisStoreException(
+            server, "key '" + metaKey + "' exists and is not probkit metadata");
       }
       throw e;
     }
@@ -287,8 +317,13 @@ public final class RedisStore implements AutoCloseable {
       if (openIfExists && existing.sameShape(wanted)) {
         return existing;
       }
-      throw new RedisStoreException(server, "structure '" + name + "' exists: " + existing.describe()
-          + (existing.sameShape(wanted) ? "" : "; asked for " + wanted.describe()));
+      throw new RedisStoreException(
+          server,
+          "structure '"
+              + name
+              + "' exists: "
+              + existing.describe()
+              + (existing.sameShape(wanted) ? "" : "; asked for " + wanted.describe()));
     }
     try {
       for (String key : RedisStructure.dataKeys(name, claimed)) {
@@ -329,8 +364,8 @@ public final class RedisStore implements AutoCloseable {
    * Runs one pipelined batch: {@code queue} adds each key's commands (calling {@link Batch#endKey}
    * after each); the structure's id is read last, so that a batch against a structure deleted or
    * re-created meanwhile fails. Idempotent batches are retried, whole, on a lost connection, a
-   * timeout or a failover; others fail with the count of keys acknowledged. {@code before}: the keys
-   * of the same call in earlier batches, all acknowledged (for the message).
+   * timeout or a failover; others fail with the count of keys acknowledged. {@code before}: the
+   * keys of the same call in earlier batches, all acknowledged (for the message).
    */
   Batch run(RedisStructure s, String what, boolean idempotent, int before, Consumer<Batch> queue) {
     for (int attempt = 1; ; attempt++) {
@@ -347,14 +382,25 @@ public final class RedisStore implements AutoCloseable {
           b.of(ok).forEach(Response::get); // throws the first error reply
         }
         if (!s.meta.id.equals(id.get())) {
-          throw new RedisStoreException(server, what + " of " + b.keys() + " keys: structure '" + s.name()
-              + "' was deleted or re-created since it was opened; its keys were not counted", ok, null);
+          throw new RedisStoreException(
+              server,
+              what
+                  + " of "
+                  + b.keys()
+                  + " keys: structure '"
+                  + s.name()
+                  + "' was deleted or re-created since it was opened; its keys were not counted",
+              ok,
+              null);
         }
         return b;
       } catch (JedisException e) {
         boolean retry = idempotent && attempt < MAX_ATTEMPTS && transientFailure(e);
         if (!retry) {
-          throw failure(what + " of " + (b == null ? 0 : b.keys()) + " keys", e, b == null ? 0 : b.acknowledged(),
+          throw failure(
+              what + " of " + (b == null ? 0 : b.keys()) + " keys",
+              e,
+              b == null ? 0 : b.acknowledged(),
               before);
         }
         sleep(100L << (2 * attempt)); // 0.4, 1.6, 6.4 s: long enough for a cluster failover
@@ -382,7 +428,10 @@ public final class RedisStore implements AutoCloseable {
       return true;
     }
     String m = String.valueOf(e.getMessage());
-    for (String p : new String[] {"READONLY", "LOADING", "TRYAGAIN", "CLUSTERDOWN", "MOVED", "ASK", "MASTERDOWN"}) {
+    for (String p :
+        new String[] {
+          "READONLY", "LOADING", "TRYAGAIN", "CLUSTERDOWN", "MOVED", "ASK", "MASTERDOWN"
+        }) {
       if (m.startsWith(p)) {
         return true;
       }
@@ -410,9 +459,17 @@ public final class RedisStore implements AutoCloseable {
     } else {
       why = m;
     }
-    String ack = acknowledged < 0 ? "" : "; " + acknowledged + " keys of the batch were acknowledged"
-        + (before == 0 ? "" : " (and the " + before + " keys of the call's earlier batches)");
-    return new RedisStoreException(server, (what.isEmpty() ? "" : what + " failed: ") + why + ack, acknowledged, e);
+    String ack =
+        acknowledged < 0
+            ? ""
+            : "; "
+                + acknowledged
+                + " keys of the batch were acknowledged"
+                + (before == 0
+                    ? ""
+                    : " (and the " + before + " keys of the call's earlier batches)");
+    return new RedisStoreException(
+        server, (what.isEmpty() ? "" : what + " failed: ") + why + ack, acknowledged, e);
   }
 
   static void sleep(long millis) {
@@ -432,10 +489,18 @@ public final class RedisStore implements AutoCloseable {
     final String password;
     final int database;
     final boolean tls;
+
     /** What follows the database in the path (the CLI's key), or null. */
     final String rest;
 
-    private Endpoint(String host, int port, String user, String password, int database, boolean tls, String rest) {
+    private Endpoint(
+        String host,
+        int port,
+        String user,
+        String password,
+        int database,
+        boolean tls,
+        String rest) {
       this.host = host;
       this.port = port;
       this.user = user;
@@ -450,7 +515,8 @@ public final class RedisStore implements AutoCloseable {
       try {
         u = new URI(uri);
       } catch (URISyntaxException e) {
-        throw new IllegalArgumentException("not a redis URI: '" + uri + "' (" + e.getReason() + ")");
+        throw new IllegalArgumentException(
+            "not a redis URI: '" + uri + "' (" + e.getReason() + ")");
       }
       String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
       if (!scheme.equals("redis") && !scheme.equals("rediss") || u.getHost() == null) {
@@ -477,7 +543,13 @@ public final class RedisStore implements AutoCloseable {
         }
       }
       int port = u.getPort() == -1 ? 6379 : u.getPort();
-      return new Endpoint(u.getHost(), port, user, password, database, scheme.equals("rediss"),
+      return new Endpoint(
+          u.getHost(),
+          port,
+          user,
+          password,
+          database,
+          scheme.equals("rediss"),
           rest == null || rest.isEmpty() ? null : URLDecoder.decode(rest, StandardCharsets.UTF_8));
     }
   }

@@ -21,12 +21,12 @@ import redis.clients.jedis.args.Rawable;
  *
  * <p>Layout: the structure's arrays are the payload of its probkit file (docs/FORMAT.md) byte for
  * byte, cut into shards of {@code shardBytes} bytes (a multiple of 64, so that no word, counter or
- * 512-bit block straddles two). Redis numbers the bits of a byte from the most significant
- * ({@code SETBIT}, {@code BITFIELD}) and the format from the least, so the library's bit {@code i}
- * is Redis bit {@code i ^ 7}, and a 4-bit counter's Redis offset is that of its nibble's high bit:
- * then a {@code GET} of the shards is the payload, and export and import copy bytes. Count-min is the
- * exception: Redis adds natively only to big-endian integers, so its counters are kept big-endian and
- * their bytes reversed on export and import ({@link RedisCountMinSketch}).
+ * 512-bit block straddles two). Redis numbers the bits of a byte from the most significant ({@code
+ * SETBIT}, {@code BITFIELD}) and the format from the least, so the library's bit {@code i} is Redis
+ * bit {@code i ^ 7}, and a 4-bit counter's Redis offset is that of its nibble's high bit: then a
+ * {@code GET} of the shards is the payload, and export and import copy bytes. Count-min is the
+ * exception: Redis adds natively only to big-endian integers, so its counters are kept big-endian
+ * and their bytes reversed on export and import ({@link RedisCountMinSketch}).
  */
 public abstract class RedisStructure {
   private static final int CHUNK = 4 << 20;
@@ -35,6 +35,7 @@ public abstract class RedisStructure {
   final String name;
   final Meta meta;
   final byte[][] shardKeys;
+
   /** The shard keys as Jedis arguments, which it does not copy. */
   private final Arg[] shardArgs;
 
@@ -65,8 +66,13 @@ public abstract class RedisStructure {
       case SCALABLE_BLOOM_FILTER:
         return new RedisScalableBloomFilter(store, name, meta);
       default:
-        throw new RedisStoreException(store.server(), "structure '" + name + "' is a " + meta.type.label()
-            + ", which probkit-redis does not keep");
+        throw new RedisStoreException(
+            store.server(),
+            "structure '"
+                + name
+                + "' is a "
+                + meta.type.label()
+                + ", which probkit-redis does not keep");
     }
   }
 
@@ -81,8 +87,9 @@ public abstract class RedisStructure {
         return meta;
       }
     }
-    throw new RedisStoreException(store.server(), "structure '" + name + "' is a " + meta.describe()
-        + ", not a " + types[0].label());
+    throw new RedisStoreException(
+        store.server(),
+        "structure '" + name + "' is a " + meta.describe() + ", not a " + types[0].label());
   }
 
   /** The data keys of a structure (not its metadata), in payload order. */
@@ -116,8 +123,9 @@ public abstract class RedisStructure {
   }
 
   /**
-   * A zero-filled string of exactly {@code length} bytes. {@code SETRANGE} on a missing key allocates
-   * the string at its final size once; growing it by {@code SETBIT} would double the allocation.
+   * A zero-filled string of exactly {@code length} bytes. {@code SETRANGE} on a missing key
+   * allocates the string at its final size once; growing it by {@code SETBIT} would double the
+   * allocation.
    */
   static void presize(RedisStore store, String key, long length) {
     byte[] k = bytes(key);
@@ -128,18 +136,32 @@ public abstract class RedisStructure {
   /** How many shards of how many bytes (a multiple of 64) hold {@code payload} bytes. */
   static long[] shardsFor(long payload, RedisOptions o) {
     long unit = 64;
-    int n = o.shards() > 0 ? o.shards() : (int) Math.max(1, ceilDiv(payload, RedisOptions.MAX_SHARD_BYTES));
+    int n =
+        o.shards() > 0
+            ? o.shards()
+            : (int) Math.max(1, ceilDiv(payload, RedisOptions.MAX_SHARD_BYTES));
     long shardBytes = ceilDiv(ceilDiv(payload, n), unit) * unit;
     if (shardBytes > RedisOptions.MAX_SHARD_BYTES) {
-      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
-          "%d shards of %d bytes each: a Redis string holds at most %d bytes; use at least %d shards",
-          n, shardBytes, RedisOptions.MAX_SHARD_BYTES, ceilDiv(payload, RedisOptions.MAX_SHARD_BYTES)));
+      throw new IllegalArgumentException(
+          String.format(
+              java.util.Locale.ROOT,
+              "%d shards of %d bytes each: a Redis string holds at most %d bytes; use at least %d shards",
+              n,
+              shardBytes,
+              RedisOptions.MAX_SHARD_BYTES,
+              ceilDiv(payload, RedisOptions.MAX_SHARD_BYTES)));
     }
     long count = ceilDiv(payload, shardBytes);
     if (count != n) {
-      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
-          "%d bytes cannot be split into %d shards of whole 64-byte blocks, all but the last of one size; "
-              + "%d shards of %d bytes would hold them", payload, n, count, shardBytes));
+      throw new IllegalArgumentException(
+          String.format(
+              java.util.Locale.ROOT,
+              "%d bytes cannot be split into %d shards of whole 64-byte blocks, all but the last of one size; "
+                  + "%d shards of %d bytes would hold them",
+              payload,
+              n,
+              count,
+              shardBytes));
     }
     return new long[] {count, shardBytes};
   }
@@ -152,7 +174,9 @@ public abstract class RedisStructure {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** The decimal digits of {@code v} (Redis's arguments are strings), without a String when v >= 0. */
+  /**
+   * The decimal digits of {@code v} (Redis's arguments are strings), without a String when v >= 0.
+   */
   static byte[] ascii(long v) {
     if (v < 0) {
       return Long.toString(v).getBytes(StandardCharsets.US_ASCII);
@@ -211,10 +235,11 @@ public abstract class RedisStructure {
   /**
    * Queues one {@code BITFIELD} (or {@code BITFIELD_RO} when {@code value} is null) per shard among
    * the {@code n} cells {@code (shard[i], offset[i])}: {@code op type offset [value]} for each. Its
-   * replies, one list of values per command, come in no particular order of cells. Clobbers
-   * {@code shard}.
+   * replies, one list of values per command, come in no particular order of cells. Clobbers {@code
+   * shard}.
    */
-  final void queueBitfield(Batch b, int n, int[] shard, long[] offset, Arg op, Arg type, Arg value) {
+  final void queueBitfield(
+      Batch b, int n, int[] shard, long[] offset, Arg op, Arg type, Arg value) {
     for (int i = 0; i < n; i++) {
       int s = shard[i];
       if (s < 0) {
@@ -234,9 +259,13 @@ public abstract class RedisStructure {
     }
   }
 
-  /** A {@code BITFIELD} (or {@code BITFIELD_RO}) command on shard {@code s}, to which operations are added. */
+  /**
+   * A {@code BITFIELD} (or {@code BITFIELD_RO}) command on shard {@code s}, to which operations are
+   * added.
+   */
   final CommandArguments bitfield(int s, boolean readOnly) {
-    return new CommandArguments(readOnly ? Command.BITFIELD_RO : Command.BITFIELD).key(shardArgs[s]);
+    return new CommandArguments(readOnly ? Command.BITFIELD_RO : Command.BITFIELD)
+        .key(shardArgs[s]);
   }
 
   /** Queues a {@code BITFIELD} command; its reply is the list of its operations' values. */
@@ -249,13 +278,25 @@ public abstract class RedisStructure {
    * same call (all acknowledged, or none: a script is atomic) and returns its reply.
    */
   final Object script(
-      String what, boolean idempotent, byte[] script, List<byte[]> keys, List<byte[]> args, int before, int n) {
-    Batch b = store.run(this, what, idempotent, before, bt -> {
-      bt.add(bt.pipe.eval(script, keys, args));
-      for (int i = 0; i < n; i++) {
-        bt.endKey();
-      }
-    });
+      String what,
+      boolean idempotent,
+      byte[] script,
+      List<byte[]> keys,
+      List<byte[]> args,
+      int before,
+      int n) {
+    Batch b =
+        store.run(
+            this,
+            what,
+            idempotent,
+            before,
+            bt -> {
+              bt.add(bt.pipe.eval(script, keys, args));
+              for (int i = 0; i < n; i++) {
+                bt.endKey();
+              }
+            });
     return b.of(0).get(0).get();
   }
 
@@ -266,7 +307,10 @@ public abstract class RedisStructure {
     }
   }
 
-  /** The keys of a batch as bytes: byte[] as is, CharSequence as UTF-8, Long as 8 little-endian bytes. */
+  /**
+   * The keys of a batch as bytes: byte[] as is, CharSequence as UTF-8, Long as 8 little-endian
+   * bytes.
+   */
   static List<byte[]> keyBytes(Collection<?> keys) {
     List<byte[]> out = new ArrayList<>(keys.size());
     for (Object k : keys) {
@@ -290,8 +334,9 @@ public abstract class RedisStructure {
       }
       return b;
     }
-    throw new IllegalArgumentException("a key must be a byte[], a CharSequence or a Long, was "
-        + (k == null ? "null" : k.getClass().getName()));
+    throw new IllegalArgumentException(
+        "a key must be a byte[], a CharSequence or a Long, was "
+            + (k == null ? "null" : k.getClass().getName()));
   }
 
   // ---- identity
@@ -357,8 +402,8 @@ public abstract class RedisStructure {
 
   /**
    * Writes the structure as a probkit file, byte for byte what the library writes for the same keys
-   * (docs/REDIS.md says where a Redis-resident structure differs: loglog sketches are dense and carry
-   * no martingale estimate). Keys added during the export may or may not be in it.
+   * (docs/REDIS.md says where a Redis-resident structure differs: loglog sketches are dense and
+   * carry no martingale estimate). Keys added during the export may or may not be in it.
    */
   public void exportTo(OutputStream out) throws IOException {
     SketchWriter w = SketchWriter.begin(out, meta.type, meta.hash, meta.params, meta.payload);
@@ -381,9 +426,15 @@ public abstract class RedisStructure {
 
   final void checkLength(byte[] key, byte[] got, long expected) {
     if (got == null || got.length != expected) {
-      throw new RedisStoreException(store.server(), "key '" + new String(key, StandardCharsets.UTF_8)
-          + "' of structure '" + name + "' is missing or shorter than its " + expected
-          + " bytes: the structure is damaged or being deleted");
+      throw new RedisStoreException(
+          store.server(),
+          "key '"
+              + new String(key, StandardCharsets.UTF_8)
+              + "' of structure '"
+              + name
+              + "' is missing or shorter than its "
+              + expected
+              + " bytes: the structure is damaged or being deleted");
     }
   }
 

@@ -6,8 +6,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The Lua scripts of the atomic operations, sent whole with {@code EVAL}: Redis caches them by digest,
- * and unlike {@code EVALSHA} nothing breaks when a restart or a failover empties its script cache.
+ * The Lua scripts of the atomic operations, sent whole with {@code EVAL}: Redis caches them by
+ * digest, and unlike {@code EVALSHA} nothing breaks when a restart or a failover empties its script
+ * cache.
  */
 final class Scripts {
   static final byte[] COUNTING = load("counting.lua");

@@ -27,8 +27,10 @@ class BillionKeyFilterTest {
 
   @Test
   void onOneRedis() throws Exception {
-    try (RedisServer server = RedisServer.start(); RedisStore store = RedisStore.connect(server.uri())) {
-      RedisBloomFilter r = RedisBloomFilter.create(store, "crawler", N, 0.01, RedisOptions.defaults());
+    try (RedisServer server = RedisServer.start();
+        RedisStore store = RedisStore.connect(server.uri())) {
+      RedisBloomFilter r =
+          RedisBloomFilter.create(store, "crawler", N, 0.01, RedisOptions.defaults());
       assertThat(r.shardCount()).isEqualTo(3);
       check(store, r);
     }
@@ -38,14 +40,16 @@ class BillionKeyFilterTest {
   void acrossAThreeMasterCluster() throws Exception {
     try (RedisCluster cluster = RedisCluster.start();
         RedisStore store = RedisStore.cluster(null, null, cluster.hostPorts())) {
-      RedisBloomFilter r = RedisBloomFilter.create(store, "crawler", N, 0.01,
-          RedisOptions.defaults().layout(Layout.SPREAD).shards(24));
+      RedisBloomFilter r =
+          RedisBloomFilter.create(
+              store, "crawler", N, 0.01, RedisOptions.defaults().layout(Layout.SPREAD).shards(24));
       check(store, r);
       assertThat(cluster.keysPerNode()).allMatch(n -> n >= 6);
     }
   }
 
-  private static void check(RedisStore store, RedisBloomFilter r) throws IOException, NoSuchAlgorithmException {
+  private static void check(RedisStore store, RedisBloomFilter r)
+      throws IOException, NoSuchAlgorithmException {
     BloomFilter f = BloomFilter.create(N, 0.01);
     assertThat(r.bitSize()).isEqualTo(f.bitSize()).isEqualTo(9_585_058_378L);
     assertThat(r.byteSize()).isEqualTo(f.byteSize());
@@ -74,12 +78,14 @@ class BillionKeyFilterTest {
     }
     assertThat(sha256(r::exportTo)).isEqualTo(sha256(f::writeTo));
     long usage = r.memoryUsage();
-    System.out.printf("%s: %d shards, %d bytes of bits, MEMORY USAGE %d bytes%n",
+    System.out.printf(
+        "%s: %d shards, %d bytes of bits, MEMORY USAGE %d bytes%n",
         store.server(), r.shardCount(), r.byteSize(), usage);
     assertThat(usage).isBetween(r.byteSize(), r.byteSize() + r.byteSize() / 4);
   }
 
-  private static byte[] sha256(EquivalenceTest.IoWriter w) throws IOException, NoSuchAlgorithmException {
+  private static byte[] sha256(EquivalenceTest.IoWriter w)
+      throws IOException, NoSuchAlgorithmException {
     MessageDigest d = MessageDigest.getInstance("SHA-256");
     try (DigestOutputStream out = new DigestOutputStream(OutputStream.nullOutputStream(), d)) {
       w.writeTo(out);

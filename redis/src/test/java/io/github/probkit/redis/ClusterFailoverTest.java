@@ -9,19 +9,30 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
-/** A cluster master killed under a spread Bloom filter: its replica takes over, idempotent batches ride it out. */
+/**
+ * A cluster master killed under a spread Bloom filter: its replica takes over, idempotent batches
+ * ride it out.
+ */
 class ClusterFailoverTest {
   @Test
   void bloomBatchesRideOutTheFailoverOfAMaster() throws IOException {
     try (RedisCluster cluster = RedisCluster.start(true);
         RedisStore store = RedisStore.cluster(null, null, cluster.hostPorts())) {
-      RedisBloomFilter f = RedisBloomFilter.create(store, "failover", 100_000, 0.01,
-          RedisOptions.defaults().layout(Layout.SPREAD).shards(12));
+      RedisBloomFilter f =
+          RedisBloomFilter.create(
+              store,
+              "failover",
+              100_000,
+              0.01,
+              RedisOptions.defaults().layout(Layout.SPREAD).shards(12));
       List<Object> before = StoreTest.keys("before:", 20_000);
       List<Object> after = StoreTest.keys("after:", 20_000);
       f.addAll(before);
       waitReplicated(cluster);
-      cluster.nodes.get(0).kill(); // SIGKILL a master: its replica is promoted after the node timeout (1 s)
+      cluster
+          .nodes
+          .get(0)
+          .kill(); // SIGKILL a master: its replica is promoted after the node timeout (1 s)
       f.addAll(after); // fails over to the promoted replica through the retries
       List<Object> all = new ArrayList<>(before);
       all.addAll(after);

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The structures on a 3-master Redis Cluster: spread filters on every node, slot structures whole. */
+/**
+ * The structures on a 3-master Redis Cluster: spread filters on every node, slot structures whole.
+ */
 class ClusterTest {
   private static RedisCluster cluster;
   private static RedisStore store;
@@ -38,10 +40,20 @@ class ClusterTest {
   @Test
   void spreadFiltersUseEveryNodeAndExportTheLibrarysBytes() throws IOException {
     List<Object> keys = StoreTest.keys("c:", 20_000);
-    RedisBloomFilter bloom = RedisBloomFilter.create(store, "spread-bloom", 50_000, 0.01,
-        RedisOptions.defaults().layout(Layout.SPREAD).shards(12));
-    RedisBloomFilter blocked = RedisBloomFilter.createBlocked(store, "spread-blocked", 50_000, 0.01,
-        RedisOptions.defaults().layout(Layout.SPREAD).shards(12));
+    RedisBloomFilter bloom =
+        RedisBloomFilter.create(
+            store,
+            "spread-bloom",
+            50_000,
+            0.01,
+            RedisOptions.defaults().layout(Layout.SPREAD).shards(12));
+    RedisBloomFilter blocked =
+        RedisBloomFilter.createBlocked(
+            store,
+            "spread-blocked",
+            50_000,
+            0.01,
+            RedisOptions.defaults().layout(Layout.SPREAD).shards(12));
     BloomFilter b = BloomFilter.create(50_000, 0.01);
     BlockedBloomFilter bb = BlockedBloomFilter.create(50_000, 0.01);
     bloom.addAll(keys);
@@ -63,11 +75,14 @@ class ClusterTest {
   void slotStructuresWorkWholeOnOneNode() throws IOException {
     List<Object> keys = StoreTest.keys("s:", 5_000);
     RedisOptions o = RedisOptions.defaults().shards(3);
-    RedisCountingBloomFilter counting = RedisCountingBloomFilter.create(store, "slot-counting", 10_000, 0.01, o);
+    RedisCountingBloomFilter counting =
+        RedisCountingBloomFilter.create(store, "slot-counting", 10_000, 0.01, o);
     RedisCountMinSketch cms = RedisCountMinSketch.create(store, "slot-cms", 1200, 5, false, o);
-    RedisCardinalitySketch hll = RedisCardinalitySketch.createHyperLogLog(store, "slot-hll", 12, RedisOptions.defaults());
-    RedisScalableBloomFilter scalable = RedisScalableBloomFilter.create(store, "slot-scalable", 1000, 0.01, 2, 0.5,
-        RedisOptions.defaults());
+    RedisCardinalitySketch hll =
+        RedisCardinalitySketch.createHyperLogLog(store, "slot-hll", 12, RedisOptions.defaults());
+    RedisScalableBloomFilter scalable =
+        RedisScalableBloomFilter.create(
+            store, "slot-scalable", 1000, 0.01, 2, 0.5, RedisOptions.defaults());
     counting.addAll(keys);
     counting.removeAll(keys.subList(0, 2000));
     cms.addAll(keys);
@@ -76,11 +91,12 @@ class ClusterTest {
     CountingBloomFilter c = CountingBloomFilter.create(10_000, 0.01);
     CountMinSketch m = CountMinSketch.withDimensions(1200, 5);
     HyperLogLog h = HyperLogLog.create(12);
-    keys.forEach(k -> {
-      c.add((String) k);
-      m.add((String) k);
-      h.add((String) k);
-    });
+    keys.forEach(
+        k -> {
+          c.add((String) k);
+          m.add((String) k);
+          h.add((String) k);
+        });
     keys.subList(0, 2000).forEach(k -> c.remove((String) k));
     assertThat(FaultTest.export(counting)).isEqualTo(FaultTest.bytes(c::writeTo));
     assertThat(FaultTest.export(cms)).isEqualTo(FaultTest.bytes(m::writeTo));
@@ -91,10 +107,12 @@ class ClusterTest {
 
   @Test
   void openingAndDeletingByNameWorkOnTheCluster() {
-    RedisBloomFilter.create(store, "named", 1000, 0.01, RedisOptions.defaults().layout(Layout.SPREAD).shards(2));
+    RedisBloomFilter.create(
+        store, "named", 1000, 0.01, RedisOptions.defaults().layout(Layout.SPREAD).shards(2));
     assertThat(store.open("named")).isInstanceOf(RedisBloomFilter.class);
     assertThat(store.delete("named")).isTrue();
-    assertThatThrownBy(() -> store.open("named")).isInstanceOf(RedisStoreException.class)
+    assertThatThrownBy(() -> store.open("named"))
+        .isInstanceOf(RedisStoreException.class)
         .hasMessageStartingWith("redis cluster 127.0.0.1:");
   }
 }

@@ -36,7 +36,10 @@ class EndpointTest {
 
   @Test
   void nonsenseIsRefusedWithTheValue() {
-    for (String bad : new String[] {"http://localhost", "localhost:6379", "redis://", "redis:///0", "redis://a b"}) {
+    for (String bad :
+        new String[] {
+          "http://localhost", "localhost:6379", "redis://", "redis:///0", "redis://a b"
+        }) {
       assertThatThrownBy(() -> RedisStore.Endpoint.parse(bad))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining(bad);

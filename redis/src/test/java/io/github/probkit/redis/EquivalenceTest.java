@@ -23,9 +23,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * For the same keys, a Redis-resident structure exports the bytes the library's structure writes, and
- * a file imported into Redis exports the same bytes again: every type, both hash strategies, one shard
- * and several.
+ * For the same keys, a Redis-resident structure exports the bytes the library's structure writes,
+ * and a file imported into Redis exports the same bytes again: every type, both hash strategies,
+ * one shard and several.
  */
 class EquivalenceTest extends WithServer {
 
@@ -34,7 +34,10 @@ class EquivalenceTest extends WithServer {
     SplittableRandom r = new SplittableRandom(0x5eed_0f_ca_11_ab1eL);
     for (int i = 0; i < n; i++) {
       // Strings, longs and raw bytes: the three forms a key takes.
-      keys.add(i % 3 == 0 ? prefix + i : i % 3 == 1 ? (Object) r.nextLong() : new byte[] {(byte) i, 7, (byte) (i >>> 8)});
+      keys.add(
+          i % 3 == 0
+              ? prefix + i
+              : i % 3 == 1 ? (Object) r.nextLong() : new byte[] {(byte) i, 7, (byte) (i >>> 8)});
     }
     return keys;
   }
@@ -58,7 +61,8 @@ class EquivalenceTest extends WithServer {
     byte[] exported = bytesOf(s::exportTo);
     assertThat(exported).as("export of %s", s).isEqualTo(expected);
     String copy = s.name() + "-copy";
-    RedisStructure imported = store.importFrom(copy, new ByteArrayInputStream(exported), RedisOptions.defaults());
+    RedisStructure imported =
+        store.importFrom(copy, new ByteArrayInputStream(exported), RedisOptions.defaults());
     assertThat(bytesOf(imported::exportTo)).as("export of the import of %s", s).isEqualTo(expected);
     assertThat(imported.type()).isEqualTo(s.type());
     imported.delete();
@@ -67,8 +71,11 @@ class EquivalenceTest extends WithServer {
   @ParameterizedTest
   @CsvSource({"xxh3,1,slot", "xxh3,4,slot", "xxh3,5,spread", "fnv1a,1,slot", "fnv1a,3,spread"})
   void bloom(String hashName, int shards, String layout) throws IOException {
-    RedisOptions o = RedisOptions.defaults().hash(hash(hashName)).shards(shards)
-        .layout(Layout.valueOf(layout.toUpperCase(java.util.Locale.ROOT)));
+    RedisOptions o =
+        RedisOptions.defaults()
+            .hash(hash(hashName))
+            .shards(shards)
+            .layout(Layout.valueOf(layout.toUpperCase(java.util.Locale.ROOT)));
     String name = "bloom-" + hashName + "-" + shards + "-" + layout;
     RedisBloomFilter r = RedisBloomFilter.create(store, name, 3_000, 0.01, o);
     BloomFilter f = BloomFilter.create(3_000, 0.01, hash(hashName));
@@ -91,8 +98,11 @@ class EquivalenceTest extends WithServer {
   @ParameterizedTest
   @CsvSource({"xxh3,1,slot", "xxh3,3,spread", "fnv1a,2,slot"})
   void blocked(String hashName, int shards, String layout) throws IOException {
-    RedisOptions o = RedisOptions.defaults().hash(hash(hashName)).shards(shards)
-        .layout(Layout.valueOf(layout.toUpperCase(java.util.Locale.ROOT)));
+    RedisOptions o =
+        RedisOptions.defaults()
+            .hash(hash(hashName))
+            .shards(shards)
+            .layout(Layout.valueOf(layout.toUpperCase(java.util.Locale.ROOT)));
     String name = "blocked-" + hashName + "-" + shards + "-" + layout;
     RedisBloomFilter r = RedisBloomFilter.createBlocked(store, name, 3_000, 0.001, o);
     BlockedBloomFilter f = BlockedBloomFilter.create(3_000, 0.001, hash(hashName));
@@ -115,8 +125,8 @@ class EquivalenceTest extends WithServer {
   @CsvSource({"xxh3,1", "xxh3,3"})
   void counting(String hashName, int shards) throws IOException {
     RedisOptions o = RedisOptions.defaults().hash(hash(hashName)).shards(shards);
-    RedisCountingBloomFilter r = RedisCountingBloomFilter.withCounters(store, "counting-" + hashName + shards,
-        1_000, 5, o);
+    RedisCountingBloomFilter r =
+        RedisCountingBloomFilter.withCounters(store, "counting-" + hashName + shards, 1_000, 5, o);
     CountingBloomFilter f = CountingBloomFilter.withCounters(1_000, 5, hash(hashName));
     // Few counters, many keys: saturation at 15 and removes that must fail both happen.
     List<Object> keys = keys("counting:", 1_500);
@@ -138,18 +148,35 @@ class EquivalenceTest extends WithServer {
     assertThat(f.saturatedCounters()).isGreaterThan(0);
     int[] counts = r.countAll(keys);
     for (int i = 0; i < keys.size(); i++) {
-      assertThat(counts[i]).isEqualTo(f.count(RedisStructure.keyBytes(keys.get(i)), 0,
-          RedisStructure.keyBytes(keys.get(i)).length));
+      assertThat(counts[i])
+          .isEqualTo(
+              f.count(
+                  RedisStructure.keyBytes(keys.get(i)),
+                  0,
+                  RedisStructure.keyBytes(keys.get(i)).length));
     }
     assertRoundTrip(r, bytesOf(f::writeTo));
   }
 
   @ParameterizedTest
-  @CsvSource({"xxh3,false,1", "xxh3,true,1", "xxh3,true,3", "xxh3,false,2", "fnv1a,false,1", "fnv1a,true,1"})
+  @CsvSource({
+    "xxh3,false,1",
+    "xxh3,true,1",
+    "xxh3,true,3",
+    "xxh3,false,2",
+    "fnv1a,false,1",
+    "fnv1a,true,1"
+  })
   void countMin(String hashName, boolean conservative, int shards) throws IOException {
     int depth = hashName.equals("fnv1a") ? 2 : 5;
-    RedisCountMinSketch r = RedisCountMinSketch.create(store, "cms-" + hashName + conservative + shards, 97, depth,
-        conservative, RedisOptions.defaults().hash(hash(hashName)).shards(shards));
+    RedisCountMinSketch r =
+        RedisCountMinSketch.create(
+            store,
+            "cms-" + hashName + conservative + shards,
+            97,
+            depth,
+            conservative,
+            RedisOptions.defaults().hash(hash(hashName)).shards(shards));
     CountMinSketch s = CountMinSketch.withDimensions(97, depth, hash(hashName));
     if (conservative) {
       s = s.withConservativeUpdate();
@@ -180,7 +207,9 @@ class EquivalenceTest extends WithServer {
     items.add("huge");
     long[] est = r.estimateAll(items);
     for (int i = 0; i < items.size(); i++) {
-      assertThat(est[i]).as("estimate of %s", items.get(i)).isEqualTo(s.estimate((String) items.get(i)));
+      assertThat(est[i])
+          .as("estimate of %s", items.get(i))
+          .isEqualTo(s.estimate((String) items.get(i)));
     }
     assertThat(r.totalCount()).isEqualTo(s.totalCount());
     assertRoundTrip(r, bytesOf(s::writeTo));
@@ -189,13 +218,15 @@ class EquivalenceTest extends WithServer {
   @ParameterizedTest
   @CsvSource({"xxh3,4", "xxh3,11", "xxh3,14", "xxh3,18"})
   void hyperLogLog(String hashName, int p) throws IOException {
-    RedisCardinalitySketch r = RedisCardinalitySketch.createHyperLogLog(store, "hll-" + hashName + p, p,
-        RedisOptions.defaults().hash(hash(hashName)));
+    RedisCardinalitySketch r =
+        RedisCardinalitySketch.createHyperLogLog(
+            store, "hll-" + hashName + p, p, RedisOptions.defaults().hash(hash(hashName)));
     HyperLogLog s = HyperLogLog.create(p, hash(hashName));
     List<Object> keys = keys("hll:", 30_000);
     boolean[] changed = r.addAll(keys);
     for (int i = 0; i < keys.size(); i++) {
-      boolean wasSparse = s.isSparse(); // a sparse sketch's answer is about its precision-25 entries
+      boolean wasSparse =
+          s.isSparse(); // a sparse sketch's answer is about its precision-25 entries
       boolean c = s.add(RedisStructure.keyBytes(keys.get(i)));
       if (!wasSparse) {
         assertThat(changed[i]).as("key %d", i).isEqualTo(c);
@@ -208,7 +239,8 @@ class EquivalenceTest extends WithServer {
     assertThat(r.estimate()).isEqualTo(s.estimate());
     byte[] lib = bytesOf(s::writeTo);
     byte[] red = bytesOf(r::exportTo);
-    // Same container, registers and payload; the parameters differ only in the martingale flag and value.
+    // Same container, registers and payload; the parameters differ only in the martingale flag and
+    // value.
     assertThat(red.length).isEqualTo(lib.length);
     assertThat(java.util.Arrays.copyOfRange(red, 28 + 15, red.length - 4))
         .isEqualTo(java.util.Arrays.copyOfRange(lib, 28 + 15, lib.length - 4));
@@ -218,8 +250,9 @@ class EquivalenceTest extends WithServer {
   @ParameterizedTest
   @CsvSource({"xxh3,4", "xxh3,10", "xxh3,12"})
   void ultraLogLog(String hashName, int p) throws IOException {
-    RedisCardinalitySketch r = RedisCardinalitySketch.createUltraLogLog(store, "ull-" + hashName + p, p,
-        RedisOptions.defaults().hash(hash(hashName)));
+    RedisCardinalitySketch r =
+        RedisCardinalitySketch.createUltraLogLog(
+            store, "ull-" + hashName + p, p, RedisOptions.defaults().hash(hash(hashName)));
     UltraLogLog s = UltraLogLog.create(p, hash(hashName));
     List<Object> keys = keys("ull:", 20_000);
     boolean[] changed = r.addAll(keys);
@@ -237,11 +270,16 @@ class EquivalenceTest extends WithServer {
   @Test
   void loglogMergeEqualsTheLibrarysMerge() throws IOException {
     for (boolean ultra : new boolean[] {false, true}) {
-      RedisCardinalitySketch r = ultra
-          ? RedisCardinalitySketch.createUltraLogLog(store, "merge-ull", 10, RedisOptions.defaults())
-          : RedisCardinalitySketch.createHyperLogLog(store, "merge-hll", 10, RedisOptions.defaults());
-      io.github.probkit.cardinality.CardinalitySketch a = ultra ? UltraLogLog.create(10) : HyperLogLog.create(10);
-      io.github.probkit.cardinality.CardinalitySketch b = ultra ? UltraLogLog.create(10) : HyperLogLog.create(10);
+      RedisCardinalitySketch r =
+          ultra
+              ? RedisCardinalitySketch.createUltraLogLog(
+                  store, "merge-ull", 10, RedisOptions.defaults())
+              : RedisCardinalitySketch.createHyperLogLog(
+                  store, "merge-hll", 10, RedisOptions.defaults());
+      io.github.probkit.cardinality.CardinalitySketch a =
+          ultra ? UltraLogLog.create(10) : HyperLogLog.create(10);
+      io.github.probkit.cardinality.CardinalitySketch b =
+          ultra ? UltraLogLog.create(10) : HyperLogLog.create(10);
       List<Object> keys = keys("m:", 8_000);
       List<Object> other = keys("n:", 8_000);
       r.addAll(keys);
@@ -262,8 +300,15 @@ class EquivalenceTest extends WithServer {
   @ParameterizedTest
   @CsvSource({"xxh3", "fnv1a"})
   void scalable(String hashName) throws IOException {
-    RedisScalableBloomFilter r = RedisScalableBloomFilter.create(store, "scalable-" + hashName, 100, 0.01, 2, 0.5,
-        RedisOptions.defaults().hash(hash(hashName)));
+    RedisScalableBloomFilter r =
+        RedisScalableBloomFilter.create(
+            store,
+            "scalable-" + hashName,
+            100,
+            0.01,
+            2,
+            0.5,
+            RedisOptions.defaults().hash(hash(hashName)));
     ScalableBloomFilter f = ScalableBloomFilter.create(100, 0.01, 2, 0.5, hash(hashName));
     List<Object> keys = keys("sc:", 20_000);
     keys.addAll(keys.subList(0, 500)); // present already: not added again
@@ -289,12 +334,14 @@ class EquivalenceTest extends WithServer {
   void structuresTheLibraryRefusesFnv1aForRefuseItToo() {
     RedisOptions fnv = RedisOptions.defaults().hash(HashStrategy.fnv1a());
     long keys = store.jedis().dbSize();
-    for (Runnable create : List.<Runnable>of(
-        () -> RedisCountingBloomFilter.create(store, "fnv-counting", 1000, 0.01, fnv),
-        () -> RedisCardinalitySketch.createHyperLogLog(store, "fnv-hll", 12, fnv),
-        () -> RedisCardinalitySketch.createUltraLogLog(store, "fnv-ull", 12, fnv))) {
+    for (Runnable create :
+        List.<Runnable>of(
+            () -> RedisCountingBloomFilter.create(store, "fnv-counting", 1000, 0.01, fnv),
+            () -> RedisCardinalitySketch.createHyperLogLog(store, "fnv-hll", 12, fnv),
+            () -> RedisCardinalitySketch.createUltraLogLog(store, "fnv-ull", 12, fnv))) {
       org.assertj.core.api.Assertions.assertThatThrownBy(create::run)
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot use the fnv1a hash");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("cannot use the fnv1a hash");
     }
     assertThat(store.jedis().dbSize()).isEqualTo(keys);
   }

@@ -22,16 +22,24 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Many writer processes, a client killed mid-batch, and a server killed and restarted from its AOF. */
+/**
+ * Many writer processes, a client killed mid-batch, and a server killed and restarted from its AOF.
+ */
 class FaultTest {
   private static final int WORKERS = 8;
   private static final int THREADS = 4;
   private static final int KEYS = 1500;
 
   static Process java(String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m", "-XX:TieredStopAtLevel=1",
-        "-cp", System.getProperty("java.class.path"), Writer.class.getName()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Writer.class.getName()));
     cmd.addAll(List.of(args));
     return new ProcessBuilder(cmd).redirectErrorStream(true).start();
   }
@@ -48,10 +56,12 @@ class FaultTest {
 
   @Test
   void eightProcessesOfFourThreadsLoseNothing() throws Exception {
-    try (RedisServer server = RedisServer.start(); RedisStore store = RedisStore.connect(server.uri())) {
+    try (RedisServer server = RedisServer.start();
+        RedisStore store = RedisStore.connect(server.uri())) {
       RedisOptions o = RedisOptions.defaults();
       RedisBloomFilter.create(store, "c-bloom", 100_000, 0.01, o.shards(3));
-      RedisBloomFilter.createBlocked(store, "c-blocked", 100_000, 0.01, o.layout(Layout.SPREAD).shards(2));
+      RedisBloomFilter.createBlocked(
+          store, "c-blocked", 100_000, 0.01, o.layout(Layout.SPREAD).shards(2));
       RedisCountingBloomFilter.create(store, "c-counting", 100_000, 0.01, o.shards(2));
       RedisCountMinSketch.create(store, "c-cms", 500, 4, false, o);
       RedisCountMinSketch.create(store, "c-cms-conservative", 500, 4, true, o);
@@ -61,7 +71,12 @@ class FaultTest {
 
       List<Process> ps = new ArrayList<>();
       for (int w = 0; w < WORKERS; w++) {
-        ps.add(java(server.uri(), Integer.toString(w), Integer.toString(THREADS), Integer.toString(KEYS)));
+        ps.add(
+            java(
+                server.uri(),
+                Integer.toString(w),
+                Integer.toString(THREADS),
+                Integer.toString(KEYS)));
       }
       long scalableAdded = 0;
       for (Process p : ps) {
@@ -95,15 +110,24 @@ class FaultTest {
         }
       }
       assertThat(export(RedisBloomFilter.open(store, "c-bloom"))).isEqualTo(bytes(bloom::writeTo));
-      assertThat(export(RedisBloomFilter.open(store, "c-blocked"))).isEqualTo(bytes(blocked::writeTo));
-      assertThat(export(RedisCountingBloomFilter.open(store, "c-counting"))).isEqualTo(bytes(counting::writeTo));
+      assertThat(export(RedisBloomFilter.open(store, "c-blocked")))
+          .isEqualTo(bytes(blocked::writeTo));
+      assertThat(export(RedisCountingBloomFilter.open(store, "c-counting")))
+          .isEqualTo(bytes(counting::writeTo));
       assertThat(export(RedisCountMinSketch.open(store, "c-cms"))).isEqualTo(bytes(cms::writeTo));
-      assertThat(HyperLogLog.readFrom(new ByteArrayInputStream(export(RedisCardinalitySketch.open(store, "c-hll"))))
-          .registers()).isEqualTo(hll.registers());
-      assertThat(UltraLogLog.readFrom(new ByteArrayInputStream(export(RedisCardinalitySketch.open(store, "c-ull"))))
-          .registers()).isEqualTo(ull.registers());
+      assertThat(
+              HyperLogLog.readFrom(
+                      new ByteArrayInputStream(export(RedisCardinalitySketch.open(store, "c-hll"))))
+                  .registers())
+          .isEqualTo(hll.registers());
+      assertThat(
+              UltraLogLog.readFrom(
+                      new ByteArrayInputStream(export(RedisCardinalitySketch.open(store, "c-ull"))))
+                  .registers())
+          .isEqualTo(ull.registers());
 
-      // Conservative update does not commute, but nothing is lost: the total is exact and no item is
+      // Conservative update does not commute, but nothing is lost: the total is exact and no item
+      // is
       // estimated below its count.
       RedisCountMinSketch conservative = RedisCountMinSketch.open(store, "c-cms-conservative");
       assertThat(conservative.totalCount()).isEqualTo(all.size());
@@ -113,29 +137,35 @@ class FaultTest {
       // Scalable: every key present, each counted once in its layer.
       RedisScalableBloomFilter scalable = RedisScalableBloomFilter.open(store, "c-scalable");
       assertThat(scalable.mightContainAll(all)).doesNotContain(false);
-      io.github.probkit.filter.ScalableBloomFilter sf = io.github.probkit.filter.ScalableBloomFilter.readFrom(
-          new ByteArrayInputStream(export(scalable)));
+      io.github.probkit.filter.ScalableBloomFilter sf =
+          io.github.probkit.filter.ScalableBloomFilter.readFrom(
+              new ByteArrayInputStream(export(scalable)));
       assertThat(sf.approximateCount()).isEqualTo(scalableAdded);
       // A key is refused only as a false positive of the layers before it: at most the filter's
-      // rate, about 1.05 % measured (issue 14), so 504 of 48,000 expected, plus 5 standard deviations.
+      // rate, about 1.05 % measured (issue 14), so 504 of 48,000 expected, plus 5 standard
+      // deviations.
       double fp = all.size() * 0.0105;
-      assertThat(scalableAdded).isGreaterThan((long) (all.size() - fp - 5 * Math.sqrt(fp)))
+      assertThat(scalableAdded)
+          .isGreaterThan((long) (all.size() - fp - 5 * Math.sqrt(fp)))
           .isLessThanOrEqualTo(all.size());
     }
   }
 
   @Test
   void aClientKilledMidBatchLeavesWholeBatchesAndEveryAcknowledgedKey() throws Exception {
-    try (RedisServer server = RedisServer.start(); RedisStore store = RedisStore.connect(server.uri())) {
+    try (RedisServer server = RedisServer.start();
+        RedisStore store = RedisStore.connect(server.uri())) {
       for (int round = 0; round < 3; round++) {
         for (String n : List.of("k-counting", "k-cms", "k-bloom")) {
           store.delete(n);
         }
-        RedisCountingBloomFilter.create(store, "k-counting", 100_000, 0.01, RedisOptions.defaults().shards(2));
+        RedisCountingBloomFilter.create(
+            store, "k-counting", 100_000, 0.01, RedisOptions.defaults().shards(2));
         RedisCountMinSketch.create(store, "k-cms", 1000, 4, false, RedisOptions.defaults());
         RedisBloomFilter.create(store, "k-bloom", 100_000, 0.01, RedisOptions.defaults().shards(4));
         Process p = java(server.uri(), "loop");
-        BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader r =
+            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         int acked = -1;
         int stopAt = 3 + 5 * round;
         String line;
@@ -154,19 +184,20 @@ class FaultTest {
   }
 
   /**
-   * After a killed client (which adds each batch to the counting filter, then the count-min, then the
-   * Bloom filter): the counting filter of two shards, which adds a batch per script, is exactly the
-   * library's filter of some number of whole batches, at least the acknowledged ones; the count-min,
-   * one BITFIELD per item, holds exactly the first T items, each whole (T is its total), and no item
-   * past the counting filter's batches; the Bloom filter holds every key of every acknowledged batch
-   * and exports a valid file.
+   * After a killed client (which adds each batch to the counting filter, then the count-min, then
+   * the Bloom filter): the counting filter of two shards, which adds a batch per script, is exactly
+   * the library's filter of some number of whole batches, at least the acknowledged ones; the
+   * count-min, one BITFIELD per item, holds exactly the first T items, each whole (T is its total),
+   * and no item past the counting filter's batches; the Bloom filter holds every key of every
+   * acknowledged batch and exports a valid file.
    */
   private static void checkWholeBatches(RedisStore store, int acked) throws IOException {
     byte[] counting = export(RedisCountingBloomFilter.open(store, "k-counting"));
     CountingBloomFilter expected = CountingBloomFilter.create(100_000, 0.01);
     int batches = 0;
     while (!java.util.Arrays.equals(counting, bytes(expected::writeTo))) {
-      assertThat(batches).as("the counting filter is whole batches, at most 3 past the acknowledged")
+      assertThat(batches)
+          .as("the counting filter is whole batches, at most 3 past the acknowledged")
           .isLessThanOrEqualTo(acked + 3);
       Writer.batch(batches++).forEach(k -> expected.add((String) k));
     }
@@ -186,7 +217,9 @@ class FaultTest {
 
     RedisBloomFilter bloom = RedisBloomFilter.open(store, "k-bloom");
     for (int b = 0; b <= acked; b++) {
-      assertThat(bloom.mightContainAll(Writer.batch(b))).as("batch %d acknowledged", b).doesNotContain(false);
+      assertThat(bloom.mightContainAll(Writer.batch(b)))
+          .as("batch %d acknowledged", b)
+          .doesNotContain(false);
     }
     BloomFilter.readFrom(new ByteArrayInputStream(export(bloom)));
   }
@@ -205,7 +238,8 @@ class FaultTest {
         RedisBloomFilter bl = RedisBloomFilter.createBlocked(store, "a-blocked", 10_000, 0.01, o);
         bl.addAll(keys);
         all.add(bl);
-        RedisCountingBloomFilter c = RedisCountingBloomFilter.create(store, "a-counting", 10_000, 0.01, o);
+        RedisCountingBloomFilter c =
+            RedisCountingBloomFilter.create(store, "a-counting", 10_000, 0.01, o);
         c.addAll(keys);
         c.removeAll(keys.subList(0, 1000));
         all.add(c);
@@ -218,7 +252,8 @@ class FaultTest {
         RedisCardinalitySketch u = RedisCardinalitySketch.createUltraLogLog(store, "a-ull", 11, o);
         u.addAll(keys);
         all.add(u);
-        RedisScalableBloomFilter s = RedisScalableBloomFilter.create(store, "a-scalable", 500, 0.01, 2, 0.5, o);
+        RedisScalableBloomFilter s =
+            RedisScalableBloomFilter.create(store, "a-scalable", 500, 0.01, 2, 0.5, o);
         s.addAll(keys);
         all.add(s);
         for (RedisStructure r : all) {

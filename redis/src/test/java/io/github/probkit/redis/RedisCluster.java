@@ -21,8 +21,14 @@ final class RedisCluster implements AutoCloseable {
     RedisCluster c = new RedisCluster();
     try {
       for (int i = 0; i < (replicas ? 6 : 3); i++) {
-        c.nodes.add(RedisServer.start("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-            "--cluster-node-timeout", replicas ? "1000" : "5000"));
+        c.nodes.add(
+            RedisServer.start(
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                "nodes.conf",
+                "--cluster-node-timeout",
+                replicas ? "1000" : "5000"));
       }
       for (int i = 0; i < 3; i++) {
         try (Jedis j = new Jedis("127.0.0.1", c.nodes.get(i).port())) {
@@ -58,7 +64,8 @@ final class RedisCluster implements AutoCloseable {
       long deadline = System.nanoTime() + 30_000_000_000L;
       for (RedisServer n : c.nodes.subList(0, 3)) {
         try (Jedis j = new Jedis("127.0.0.1", n.port())) {
-          while (!j.clusterInfo().contains("cluster_state:ok") || !j.clusterNodes().contains("connected")
+          while (!j.clusterInfo().contains("cluster_state:ok")
+              || !j.clusterNodes().contains("connected")
               || j.clusterNodes().lines().filter(l -> l.contains("master")).count() < 3) {
             if (System.nanoTime() > deadline) {
               throw new IOException("cluster not ok after 30 s: " + j.clusterInfo());

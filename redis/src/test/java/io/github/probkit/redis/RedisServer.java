@@ -54,8 +54,9 @@ public final class RedisServer implements AutoCloseable {
   static Path requireBinary() {
     Path b = binary();
     if (b == null) {
-      String why = "no redis-server: set PROBKIT_REDIS_SERVER or put redis-server on the PATH "
-          + "(Debian: apt-get install redis-server)";
+      String why =
+          "no redis-server: set PROBKIT_REDIS_SERVER or put redis-server on the PATH "
+              + "(Debian: apt-get install redis-server)";
       if (Boolean.getBoolean("probkit.redis.required")) {
         fail(why + "; -Dprobkit.redis.required=true makes this a failure");
       }
@@ -70,9 +71,23 @@ public final class RedisServer implements AutoCloseable {
     Path binary = requireBinary();
     Path dir = Files.createTempDirectory("probkit-redis-");
     int port = freePort();
-    List<String> args = new ArrayList<>(List.of(
-        "--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir", dir.toString(),
-        "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", "redis.log"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                dir.toString(),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+                "--logfile",
+                "redis.log"));
     args.addAll(List.of(extra));
     RedisServer s = new RedisServer(binary, dir, port, args);
     s.launch();
@@ -105,8 +120,12 @@ public final class RedisServer implements AutoCloseable {
     List<String> cmd = new ArrayList<>();
     cmd.add(binary.toString());
     cmd.addAll(args);
-    process = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("stdout.log").toFile()).start();
+    process =
+        new ProcessBuilder(cmd)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("stdout.log").toFile())
+            .start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (System.nanoTime() < deadline) {
       try (Socket s = new Socket()) {

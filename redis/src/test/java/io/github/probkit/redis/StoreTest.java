@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 
-/** Creation, opening, shapes, names, memory and the errors Redis can give, on a real redis-server. */
+/**
+ * Creation, opening, shapes, names, memory and the errors Redis can give, on a real redis-server.
+ */
 class StoreTest extends WithServer {
 
   static List<Object> keys(String prefix, int n) {
@@ -27,10 +29,12 @@ class StoreTest extends WithServer {
 
   @Test
   void keyNamesFollowTheLayout() {
-    RedisBloomFilter slot = RedisBloomFilter.create(store, "names", 10_000, 0.01, RedisOptions.defaults().shards(3));
+    RedisBloomFilter slot =
+        RedisBloomFilter.create(store, "names", 10_000, 0.01, RedisOptions.defaults().shards(3));
     assertThat(slot.redisKeys()).containsExactly("{names}", "{names}:0", "{names}:1", "{names}:2");
-    RedisBloomFilter spread = RedisBloomFilter.create(store, "names2", 10_000, 0.01,
-        RedisOptions.defaults().shards(2).layout(Layout.SPREAD));
+    RedisBloomFilter spread =
+        RedisBloomFilter.create(
+            store, "names2", 10_000, 0.01, RedisOptions.defaults().shards(2).layout(Layout.SPREAD));
     assertThat(spread.redisKeys()).containsExactly("{names2}", "names2:{0}", "names2:{1}");
     assertThat(store.jedis().hget("{names}", "state")).isEqualTo("ready");
     assertThat(store.jedis().hget("{names}", "type")).isEqualTo("bloom");
@@ -39,12 +43,14 @@ class StoreTest extends WithServer {
   @Test
   void memoryPerKeyIsTheFiltersBytesSizedOnce() {
     // 10^6 keys at 1 %: 1,198,136 bytes, as the library's filter.
-    RedisBloomFilter r = RedisBloomFilter.create(store, "memory", 1_000_000, 0.01, RedisOptions.defaults());
+    RedisBloomFilter r =
+        RedisBloomFilter.create(store, "memory", 1_000_000, 0.01, RedisOptions.defaults());
     long bytes = BloomFilter.create(1_000_000, 0.01).byteSize();
     assertThat(r.byteSize()).isEqualTo(bytes).isEqualTo(1_198_136);
     r.addAll(keys("m:", 20_000));
     long usage = store.jedis().memoryUsage("{memory}:0");
-    // jemalloc rounds a large allocation up to its size class (four per power of two): 1.25 MiB here.
+    // jemalloc rounds a large allocation up to its size class (four per power of two): 1.25 MiB
+    // here.
     // Growing the string by SETBIT instead doubles it (BENCHMARKING.md: 2.6 MB).
     assertThat(usage).isBetween(bytes, 1_310_720L + 200);
     assertThat(store.jedis().strlen("{memory}:0")).isEqualTo(bytes);
@@ -53,49 +59,86 @@ class StoreTest extends WithServer {
   @Test
   void createIsRefusedForAnExistingNameUnlessSameShapeIsOpened() {
     RedisBloomFilter.create(store, "exists", 1000, 0.01, RedisOptions.defaults());
-    assertThatThrownBy(() -> RedisBloomFilter.create(store, "exists", 1000, 0.01, RedisOptions.defaults()))
+    assertThatThrownBy(
+            () -> RedisBloomFilter.create(store, "exists", 1000, 0.01, RedisOptions.defaults()))
         .isInstanceOf(RedisStoreException.class)
-        .hasMessage("redis " + server.hostPort() + ": structure 'exists' exists: bloom filter of 9586 bits, "
-            + "7 hashes, xxh3(seed=0x0), 1 shard (slot)");
-    assertThatThrownBy(() -> RedisBloomFilter.create(store, "exists", 2000, 0.01,
-            RedisOptions.defaults().openIfExists(true)))
+        .hasMessage(
+            "redis "
+                + server.hostPort()
+                + ": structure 'exists' exists: bloom filter of 9586 bits, "
+                + "7 hashes, xxh3(seed=0x0), 1 shard (slot)");
+    assertThatThrownBy(
+            () ->
+                RedisBloomFilter.create(
+                    store, "exists", 2000, 0.01, RedisOptions.defaults().openIfExists(true)))
         .isInstanceOf(RedisStoreException.class)
-        .hasMessageEndingWith("exists: bloom filter of 9586 bits, 7 hashes, xxh3(seed=0x0), 1 shard (slot); "
-            + "asked for bloom filter of 19171 bits, 7 hashes, xxh3(seed=0x0), 1 shard (slot)");
-    RedisBloomFilter same = RedisBloomFilter.create(store, "exists", 1000, 0.01, RedisOptions.defaults().openIfExists(true));
+        .hasMessageEndingWith(
+            "exists: bloom filter of 9586 bits, 7 hashes, xxh3(seed=0x0), 1 shard (slot); "
+                + "asked for bloom filter of 19171 bits, 7 hashes, xxh3(seed=0x0), 1 shard (slot)");
+    RedisBloomFilter same =
+        RedisBloomFilter.create(
+            store, "exists", 1000, 0.01, RedisOptions.defaults().openIfExists(true));
     assertThat(same.bitSize()).isEqualTo(9586);
     assertThatThrownBy(() -> RedisCountMinSketch.open(store, "exists"))
         .isInstanceOf(RedisStoreException.class)
-        .hasMessageEndingWith("structure 'exists' is a bloom filter of 9586 bits, 7 hashes, xxh3(seed=0x0), "
-            + "1 shard (slot), not a count-min");
+        .hasMessageEndingWith(
+            "structure 'exists' is a bloom filter of 9586 bits, 7 hashes, xxh3(seed=0x0), "
+                + "1 shard (slot), not a count-min");
     assertThatThrownBy(() -> RedisBloomFilter.open(store, "missing"))
-        .isInstanceOf(RedisStoreException.class).hasMessageEndingWith("no probkit structure named 'missing'");
+        .isInstanceOf(RedisStoreException.class)
+        .hasMessageEndingWith("no probkit structure named 'missing'");
   }
 
   @Test
   void badNamesAndShapesAreRefusedBeforeAnythingIsWritten() {
     long keys = store.jedis().dbSize();
     for (String bad : new String[] {"", "a b", "x{y}", "tab\tname", "new\nline"}) {
-      assertThatThrownBy(() -> RedisBloomFilter.create(store, bad, 1000, 0.01, RedisOptions.defaults()))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name must be");
+      assertThatThrownBy(
+              () -> RedisBloomFilter.create(store, bad, 1000, 0.01, RedisOptions.defaults()))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("name must be");
     }
-    assertThatThrownBy(() -> RedisBloomFilter.create(store, "shape", 1000, 1.5, RedisOptions.defaults()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1.5");
-    assertThatThrownBy(() -> RedisCountingBloomFilter.create(store, "shape", 1000, 0.01,
-            RedisOptions.defaults().layout(Layout.SPREAD)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("use Layout.SLOT");
-    assertThatThrownBy(() -> RedisBloomFilter.create(store, "shape", 1000, 0.01, RedisOptions.defaults().shards(1000)))
+    assertThatThrownBy(
+            () -> RedisBloomFilter.create(store, "shape", 1000, 1.5, RedisOptions.defaults()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("1200 bytes cannot be split into 1000 shards of whole 64-byte blocks, all but the last of one "
-            + "size; 19 shards of 64 bytes would hold them");
-    assertThatThrownBy(() -> RedisBloomFilter.create(store, "shape", 2_000_000_000L, 0.01,
-            RedisOptions.defaults().shards(2)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("use at least 5 shards");
-    assertThatThrownBy(() -> RedisCountMinSketch.create(store, "shape", 10, 3, false,
-            RedisOptions.defaults().hash(HashStrategy.fnv1a())))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("depth 3");
-    assertThatThrownBy(() -> RedisCardinalitySketch.createHyperLogLog(store, "shape", 19, RedisOptions.defaults()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("precision must be in [4, 18], was 19");
+        .hasMessageContaining("1.5");
+    assertThatThrownBy(
+            () ->
+                RedisCountingBloomFilter.create(
+                    store, "shape", 1000, 0.01, RedisOptions.defaults().layout(Layout.SPREAD)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("use Layout.SLOT");
+    assertThatThrownBy(
+            () ->
+                RedisBloomFilter.create(
+                    store, "shape", 1000, 0.01, RedisOptions.defaults().shards(1000)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "1200 bytes cannot be split into 1000 shards of whole 64-byte blocks, all but the last of one "
+                + "size; 19 shards of 64 bytes would hold them");
+    assertThatThrownBy(
+            () ->
+                RedisBloomFilter.create(
+                    store, "shape", 2_000_000_000L, 0.01, RedisOptions.defaults().shards(2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("use at least 5 shards");
+    assertThatThrownBy(
+            () ->
+                RedisCountMinSketch.create(
+                    store,
+                    "shape",
+                    10,
+                    3,
+                    false,
+                    RedisOptions.defaults().hash(HashStrategy.fnv1a())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("depth 3");
+    assertThatThrownBy(
+            () ->
+                RedisCardinalitySketch.createHyperLogLog(
+                    store, "shape", 19, RedisOptions.defaults()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("precision must be in [4, 18], was 19");
     assertThat(store.jedis().dbSize()).isEqualTo(keys);
   }
 
@@ -104,39 +147,60 @@ class StoreTest extends WithServer {
     store.jedis().set("{plain}", "hello");
     assertThatThrownBy(() -> RedisBloomFilter.open(store, "plain"))
         .isInstanceOf(RedisStoreException.class)
-        .hasMessage("redis " + server.hostPort() + ": key '{plain}' holds a string, not probkit metadata (a hash)");
-    assertThatThrownBy(() -> RedisBloomFilter.create(store, "plain", 100, 0.01, RedisOptions.defaults()))
-        .isInstanceOf(RedisStoreException.class).hasMessageEndingWith("key '{plain}' holds a string, not probkit metadata (a hash)");
+        .hasMessage(
+            "redis "
+                + server.hostPort()
+                + ": key '{plain}' holds a string, not probkit metadata (a hash)");
+    assertThatThrownBy(
+            () -> RedisBloomFilter.create(store, "plain", 100, 0.01, RedisOptions.defaults()))
+        .isInstanceOf(RedisStoreException.class)
+        .hasMessageEndingWith("key '{plain}' holds a string, not probkit metadata (a hash)");
     store.jedis().hset("{hash}", "a", "b");
     assertThatThrownBy(() -> RedisBloomFilter.open(store, "hash"))
-        .isInstanceOf(RedisStoreException.class).hasMessageContaining("is a hash that is not a probkit structure");
+        .isInstanceOf(RedisStoreException.class)
+        .hasMessageContaining("is a hash that is not a probkit structure");
 
-    RedisBloomFilter f = RedisBloomFilter.create(store, "clobbered", 100, 0.01, RedisOptions.defaults());
+    RedisBloomFilter f =
+        RedisBloomFilter.create(store, "clobbered", 100, 0.01, RedisOptions.defaults());
     store.jedis().del("{clobbered}:0");
     store.jedis().lpush("{clobbered}:0", "x");
     assertThatThrownBy(() -> f.addAll(keys("k", 10)))
         .isInstanceOf(RedisStoreException.class)
-        .hasMessageContaining("add of 10 keys failed: a key of this structure holds another Redis type: WRONGTYPE")
+        .hasMessageContaining(
+            "add of 10 keys failed: a key of this structure holds another Redis type: WRONGTYPE")
         .hasMessageEndingWith("; 0 keys of the batch were acknowledged");
   }
 
   @Test
   void aStructureDeletedOrRecreatedWhileOpenFailsItsNextBatch() {
-    RedisBloomFilter f = RedisBloomFilter.create(store, "deleted", 1000, 0.01, RedisOptions.defaults());
+    RedisBloomFilter f =
+        RedisBloomFilter.create(store, "deleted", 1000, 0.01, RedisOptions.defaults());
     f.addAll(keys("k", 10));
     assertThat(store.delete("deleted")).isTrue();
     assertThat(store.jedis().exists("{deleted}:0")).isFalse();
     RedisBloomFilter.create(store, "deleted", 1000, 0.01, RedisOptions.defaults());
     assertThatThrownBy(() -> f.mightContainAll(keys("k", 10)))
-        .isInstanceOf(RedisStoreException.class).hasMessageContaining("was deleted or re-created since it was opened");
+        .isInstanceOf(RedisStoreException.class)
+        .hasMessageContaining("was deleted or re-created since it was opened");
     assertThat(store.delete("never")).isFalse();
   }
 
   @Test
   void aStructureStillBeingCreatedIsNotOpenedHalfMade() {
     // A creator that died after claiming the name: the state stays "creating".
-    store.jedis().hset("{dead}", RedisBloomFilter.meta(io.github.probkit.io.StructureType.BLOOM_FILTER, 1000, 3, 0, 0,
-        RedisOptions.defaults()).withId("0000000000000001", false).fields());
+    store
+        .jedis()
+        .hset(
+            "{dead}",
+            RedisBloomFilter.meta(
+                    io.github.probkit.io.StructureType.BLOOM_FILTER,
+                    1000,
+                    3,
+                    0,
+                    0,
+                    RedisOptions.defaults())
+                .withId("0000000000000001", false)
+                .fields());
     long wait = store.creatingWaitMillis;
     store.creatingWaitMillis = 300;
     try {
@@ -152,38 +216,47 @@ class StoreTest extends WithServer {
 
   @Test
   void outOfMemoryIsOneClearErrorWithTheAcknowledgedCount() throws IOException {
-    try (RedisServer small = RedisServer.start("--maxmemory", "3mb", "--maxmemory-policy", "noeviction");
+    try (RedisServer small =
+            RedisServer.start("--maxmemory", "3mb", "--maxmemory-policy", "noeviction");
         RedisStore s = RedisStore.connect(small.uri())) {
       // The strings are sized at creation, under the limit; adds then change no memory, but Redis
       // refuses every write command once used memory is above maxmemory.
-      RedisBloomFilter f = RedisBloomFilter.create(s, "oom", 1_000_000, 0.01, RedisOptions.defaults());
+      RedisBloomFilter f =
+          RedisBloomFilter.create(s, "oom", 1_000_000, 0.01, RedisOptions.defaults());
       assertThat(f.addAll(keys("a", 100))).contains(true);
-      assertThatThrownBy(() -> RedisBloomFilter.create(s, "oom2", 3_000_000, 0.01, RedisOptions.defaults()))
-          .isInstanceOf(RedisStoreException.class).hasMessageContaining("out of memory");
+      assertThatThrownBy(
+              () -> RedisBloomFilter.create(s, "oom2", 3_000_000, 0.01, RedisOptions.defaults()))
+          .isInstanceOf(RedisStoreException.class)
+          .hasMessageContaining("out of memory");
       assertThat(s.exists("oom2")).isFalse();
       s.jedis().configSet("maxmemory", "1mb");
       assertThatThrownBy(() -> f.addAll(keys("b", 2_500)))
           .isInstanceOf(RedisStoreException.class)
-          .hasMessageStartingWith("redis " + small.hostPort() + ": add of 1000 keys failed: out of memory: OOM")
+          .hasMessageStartingWith(
+              "redis " + small.hostPort() + ": add of 1000 keys failed: out of memory: OOM")
           .hasMessageEndingWith("; 0 keys of the batch were acknowledged");
       // A failure after earlier batches of the same call says so.
       s.jedis().configSet("maxmemory", "0");
-      RedisCountMinSketch cms = RedisCountMinSketch.create(s, "oom-cms", 100, 3, false, RedisOptions.defaults());
+      RedisCountMinSketch cms =
+          RedisCountMinSketch.create(s, "oom-cms", 100, 3, false, RedisOptions.defaults());
       s.batchSize(10);
       List<Object> many = keys("c", 1_000_000);
-      Thread limiter = new Thread(() -> {
-        while (cms.totalCount() == 0) { // once some batches are in
-          RedisServer.sleep(5);
-        }
-        s.jedis().configSet("maxmemory", "1mb");
-      });
+      Thread limiter =
+          new Thread(
+              () -> {
+                while (cms.totalCount() == 0) { // once some batches are in
+                  RedisServer.sleep(5);
+                }
+                s.jedis().configSet("maxmemory", "1mb");
+              });
       limiter.start();
       try {
         assertThatThrownBy(() -> cms.addAll(many))
             .isInstanceOf(RedisStoreException.class)
             .hasMessageContaining("add of 10 keys failed: out of memory")
-            .hasMessageMatching(".*; 0 keys of the batch were acknowledged \\(and the [1-9][0-9]* keys of the call's "
-                + "earlier batches\\)");
+            .hasMessageMatching(
+                ".*; 0 keys of the batch were acknowledged \\(and the [1-9][0-9]* keys of the call's "
+                    + "earlier batches\\)");
       } finally {
         s.batchSize(1000);
       }
@@ -205,12 +278,14 @@ class StoreTest extends WithServer {
   void aServerDyingMidBatchIsOneClearErrorWithTheAcknowledgedCount() throws IOException {
     RedisServer dying = RedisServer.start();
     try (RedisStore s = RedisStore.connect(dying.uri())) {
-      RedisCountMinSketch c = RedisCountMinSketch.create(s, "dying", 1000, 4, false, RedisOptions.defaults());
+      RedisCountMinSketch c =
+          RedisCountMinSketch.create(s, "dying", 1000, 4, false, RedisOptions.defaults());
       c.addAll(keys("a", 10));
       dying.kill();
       assertThatThrownBy(() -> c.addAll(keys("b", 10)))
           .isInstanceOf(RedisStoreException.class)
-          .hasMessageStartingWith("redis " + dying.hostPort() + ": add of 10 keys failed: unreachable or timed out")
+          .hasMessageStartingWith(
+              "redis " + dying.hostPort() + ": add of 10 keys failed: unreachable or timed out")
           .hasMessageEndingWith("; 0 keys of the batch were acknowledged");
     } finally {
       dying.close();
@@ -220,17 +295,25 @@ class StoreTest extends WithServer {
   @Test
   void aTimeoutIsOneClearErrorAndIdempotentBatchesAreRetriedFirst() throws Exception {
     try (RedisServer stopped = RedisServer.start();
-        RedisStore s = RedisStore.wrap(RedisClient.builder().hostAndPort("127.0.0.1", stopped.port())
-            .clientConfig(DefaultJedisClientConfig.builder().socketTimeoutMillis(300).build()).build(),
-            stopped.hostPort())) {
-      RedisBloomFilter bloom = RedisBloomFilter.create(s, "paused", 1000, 0.01, RedisOptions.defaults());
-      RedisCountMinSketch cms = RedisCountMinSketch.create(s, "paused-cms", 100, 3, false, RedisOptions.defaults());
+        RedisStore s =
+            RedisStore.wrap(
+                RedisClient.builder()
+                    .hostAndPort("127.0.0.1", stopped.port())
+                    .clientConfig(
+                        DefaultJedisClientConfig.builder().socketTimeoutMillis(300).build())
+                    .build(),
+                stopped.hostPort())) {
+      RedisBloomFilter bloom =
+          RedisBloomFilter.create(s, "paused", 1000, 0.01, RedisOptions.defaults());
+      RedisCountMinSketch cms =
+          RedisCountMinSketch.create(s, "paused-cms", 100, 3, false, RedisOptions.defaults());
       signal("STOP", stopped);
       try {
         long t0 = System.nanoTime();
         assertThatThrownBy(() -> cms.addAll(keys("c", 10)))
             .isInstanceOf(RedisStoreException.class)
-            .hasMessageStartingWith("redis " + stopped.hostPort() + ": add of 10 keys failed: unreachable or timed out")
+            .hasMessageStartingWith(
+                "redis " + stopped.hostPort() + ": add of 10 keys failed: unreachable or timed out")
             .hasMessageEndingWith("; 0 keys of the batch were acknowledged");
         long cmsMillis = (System.nanoTime() - t0) / 1_000_000;
         t0 = System.nanoTime();
@@ -256,11 +339,15 @@ class StoreTest extends WithServer {
 
   @Test
   void aReadOnlyReplicaIsOneClearError() throws IOException {
-    try (RedisServer replica = RedisServer.start("--replicaof", "127.0.0.1", Integer.toString(server.port()));
+    try (RedisServer replica =
+            RedisServer.start("--replicaof", "127.0.0.1", Integer.toString(server.port()));
         RedisStore r = RedisStore.connect(replica.uri())) {
-      RedisBloomFilter.create(store, "replicated", 1000, 0.01, RedisOptions.defaults()).addAll(keys("k", 100));
-      long deadline = System.nanoTime() + 60_000_000_000L; // the first sync is slow on a loaded machine
-      while (!r.jedis().exists("{replicated}:0") || store.jedis().waitReplicas("{replicated}", 1, 1000) < 1) {
+      RedisBloomFilter.create(store, "replicated", 1000, 0.01, RedisOptions.defaults())
+          .addAll(keys("k", 100));
+      long deadline =
+          System.nanoTime() + 60_000_000_000L; // the first sync is slow on a loaded machine
+      while (!r.jedis().exists("{replicated}:0")
+          || store.jedis().waitReplicas("{replicated}", 1, 1000) < 1) {
         assertThat(System.nanoTime()).as("replica in sync within 60 s").isLessThan(deadline);
         RedisServer.sleep(100);
       }
@@ -268,7 +355,10 @@ class StoreTest extends WithServer {
       assertThat(f.mightContainAll(keys("k", 100))).doesNotContain(false);
       assertThatThrownBy(() -> f.addAll(keys("n", 5)))
           .isInstanceOf(RedisStoreException.class)
-          .hasMessageStartingWith("redis " + replica.hostPort() + ": add of 5 keys failed: a read-only replica answered")
+          .hasMessageStartingWith(
+              "redis "
+                  + replica.hostPort()
+                  + ": add of 5 keys failed: a read-only replica answered")
           .hasMessageEndingWith("; 0 keys of the batch were acknowledged");
     }
   }
@@ -282,10 +372,16 @@ class StoreTest extends WithServer {
     byte[] b = out.toByteArray();
     b[100] ^= 1;
     long keys = store.jedis().dbSize();
-    assertThatThrownBy(() -> store.importFrom("corrupt", new ByteArrayInputStream(b), RedisOptions.defaults()))
-        .isInstanceOf(io.github.probkit.io.SketchFormatException.class).hasMessageContaining("checksum mismatch");
-    assertThatThrownBy(() -> store.importFrom("corrupt", new ByteArrayInputStream("hello".getBytes()),
-            RedisOptions.defaults()))
+    assertThatThrownBy(
+            () -> store.importFrom("corrupt", new ByteArrayInputStream(b), RedisOptions.defaults()))
+        .isInstanceOf(io.github.probkit.io.SketchFormatException.class)
+        .hasMessageContaining("checksum mismatch");
+    assertThatThrownBy(
+            () ->
+                store.importFrom(
+                    "corrupt",
+                    new ByteArrayInputStream("hello".getBytes()),
+                    RedisOptions.defaults()))
         .isInstanceOf(io.github.probkit.io.SketchFormatException.class);
     assertThat(store.jedis().dbSize()).isEqualTo(keys);
   }

@@ -6,9 +6,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A client process for the fault tests: {@code Writer URI WORKER THREADS KEYS} adds, on THREADS
- * threads, the keys {@code wWORKER-tT-I} (I below KEYS) to the structures {@link FaultTest} created,
- * in batches of 100, then prints the keys each scalable add reported new; {@code Writer URI loop}
- * adds batches of 1,000 keys {@code loop-B-I} forever, printing {@code acked B} after each batch B.
+ * threads, the keys {@code wWORKER-tT-I} (I below KEYS) to the structures {@link FaultTest}
+ * created, in batches of 100, then prints the keys each scalable add reported new; {@code Writer
+ * URI loop} adds batches of 1,000 keys {@code loop-B-I} forever, printing {@code acked B} after
+ * each batch B.
  */
 public final class Writer {
   private Writer() {}
@@ -28,26 +29,29 @@ public final class Writer {
       List<Thread> ts = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int thread = t;
-        Thread th = new Thread(() -> {
-          try {
-            List<Object> ks = new ArrayList<>();
-            for (int i = 0; i < keys; i++) {
-              ks.add("w" + worker + "-t" + thread + "-" + i);
-            }
-            RedisBloomFilter.open(store, "c-bloom").addAll(ks);
-            RedisBloomFilter.open(store, "c-blocked").addAll(ks);
-            RedisCountingBloomFilter.open(store, "c-counting").addAll(ks);
-            RedisCountMinSketch.open(store, "c-cms").addAll(ks);
-            RedisCountMinSketch.open(store, "c-cms-conservative").addAll(ks);
-            RedisCardinalitySketch.open(store, "c-hll").addAll(ks);
-            RedisCardinalitySketch.open(store, "c-ull").addAll(ks);
-            for (boolean b : RedisScalableBloomFilter.open(store, "c-scalable").addAll(ks)) {
-              added[thread] += b ? 1 : 0;
-            }
-          } catch (Throwable e) {
-            failed.set(e);
-          }
-        });
+        Thread th =
+            new Thread(
+                () -> {
+                  try {
+                    List<Object> ks = new ArrayList<>();
+                    for (int i = 0; i < keys; i++) {
+                      ks.add("w" + worker + "-t" + thread + "-" + i);
+                    }
+                    RedisBloomFilter.open(store, "c-bloom").addAll(ks);
+                    RedisBloomFilter.open(store, "c-blocked").addAll(ks);
+                    RedisCountingBloomFilter.open(store, "c-counting").addAll(ks);
+                    RedisCountMinSketch.open(store, "c-cms").addAll(ks);
+                    RedisCountMinSketch.open(store, "c-cms-conservative").addAll(ks);
+                    RedisCardinalitySketch.open(store, "c-hll").addAll(ks);
+                    RedisCardinalitySketch.open(store, "c-ull").addAll(ks);
+                    for (boolean b :
+                        RedisScalableBloomFilter.open(store, "c-scalable").addAll(ks)) {
+                      added[thread] += b ? 1 : 0;
+                    }
+                  } catch (Throwable e) {
+                    failed.set(e);
+                  }
+                });
         th.start();
         ts.add(th);
       }

@@ -16,15 +16,18 @@ import java.io.OutputStream;
 import java.util.Arrays;
 
 /**
- * The aggregation buffer of one group: the structure itself (not its bytes), which every row updates
- * in place, and the counts of keys added and nulls skipped. Between the partial aggregation of a
- * partition and the final merge it travels as {@link #serialize bytes}: a 16-byte count header and
- * the structure in the probkit format (for the binary fuse filter, its sorted distinct key hashes).
- * Not thread-safe: Spark gives each task its own buffers.
+ * The aggregation buffer of one group: the structure itself (not its bytes), which every row
+ * updates in place, and the counts of keys added and nulls skipped. Between the partial aggregation
+ * of a partition and the final merge it travels as {@link #serialize bytes}: a 16-byte count header
+ * and the structure in the probkit format (for the binary fuse filter, its sorted distinct key
+ * hashes). Not thread-safe: Spark gives each task its own buffers.
  */
 abstract class Accumulator implements Keys.Visitor<Void> {
-  /** Keys added (rows with a non-null key), or -1 when unknown (a union of sketches from elsewhere). */
+  /**
+   * Keys added (rows with a non-null key), or -1 when unknown (a union of sketches from elsewhere).
+   */
   long keys;
+
   /** Rows whose key was null, skipped; -1 when unknown. */
   long nulls;
 
@@ -50,13 +53,15 @@ abstract class Accumulator implements Keys.Visitor<Void> {
   abstract void readState(InputStream in) throws IOException;
 
   final byte[] serialize() {
-    return Sketches.toBytes(out -> {
-      DataOutputStream d = new DataOutputStream(out);
-      d.writeLong(keys);
-      d.writeLong(nulls);
-      d.flush();
-      writeState(out);
-    }, 16 + stateSize());
+    return Sketches.toBytes(
+        out -> {
+          DataOutputStream d = new DataOutputStream(out);
+          d.writeLong(keys);
+          d.writeLong(nulls);
+          d.flush();
+          writeState(out);
+        },
+        16 + stateSize());
   }
 
   final void deserialize(InputStream in) throws IOException {
@@ -108,7 +113,10 @@ abstract class Accumulator implements Keys.Visitor<Void> {
 
     @Override
     void readState(InputStream in) throws IOException {
-      filter = filter instanceof BloomFilter ? BloomFilter.readFrom(in) : BlockedBloomFilter.readFrom(in);
+      filter =
+          filter instanceof BloomFilter
+              ? BloomFilter.readFrom(in)
+              : BlockedBloomFilter.readFrom(in);
     }
   }
 
@@ -166,7 +174,12 @@ abstract class Accumulator implements Keys.Visitor<Void> {
       Fuse o = (Fuse) other;
       if (size + (long) o.size > hashes.length) {
         sortUnique();
-        hashes = Arrays.copyOf(hashes, (int) Math.min(BinaryFuseFilter.MAX_SLOTS, Math.max(2L * size, (long) size + o.size)));
+        hashes =
+            Arrays.copyOf(
+                hashes,
+                (int)
+                    Math.min(
+                        BinaryFuseFilter.MAX_SLOTS, Math.max(2L * size, (long) size + o.size)));
       }
       for (int i = 0; i < o.size; i++) {
         push(o.hashes[i]);
@@ -207,7 +220,10 @@ abstract class Accumulator implements Keys.Visitor<Void> {
     }
   }
 
-  /** Count-min sketches, heavy hitters and cardinality sketches: read and written in the probkit format. */
+  /**
+   * Count-min sketches, heavy hitters and cardinality sketches: read and written in the probkit
+   * format.
+   */
   abstract static class Sketch extends Accumulator {
     Object sketch;
 
@@ -301,7 +317,10 @@ abstract class Accumulator implements Keys.Visitor<Void> {
   static final class Union extends Accumulator {
     private Object sketch;
 
-    /** Merges the structure in {@code bytes}; its keys and nulls are those of the row, or -1 when unknown. */
+    /**
+     * Merges the structure in {@code bytes}; its keys and nulls are those of the row, or -1 when
+     * unknown.
+     */
     void addSketch(byte[] bytes, long rowKeys, long rowNulls) {
       keys = keys < 0 || rowKeys < 0 ? -1 : keys + rowKeys;
       nulls = nulls < 0 || rowNulls < 0 ? -1 : nulls + rowNulls;
@@ -329,7 +348,9 @@ abstract class Accumulator implements Keys.Visitor<Void> {
 
     @Override
     byte[] result() {
-      return sketch == null ? null : Sketches.toBytes(Sketches.writer(sketch), Sketches.byteSize(sketch) + 64);
+      return sketch == null
+          ? null
+          : Sketches.toBytes(Sketches.writer(sketch), Sketches.byteSize(sketch) + 64);
     }
 
     @Override

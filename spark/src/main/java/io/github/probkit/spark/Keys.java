@@ -27,16 +27,25 @@ import org.apache.spark.unsafe.types.UTF8String;
  * and a bigint column holding 42 give the same key, as {@code filter.add(42)} does in Java.
  */
 enum Keys {
-  /** byte, short, int, bigint, date (days since 1970-01-01), timestamp and timestamp_ntz (microseconds since 1970-01-01 00:00). */
+  /**
+   * byte, short, int, bigint, date (days since 1970-01-01), timestamp and timestamp_ntz
+   * (microseconds since 1970-01-01 00:00).
+   */
   LONG,
   /** true is 1, false is 0, as longs. */
   BOOLEAN,
-  /** float widened to double, -0.0 as 0.0, every NaN as Java's canonical NaN; its IEEE 754 bits as a long. */
+  /**
+   * float widened to double, -0.0 as 0.0, every NaN as Java's canonical NaN; its IEEE 754 bits as a
+   * long.
+   */
   DOUBLE,
   /** The UTF-8 bytes (binary collation only: other collations make unequal bytes equal). */
   STRING,
   BINARY,
-  /** The UTF-8 bytes of the value's plain string without trailing zeros: 1.50 is "1.5", 100 is "100". */
+  /**
+   * The UTF-8 bytes of the value's plain string without trailing zeros: 1.50 is "1.5", 100 is
+   * "100".
+   */
   DECIMAL;
 
   /** Receives a key either as bytes or as a long (whose key is its 8 little-endian bytes). */
@@ -48,8 +57,12 @@ enum Keys {
 
   /** The encoding of {@code type}, or null when keys of that type are not supported. */
   static Keys of(DataType type) {
-    if (type instanceof LongType || type instanceof IntegerType || type instanceof ShortType
-        || type instanceof ByteType || type instanceof DateType || type instanceof TimestampType
+    if (type instanceof LongType
+        || type instanceof IntegerType
+        || type instanceof ShortType
+        || type instanceof ByteType
+        || type instanceof DateType
+        || type instanceof TimestampType
         || type instanceof TimestampNTZType) {
       return LONG;
     }
@@ -73,16 +86,24 @@ enum Keys {
 
   /** Why {@code type} cannot be a key: for the analysis error. */
   static String unsupported(DataType type) {
-    String why = type instanceof StringType
-        ? " (collation " + ((StringType) type).collationName()
-            + " compares unequal bytes as equal; use the default UTF8_BINARY collation)"
-        : "";
-    return "keys of type " + type.sql() + " are not supported" + why
+    String why =
+        type instanceof StringType
+            ? " (collation "
+                + ((StringType) type).collationName()
+                + " compares unequal bytes as equal; use the default UTF8_BINARY collation)"
+            : "";
+    return "keys of type "
+        + type.sql()
+        + " are not supported"
+        + why
         + "; supported: string, binary, tinyint, smallint, int, bigint, boolean, float, double, "
         + "decimal, date, timestamp, timestamp_ntz";
   }
 
-  /** Passes the key of the non-null Catalyst value {@code v} of this encoding's type to {@code target}. */
+  /**
+   * Passes the key of the non-null Catalyst value {@code v} of this encoding's type to {@code
+   * target}.
+   */
   <R> R apply(Object v, Visitor<R> target) {
     switch (this) {
       case LONG:
@@ -97,7 +118,8 @@ enum Keys {
         Object base = s.getBaseObject();
         if (base instanceof byte[]) {
           // The row's own bytes, not a copy.
-          return target.bytes((byte[]) base, (int) (s.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET), s.numBytes());
+          return target.bytes(
+              (byte[]) base, (int) (s.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET), s.numBytes());
         } else {
           byte[] copy = s.getBytes();
           return target.bytes(copy, 0, copy.length);

@@ -35,10 +35,15 @@ final class Params {
   }
 
   private static Object constant(String function, String name, Expression e, boolean numeric) {
-    boolean typeOk = numeric ? e.dataType() instanceof NumericType : e.dataType() instanceof StringType;
+    boolean typeOk =
+        numeric ? e.dataType() instanceof NumericType : e.dataType() instanceof StringType;
     if (!typeOk) {
-      throw fail(function, "%s must be a %s, was of type %s",
-          name, numeric ? "number" : "string", e.dataType().sql());
+      throw fail(
+          function,
+          "%s must be a %s, was of type %s",
+          name,
+          numeric ? "number" : "string",
+          e.dataType().sql());
     }
     if (!e.foldable()) {
       throw fail(function, "%s must be a constant, was %s", name, e.sql());

@@ -30,23 +30,30 @@ import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The aggregate functions {@code probkit_bloom_agg}, {@code probkit_cms_agg},
- * {@code probkit_topk_agg}, {@code probkit_hll_agg}, {@code probkit_ull_agg} and
- * {@code probkit_union_agg}. Each partition fills its own structure (the {@link Accumulator}
- * buffer, updated in place), the partial structures travel in probkit's format and are merged.
+ * The aggregate functions {@code probkit_bloom_agg}, {@code probkit_cms_agg}, {@code
+ * probkit_topk_agg}, {@code probkit_hll_agg}, {@code probkit_ull_agg} and {@code
+ * probkit_union_agg}. Each partition fills its own structure (the {@link Accumulator} buffer,
+ * updated in place), the partial structures travel in probkit's format and are merged.
  *
  * <p>The result is {@link #RESULT}: the structure's bytes (a probkit file), the keys added and the
  * null keys skipped. The key column's type and the constant arguments are checked when the query is
  * analysed, so a wrong one fails before any task runs.
  */
-public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator> implements Serializable {
+public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator>
+    implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** {@code struct<sketch: binary, keys: bigint, nulls: bigint>}; keys and nulls are null when unknown. */
-  public static final StructType RESULT = new StructType(new StructField[] {
-      DataTypes.createStructField("sketch", DataTypes.BinaryType, true),
-      DataTypes.createStructField("keys", DataTypes.LongType, true),
-      DataTypes.createStructField("nulls", DataTypes.LongType, true)});
+  /**
+   * {@code struct<sketch: binary, keys: bigint, nulls: bigint>}; keys and nulls are null when
+   * unknown.
+   */
+  public static final StructType RESULT =
+      new StructType(
+          new StructField[] {
+            DataTypes.createStructField("sketch", DataTypes.BinaryType, true),
+            DataTypes.createStructField("keys", DataTypes.LongType, true),
+            DataTypes.createStructField("nulls", DataTypes.LongType, true)
+          });
 
   /** The functions, with their SQL names and how many arguments they take. */
   enum Function {
@@ -68,12 +75,17 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
   private final Seq<Expression> children;
   private final int mutableAggBufferOffset;
   private final int inputAggBufferOffset;
+
   /** Made from the constant arguments on first use, on the driver and again in each executor. */
   private transient Supplier<Accumulator> factory;
+
   private transient Keys keys;
 
   public ProbkitAggregate(
-      Function function, Seq<Expression> children, int mutableAggBufferOffset, int inputAggBufferOffset) {
+      Function function,
+      Seq<Expression> children,
+      int mutableAggBufferOffset,
+      int inputAggBufferOffset) {
     this.function = function;
     this.children = children;
     this.mutableAggBufferOffset = mutableAggBufferOffset;
@@ -100,7 +112,10 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
     }
   }
 
-  /** Checks the arguments and returns what makes an empty buffer; IllegalArgumentException when one is wrong. */
+  /**
+   * Checks the arguments and returns what makes an empty buffer; IllegalArgumentException when one
+   * is wrong.
+   */
   private Supplier<Accumulator> factory() {
     if (factory != null) {
       return factory;
@@ -111,53 +126,70 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
     DataType keyType = arg(0).dataType();
     if (function == Function.UNION) {
       if (!SketchArg.accepts(keyType)) {
-        throw Params.fail(name, "sketch must be binary or %s, was of type %s", RESULT.sql(), keyType.sql());
+        throw Params.fail(
+            name, "sketch must be binary or %s, was of type %s", RESULT.sql(), keyType.sql());
       }
     } else if (!(keyType instanceof NullType) && Keys.of(keyType) == null) {
       throw Params.fail(name, "%s", Keys.unsupported(keyType));
     }
     Supplier<Accumulator> f;
     switch (function) {
-      case BLOOM: {
-        long expected = Params.integer(name, "expected", arg(1));
-        double fpp = Params.number(name, "fpp", arg(2));
-        String type = n > 3 ? Params.text(name, "type", arg(3)).toLowerCase(Locale.ROOT) : "bloom";
-        f = bloom(name, type, expected, fpp);
-        break;
-      }
-      case CMS: {
-        double epsilon = Params.number(name, "epsilon", arg(1));
-        double delta = Params.number(name, "delta", arg(2));
-        wrap(name, () -> CountMinSketch.widthFor(epsilon, delta));
-        f = () -> new Accumulator.CountMin(CountMinSketch.create(epsilon, delta));
-        break;
-      }
-      case TOPK: {
-        long k = Params.integer(name, "k", arg(1));
-        if (k < 1 || k > HeavyHitters.MAX_CAPACITY) {
-          throw Params.fail(name, "k must be in [1, %d], was %d", HeavyHitters.MAX_CAPACITY, k);
+      case BLOOM:
+        {
+          long expected = Params.integer(name, "expected", arg(1));
+          double fpp = Params.number(name, "fpp", arg(2));
+          String type =
+              n > 3 ? Params.text(name, "type", arg(3)).toLowerCase(Locale.ROOT) : "bloom";
+          f = bloom(name, type, expected, fpp);
+          break;
         }
-        long capacity = n > 2
-            ? Params.integer(name, "capacity", arg(2))
-            : Math.min(HeavyHitters.MAX_CAPACITY, Math.max(1000, 100 * k));
-        if (capacity < k || capacity > HeavyHitters.MAX_CAPACITY) {
-          throw Params.fail(name, "capacity must be in [k = %d, %d], was %d", k, HeavyHitters.MAX_CAPACITY, capacity);
+      case CMS:
+        {
+          double epsilon = Params.number(name, "epsilon", arg(1));
+          double delta = Params.number(name, "delta", arg(2));
+          wrap(name, () -> CountMinSketch.widthFor(epsilon, delta));
+          f = () -> new Accumulator.CountMin(CountMinSketch.create(epsilon, delta));
+          break;
         }
-        f = () -> new Accumulator.TopK(HeavyHitters.withCapacity((int) capacity));
-        break;
-      }
+      case TOPK:
+        {
+          long k = Params.integer(name, "k", arg(1));
+          if (k < 1 || k > HeavyHitters.MAX_CAPACITY) {
+            throw Params.fail(name, "k must be in [1, %d], was %d", HeavyHitters.MAX_CAPACITY, k);
+          }
+          long capacity =
+              n > 2
+                  ? Params.integer(name, "capacity", arg(2))
+                  : Math.min(HeavyHitters.MAX_CAPACITY, Math.max(1000, 100 * k));
+          if (capacity < k || capacity > HeavyHitters.MAX_CAPACITY) {
+            throw Params.fail(
+                name,
+                "capacity must be in [k = %d, %d], was %d",
+                k,
+                HeavyHitters.MAX_CAPACITY,
+                capacity);
+          }
+          f = () -> new Accumulator.TopK(HeavyHitters.withCapacity((int) capacity));
+          break;
+        }
       case HLL:
-      case ULL: {
-        long p = n > 1 ? Params.integer(name, "precision", arg(1)) : 14;
-        if (p < HyperLogLog.MIN_PRECISION || p > HyperLogLog.MAX_PRECISION) {
-          throw Params.fail(name, "precision must be in [%d, %d], was %d",
-              HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION, p);
+      case ULL:
+        {
+          long p = n > 1 ? Params.integer(name, "precision", arg(1)) : 14;
+          if (p < HyperLogLog.MIN_PRECISION || p > HyperLogLog.MAX_PRECISION) {
+            throw Params.fail(
+                name,
+                "precision must be in [%d, %d], was %d",
+                HyperLogLog.MIN_PRECISION,
+                HyperLogLog.MAX_PRECISION,
+                p);
+          }
+          f =
+              function == Function.HLL
+                  ? () -> new Accumulator.Cardinality(HyperLogLog.create((int) p))
+                  : () -> new Accumulator.Cardinality(UltraLogLog.create((int) p));
+          break;
         }
-        f = function == Function.HLL
-            ? () -> new Accumulator.Cardinality(HyperLogLog.create((int) p))
-            : () -> new Accumulator.Cardinality(UltraLogLog.create((int) p));
-        break;
-      }
       default:
         f = Accumulator.Union::new;
     }
@@ -177,15 +209,27 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
       case "binary-fuse16":
       case "fuse":
         wrap(name, () -> BloomFilter.optimalBits(expected, fpp)); // the same ranges
-        FingerprintBits bits = type.equals("binary-fuse8") ? FingerprintBits.BITS_8
-            : type.equals("binary-fuse16") ? FingerprintBits.BITS_16 : FingerprintBits.forFpp(fpp);
+        FingerprintBits bits =
+            type.equals("binary-fuse8")
+                ? FingerprintBits.BITS_8
+                : type.equals("binary-fuse16")
+                    ? FingerprintBits.BITS_16
+                    : FingerprintBits.forFpp(fpp);
         if (bits.fpp() > fpp) {
-          throw Params.fail(name, "type %s has a false-positive rate of 2^-%d (%s), above fpp %s; use binary-fuse16",
-              type, bits.bits(), bits.fpp(), fpp);
+          throw Params.fail(
+              name,
+              "type %s has a false-positive rate of 2^-%d (%s), above fpp %s; use binary-fuse16",
+              type,
+              bits.bits(),
+              bits.fpp(),
+              fpp);
         }
         return () -> new Accumulator.Fuse(bits);
       default:
-        throw Params.fail(name, "type must be one of bloom, blocked, binary-fuse8, binary-fuse16, fuse; was '%s'", type);
+        throw Params.fail(
+            name,
+            "type must be one of bloom, blocked, binary-fuse8, binary-fuse16, fuse; was '%s'",
+            type);
     }
   }
 
@@ -238,8 +282,10 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
     if (sketch == null) {
       return null;
     }
-    return new GenericInternalRow(new Object[] {
-        sketch, buffer.keys < 0 ? null : buffer.keys, buffer.nulls < 0 ? null : buffer.nulls});
+    return new GenericInternalRow(
+        new Object[] {
+          sketch, buffer.keys < 0 ? null : buffer.keys, buffer.nulls < 0 ? null : buffer.nulls
+        });
   }
 
   @Override
@@ -282,7 +328,8 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
 
   @Override
   public Expression withNewChildrenInternal(IndexedSeq<Expression> newChildren) {
-    return new ProbkitAggregate(function, newChildren, mutableAggBufferOffset, inputAggBufferOffset);
+    return new ProbkitAggregate(
+        function, newChildren, mutableAggBufferOffset, inputAggBufferOffset);
   }
 
   @Override
@@ -307,7 +354,8 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
 
   @Override
   public scala.collection.Iterator<Object> stringArgs() {
-    return CollectionConverters.asScala(List.<Object>copyOf(CollectionConverters.asJava(children))).iterator();
+    return CollectionConverters.asScala(List.<Object>copyOf(CollectionConverters.asJava(children)))
+        .iterator();
   }
 
   @Override
@@ -342,8 +390,10 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
       return false;
     }
     ProbkitAggregate a = (ProbkitAggregate) o;
-    return function == a.function && children.equals(a.children)
-        && mutableAggBufferOffset == a.mutableAggBufferOffset && inputAggBufferOffset == a.inputAggBufferOffset;
+    return function == a.function
+        && children.equals(a.children)
+        && mutableAggBufferOffset == a.mutableAggBufferOffset
+        && inputAggBufferOffset == a.inputAggBufferOffset;
   }
 
   @Override

@@ -37,34 +37,50 @@ public final class ProbkitFunctions {
 
   /** Registers every probkit function in the session's function registry (again: replaced). */
   public static void register(SparkSession spark) {
-    FunctionRegistry registry = ((org.apache.spark.sql.classic.SparkSession) spark).sessionState().functionRegistry();
-    for (Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>> f : functions()) {
+    FunctionRegistry registry =
+        ((org.apache.spark.sql.classic.SparkSession) spark).sessionState().functionRegistry();
+    for (Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>> f :
+        functions()) {
       registry.registerFunction(f._1(), f._2(), f._3());
     }
   }
 
   /** The name, description and builder of each function. */
-  static List<Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>>> functions() {
-    List<Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>>> all = new ArrayList<>();
+  static List<Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>>>
+      functions() {
+    List<Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>>> all =
+        new ArrayList<>();
     for (ProbkitAggregate.Function f : ProbkitAggregate.Function.values()) {
-      all.add(new Tuple3<>(FunctionIdentifier.apply(f.signature.sqlName), info(ProbkitAggregate.class, f.signature),
-          args -> ProbkitAggregate.of(f, args)));
+      all.add(
+          new Tuple3<>(
+              FunctionIdentifier.apply(f.signature.sqlName),
+              info(ProbkitAggregate.class, f.signature),
+              args -> ProbkitAggregate.of(f, args)));
     }
     for (ProbkitScalar.Function f : ProbkitScalar.Function.values()) {
-      all.add(new Tuple3<>(FunctionIdentifier.apply(f.signature.sqlName), info(ProbkitScalar.class, f.signature),
-          args -> new ProbkitScalar(f, args)));
+      all.add(
+          new Tuple3<>(
+              FunctionIdentifier.apply(f.signature.sqlName),
+              info(ProbkitScalar.class, f.signature),
+              args -> new ProbkitScalar(f, args)));
     }
     return all;
   }
 
   private static ExpressionInfo info(Class<?> c, Signature s) {
-    return new ExpressionInfo(c.getName(), null, s.sqlName,
-        String.format(Locale.ROOT, "%s(%s) - see docs/SPARK.md of probkit", s.sqlName, s.arguments), "");
+    return new ExpressionInfo(
+        c.getName(),
+        null,
+        s.sqlName,
+        String.format(Locale.ROOT, "%s(%s) - see docs/SPARK.md of probkit", s.sqlName, s.arguments),
+        "");
   }
 
   // ---- aggregates
 
-  /** A Bloom filter of the keys, sized for {@code expected} keys at false-positive rate {@code fpp}. */
+  /**
+   * A Bloom filter of the keys, sized for {@code expected} keys at false-positive rate {@code fpp}.
+   */
   public static Column bloomAgg(Column key, long expected, double fpp) {
     return call_function("probkit_bloom_agg", key, lit(expected), lit(fpp));
   }
@@ -78,7 +94,10 @@ public final class ProbkitFunctions {
     return call_function("probkit_bloom_agg", key, lit(expected), lit(fpp), lit(type));
   }
 
-  /** A count-min sketch of the keys: counts too high by more than epsilon N with probability at most delta. */
+  /**
+   * A count-min sketch of the keys: counts too high by more than epsilon N with probability at most
+   * delta.
+   */
   public static Column cmsAgg(Column key, double epsilon, double delta) {
     return call_function("probkit_cms_agg", key, lit(epsilon), lit(delta));
   }
@@ -122,7 +141,10 @@ public final class ProbkitFunctions {
     return call_function("probkit_might_contain", filter, key);
   }
 
-  /** A filter given as bytes (built by the library, the command line or Redis), broadcast as a literal. */
+  /**
+   * A filter given as bytes (built by the library, the command line or Redis), broadcast as a
+   * literal.
+   */
   public static Column mightContain(byte[] filter, Column key) {
     return call_function("probkit_might_contain", lit(filter), key);
   }
@@ -132,17 +154,26 @@ public final class ProbkitFunctions {
     return call_function("probkit_estimate", sketch);
   }
 
-  /** The count of the key estimated by a count-min sketch (never too low) or a heavy-hitters summary. */
+  /**
+   * The count of the key estimated by a count-min sketch (never too low) or a heavy-hitters
+   * summary.
+   */
   public static Column cmsEstimate(Column sketch, Column key) {
     return call_function("probkit_cms_estimate", sketch, key);
   }
 
-  /** The k most frequent items of a heavy-hitters summary, as {@code array<struct<item: string, count, error>>}. */
+  /**
+   * The k most frequent items of a heavy-hitters summary, as {@code array<struct<item: string,
+   * count, error>>}.
+   */
   public static Column topk(Column sketch, int k) {
     return call_function("probkit_topk", sketch, lit(k));
   }
 
-  /** As {@link #topk(Column, int)}, with items decoded as {@code string}, {@code binary} or {@code bigint}. */
+  /**
+   * As {@link #topk(Column, int)}, with items decoded as {@code string}, {@code binary} or {@code
+   * bigint}.
+   */
   public static Column topk(Column sketch, int k, String itemType) {
     return call_function("probkit_topk", sketch, lit(k), lit(itemType));
   }

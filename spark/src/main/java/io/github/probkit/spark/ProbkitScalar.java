@@ -31,12 +31,12 @@ import scala.collection.immutable.IndexedSeq;
 import scala.collection.immutable.Seq;
 
 /**
- * The scalar functions {@code probkit_might_contain(filter, key)}, {@code probkit_estimate(sketch)},
- * {@code probkit_cms_estimate(sketch, key)} and {@code probkit_topk(sketch, k[, type])}. The
- * structure argument is a probkit file's bytes or an aggregate's result; it is decoded once when it
- * is a constant (a filter broadcast as a literal) and otherwise once per distinct value in a row.
- * Keys are encoded as the aggregates encode them, so a filter built from a bigint column answers for
- * an int column.
+ * The scalar functions {@code probkit_might_contain(filter, key)}, {@code
+ * probkit_estimate(sketch)}, {@code probkit_cms_estimate(sketch, key)} and {@code
+ * probkit_topk(sketch, k[, type])}. The structure argument is a probkit file's bytes or an
+ * aggregate's result; it is decoded once when it is a constant (a filter broadcast as a literal)
+ * and otherwise once per distinct value in a row. Keys are encoded as the aggregates encode them,
+ * so a filter built from a bigint column answers for an int column.
  */
 public final class ProbkitScalar extends Expression implements CodegenFallback, Serializable {
   private static final long serialVersionUID = 1L;
@@ -57,8 +57,10 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
 
   private final Function function;
   private final Seq<Expression> children;
+
   /** The last structure decoded, with its bytes. */
   private transient volatile Decoded decoded;
+
   private transient Keys keys;
   private transient int k;
   private transient String itemType;
@@ -90,8 +92,12 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     function.signature.checkArity(n);
     DataType sketchType = arg(0).dataType();
     if (!SketchArg.accepts(sketchType) && !(sketchType instanceof NullType)) {
-      throw Params.fail(name, "%s must be binary or %s, was of type %s",
-          function == Function.MIGHT_CONTAIN ? "filter" : "sketch", ProbkitAggregate.RESULT.sql(), sketchType.sql());
+      throw Params.fail(
+          name,
+          "%s must be binary or %s, was of type %s",
+          function == Function.MIGHT_CONTAIN ? "filter" : "sketch",
+          ProbkitAggregate.RESULT.sql(),
+          sketchType.sql());
     }
     if (function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE) {
       DataType keyType = arg(1).dataType();
@@ -113,9 +119,11 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     if (value < 1 || value > HeavyHitters.MAX_CAPACITY) {
       throw Params.fail(name, "k must be in [1, %d], was %d", HeavyHitters.MAX_CAPACITY, value);
     }
-    String type = children.size() > 2 ? Params.text(name, "type", arg(2)).toLowerCase(Locale.ROOT) : "string";
+    String type =
+        children.size() > 2 ? Params.text(name, "type", arg(2)).toLowerCase(Locale.ROOT) : "string";
     if (!List.of("string", "binary", "bigint").contains(type)) {
-      throw Params.fail(name, "type must be string, binary or bigint (how items are decoded), was '%s'", type);
+      throw Params.fail(
+          name, "type must be string, binary or bigint (how items are decoded), was '%s'", type);
     }
     k = (int) value;
     itemType = type;
@@ -128,12 +136,18 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
         return DataTypes.BooleanType;
       case TOPK:
         topkArgs();
-        DataType item = itemType.equals("string") ? DataTypes.StringType
-            : itemType.equals("binary") ? DataTypes.BinaryType : DataTypes.LongType;
-        return DataTypes.createArrayType(new StructType(new StructField[] {
-            DataTypes.createStructField("item", item, false),
-            DataTypes.createStructField("count", DataTypes.LongType, false),
-            DataTypes.createStructField("error", DataTypes.LongType, false)}), false);
+        DataType item =
+            itemType.equals("string")
+                ? DataTypes.StringType
+                : itemType.equals("binary") ? DataTypes.BinaryType : DataTypes.LongType;
+        return DataTypes.createArrayType(
+            new StructType(
+                new StructField[] {
+                  DataTypes.createStructField("item", item, false),
+                  DataTypes.createStructField("count", DataTypes.LongType, false),
+                  DataTypes.createStructField("error", DataTypes.LongType, false)
+                }),
+            false);
       default:
         return DataTypes.LongType;
     }
@@ -162,7 +176,8 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
       case ESTIMATE:
         return estimate(structure);
       default:
-        return topk(expect(structure, HeavyHitters.class, "a heavy-hitters summary (probkit_topk_agg)"));
+        return topk(
+            expect(structure, HeavyHitters.class, "a heavy-hitters summary (probkit_topk_agg)"));
     }
   }
 
@@ -176,8 +191,11 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     if (s instanceof BinaryFuseFilter) {
       return ((BinaryFuseFilter) s).keyCount();
     }
-    throw new IllegalArgumentException(function.signature.sqlName + " takes a cardinality sketch or a filter, was given a "
-        + Sketches.label(s) + (s instanceof CountMinSketch ? "; use probkit_cms_estimate" : "; use probkit_topk"));
+    throw new IllegalArgumentException(
+        function.signature.sqlName
+            + " takes a cardinality sketch or a filter, was given a "
+            + Sketches.label(s)
+            + (s instanceof CountMinSketch ? "; use probkit_cms_estimate" : "; use probkit_topk"));
   }
 
   private Object topk(HeavyHitters h) {
@@ -200,9 +218,12 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
       default:
         byte[] b = e.item();
         if (b.length != 8) {
-          throw new IllegalArgumentException(String.format(Locale.ROOT,
-              "%s: item of %d bytes is not a bigint key (8 bytes); decode it as 'binary' or 'string'",
-              function.signature.sqlName, b.length));
+          throw new IllegalArgumentException(
+              String.format(
+                  Locale.ROOT,
+                  "%s: item of %d bytes is not a bigint key (8 bytes); decode it as 'binary' or 'string'",
+                  function.signature.sqlName,
+                  b.length));
         }
         return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong();
     }
@@ -332,7 +353,8 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
   @Override
   public boolean equals(Object o) {
     return o instanceof ProbkitScalar
-        && function == ((ProbkitScalar) o).function && children.equals(((ProbkitScalar) o).children);
+        && function == ((ProbkitScalar) o).function
+        && children.equals(((ProbkitScalar) o).children);
   }
 
   @Override

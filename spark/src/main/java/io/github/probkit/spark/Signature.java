@@ -17,7 +17,8 @@ final class Signature {
   /** An IllegalArgumentException unless {@code n} arguments are allowed. */
   void checkArity(int n) {
     if (n < minArgs || n > maxArgs) {
-      throw Params.fail(sqlName, "takes (%s), was given %d argument%s", arguments, n, n == 1 ? "" : "s");
+      throw Params.fail(
+          sqlName, "takes (%s), was given %d argument%s", arguments, n, n == 1 ? "" : "s");
     }
   }
 }

@@ -7,8 +7,8 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A structure argument: the bytes of a probkit file (binary), or an aggregate's result
- * {@code struct<sketch, keys, nulls>} (as it is, or read back from Parquet).
+ * A structure argument: the bytes of a probkit file (binary), or an aggregate's result {@code
+ * struct<sketch, keys, nulls>} (as it is, or read back from Parquet).
  */
 final class SketchArg {
   private SketchArg() {}
@@ -47,7 +47,8 @@ final class SketchArg {
     if (v instanceof InternalRow) {
       InternalRow r = (InternalRow) v;
       if (!r.isNullAt(0)) {
-        union.addSketch(r.getBinary(0), r.isNullAt(1) ? -1 : r.getLong(1), r.isNullAt(2) ? -1 : r.getLong(2));
+        union.addSketch(
+            r.getBinary(0), r.isNullAt(1) ? -1 : r.getLong(1), r.isNullAt(2) ? -1 : r.getLong(2));
       }
     } else if (v != null) {
       union.addSketch((byte[]) v, -1, -1);

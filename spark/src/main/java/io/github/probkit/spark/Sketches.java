@@ -33,8 +33,8 @@ final class Sketches {
   }
 
   /**
-   * The bytes {@code w} writes. When {@code size} is their exact number (a Bloom filter's arrays and
-   * 60 bytes of header), a gigabyte filter is written without growing a buffer or copying it.
+   * The bytes {@code w} writes. When {@code size} is their exact number (a Bloom filter's arrays
+   * and 60 bytes of header), a gigabyte filter is written without growing a buffer or copying it.
    */
   static byte[] toBytes(Writer w, long size) {
     Buffer out = new Buffer((int) Math.min(Integer.MAX_VALUE - 8, size));
@@ -94,7 +94,8 @@ final class Sketches {
       return ((CardinalitySketch) s).type().label();
     }
     return s instanceof CountMinSketch
-        ? StructureType.COUNT_MIN_SKETCH.label() : StructureType.HEAVY_HITTERS.label();
+        ? StructureType.COUNT_MIN_SKETCH.label()
+        : StructureType.HEAVY_HITTERS.label();
   }
 
   static Writer writer(Object s) {
@@ -104,7 +105,9 @@ final class Sketches {
     if (s instanceof CardinalitySketch) {
       return ((CardinalitySketch) s)::writeTo;
     }
-    return s instanceof CountMinSketch ? ((CountMinSketch) s)::writeTo : ((HeavyHitters) s)::writeTo;
+    return s instanceof CountMinSketch
+        ? ((CountMinSketch) s)::writeTo
+        : ((HeavyHitters) s)::writeTo;
   }
 
   /** The bytes of the structure's arrays. */
@@ -115,16 +118,24 @@ final class Sketches {
     if (s instanceof CardinalitySketch) {
       return ((CardinalitySketch) s).byteSize();
     }
-    return s instanceof CountMinSketch ? ((CountMinSketch) s).byteSize() : ((HeavyHitters) s).byteSize();
+    return s instanceof CountMinSketch
+        ? ((CountMinSketch) s).byteSize()
+        : ((HeavyHitters) s).byteSize();
   }
 
-  /** {@code s} when structures of its type can be merged; otherwise an IllegalArgumentException saying why not. */
+  /**
+   * {@code s} when structures of its type can be merged; otherwise an IllegalArgumentException
+   * saying why not.
+   */
   static Object mergeable(Object s) {
     if (s instanceof BinaryFuseFilter || s instanceof ScalableBloomFilter) {
       throw new IllegalArgumentException(
-          "a " + label(s) + " filter cannot be merged" + (s instanceof BinaryFuseFilter
-              ? ": it is built once from all its keys (build it from the keys with probkit_bloom_agg)"
-              : ""));
+          "a "
+              + label(s)
+              + " filter cannot be merged"
+              + (s instanceof BinaryFuseFilter
+                  ? ": it is built once from all its keys (build it from the keys with probkit_bloom_agg)"
+                  : ""));
     }
     return s;
   }

@@ -40,21 +40,26 @@ class AggregateTest {
   }
 
   private static Dataset<Row> keys(int partitions) {
-    return TestSpark.get().range(0, N, 1, partitions)
-        .selectExpr("CASE WHEN id % 17 = 0 THEN NULL ELSE concat('user:', id % " + DISTINCT + ") END AS k");
+    return TestSpark.get()
+        .range(0, N, 1, partitions)
+        .selectExpr(
+            "CASE WHEN id % 17 = 0 THEN NULL ELSE concat('user:', id % " + DISTINCT + ") END AS k");
   }
 
   @ParameterizedTest
   @ValueSource(ints = {1, 200})
   void everyAggregateEqualsTheLibraryOnTheSameKeys(int partitions) {
-    Row r = keys(partitions).agg(
-        bloomAgg(col("k"), DISTINCT, 0.01),
-        bloomAgg(col("k"), DISTINCT, 0.01, "blocked"),
-        bloomAgg(col("k"), DISTINCT, 0.004, "binary-fuse8"),
-        cmsAgg(col("k"), 0.001, 0.01),
-        topkAgg(col("k"), 10, DISTINCT),
-        hllAgg(col("k")),
-        ullAgg(col("k"), 12)).first();
+    Row r =
+        keys(partitions)
+            .agg(
+                bloomAgg(col("k"), DISTINCT, 0.01),
+                bloomAgg(col("k"), DISTINCT, 0.01, "blocked"),
+                bloomAgg(col("k"), DISTINCT, 0.004, "binary-fuse8"),
+                cmsAgg(col("k"), 0.001, 0.01),
+                topkAgg(col("k"), 10, DISTINCT),
+                hllAgg(col("k")),
+                ullAgg(col("k"), 12))
+            .first();
 
     BloomFilter bloom = BloomFilter.create(DISTINCT, 0.01);
     BlockedBloomFilter blocked = BlockedBloomFilter.create(DISTINCT, 0.01);
@@ -83,7 +88,8 @@ class AggregateTest {
 
     assertThat(sketch(r, 0)).isEqualTo(TestSpark.bytes(bloom::writeTo));
     assertThat(sketch(r, 1)).isEqualTo(TestSpark.bytes(blocked::writeTo));
-    BinaryFuseFilter fuse = BinaryFuseFilter.fromHashes(distinct, FingerprintBits.BITS_8, HashStrategy.xxh3());
+    BinaryFuseFilter fuse =
+        BinaryFuseFilter.fromHashes(distinct, FingerprintBits.BITS_8, HashStrategy.xxh3());
     assertThat(sketch(r, 2)).isEqualTo(TestSpark.bytes(fuse::writeTo));
     assertThat(sketch(r, 3)).isEqualTo(TestSpark.bytes(cms::writeTo));
     assertThat(sketch(r, 4)).isEqualTo(TestSpark.bytes(top::writeTo));
@@ -93,8 +99,10 @@ class AggregateTest {
       assertThat(sketch(r, 6)).isEqualTo(TestSpark.bytes(ull::writeTo));
     } else {
       // Merged partitions: the registers of one pass, the martingale estimate ended by the merges.
-      assertThat(sketch(r, 5)).isEqualTo(TestSpark.bytes(merged(() -> HyperLogLog.create(14))::writeTo));
-      assertThat(sketch(r, 6)).isEqualTo(TestSpark.bytes(merged(() -> UltraLogLog.create(12))::writeTo));
+      assertThat(sketch(r, 5))
+          .isEqualTo(TestSpark.bytes(merged(() -> HyperLogLog.create(14))::writeTo));
+      assertThat(sketch(r, 6))
+          .isEqualTo(TestSpark.bytes(merged(() -> UltraLogLog.create(12))::writeTo));
       assertThat(Sketches.read(sketch(r, 5))).isEqualTo(hll);
       assertThat(Sketches.read(sketch(r, 6))).isEqualTo(ull);
     }
@@ -115,7 +123,8 @@ class AggregateTest {
       }
     }
     return a instanceof HyperLogLog
-        ? ((HyperLogLog) a).merge((HyperLogLog) b) : ((UltraLogLog) a).merge((UltraLogLog) b);
+        ? ((HyperLogLog) a).merge((HyperLogLog) b)
+        : ((UltraLogLog) a).merge((UltraLogLog) b);
   }
 
   static byte[] sketch(Row r, int i) {
@@ -126,9 +135,15 @@ class AggregateTest {
   @ValueSource(ints = {1, 3})
   void emptyInputGivesTheEmptyStructure(int partitions) {
     SparkSession spark = TestSpark.get();
-    Row r = keys(partitions).where("k = 'nobody'").agg(
-        bloomAgg(col("k"), 100, 0.01), hllAgg(col("k")), cmsAgg(col("k"), 0.01, 0.01),
-        bloomAgg(col("k"), 100, 0.01, "fuse")).first();
+    Row r =
+        keys(partitions)
+            .where("k = 'nobody'")
+            .agg(
+                bloomAgg(col("k"), 100, 0.01),
+                hllAgg(col("k")),
+                cmsAgg(col("k"), 0.01, 0.01),
+                bloomAgg(col("k"), 100, 0.01, "fuse"))
+            .first();
     assertThat(sketch(r, 0)).isEqualTo(TestSpark.bytes(BloomFilter.create(100, 0.01)::writeTo));
     assertThat(sketch(r, 1)).isEqualTo(TestSpark.bytes(HyperLogLog.create(14)::writeTo));
     assertThat(sketch(r, 2)).isEqualTo(TestSpark.bytes(CountMinSketch.create(0.01, 0.01)::writeTo));
@@ -136,8 +151,13 @@ class AggregateTest {
     assertThat(r.getStruct(0).getLong(1)).isZero();
     assertThat(r.getStruct(0).getLong(2)).isZero();
     // Grouped, an empty input has no groups; a group of only nulls has an empty structure.
-    assertThat(keys(partitions).where("k = 'nobody'").groupBy("k").agg(hllAgg(col("k"))).count()).isZero();
-    Row onlyNulls = spark.sql("SELECT probkit_hll_agg(CAST(NULL AS STRING)), probkit_hll_agg(NULL) FROM range(5)").first();
+    assertThat(keys(partitions).where("k = 'nobody'").groupBy("k").agg(hllAgg(col("k"))).count())
+        .isZero();
+    Row onlyNulls =
+        spark
+            .sql(
+                "SELECT probkit_hll_agg(CAST(NULL AS STRING)), probkit_hll_agg(NULL) FROM range(5)")
+            .first();
     assertThat(onlyNulls.getStruct(0).getLong(2)).isEqualTo(5);
     assertThat(sketch(onlyNulls, 1)).isEqualTo(TestSpark.bytes(HyperLogLog.create(14)::writeTo));
   }
@@ -145,9 +165,15 @@ class AggregateTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 200})
   void groupsAreSketchedSeparately(int partitions) {
-    Row[] rows = (Row[]) TestSpark.get().range(0, N, 1, partitions)
-        .selectExpr("id % 3 AS g", "concat('user:', id % " + DISTINCT + ") AS k")
-        .groupBy("g").agg(bloomAgg(col("k"), DISTINCT, 0.01).as("f")).orderBy("g").collect();
+    Row[] rows =
+        (Row[])
+            TestSpark.get()
+                .range(0, N, 1, partitions)
+                .selectExpr("id % 3 AS g", "concat('user:', id % " + DISTINCT + ") AS k")
+                .groupBy("g")
+                .agg(bloomAgg(col("k"), DISTINCT, 0.01).as("f"))
+                .orderBy("g")
+                .collect();
     assertThat(rows).hasSize(3);
     for (Row row : rows) {
       long g = row.getLong(0);
@@ -155,7 +181,8 @@ class AggregateTest {
       for (long id = g; id < N; id += 3) {
         expected.add("user:" + id % DISTINCT);
       }
-      assertThat((byte[]) row.getStruct(1).getAs("sketch")).isEqualTo(TestSpark.bytes(expected::writeTo));
+      assertThat((byte[]) row.getStruct(1).getAs("sketch"))
+          .isEqualTo(TestSpark.bytes(expected::writeTo));
     }
   }
 }

@@ -13,10 +13,21 @@ class ExtensionsTest {
   void theExtensionRegistersEveryFunction() {
     SparkSessionExtensions extensions = new SparkSessionExtensions();
     new ProbkitExtensions().apply(extensions);
-    FunctionRegistry registry = extensions.registerFunctions(FunctionRegistry$.MODULE$.builtin().clone());
-    for (String name : new String[] {"probkit_bloom_agg", "probkit_cms_agg", "probkit_topk_agg", "probkit_hll_agg",
-        "probkit_ull_agg", "probkit_union_agg", "probkit_might_contain", "probkit_estimate",
-        "probkit_cms_estimate", "probkit_topk"}) {
+    FunctionRegistry registry =
+        extensions.registerFunctions(FunctionRegistry$.MODULE$.builtin().clone());
+    for (String name :
+        new String[] {
+          "probkit_bloom_agg",
+          "probkit_cms_agg",
+          "probkit_topk_agg",
+          "probkit_hll_agg",
+          "probkit_ull_agg",
+          "probkit_union_agg",
+          "probkit_might_contain",
+          "probkit_estimate",
+          "probkit_cms_estimate",
+          "probkit_topk"
+        }) {
       assertThat(registry.functionExists(FunctionIdentifier.apply(name))).as(name).isTrue();
     }
   }

@@ -32,26 +32,37 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What Spark builds, the library and the command line (run as a process) read, and the other way round. */
+/**
+ * What Spark builds, the library and the command line (run as a process) read, and the other way
+ * round.
+ */
 class InterchangeTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** Visits: "user:" + (id^2 mod 1009) on day id mod 7. */
   private static Dataset<Row> visits() {
-    return TestSpark.get().range(0, 30_000, 1, 4)
+    return TestSpark.get()
+        .range(0, 30_000, 1, 4)
         .selectExpr("id % 7 AS day", "concat('user:', (id * id) % 1009) AS user");
   }
 
   /** Runs the command line as a process, as a user at a shell does; returns its standard output. */
   private static String cli(String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "io.github.probkit.cli.Main"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.github.probkit.cli.Main"));
     command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-        .redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    Process p =
+        new ProcessBuilder(command)
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .redirectErrorStream(true)
+            .start();
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     try {
       assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     } catch (InterruptedException e) {
@@ -80,47 +91,88 @@ class InterchangeTest {
   void aFilterBuiltByTheCommandLineIsBroadcastAsALiteralAndPrunesAJoin() throws IOException {
     SparkSession spark = TestSpark.get();
     Path keys = dir.resolve("vip.txt");
-    List<String> vip = LongStream.range(0, 1009).filter(i -> i % 10 == 0).mapToObj(i -> "user:" + i)
-        .collect(Collectors.toList());
+    List<String> vip =
+        LongStream.range(0, 1009)
+            .filter(i -> i % 10 == 0)
+            .mapToObj(i -> "user:" + i)
+            .collect(Collectors.toList());
     Files.write(keys, vip);
     Path file = dir.resolve("vip.bin");
-    cli("filter", "create", file.toString(), "--expected", "101", "--fpp", "0.01", "--keys", keys.toString());
+    cli(
+        "filter",
+        "create",
+        file.toString(),
+        "--expected",
+        "101",
+        "--fpp",
+        "0.01",
+        "--keys",
+        keys.toString());
     byte[] filter = Files.readAllBytes(file);
 
-    Dataset<Row> vips = spark.createDataset(vip, org.apache.spark.sql.Encoders.STRING()).toDF("user");
+    Dataset<Row> vips =
+        spark.createDataset(vip, org.apache.spark.sql.Encoders.STRING()).toDF("user");
     Dataset<Row> pruned = visits().where(mightContain(filter, col("user")));
     long joined = visits().join(vips, "user").count();
     assertThat(pruned.join(vips, "user").count()).isEqualTo(joined); // no false negatives
     // The rows kept are exactly those whose key the library's filter says may be present.
     BloomFilter library = BloomFilter.readFrom(new ByteArrayInputStream(filter));
-    Set<String> kept = new HashSet<>(pruned.select("user").distinct().as(org.apache.spark.sql.Encoders.STRING())
-        .collectAsList());
+    Set<String> kept =
+        new HashSet<>(
+            pruned
+                .select("user")
+                .distinct()
+                .as(org.apache.spark.sql.Encoders.STRING())
+                .collectAsList());
     Set<String> expected = new HashSet<>();
     for (int i = 0; i < 1009; i++) {
       if (library.mightContain("user:" + i)) {
         expected.add("user:" + i);
       }
     }
-    expected.retainAll(new HashSet<>(visits().select("user").distinct().as(org.apache.spark.sql.Encoders.STRING())
-        .collectAsList()));
+    expected.retainAll(
+        new HashSet<>(
+            visits()
+                .select("user")
+                .distinct()
+                .as(org.apache.spark.sql.Encoders.STRING())
+                .collectAsList()));
     assertThat(kept).isEqualTo(expected);
   }
 
   @Test
   void dailySketchesMergeIntoTheMonthAndSurviveParquet() {
     SparkSession spark = TestSpark.get();
-    Dataset<Row> daily = visits().groupBy("day").agg(hllAgg(col("user")).as("users"),
-        cmsAgg(col("user"), 0.001, 0.01).as("counts"), topkAgg(col("user"), 5, 2000).as("top"));
+    Dataset<Row> daily =
+        visits()
+            .groupBy("day")
+            .agg(
+                hllAgg(col("user")).as("users"),
+                cmsAgg(col("user"), 0.001, 0.01).as("counts"),
+                topkAgg(col("user"), 5, 2000).as("top"));
     Path parquet = dir.resolve("daily.parquet");
     daily.write().parquet(parquet.toString());
     Dataset<Row> stored = spark.read().parquet(parquet.toString());
 
-    Row direct = visits().agg(hllAgg(col("user")), cmsAgg(col("user"), 0.001, 0.01), topkAgg(col("user"), 5, 2000)).first();
+    Row direct =
+        visits()
+            .agg(
+                hllAgg(col("user")),
+                cmsAgg(col("user"), 0.001, 0.01),
+                topkAgg(col("user"), 5, 2000))
+            .first();
     for (Dataset<Row> d : List.of(daily, stored)) {
-      Row month = d.agg(unionAgg(col("users")), unionAgg(col("counts")), unionAgg(col("top")),
-          unionAgg(col("users.sketch"))).first();
-      // HLL: the registers of one pass; count-min: the same counters; top-k: exact counts (capacity 2000 > 1009 items).
-      assertThat(Sketches.read(AggregateTest.sketch(month, 0))).isEqualTo(Sketches.read(AggregateTest.sketch(direct, 0)));
+      Row month =
+          d.agg(
+                  unionAgg(col("users")),
+                  unionAgg(col("counts")),
+                  unionAgg(col("top")),
+                  unionAgg(col("users.sketch")))
+              .first();
+      // HLL: the registers of one pass; count-min: the same counters; top-k: exact counts (capacity
+      // 2000 > 1009 items).
+      assertThat(Sketches.read(AggregateTest.sketch(month, 0)))
+          .isEqualTo(Sketches.read(AggregateTest.sketch(direct, 0)));
       assertThat(AggregateTest.sketch(month, 1)).isEqualTo(AggregateTest.sketch(direct, 1));
       assertThat(AggregateTest.sketch(month, 2)).isEqualTo(AggregateTest.sketch(direct, 2));
       assertThat(month.getStruct(0).getLong(1)).isEqualTo(30_000);
@@ -133,23 +185,36 @@ class InterchangeTest {
 
   @Test
   void aUnionTakesTheLowestPrecisionAndTheSmallestCapacity() {
-    Row r = TestSpark.get().sql("SELECT probkit_union_agg(h), probkit_union_agg(t) FROM ("
-        + "SELECT probkit_hll_agg(id, 14) AS h, probkit_topk_agg(id, 5, 2000) AS t FROM range(5000) UNION ALL "
-        + "SELECT probkit_hll_agg(id, 12), probkit_topk_agg(id, 5, 1000) FROM range(3000, 9000))").first();
+    Row r =
+        TestSpark.get()
+            .sql(
+                "SELECT probkit_union_agg(h), probkit_union_agg(t) FROM ("
+                    + "SELECT probkit_hll_agg(id, 14) AS h, probkit_topk_agg(id, 5, 2000) AS t FROM range(5000) UNION ALL "
+                    + "SELECT probkit_hll_agg(id, 12), probkit_topk_agg(id, 5, 1000) FROM range(3000, 9000))")
+            .first();
     HyperLogLog expected = HyperLogLog.create(12);
     LongStream.range(0, 9000).forEach(expected::add);
     assertThat(Sketches.read(AggregateTest.sketch(r, 0))).isEqualTo(expected);
-    assertThat(((HeavyHitters) Sketches.read(AggregateTest.sketch(r, 1))).capacity()).isEqualTo(1000);
+    assertThat(((HeavyHitters) Sketches.read(AggregateTest.sketch(r, 1))).capacity())
+        .isEqualTo(1000);
     assertThat(r.getStruct(0).getLong(1)).isEqualTo(11_000);
   }
 
   @Test
   void scalarsAnswerAsTheLibrary() {
     SparkSession spark = TestSpark.get();
-    visits().agg(hllAgg(col("user")).as("h"), cmsAgg(col("user"), 0.01, 0.01).as("c"),
-        topkAgg(col("user"), 3, 2000).as("t")).createOrReplaceTempView("sketches");
-    Row r = spark.sql("SELECT probkit_estimate(h), probkit_cms_estimate(c, 'user:4'), probkit_cms_estimate(c.sketch, 'nobody'), "
-        + "probkit_topk(t, 3), probkit_topk(t.sketch, 2, 'binary'), probkit_cms_estimate(t, 'user:4') FROM sketches").first();
+    visits()
+        .agg(
+            hllAgg(col("user")).as("h"),
+            cmsAgg(col("user"), 0.01, 0.01).as("c"),
+            topkAgg(col("user"), 3, 2000).as("t"))
+        .createOrReplaceTempView("sketches");
+    Row r =
+        spark
+            .sql(
+                "SELECT probkit_estimate(h), probkit_cms_estimate(c, 'user:4'), probkit_cms_estimate(c.sketch, 'nobody'), "
+                    + "probkit_topk(t, 3), probkit_topk(t.sketch, 2, 'binary'), probkit_cms_estimate(t, 'user:4') FROM sketches")
+            .first();
     HyperLogLog hll = HyperLogLog.create(14);
     CountMinSketch cms = CountMinSketch.create(0.01, 0.01);
     HeavyHitters top = HeavyHitters.withCapacity(2000);
@@ -159,7 +224,8 @@ class InterchangeTest {
       cms.add(u);
       top.add(u);
     }
-    assertThat(r.getLong(0)).isEqualTo(Math.round(hll.estimate())); // merged partitions: the register estimate
+    assertThat(r.getLong(0))
+        .isEqualTo(Math.round(hll.estimate())); // merged partitions: the register estimate
     assertThat(r.getLong(1)).isEqualTo(cms.estimate("user:4"));
     assertThat(r.getLong(2)).isEqualTo(cms.estimate("nobody"));
     List<String> expected = new ArrayList<>();
@@ -174,9 +240,14 @@ class InterchangeTest {
     assertThat((byte[]) r.<Row>getList(4).get(0).get(0)).isEqualTo(top.top(1).get(0).item());
     assertThat(r.getLong(5)).isEqualTo(top.estimate("user:4"));
 
-    Row longs = spark.range(100).selectExpr("id % 4 AS k")
-        .agg(topk(topkAgg(col("k"), 2), 2, "bigint"), cmsEstimate(cmsAgg(col("k"), 0.01, 0.01), org.apache.spark.sql.functions.lit(3)))
-        .first();
+    Row longs =
+        spark
+            .range(100)
+            .selectExpr("id % 4 AS k")
+            .agg(
+                topk(topkAgg(col("k"), 2), 2, "bigint"),
+                cmsEstimate(cmsAgg(col("k"), 0.01, 0.01), org.apache.spark.sql.functions.lit(3)))
+            .first();
     assertThat(longs.<Row>getList(0).get(0).getLong(1)).isEqualTo(25);
     assertThat(longs.<Row>getList(0).get(0).getLong(0)).isBetween(0L, 3L);
     assertThat(longs.getLong(1)).isEqualTo(25);

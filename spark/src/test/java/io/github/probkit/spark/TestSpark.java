@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.spark.sql.SparkSession;
 
-/** The one local Spark of the test JVM (starting one takes seconds), with the functions registered. */
+/**
+ * The one local Spark of the test JVM (starting one takes seconds), with the functions registered.
+ */
 final class TestSpark {
   private static SparkSession spark;
 
@@ -13,14 +15,15 @@ final class TestSpark {
 
   static synchronized SparkSession get() {
     if (spark == null) {
-      spark = SparkSession.builder()
-          .master("local[2]")
-          .appName("probkit-spark-test")
-          .config("spark.ui.enabled", "false")
-          .config("spark.sql.shuffle.partitions", "4")
-          .config("spark.driver.host", "127.0.0.1")
-          .config("spark.sql.session.timeZone", "UTC")
-          .getOrCreate();
+      spark =
+          SparkSession.builder()
+              .master("local[2]")
+              .appName("probkit-spark-test")
+              .config("spark.ui.enabled", "false")
+              .config("spark.sql.shuffle.partitions", "4")
+              .config("spark.driver.host", "127.0.0.1")
+              .config("spark.sql.session.timeZone", "UTC")
+              .getOrCreate();
       ProbkitFunctions.register(spark);
     }
     return spark;

@@ -3,8 +3,8 @@ package io.github.probkit.cli.lab;
 import io.github.probkit.filter.BloomFilter;
 
 /**
- * bloom-fpr: the measured false-positive rate of the standard Bloom filter against
- * {@code (1 - e^(-kn/m))^k}, over bits per key and over k.
+ * bloom-fpr: the measured false-positive rate of the standard Bloom filter against {@code (1 -
+ * e^(-kn/m))^k}, over bits per key and over k.
  */
 final class BloomFprExperiment implements Experiment {
   private static final int MAX_BITS_PER_KEY = 20;
@@ -23,8 +23,10 @@ final class BloomFprExperiment implements Experiment {
 
   @Override
   public String description(Lab lab) {
-    return "A standard Bloom filter (XXH3, double hashing) holding n = " + Unit.COUNT.format(keys(lab))
-        + " keys (consecutive integers) is queried with " + Unit.COUNT.format(queries(lab))
+    return "A standard Bloom filter (XXH3, double hashing) holding n = "
+        + Unit.COUNT.format(keys(lab))
+        + " keys (consecutive integers) is queried with "
+        + Unit.COUNT.format(queries(lab))
         + " absent keys. First at 1 to 20 bits per key with k = round((m/n) ln 2), against the theory"
         + " (1 - e^(-kn/m))^k; then at 10 bits per key for k = 1 to 16: the seed says the optimum is"
         + " k = (m/n) ln 2, about 7, with p about 0.82 %. Each point is accepted when its count of false"
@@ -72,10 +74,25 @@ final class BloomFprExperiment implements Experiment {
     String why = Stats.BINOMIAL + " of " + Unit.COUNT.format(q) + " queries + fill";
     long falseNegatives = 0;
 
-    Table byBits = Table.of("False-positive rate against bits per key, k = round((m/n) ln 2), n = "
-            + Unit.COUNT.format(n) + ", " + Unit.COUNT.format(q) + " absent queries",
-        "bits/key", Unit.INTEGER, "k", Unit.INTEGER, "false positives", Unit.COUNT,
-        "measured", Unit.PERCENT, "theory", Unit.PERCENT, "measured/theory", Unit.NUMBER);
+    Table byBits =
+        Table.of(
+            "False-positive rate against bits per key, k = round((m/n) ln 2), n = "
+                + Unit.COUNT.format(n)
+                + ", "
+                + Unit.COUNT.format(q)
+                + " absent queries",
+            "bits/key",
+            Unit.INTEGER,
+            "k",
+            Unit.INTEGER,
+            "false positives",
+            Unit.COUNT,
+            "measured",
+            Unit.PERCENT,
+            "theory",
+            Unit.PERCENT,
+            "measured/theory",
+            Unit.NUMBER);
     double[] bx = new double[MAX_BITS_PER_KEY];
     double[] by = new double[bx.length];
     double[] blo = new double[bx.length];
@@ -87,8 +104,14 @@ final class BloomFprExperiment implements Experiment {
       Point p = new Point(m, n, Theory.bloomHashes(m, n), q);
       falseNegatives += p.falseNegatives;
       byBits.row(b, p.k, p.falsePositives, p.rate, p.theory, p.rate / p.theory);
-      out.checkInterval("FPR at " + b + " bits/key, k = " + p.k, Unit.PERCENT, p.rate, p.theory,
-          p.accept[0], p.accept[1], why);
+      out.checkInterval(
+          "FPR at " + b + " bits/key, k = " + p.k,
+          Unit.PERCENT,
+          p.rate,
+          p.theory,
+          p.accept[0],
+          p.accept[1],
+          why);
       bx[b - 1] = b;
       by[b - 1] = p.rate;
       blo[b - 1] = p.measured[0];
@@ -102,17 +125,36 @@ final class BloomFprExperiment implements Experiment {
       theoryY[i] = Theory.bloomRate(m, n, Theory.bloomHashes(m, n));
     }
     out.table(byBits);
-    out.chart(Chart.xy("bloom-fpr-bits", "Bloom filter: false-positive rate against bits per key",
-            "bits per key (m/n)", "false-positive rate")
-        .logY()
-        .points("measured (" + Stats.pct(Stats.CONFIDENCE) + " interval)", bx, by, blo, bhi)
-        .line("theory (1 - e^(-kn/m))^k, k = round((m/n) ln 2)", theoryX, theoryY));
+    out.chart(
+        Chart.xy(
+                "bloom-fpr-bits",
+                "Bloom filter: false-positive rate against bits per key",
+                "bits per key (m/n)",
+                "false-positive rate")
+            .logY()
+            .points("measured (" + Stats.pct(Stats.CONFIDENCE) + " interval)", bx, by, blo, bhi)
+            .line("theory (1 - e^(-kn/m))^k, k = round((m/n) ln 2)", theoryX, theoryY));
 
     long m = (long) SEED_BITS_PER_KEY * n;
-    Table byK = Table.of("False-positive rate against k at " + SEED_BITS_PER_KEY + " bits per key, n = "
-            + Unit.COUNT.format(n) + ", " + Unit.COUNT.format(q) + " absent queries",
-        "k", Unit.INTEGER, "false positives", Unit.COUNT, "measured", Unit.PERCENT,
-        "theory", Unit.PERCENT, "measured/theory", Unit.NUMBER);
+    Table byK =
+        Table.of(
+            "False-positive rate against k at "
+                + SEED_BITS_PER_KEY
+                + " bits per key, n = "
+                + Unit.COUNT.format(n)
+                + ", "
+                + Unit.COUNT.format(q)
+                + " absent queries",
+            "k",
+            Unit.INTEGER,
+            "false positives",
+            Unit.COUNT,
+            "measured",
+            Unit.PERCENT,
+            "theory",
+            Unit.PERCENT,
+            "measured/theory",
+            Unit.NUMBER);
     Point[] points = new Point[MAX_K + 1];
     double[] kx = new double[MAX_K];
     double[] ky = new double[MAX_K];
@@ -124,8 +166,14 @@ final class BloomFprExperiment implements Experiment {
       points[k] = p;
       falseNegatives += p.falseNegatives;
       byK.row(k, p.falsePositives, p.rate, p.theory, p.rate / p.theory);
-      out.checkInterval("FPR at " + SEED_BITS_PER_KEY + " bits/key, k = " + k, Unit.PERCENT, p.rate,
-          p.theory, p.accept[0], p.accept[1], why);
+      out.checkInterval(
+          "FPR at " + SEED_BITS_PER_KEY + " bits/key, k = " + k,
+          Unit.PERCENT,
+          p.rate,
+          p.theory,
+          p.accept[0],
+          p.accept[1],
+          why);
       kx[k - 1] = k;
       ky[k - 1] = p.rate;
       klo[k - 1] = p.measured[0];
@@ -134,14 +182,19 @@ final class BloomFprExperiment implements Experiment {
     }
     out.table(byK);
     double kStar = SEED_BITS_PER_KEY * Math.log(2);
-    out.chart(Chart.xy("bloom-fpr-k", "Bloom filter at 10 bits per key: false-positive rate against k",
-            "hash functions k", "false-positive rate")
-        .logY()
-        .points("measured (" + Stats.pct(Stats.CONFIDENCE) + " interval)", kx, ky, klo, khi)
-        .line("theory (1 - e^(-k/10))^k", kx, kt)
-        .verticalMarker(kStar, "k = (m/n) ln 2 = " + Unit.sig(kStar)));
+    out.chart(
+        Chart.xy(
+                "bloom-fpr-k",
+                "Bloom filter at 10 bits per key: false-positive rate against k",
+                "hash functions k",
+                "false-positive rate")
+            .logY()
+            .points("measured (" + Stats.pct(Stats.CONFIDENCE) + " interval)", kx, ky, klo, khi)
+            .line("theory (1 - e^(-k/10))^k", kx, kt)
+            .verticalMarker(kStar, "k = (m/n) ln 2 = " + Unit.sig(kStar)));
 
-    // The optimum: the k with the fewest false positives, and the k's that cannot be told apart from
+    // The optimum: the k with the fewest false positives, and the k's that cannot be told apart
+    // from
     // the theoretical optimum at this many queries (their acceptance intervals overlap its).
     int measuredBest = 1;
     int theoryBest = 1;
@@ -157,13 +210,29 @@ final class BloomFprExperiment implements Experiment {
     while (hi < MAX_K && points[hi + 1].accept[0] <= points[theoryBest].accept[1]) {
       hi++;
     }
-    out.checkInterval("best k at 10 bits/key (seed: (m/n) ln 2 = " + Unit.sig(kStar) + ", so 7)",
-        Unit.INTEGER, measuredBest, theoryBest, lo, hi,
+    out.checkInterval(
+        "best k at 10 bits/key (seed: (m/n) ln 2 = " + Unit.sig(kStar) + ", so 7)",
+        Unit.INTEGER,
+        measuredBest,
+        theoryBest,
+        lo,
+        hi,
         "k whose acceptance interval overlaps that of the theoretical best");
     Point seven = points[7];
-    out.checkStated("FPR at 10 bits/key, k = 7 (seed 000: about 0.82 %)", Unit.PERCENT, seven.rate,
-        seven.measured[0], seven.measured[1], 0.0082, Stats.halfUnit(0.0082, 2), "0.82 %");
-    out.checkExact("false negatives over all " + (MAX_BITS_PER_KEY + MAX_K) + " filters", Unit.COUNT,
-        falseNegatives, 0, "a Bloom filter never forgets a key");
+    out.checkStated(
+        "FPR at 10 bits/key, k = 7 (seed 000: about 0.82 %)",
+        Unit.PERCENT,
+        seven.rate,
+        seven.measured[0],
+        seven.measured[1],
+        0.0082,
+        Stats.halfUnit(0.0082, 2),
+        "0.82 %");
+    out.checkExact(
+        "false negatives over all " + (MAX_BITS_PER_KEY + MAX_K) + " filters",
+        Unit.COUNT,
+        falseNegatives,
+        0,
+        "a Bloom filter never forgets a key");
   }
 }

@@ -9,12 +9,13 @@ import org.apache.commons.math3.distribution.ZipfDistribution;
 import org.apache.commons.math3.random.Well19937c;
 
 /**
- * cdn: a cache that stores an object only on its second request, remembered by a Bloom filter, under
- * a Zipfian request stream whose objects are mostly requested once.
+ * cdn: a cache that stores an object only on its second request, remembered by a Bloom filter,
+ * under a Zipfian request stream whose objects are mostly requested once.
  */
 final class CdnExperiment implements Experiment {
   /** Zipf exponent and universe (objects per request) giving about 3/4 one-hit wonders. */
   private static final double EXPONENT = 0.9;
+
   private static final int UNIVERSE_PER_REQUEST = 2;
   private static final double[] CACHE_SHARES = {0.01, 0.03, 0.1, 0.3};
   private static final double FILTER_FPP = 0.01;
@@ -31,8 +32,11 @@ final class CdnExperiment implements Experiment {
 
   @Override
   public String description(Lab lab) {
-    return Unit.COUNT.format(requests(lab)) + " requests drawn from a Zipf distribution (exponent "
-        + EXPONENT + ") over " + Unit.COUNT.format((long) UNIVERSE_PER_REQUEST * requests(lab))
+    return Unit.COUNT.format(requests(lab))
+        + " requests drawn from a Zipf distribution (exponent "
+        + EXPONENT
+        + ") over "
+        + Unit.COUNT.format((long) UNIVERSE_PER_REQUEST * requests(lab))
         + " objects of 1 kB to 1 MB (log-uniform), so that most objects are requested once (seed 001 cites"
         + " Akamai: about three quarters). An LRU cache of a share of the bytes of all objects requested"
         + " either stores every object it misses, or, guarded by a 1 % Bloom filter, only objects the"
@@ -66,7 +70,8 @@ final class CdnExperiment implements Experiment {
     double varianceFirstRequestWrites;
   }
 
-  private static Result simulate(int[] stream, BitSet oneHit, long capacity, boolean filtered, int distinct) {
+  private static Result simulate(
+      int[] stream, BitSet oneHit, long capacity, boolean filtered, int distinct) {
     Result r = new Result();
     LinkedHashMap<Integer, Integer> lru = new LinkedHashMap<>(1 << 16, 0.75f, true);
     long used = 0;
@@ -107,7 +112,8 @@ final class CdnExperiment implements Experiment {
       r.oneHitBytesWritten += oneHit.get(o) ? size : 0;
       lru.put(o, size);
       used += size;
-      for (Iterator<Map.Entry<Integer, Integer>> it = lru.entrySet().iterator(); used > capacity; ) {
+      for (Iterator<Map.Entry<Integer, Integer>> it = lru.entrySet().iterator();
+          used > capacity; ) {
         used -= it.next().getValue();
         it.remove();
       }
@@ -146,18 +152,51 @@ final class CdnExperiment implements Experiment {
     }
     counts = null;
     double share = (double) once / distinct;
-    out.note("Stream: " + Unit.COUNT.format(n) + " requests, " + Unit.COUNT.format(distinct) + " distinct objects ("
-        + Unit.BYTES.format(distinctBytes) + "), " + Unit.COUNT.format(once) + " requested once ("
-        + Unit.BYTES.format(onceBytes) + "); " + Unit.BYTES.format(requestedBytes) + " requested in all.");
+    out.note(
+        "Stream: "
+            + Unit.COUNT.format(n)
+            + " requests, "
+            + Unit.COUNT.format(distinct)
+            + " distinct objects ("
+            + Unit.BYTES.format(distinctBytes)
+            + "), "
+            + Unit.COUNT.format(once)
+            + " requested once ("
+            + Unit.BYTES.format(onceBytes)
+            + "); "
+            + Unit.BYTES.format(requestedBytes)
+            + " requested in all.");
     double[] shareCi = Stats.wilson(once, distinct);
-    out.checkStated("objects requested once (seed 001, after Akamai: about three quarters)", Unit.PERCENT,
-        share, shareCi[0], shareCi[1], 0.75, 0.125, "3/4");
+    out.checkStated(
+        "objects requested once (seed 001, after Akamai: about three quarters)",
+        Unit.PERCENT,
+        share,
+        shareCi[0],
+        shareCi[1],
+        0.75,
+        0.125,
+        "3/4");
 
-    Table t = Table.of("LRU cache of a share of the requested objects' bytes, without and with a 1 % filter"
-            + " admitting only objects seen before",
-        "cache", Unit.TEXT, "policy", Unit.TEXT, "request hit rate", Unit.PERCENT, "byte hit rate", Unit.PERCENT,
-        "objects written", Unit.COUNT, "bytes written", Unit.BYTES, "of which one-hit wonders", Unit.BYTES,
-        "written on a first request", Unit.COUNT);
+    Table t =
+        Table.of(
+            "LRU cache of a share of the requested objects' bytes, without and with a 1 % filter"
+                + " admitting only objects seen before",
+            "cache",
+            Unit.TEXT,
+            "policy",
+            Unit.TEXT,
+            "request hit rate",
+            Unit.PERCENT,
+            "byte hit rate",
+            Unit.PERCENT,
+            "objects written",
+            Unit.COUNT,
+            "bytes written",
+            Unit.BYTES,
+            "of which one-hit wonders",
+            Unit.BYTES,
+            "written on a first request",
+            Unit.COUNT);
     int c = CACHE_SHARES.length;
     double[] x = new double[c];
     double[][] hit = new double[2][c];
@@ -169,33 +208,52 @@ final class CdnExperiment implements Experiment {
         Result r = simulate(stream, oneHit, capacity, policy == 1, distinct);
         hit[policy][i] = (double) r.hitBytes / requestedBytes;
         written[policy][i] = r.writtenBytes / 1e9;
-        t.row(Unit.sig(100 * CACHE_SHARES[i]) + " % (" + Unit.BYTES.format(capacity) + ")",
-            policy == 0 ? "store on every miss" : "store on second request", (double) r.hits / n,
-            (double) r.hitBytes / requestedBytes, r.written, r.writtenBytes, r.oneHitBytesWritten,
+        t.row(
+            Unit.sig(100 * CACHE_SHARES[i]) + " % (" + Unit.BYTES.format(capacity) + ")",
+            policy == 0 ? "store on every miss" : "store on second request",
+            (double) r.hits / n,
+            (double) r.hitBytes / requestedBytes,
+            r.written,
+            r.writtenBytes,
+            r.oneHitBytesWritten,
             r.firstRequestWrites);
         if (policy == 1 && i == 0) {
           // The filter evolves the same at every cache size (a key is added at its first request
           // unless that request was a false positive), so one check covers them all.
           double sd = Math.sqrt(r.varianceFirstRequestWrites);
           double[] accept = Stats.normal(r.expectedFirstRequestWrites, sd);
-          out.checkInterval("objects stored on their first request (the filter's false positives)",
-              Unit.COUNT, r.firstRequestWrites, r.expectedFirstRequestWrites, Math.max(0, accept[0]), accept[1],
-              Stats.pct(Stats.CONFIDENCE) + " normal interval of the sum of each first request's FPR");
+          out.checkInterval(
+              "objects stored on their first request (the filter's false positives)",
+              Unit.COUNT,
+              r.firstRequestWrites,
+              r.expectedFirstRequestWrites,
+              Math.max(0, accept[0]),
+              accept[1],
+              Stats.pct(Stats.CONFIDENCE)
+                  + " normal interval of the sum of each first request's FPR");
         }
       }
     }
     out.table(t);
-    out.chart(Chart.xy("cdn-writes", "CDN cache: bytes written to the cache", "cache size (% of requested objects' bytes)",
-            "GB written")
-        .logX()
-        .joinPoints()
-        .points("store on every miss", x, written[0], null, null)
-        .points("store on second request (1 % Bloom filter)", x, written[1], null, null));
-    out.chart(Chart.xy("cdn-hits", "CDN cache: byte hit rate", "cache size (% of requested objects' bytes)",
-            "byte hit rate")
-        .logX()
-        .joinPoints()
-        .points("store on every miss", x, hit[0], null, null)
-        .points("store on second request (1 % Bloom filter)", x, hit[1], null, null));
+    out.chart(
+        Chart.xy(
+                "cdn-writes",
+                "CDN cache: bytes written to the cache",
+                "cache size (% of requested objects' bytes)",
+                "GB written")
+            .logX()
+            .joinPoints()
+            .points("store on every miss", x, written[0], null, null)
+            .points("store on second request (1 % Bloom filter)", x, written[1], null, null));
+    out.chart(
+        Chart.xy(
+                "cdn-hits",
+                "CDN cache: byte hit rate",
+                "cache size (% of requested objects' bytes)",
+                "byte hit rate")
+            .logX()
+            .joinPoints()
+            .points("store on every miss", x, hit[0], null, null)
+            .points("store on second request (1 % Bloom filter)", x, hit[1], null, null));
   }
 }

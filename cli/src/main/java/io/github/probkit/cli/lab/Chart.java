@@ -4,29 +4,29 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
-import java.awt.geom.Rectangle2D;
-import java.text.AttributedString;
 import java.awt.Paint;
 import java.awt.geom.Ellipse2D;
+import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.AttributedString;
 import java.text.FieldPosition;
 import java.text.NumberFormat;
 import java.text.ParsePosition;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.LogTick;
-import org.jfree.chart.axis.TickType;
-import org.jfree.chart.axis.ValueTick;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.axis.TickType;
 import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.axis.ValueTick;
 import org.jfree.chart.plot.DatasetRenderingOrder;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
@@ -55,7 +55,11 @@ final class Chart {
     new Color(0x7f7f7f), new Color(0xbcbd22),
   };
 
-  private enum Style { LINE, DASHED, POINTS }
+  private enum Style {
+    LINE,
+    DASHED,
+    POINTS
+  }
 
   private static final class Series {
     final String label;
@@ -66,7 +70,8 @@ final class Chart {
     final double[] hi;
     final int colour;
 
-    Series(String label, Style style, double[] x, double[] y, double[] lo, double[] hi, int colour) {
+    Series(
+        String label, Style style, double[] x, double[] y, double[] lo, double[] hi, int colour) {
       this.label = label;
       this.style = style;
       this.x = x;
@@ -146,7 +151,8 @@ final class Chart {
 
   private Chart add(Series s) {
     if (s.x.length != s.y.length) {
-      throw new IllegalArgumentException("series " + s.label + ": " + s.x.length + " x values, " + s.y.length + " y values");
+      throw new IllegalArgumentException(
+          "series " + s.label + ": " + s.x.length + " x values, " + s.y.length + " y values");
     }
     series.add(s);
     return this;
@@ -207,17 +213,29 @@ final class Chart {
         }
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
         r.setSeriesPaint(0, paint);
-        r.setSeriesStroke(0, s.style == Style.DASHED
-            ? new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f, new float[] {6f, 4f}, 0f)
-            : new BasicStroke(2f));
+        r.setSeriesStroke(
+            0,
+            s.style == Style.DASHED
+                ? new BasicStroke(
+                    1.5f,
+                    BasicStroke.CAP_BUTT,
+                    BasicStroke.JOIN_ROUND,
+                    1f,
+                    new float[] {6f, 4f},
+                    0f)
+                : new BasicStroke(2f));
         plot.setDataset(index, new XYSeriesCollection(d));
         plot.setRenderer(index, r);
       }
       index++;
     }
     for (int i = 0; i < markers.size(); i++) {
-      ValueMarker m = new ValueMarker(markers.get(i)[0], Color.GRAY,
-          new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f, new float[] {2f, 3f}, 0f));
+      ValueMarker m =
+          new ValueMarker(
+              markers.get(i)[0],
+              Color.GRAY,
+              new BasicStroke(
+                  1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f, new float[] {2f, 3f}, 0f));
       m.setLabel(markerLabels.get(i));
       m.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
       m.setLabelOffset(new RectangleInsets(8, 8, 8, 8));
@@ -232,7 +250,9 @@ final class Chart {
     return chart;
   }
 
-  /** Tick labels with three significant digits and no exponent between 1e-4 and 1e7: 0.0316, 1e-6. */
+  /**
+   * Tick labels with three significant digits and no exponent between 1e-4 and 1e7: 0.0316, 1e-6.
+   */
   private static final class SignificantFormat extends NumberFormat {
     private static final long serialVersionUID = 1L;
 
@@ -245,10 +265,12 @@ final class Chart {
       if (a < 1e-4 || a >= 1e7) {
         int e = (int) Math.floor(Math.log10(a) + 1e-9);
         double mantissa = v / Math.pow(10, e);
-        String m = new BigDecimal(mantissa).round(new MathContext(3)).stripTrailingZeros().toPlainString();
+        String m =
+            new BigDecimal(mantissa).round(new MathContext(3)).stripTrailingZeros().toPlainString();
         return to.append(m.equals("1") ? "" : m + "x").append("1e").append(e);
       }
-      return to.append(new BigDecimal(v).round(new MathContext(3)).stripTrailingZeros().toPlainString());
+      return to.append(
+          new BigDecimal(v).round(new MathContext(3)).stripTrailingZeros().toPlainString());
     }
 
     @Override
@@ -281,7 +303,9 @@ final class Chart {
     return max > 0 ? Math.log10(max / min) : 0;
   }
 
-  /** Whether every plotted value of one axis is a whole number (then its ticks are whole numbers). */
+  /**
+   * Whether every plotted value of one axis is a whole number (then its ticks are whole numbers).
+   */
   private boolean integral(boolean x) {
     for (Series s : series) {
       for (double v : x ? s.x : s.y) {
@@ -324,12 +348,14 @@ final class Chart {
     }
 
     @Override
-    protected List<ValueTick> refreshTicksVertical(Graphics2D g2, Rectangle2D dataArea, RectangleEdge edge) {
+    protected List<ValueTick> refreshTicksVertical(
+        Graphics2D g2, Rectangle2D dataArea, RectangleEdge edge) {
       return ticks(TextAnchor.CENTER_RIGHT);
     }
 
     @Override
-    protected List<ValueTick> refreshTicksHorizontal(Graphics2D g2, Rectangle2D dataArea, RectangleEdge edge) {
+    protected List<ValueTick> refreshTicksHorizontal(
+        Graphics2D g2, Rectangle2D dataArea, RectangleEdge edge) {
       return ticks(TextAnchor.TOP_CENTER);
     }
 
@@ -342,7 +368,8 @@ final class Chart {
         for (int m : new int[] {1, 2, 5}) {
           double v = m * Math.pow(10, e);
           if (v >= lo && v <= hi) {
-            ticks.add(new LogTick(TickType.MAJOR, v, new AttributedString(format.format(v)), anchor));
+            ticks.add(
+                new LogTick(TickType.MAJOR, v, new AttributedString(format.format(v)), anchor));
           }
         }
       }

@@ -2,7 +2,10 @@ package io.github.probkit.cli.lab;
 
 import io.github.probkit.cli.Json;
 
-/** One claim judged: the measured value, what theory (or a seed) says, the tolerance, and the verdict. */
+/**
+ * One claim judged: the measured value, what theory (or a seed) says, the tolerance, and the
+ * verdict.
+ */
 final class Check {
   final String experiment;
   final String claim;
@@ -13,8 +16,15 @@ final class Check {
   final String tolerance;
   final boolean pass;
 
-  Check(String experiment, String claim, double measured, double theory,
-      String measuredText, String theoryText, String tolerance, boolean pass) {
+  Check(
+      String experiment,
+      String claim,
+      double measured,
+      double theory,
+      String measuredText,
+      String theoryText,
+      String tolerance,
+      boolean pass) {
     this.experiment = experiment;
     this.claim = claim;
     this.measured = measured;
@@ -31,8 +41,17 @@ final class Check {
 
   /** The line printed on the console: verdict, experiment, claim, measured, theory, tolerance. */
   String line() {
-    return verdict() + "  " + experiment + ": " + claim + ": measured " + measuredText
-        + "; theory " + theoryText + "; accept " + tolerance;
+    return verdict()
+        + "  "
+        + experiment
+        + ": "
+        + claim
+        + ": measured "
+        + measuredText
+        + "; theory "
+        + theoryText
+        + "; accept "
+        + tolerance;
   }
 
   Json json() {

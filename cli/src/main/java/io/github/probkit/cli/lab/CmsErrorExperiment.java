@@ -27,10 +27,16 @@ final class CmsErrorExperiment implements Experiment {
 
   @Override
   public String description(Lab lab) {
-    return "Streams of N = " + Unit.COUNT.format(length(lab)) + " items: Zipfian (exponent " + ZIPF_EXPONENT
-        + ") and uniform over " + Unit.COUNT.format(universe(lab)) + " items. For each (epsilon, delta), a"
+    return "Streams of N = "
+        + Unit.COUNT.format(length(lab))
+        + " items: Zipfian (exponent "
+        + ZIPF_EXPONENT
+        + ") and uniform over "
+        + Unit.COUNT.format(universe(lab))
+        + " items. For each (epsilon, delta), a"
         + " sketch of w = ceil(e / epsilon) by d = ceil(ln(1 / delta)) counters, plain and with conservative"
-        + " update, counts the stream; every item seen, and " + Unit.COUNT.format(ABSENT_ITEMS)
+        + " update, counts the stream; every item seen, and "
+        + Unit.COUNT.format(ABSENT_ITEMS)
         + " never seen, is estimated and compared with its exact count. The seeds: no estimate falls"
         + " below the true count, and each exceeds it by more than epsilon N with probability at most"
         + " delta, whatever the number of distinct items (epsilon = 0.001, delta = 0.01: 5 rows of 2,719"
@@ -39,11 +45,22 @@ final class CmsErrorExperiment implements Experiment {
         + " over the items estimated, both with the epsilon and delta requested (not those the sketch"
         + " reports). Conservative update never estimates above the plain sketch built with the same"
         + " hashing. Since delta only bounds the share, a last stream is built so that the share is known"
-        + " exactly: " + Unit.COUNT.format(sketches(lab)) + " sketches of " + EXACT_ROWS + " rows of "
-        + EXACT_WIDTH + " (hashing seeded apart) each count " + HEAVY + " heavy items " + HEAVY_COUNT
-        + " times and " + LIGHT + " light items once; an absent item's estimate passes epsilon N exactly"
+        + " exactly: "
+        + Unit.COUNT.format(sketches(lab))
+        + " sketches of "
+        + EXACT_ROWS
+        + " rows of "
+        + EXACT_WIDTH
+        + " (hashing seeded apart) each count "
+        + HEAVY
+        + " heavy items "
+        + HEAVY_COUNT
+        + " times and "
+        + LIGHT
+        + " light items once; an absent item's estimate passes epsilon N exactly"
         + " when every row puts a heavy item in its counter, with probability q^d for q = 1 - (1 - 1/w)^"
-        + HEAVY + " (a sketch that reads fewer rows, or rows that are not independent, does worse).";
+        + HEAVY
+        + " (a sketch that reads fewer rows, or rows that are not independent, does worse).";
   }
 
   private static final int EXACT_WIDTH = 64;
@@ -106,15 +123,43 @@ final class CmsErrorExperiment implements Experiment {
     String[] streamNames = {"Zipf " + ZIPF_EXPONENT, "uniform"};
 
     CountMinSketch seed = CountMinSketch.create(0.001, 0.01);
-    out.checkExact("width for epsilon = 0.001 (seed 000: 2,719 counters)", Unit.COUNT, seed.width(), 2719,
+    out.checkExact(
+        "width for epsilon = 0.001 (seed 000: 2,719 counters)",
+        Unit.COUNT,
+        seed.width(),
+        2719,
         "ceil(e / 0.001)");
-    out.checkExact("depth for delta = 0.01 (seed 000: 5 rows)", Unit.INTEGER, seed.depth(), 5, "ceil(ln 100)");
+    out.checkExact(
+        "depth for delta = 0.01 (seed 000: 5 rows)", Unit.INTEGER, seed.depth(), 5, "ceil(ln 100)");
 
-    Table t = Table.of("Error of the estimates (estimate - true count) over every item seen and "
-            + Unit.COUNT.format(ABSENT_ITEMS) + " never seen, N = " + Unit.COUNT.format(n),
-        "epsilon", Unit.NUMBER, "delta", Unit.NUMBER, "w x d", Unit.TEXT, "bytes", Unit.BYTES,
-        "stream", Unit.TEXT, "update", Unit.TEXT, "mean error", Unit.NUMBER, "99th pct", Unit.COUNT,
-        "max", Unit.COUNT, "epsilon N", Unit.COUNT, "share above epsilon N", Unit.PERCENT);
+    Table t =
+        Table.of(
+            "Error of the estimates (estimate - true count) over every item seen and "
+                + Unit.COUNT.format(ABSENT_ITEMS)
+                + " never seen, N = "
+                + Unit.COUNT.format(n),
+            "epsilon",
+            Unit.NUMBER,
+            "delta",
+            Unit.NUMBER,
+            "w x d",
+            Unit.TEXT,
+            "bytes",
+            Unit.BYTES,
+            "stream",
+            Unit.TEXT,
+            "update",
+            Unit.TEXT,
+            "mean error",
+            Unit.NUMBER,
+            "99th pct",
+            Unit.COUNT,
+            "max",
+            Unit.COUNT,
+            "epsilon N",
+            Unit.COUNT,
+            "share above epsilon N",
+            Unit.PERCENT);
     long below = 0;
     long aboveEstimates = 0;
     long comparisons = 0;
@@ -123,13 +168,22 @@ final class CmsErrorExperiment implements Experiment {
     for (double[] config : configs(lab)) {
       for (int st = 0; st < 2; st++) {
         CountMinSketch plain = CountMinSketch.create(config[0], config[1]);
-        CountMinSketch conservative = CountMinSketch.create(
-            config[0], config[1], HashStrategy.xxh3(), CountMinSketch.UpdateRule.CONSERVATIVE);
+        CountMinSketch conservative =
+            CountMinSketch.create(
+                config[0], config[1], HashStrategy.xxh3(), CountMinSketch.UpdateRule.CONSERVATIVE);
         if (st == 0) {
-          out.checkExact("width for epsilon " + Unit.sig(config[0]), Unit.COUNT, plain.width(),
-              Theory.countMinWidth(config[0]), "ceil(e / epsilon)");
-          out.checkExact("depth for delta " + Unit.sig(config[1]), Unit.INTEGER, plain.depth(),
-              Theory.countMinDepth(config[1]), "the least d with e^-d <= delta");
+          out.checkExact(
+              "width for epsilon " + Unit.sig(config[0]),
+              Unit.COUNT,
+              plain.width(),
+              Theory.countMinWidth(config[0]),
+              "ceil(e / epsilon)");
+          out.checkExact(
+              "depth for delta " + Unit.sig(config[1]),
+              Unit.INTEGER,
+              plain.depth(),
+              Theory.countMinDepth(config[1]),
+              "the least d with e^-d <= delta");
         }
         for (int item : streams[st]) {
           plain.add(item);
@@ -155,16 +209,37 @@ final class CmsErrorExperiment implements Experiment {
           }
           long[] sorted = e.clone();
           Arrays.sort(sorted);
-          t.row(config[0], config[1], dims, plain.byteSize(), streamNames[st], rule == 0 ? "plain" : "conservative",
-              sum / e.length, sorted[(int) Math.min(e.length - 1, Math.floor(0.99 * e.length))],
-              sorted[e.length - 1], epsilonN, (double) over / e.length);
+          t.row(
+              config[0],
+              config[1],
+              dims,
+              plain.byteSize(),
+              streamNames[st],
+              rule == 0 ? "plain" : "conservative",
+              sum / e.length,
+              sorted[(int) Math.min(e.length - 1, Math.floor(0.99 * e.length))],
+              sorted[e.length - 1],
+              epsilonN,
+              (double) over / e.length);
           if (rule == 0) {
             double bound = Stats.binomialUpper(e.length, config[1]);
-            out.checkBound("share of estimates above epsilon N, epsilon " + Unit.sig(config[0]) + ", delta "
-                    + Unit.sig(config[1]) + ", " + streamNames[st], Unit.PERCENT, (double) over / e.length,
-                config[1], bound / e.length, true,
-                "the upper " + Stats.pct(1 - (1 - Stats.CONFIDENCE) / 2) + " binomial quantile of the requested delta over "
-                    + Unit.COUNT.format(e.length) + " items");
+            out.checkBound(
+                "share of estimates above epsilon N, epsilon "
+                    + Unit.sig(config[0])
+                    + ", delta "
+                    + Unit.sig(config[1])
+                    + ", "
+                    + streamNames[st],
+                Unit.PERCENT,
+                (double) over / e.length,
+                config[1],
+                bound / e.length,
+                true,
+                "the upper "
+                    + Stats.pct(1 - (1 - Stats.CONFIDENCE) / 2)
+                    + " binomial quantile of the requested delta over "
+                    + Unit.COUNT.format(e.length)
+                    + " items");
           }
           if (config[0] == 0.001 && config[1] == 0.01) {
             chartErrors[2 * st + rule] = sorted;
@@ -174,16 +249,33 @@ final class CmsErrorExperiment implements Experiment {
       }
     }
     out.table(t);
-    out.checkExact("estimates below the true count, every sketch and item", Unit.COUNT, below, 0,
+    out.checkExact(
+        "estimates below the true count, every sketch and item",
+        Unit.COUNT,
+        below,
+        0,
         "a counter holds all of its item's arrivals");
-    out.checkExact("conservative estimates above the plain ones (same hashing), over "
-        + Unit.COUNT.format(comparisons) + " items", Unit.COUNT, aboveEstimates, 0,
+    out.checkExact(
+        "conservative estimates above the plain ones (same hashing), over "
+            + Unit.COUNT.format(comparisons)
+            + " items",
+        Unit.COUNT,
+        aboveEstimates,
+        0,
         "conservative update only raises counters less");
 
-    Chart chart = Chart.xy("cms-error-ccdf", "Count-min sketch, epsilon = 0.001, delta = 0.01: share of"
-            + " estimates with error above x", "error / (epsilon N)", "share of items").logY()
-        .verticalMarker(1, "epsilon N");
-    String[] labels = {"Zipf, plain", "Zipf, conservative", "uniform, plain", "uniform, conservative"};
+    Chart chart =
+        Chart.xy(
+                "cms-error-ccdf",
+                "Count-min sketch, epsilon = 0.001, delta = 0.01: share of"
+                    + " estimates with error above x",
+                "error / (epsilon N)",
+                "share of items")
+            .logY()
+            .verticalMarker(1, "epsilon N");
+    String[] labels = {
+      "Zipf, plain", "Zipf, conservative", "uniform, plain", "uniform, conservative"
+    };
     for (int c = 0; c < 4; c++) {
       long[] sorted = chartErrors[c];
       double[] x = new double[41];
@@ -204,8 +296,8 @@ final class CmsErrorExperiment implements Experiment {
 
   /**
    * The exceedance of epsilon N where it is known exactly (see the description): heavy items weigh
-   * more than epsilon N each and the light ones less than it together, so a counter passes epsilon N
-   * exactly when it holds a heavy item; one absent item is asked of each of many independent
+   * more than epsilon N each and the light ones less than it together, so a counter passes epsilon
+   * N exactly when it holds a heavy item; one absent item is asked of each of many independent
    * sketches, so the count is Binomial(sketches, q^d).
    */
   private static void exactExceedance(Lab lab, Section out) {
@@ -217,7 +309,9 @@ final class CmsErrorExperiment implements Experiment {
     SplittableRandom seeds = new SplittableRandom(0x510e527fade682d1L);
     long over = 0;
     for (int k = 0; k < sketches; k++) {
-      CountMinSketch s = CountMinSketch.withDimensions(EXACT_WIDTH, EXACT_ROWS, HashStrategy.xxh3(seeds.nextLong()));
+      CountMinSketch s =
+          CountMinSketch.withDimensions(
+              EXACT_WIDTH, EXACT_ROWS, HashStrategy.xxh3(seeds.nextLong()));
       for (int i = 0; i < HEAVY; i++) {
         s.add("heavy-" + i, HEAVY_COUNT);
       }
@@ -227,9 +321,21 @@ final class CmsErrorExperiment implements Experiment {
       over += s.estimate(Measure.ABSENT) > epsilonN ? 1 : 0;
     }
     double[] accept = Stats.binomial(sketches, p);
-    out.checkInterval("absent items above epsilon N = " + Unit.COUNT.format(epsilonN) + ", one per sketch of "
-            + EXACT_WIDTH + " x " + EXACT_ROWS + " (q^d, q = " + Unit.sig(q) + ")", Unit.PERCENT,
-        (double) over / sketches, p, accept[0] / sketches, accept[1] / sketches,
+    out.checkInterval(
+        "absent items above epsilon N = "
+            + Unit.COUNT.format(epsilonN)
+            + ", one per sketch of "
+            + EXACT_WIDTH
+            + " x "
+            + EXACT_ROWS
+            + " (q^d, q = "
+            + Unit.sig(q)
+            + ")",
+        Unit.PERCENT,
+        (double) over / sketches,
+        p,
+        accept[0] / sketches,
+        accept[1] / sketches,
         Stats.BINOMIAL + " of " + Unit.COUNT.format(sketches) + " sketches");
   }
 

@@ -2,8 +2,8 @@ package io.github.probkit.cli.lab;
 
 /**
  * One experiment of {@code probkit lab}: it measures probkit's own structures, reports tables and
- * charts through its {@link Section}, and judges each measured value with a pass/FAIL check.
- * Every random source is seeded with a fixed constant, so a run is reproducible.
+ * charts through its {@link Section}, and judges each measured value with a pass/FAIL check. Every
+ * random source is seeded with a fixed constant, so a run is reproducible.
  */
 interface Experiment {
   /** The name on the command line: {@code probkit lab NAME}. */

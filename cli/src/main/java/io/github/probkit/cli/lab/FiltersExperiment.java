@@ -11,9 +11,15 @@ import io.github.probkit.filter.ScalableBloomFilter;
 import java.util.ArrayList;
 import java.util.List;
 
-/** filters: bits per key against the false-positive rate for every filter type, with the lower bound. */
+/**
+ * filters: bits per key against the false-positive rate for every filter type, with the lower
+ * bound.
+ */
 final class FiltersExperiment implements Experiment {
-  private static final String[] TYPES = {"standard", "blocked", "counting", "cuckoo", "scalable", "binary fuse"};
+  private static final String[] TYPES = {
+    "standard", "blocked", "counting", "cuckoo", "scalable", "binary fuse"
+  };
+
   /** Slack for the blocked model's assumptions (uniform probes, Poisson loads): 1 % of the rate. */
   private static final double BLOCKED_MODEL = 0.01;
 
@@ -29,8 +35,12 @@ final class FiltersExperiment implements Experiment {
 
   @Override
   public String description(Lab lab) {
-    return "Each filter type created for n = " + Unit.COUNT.format(keys(lab)) + " keys (consecutive integers) at"
-        + " target rates from 10 % down, queried with " + Unit.COUNT.format(queries(lab)) + " absent keys: its"
+    return "Each filter type created for n = "
+        + Unit.COUNT.format(keys(lab))
+        + " keys (consecutive integers) at"
+        + " target rates from 10 % down, queried with "
+        + Unit.COUNT.format(queries(lab))
+        + " absent keys: its"
         + " table's bits per key (bitSize / n) against the measured rate, each judged against the theory"
         + " of its type, computed by the lab (not by the filter) from the requested n and p where the"
         + " sizing is a formula. Standard and counting Bloom: (1 - e^(-kn/m))^k with m = ceil(-n ln p /"
@@ -62,10 +72,25 @@ final class FiltersExperiment implements Experiment {
     int n = keys(lab);
     long q = queries(lab);
     double[] targets = targets(lab);
-    Table t = Table.of("Bits per key and false-positive rate, n = " + Unit.COUNT.format(n) + ", "
-            + Unit.COUNT.format(q) + " absent queries",
-        "filter", Unit.TEXT, "target", Unit.PERCENT, "bits/key", Unit.NUMBER, "measured", Unit.PERCENT,
-        "theory", Unit.PERCENT, "bits/key over log2(1/p)", Unit.NUMBER);
+    Table t =
+        Table.of(
+            "Bits per key and false-positive rate, n = "
+                + Unit.COUNT.format(n)
+                + ", "
+                + Unit.COUNT.format(q)
+                + " absent queries",
+            "filter",
+            Unit.TEXT,
+            "target",
+            Unit.PERCENT,
+            "bits/key",
+            Unit.NUMBER,
+            "measured",
+            Unit.PERCENT,
+            "theory",
+            Unit.PERCENT,
+            "bits/key over log2(1/p)",
+            Unit.NUMBER);
     List<double[]> series = new ArrayList<>();
     for (String type : TYPES) {
       List<double[]> points = new ArrayList<>();
@@ -78,8 +103,19 @@ final class FiltersExperiment implements Experiment {
           BinaryFuseFilter f = BinaryFuseFilter.ofLongs(keys, bits);
           double theory = Math.pow(2, -bits.bits());
           double[] c = Stats.binomial(q, theory);
-          points.add(measure(out, t, type, theory, f, n, q, theory, c[0] / q, c[1] / q,
-              Stats.BINOMIAL + " of " + Unit.COUNT.format(q) + " queries"));
+          points.add(
+              measure(
+                  out,
+                  t,
+                  type,
+                  theory,
+                  f,
+                  n,
+                  q,
+                  theory,
+                  c[0] / q,
+                  c[1] / q,
+                  Stats.BINOMIAL + " of " + Unit.COUNT.format(q) + " queries"));
         }
       } else {
         for (double target : targets) {
@@ -92,7 +128,8 @@ final class FiltersExperiment implements Experiment {
 
     BloomFilter onePercent = BloomFilter.create(n, 0.01);
     double ratio = (double) onePercent.bitSize() / n / (Math.log(100) / Math.log(2));
-    out.checkStated("standard filter at 1 %: bits per key over log2(1/p) (seed 001: m/n = 1.44 log2(1/p))",
+    out.checkStated(
+        "standard filter at 1 %: bits per key over log2(1/p) (seed 001: m/n = 1.44 log2(1/p))",
         Unit.NUMBER, ratio, ratio, ratio, 1.44, Stats.halfUnit(1.44, 3), "1.44");
 
     // the theory lines down to a little below the lowest measured rate
@@ -114,8 +151,13 @@ final class FiltersExperiment implements Experiment {
       bound[i] = Math.pow(2, -bx[i]);
       bloom[i] = Math.exp(-bx[i] * Math.log(2) * Math.log(2));
     }
-    Chart chart = Chart.xy("filters-bits", "Filters: bits per key against false-positive rate",
-        "bits per key (bitSize / n)", "false-positive rate").logY();
+    Chart chart =
+        Chart.xy(
+                "filters-bits",
+                "Filters: bits per key against false-positive rate",
+                "bits per key (bitSize / n)",
+                "false-positive rate")
+            .logY();
     for (int i = 0; i < TYPES.length; i++) {
       double[] s = series.get(i);
       int k = s.length / 4;
@@ -131,7 +173,8 @@ final class FiltersExperiment implements Experiment {
       }
       chart.points(TYPES[i], x, y, lo, hi);
     }
-    chart.dashedOwn("Bloom optimum e^(-(m/n)(ln 2)^2)", bx, bloom)
+    chart
+        .dashedOwn("Bloom optimum e^(-(m/n)(ln 2)^2)", bx, bloom)
         .line("lower bound 2^(-bits/key)", bx, bound);
     out.chart(chart);
   }
@@ -150,70 +193,129 @@ final class FiltersExperiment implements Experiment {
     double[] point;
     switch (type) {
       case "standard":
-      case "counting": {
-        long m = Theory.bloomBits(n, target);
-        int k = Theory.bloomHashes(m, n);
-        MembershipFilter f = type.equals("standard") ? BloomFilter.create(n, target) : CountingBloomFilter.create(n, target);
-        Measure.addRange((MutableFilter) f, 0, n);
-        double theory = Theory.bloomRate(m, n, k);
-        double[] a = Stats.filterFpr(q, theory, m, n, k);
-        point = measure(out, t, type, target, f, n, q, theory, a[0], a[1], why + " + fill");
-        break;
-      }
-      case "blocked": {
-        BlockedBloomFilter f = BlockedBloomFilter.create(n, target);
-        Measure.addRange(f, 0, n);
-        double[] b = Theory.blocked(f.blockCount(), n, f.hashCount());
-        double[] c = Stats.binomial(q, b[0]);
-        double spread = Stats.Z * b[1] + BLOCKED_MODEL * b[0];
-        point = measure(out, t, type, target, f, n, q, b[0], Math.max(0, c[0] / q - spread), c[1] / q + spread,
-            why + " + block loads + 1 % model");
-        break;
-      }
-      case "cuckoo": {
-        CuckooFilter f = CuckooFilter.create(n, target);
-        Measure.addRange(f, 0, n);
-        double theory = Theory.cuckooRate(Theory.cuckooFingerprintBits(target), n / (4.0 * f.bucketCount()));
-        double[] c = Stats.binomial(q, theory);
-        point = measure(out, t, type, target, f, n, q, theory, c[0] / q, c[1] / q, why);
-        break;
-      }
-      case "scalable": {
-        ScalableBloomFilter f = ScalableBloomFilter.create(Math.max(1, n / 8), target);
-        Measure.addRange(f, 0, n);
-        double none = 1;
-        double variance = 0;
-        for (ScalableBloomFilter.LayerInfo l : f.layers()) {
-          double p = Theory.bloomRate(l.bits(), l.keys(), l.hashes());
-          none *= 1 - p;
-          double sd = Stats.fillSd(p, l.bits(), l.keys(), l.hashes());
-          variance += sd * sd;
+      case "counting":
+        {
+          long m = Theory.bloomBits(n, target);
+          int k = Theory.bloomHashes(m, n);
+          MembershipFilter f =
+              type.equals("standard")
+                  ? BloomFilter.create(n, target)
+                  : CountingBloomFilter.create(n, target);
+          Measure.addRange((MutableFilter) f, 0, n);
+          double theory = Theory.bloomRate(m, n, k);
+          double[] a = Stats.filterFpr(q, theory, m, n, k);
+          point = measure(out, t, type, target, f, n, q, theory, a[0], a[1], why + " + fill");
+          break;
         }
-        double theory = 1 - none;
-        double[] c = Stats.binomial(q, theory);
-        double spread = Stats.Z * Math.sqrt(variance);
-        point = measure(out, t, type, target, f, n, q, theory, Math.max(0, c[0] / q - spread), c[1] / q + spread,
-            why + " + fill (" + f.layerCount() + " layers)");
-        break;
-      }
+      case "blocked":
+        {
+          BlockedBloomFilter f = BlockedBloomFilter.create(n, target);
+          Measure.addRange(f, 0, n);
+          double[] b = Theory.blocked(f.blockCount(), n, f.hashCount());
+          double[] c = Stats.binomial(q, b[0]);
+          double spread = Stats.Z * b[1] + BLOCKED_MODEL * b[0];
+          point =
+              measure(
+                  out,
+                  t,
+                  type,
+                  target,
+                  f,
+                  n,
+                  q,
+                  b[0],
+                  Math.max(0, c[0] / q - spread),
+                  c[1] / q + spread,
+                  why + " + block loads + 1 % model");
+          break;
+        }
+      case "cuckoo":
+        {
+          CuckooFilter f = CuckooFilter.create(n, target);
+          Measure.addRange(f, 0, n);
+          double theory =
+              Theory.cuckooRate(Theory.cuckooFingerprintBits(target), n / (4.0 * f.bucketCount()));
+          double[] c = Stats.binomial(q, theory);
+          point = measure(out, t, type, target, f, n, q, theory, c[0] / q, c[1] / q, why);
+          break;
+        }
+      case "scalable":
+        {
+          ScalableBloomFilter f = ScalableBloomFilter.create(Math.max(1, n / 8), target);
+          Measure.addRange(f, 0, n);
+          double none = 1;
+          double variance = 0;
+          for (ScalableBloomFilter.LayerInfo l : f.layers()) {
+            double p = Theory.bloomRate(l.bits(), l.keys(), l.hashes());
+            none *= 1 - p;
+            double sd = Stats.fillSd(p, l.bits(), l.keys(), l.hashes());
+            variance += sd * sd;
+          }
+          double theory = 1 - none;
+          double[] c = Stats.binomial(q, theory);
+          double spread = Stats.Z * Math.sqrt(variance);
+          point =
+              measure(
+                  out,
+                  t,
+                  type,
+                  target,
+                  f,
+                  n,
+                  q,
+                  theory,
+                  Math.max(0, c[0] / q - spread),
+                  c[1] / q + spread,
+                  why + " + fill (" + f.layerCount() + " layers)");
+          break;
+        }
       default:
         throw new IllegalStateException("no filter type " + type);
     }
-    out.checkBound(type + " filter for " + Unit.PERCENT.format(target) + ": at most the requested rate",
-        Unit.PERCENT, point[1], target, Stats.binomialUpper(q, target) / q, true,
-        "the requested rate's upper " + Stats.pct(1 - (1 - Stats.CONFIDENCE) / 2) + " binomial quantile");
+    out.checkBound(
+        type + " filter for " + Unit.PERCENT.format(target) + ": at most the requested rate",
+        Unit.PERCENT,
+        point[1],
+        target,
+        Stats.binomialUpper(q, target) / q,
+        true,
+        "the requested rate's upper "
+            + Stats.pct(1 - (1 - Stats.CONFIDENCE) / 2)
+            + " binomial quantile");
     return point;
   }
 
   /** Records, judges and returns {bits/key, measured, interval low, interval high}. */
-  private static double[] measure(Section out, Table t, String type, double target, MembershipFilter f, int n,
-      long q, double theory, double lo, double hi, String why) {
+  private static double[] measure(
+      Section out,
+      Table t,
+      String type,
+      double target,
+      MembershipFilter f,
+      int n,
+      long q,
+      double theory,
+      double lo,
+      double hi,
+      String why) {
     long fp = Measure.positives(f, Measure.ABSENT, q);
     double rate = (double) fp / q;
     double bits = (double) f.bitSize() / n;
-    t.row(type, target, bits, rate, theory, rate > 0 ? bits / (Math.log(1 / rate) / Math.log(2)) : Double.NaN);
-    out.checkInterval(type + " filter for " + Unit.PERCENT.format(target) + " (" + Unit.sig(bits) + " bits/key)",
-        Unit.PERCENT, rate, theory, lo, hi, why);
+    t.row(
+        type,
+        target,
+        bits,
+        rate,
+        theory,
+        rate > 0 ? bits / (Math.log(1 / rate) / Math.log(2)) : Double.NaN);
+    out.checkInterval(
+        type + " filter for " + Unit.PERCENT.format(target) + " (" + Unit.sig(bits) + " bits/key)",
+        Unit.PERCENT,
+        rate,
+        theory,
+        lo,
+        hi,
+        why);
     double[] ci = Stats.wilson(fp, q);
     return new double[] {bits, rate, ci[0], ci[1]};
   }

@@ -1,7 +1,6 @@
 package io.github.probkit.cli.lab;
 
 import io.github.probkit.frequency.HeavyHitters;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -14,6 +13,7 @@ final class HeavyHittersExperiment implements Experiment {
   private static final double[] SKEWS = {0.8, 1.0, 1.2, 1.5};
   private static final int K = 10;
   private static final int[] CAPACITIES = {10, 20, 50, 100, 200, 500, 1000, 2000};
+
   /** The heavy-hitter threshold: terms above PHI N. */
   private static final double PHI = 0.001;
 
@@ -29,14 +29,26 @@ final class HeavyHittersExperiment implements Experiment {
 
   @Override
   public String description(Lab lab) {
-    return "Zipfian streams of N = " + Unit.COUNT.format(length(lab)) + " search terms (\"term-\" + rank) over "
-        + Unit.COUNT.format(universe(lab)) + " terms, at exponents 0.8 to 1.5. A HeavyHitters summary"
-        + " (Space-Saving) of capacity c lists its top " + K + " (its precision, the share truly among the top "
-        + K + " with ties, equals its recall), and the terms it counts above 0.1 % of N, against the terms"
+    return "Zipfian streams of N = "
+        + Unit.COUNT.format(length(lab))
+        + " search terms (\"term-\" + rank) over "
+        + Unit.COUNT.format(universe(lab))
+        + " terms, at exponents 0.8 to 1.5. A HeavyHitters summary"
+        + " (Space-Saving) of capacity c lists its top "
+        + K
+        + " (its precision, the share truly among the top "
+        + K
+        + " with ties, equals its recall), and the terms it counts above 0.1 % of N, against the terms"
         + " truly above 0.1 % (precision and recall; with c >= 1/0.001 the recall must be 1). Judged: Space-Saving's guarantees, which need no luck: every term counted more than N/c"
         + " times is monitored; every monitored term's true count lies in [count - error, count]; every"
-        + " entry marked certain is truly in the top " + K + "; and when the " + K + "th true count exceeds"
-        + " the next by more than N/c, the listed top " + K + " is exact.";
+        + " entry marked certain is truly in the top "
+        + K
+        + "; and when the "
+        + K
+        + "th true count exceeds"
+        + " the next by more than N/c, the listed top "
+        + K
+        + " is exact.";
   }
 
   private static int length(Lab lab) {
@@ -55,10 +67,29 @@ final class HeavyHittersExperiment implements Experiment {
     for (int i = 1; i <= u; i++) {
       terms[i] = "term-" + i;
     }
-    Table t = Table.of("Top " + K + " of Zipfian streams, N = " + Unit.COUNT.format(n),
-        "exponent", Unit.TEXT, "capacity", Unit.COUNT, "bytes", Unit.BYTES, "N / c", Unit.COUNT,
-        "top-" + K + " precision", Unit.PERCENT, "certain", Unit.INTEGER, "exact by the bound", Unit.TEXT,
-        "terms > 0.1 % N", Unit.INTEGER, "precision", Unit.PERCENT, "recall", Unit.PERCENT);
+    Table t =
+        Table.of(
+            "Top " + K + " of Zipfian streams, N = " + Unit.COUNT.format(n),
+            "exponent",
+            Unit.TEXT,
+            "capacity",
+            Unit.COUNT,
+            "bytes",
+            Unit.BYTES,
+            "N / c",
+            Unit.COUNT,
+            "top-" + K + " precision",
+            Unit.PERCENT,
+            "certain",
+            Unit.INTEGER,
+            "exact by the bound",
+            Unit.TEXT,
+            "terms > 0.1 % N",
+            Unit.INTEGER,
+            "precision",
+            Unit.PERCENT,
+            "recall",
+            Unit.PERCENT);
     long missedAboveThreshold = 0;
     long missedHeavy = 0;
     long outOfBounds = 0;
@@ -143,37 +174,83 @@ final class HeavyHittersExperiment implements Experiment {
           guaranteed++;
           guaranteedWrong += hits == K ? 0 : 1;
         }
-        t.row(String.valueOf(SKEWS[si]), c, hh.byteSize(), maxError, p, certain, sure ? "yes" : "no", heavy, hp, hr);
+        t.row(
+            String.valueOf(SKEWS[si]),
+            c,
+            hh.byteSize(),
+            maxError,
+            p,
+            certain,
+            sure ? "yes" : "no",
+            heavy,
+            hp,
+            hr);
         precision[si][ci] = p;
         memory[ci] = memory[ci] == 0 ? hh.byteSize() : memory[ci];
       }
     }
     out.table(t);
-    out.checkExact("terms counted more than N/c times but not monitored", Unit.COUNT, missedHeavy, 0,
+    out.checkExact(
+        "terms counted more than N/c times but not monitored",
+        Unit.COUNT,
+        missedHeavy,
+        0,
         "Space-Saving keeps every such term");
-    out.checkExact("terms above 0.1 % of N not reported, capacity >= 1,000", Unit.COUNT, missedAboveThreshold, 0,
-        "recall 1 when N/c <= 0.001 N");
-    out.checkExact("monitored terms whose true count is outside [count - error, count]", Unit.COUNT, outOfBounds, 0,
+    out.checkExact(
+        "terms above 0.1 % of N not reported, capacity >= 1,000",
+        Unit.COUNT, missedAboveThreshold, 0, "recall 1 when N/c <= 0.001 N");
+    out.checkExact(
+        "monitored terms whose true count is outside [count - error, count]",
+        Unit.COUNT,
+        outOfBounds,
+        0,
         "Space-Saving's error bounds");
-    out.checkExact("summaries whose maxError() exceeds N/c", Unit.COUNT, boundBroken, 0, "the N/c bound");
-    out.checkExact("entries marked certain that are not in the true top " + K, Unit.COUNT, wrongCertain, 0,
+    out.checkExact(
+        "summaries whose maxError() exceeds N/c", Unit.COUNT, boundBroken, 0, "the N/c bound");
+    out.checkExact(
+        "entries marked certain that are not in the true top " + K,
+        Unit.COUNT,
+        wrongCertain,
+        0,
         "certain means the lower bound beats every other term");
-    out.checkExact("wrong top " + K + " where the gap guarantees it (" + guaranteed + " of "
-        + SKEWS.length * CAPACITIES.length + " summaries)", Unit.COUNT, guaranteedWrong, 0,
+    out.checkExact(
+        "wrong top "
+            + K
+            + " where the gap guarantees it ("
+            + guaranteed
+            + " of "
+            + SKEWS.length * CAPACITIES.length
+            + " summaries)",
+        Unit.COUNT,
+        guaranteedWrong,
+        0,
         "t_k - t_(k+1) > N/c makes the top k exact");
 
     double[] x = new double[CAPACITIES.length];
     for (int i = 0; i < x.length; i++) {
       x[i] = CAPACITIES[i];
     }
-    Chart chart = Chart.xy("heavy-hitters-precision", "Heavy hitters: precision of the top " + K
-        + " against capacity", "capacity c (monitored terms)", "precision of the top " + K).logX().joinPoints();
+    Chart chart =
+        Chart.xy(
+                "heavy-hitters-precision",
+                "Heavy hitters: precision of the top " + K + " against capacity",
+                "capacity c (monitored terms)",
+                "precision of the top " + K)
+            .logX()
+            .joinPoints();
     for (int si = 0; si < SKEWS.length; si++) {
       chart.points("Zipf exponent " + SKEWS[si], x, precision[si], null, null);
     }
     out.chart(chart);
-    out.note("Memory of a summary grows with its capacity: " + Unit.BYTES.format(memory[0]) + " at c = "
-        + CAPACITIES[0] + ", " + Unit.BYTES.format(memory[memory.length - 1]) + " at c = "
-        + CAPACITIES[CAPACITIES.length - 1] + " (terms of about 10 bytes).");
+    out.note(
+        "Memory of a summary grows with its capacity: "
+            + Unit.BYTES.format(memory[0])
+            + " at c = "
+            + CAPACITIES[0]
+            + ", "
+            + Unit.BYTES.format(memory[memory.length - 1])
+            + " at c = "
+            + CAPACITIES[CAPACITIES.length - 1]
+            + " (terms of about 10 bytes).");
   }
 }

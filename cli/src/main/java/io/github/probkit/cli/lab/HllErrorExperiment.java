@@ -26,12 +26,21 @@ final class HllErrorExperiment implements Experiment {
 
   @Override
   public String description(Lab lab) {
-    return trials(lab) + " independent sketches (disjoint key sets, XXH3) of each kind at precision " + PRECISION
-        + " (m = 16,384 registers) are filled with 1 to " + Unit.COUNT.format(maxKeys(lab)) + " distinct keys"
+    return trials(lab)
+        + " independent sketches (disjoint key sets, XXH3) of each kind at precision "
+        + PRECISION
+        + " (m = 16,384 registers) are filled with 1 to "
+        + Unit.COUNT.format(maxKeys(lab))
+        + " distinct keys"
         + " and read at each step of 1, 2, 5 per decade: the bias and the root-mean-square of the relative"
         + " error against the theory, 1.04/sqrt(m) for HyperLogLog and 0.761/sqrt(m) for UltraLogLog. The"
-        + " RMSE is judged with the chi-square interval of " + trials(lab) + " trials, the bias with the"
-        + " normal one. Then precision 4 to " + maxPrecision(lab) + " at n = " + Unit.COUNT.format(sweepKeys(lab))
+        + " RMSE is judged with the chi-square interval of "
+        + trials(lab)
+        + " trials, the bias with the"
+        + " normal one. Then precision 4 to "
+        + maxPrecision(lab)
+        + " at n = "
+        + Unit.COUNT.format(sweepKeys(lab))
         + " keys. The seeds: \"about 12 KB with ~2 % error\" (seed 004), read as 12 KB of registers and"
         + " estimates within 2 % of the truth about 99 % of the time (2.5 standard errors).";
   }
@@ -94,9 +103,19 @@ final class HllErrorExperiment implements Experiment {
       denseBytes = hll.byteSize();
     }
     String[] names = {"HyperLogLog", "UltraLogLog"};
-    Table t = Table.of("Relative error against n, precision " + PRECISION + ", " + trials + " sketches each",
-        "n", Unit.COUNT, "HLL bias", Unit.PERCENT, "HLL RMSE", Unit.PERCENT, "ULL bias", Unit.PERCENT,
-        "ULL RMSE", Unit.PERCENT);
+    Table t =
+        Table.of(
+            "Relative error against n, precision " + PRECISION + ", " + trials + " sketches each",
+            "n",
+            Unit.COUNT,
+            "HLL bias",
+            Unit.PERCENT,
+            "HLL RMSE",
+            Unit.PERCENT,
+            "ULL bias",
+            Unit.PERCENT,
+            "ULL RMSE",
+            Unit.PERCENT);
     double[] x = new double[points.length];
     double[][] rmse = new double[2][points.length];
     double[][] bias = new double[2][points.length];
@@ -118,31 +137,51 @@ final class HllErrorExperiment implements Experiment {
         judge(out, names[s] + " at n = " + Unit.COUNT.format(points[c]), err[s][c], theory[s]);
       }
     }
-    out.checkStated("HyperLogLog memory at precision 14 (seed 004: about 12 KB)", Unit.BYTES, denseBytes,
-        denseBytes, denseBytes, 12e3, Stats.halfUnit(12e3, 2), "12 KB");
+    out.checkStated(
+        "HyperLogLog memory at precision 14 (seed 004: about 12 KB)",
+        Unit.BYTES,
+        denseBytes,
+        denseBytes,
+        denseBytes,
+        12e3,
+        Stats.halfUnit(12e3, 2),
+        "12 KB");
     int last = points.length - 1;
     int within = 0;
     for (double e : err[0][last]) {
       within += Math.abs(e) <= 0.02 ? 1 : 0;
     }
-    double expected = 2 * new NormalDistribution(null, 0, 1).cumulativeProbability(0.02 / theory[0]) - 1;
+    double expected =
+        2 * new NormalDistribution(null, 0, 1).cumulativeProbability(0.02 / theory[0]) - 1;
     double[] interval = Stats.binomial(trials, expected);
-    out.checkInterval("HyperLogLog estimates within 2 % at n = " + Unit.COUNT.format(points[last])
-            + " (seed 004: ~2 % error)", Unit.PERCENT, (double) within / trials, expected,
-        interval[0] / trials, interval[1] / trials, Stats.BINOMIAL + " of " + trials + " sketches");
+    out.checkInterval(
+        "HyperLogLog estimates within 2 % at n = "
+            + Unit.COUNT.format(points[last])
+            + " (seed 004: ~2 % error)",
+        Unit.PERCENT,
+        (double) within / trials,
+        expected,
+        interval[0] / trials,
+        interval[1] / trials,
+        Stats.BINOMIAL + " of " + trials + " sketches");
 
     // the charts in percent
     double[] band = {100 * theory[0], 100 * theory[0]};
     double[] ullBand = {100 * theory[1], 100 * theory[1]};
     double[][] rmsePct = {percent(rmse[0]), percent(rmse[1])};
     double[] ends = {1, points[last]};
-    out.chart(Chart.xy("hll-error-n", "Relative error against n, precision " + PRECISION + " (" + trials
-            + " sketches)", "distinct keys n", "RMSE of the relative error (%)").logX()
-        .points("HyperLogLog, measured", x, rmsePct[0], null, null)
-        .dashed("1.04/sqrt(m) = " + Unit.PERCENT.format(theory[0]), ends, band)
-        .points("UltraLogLog, measured", x, rmsePct[1], null, null)
-        .dashed("0.761/sqrt(m) = " + Unit.PERCENT.format(theory[1]), ends, ullBand)
-        .joinPoints());
+    out.chart(
+        Chart.xy(
+                "hll-error-n",
+                "Relative error against n, precision " + PRECISION + " (" + trials + " sketches)",
+                "distinct keys n",
+                "RMSE of the relative error (%)")
+            .logX()
+            .points("HyperLogLog, measured", x, rmsePct[0], null, null)
+            .dashed("1.04/sqrt(m) = " + Unit.PERCENT.format(theory[0]), ends, band)
+            .points("UltraLogLog, measured", x, rmsePct[1], null, null)
+            .dashed("0.761/sqrt(m) = " + Unit.PERCENT.format(theory[1]), ends, ullBand)
+            .joinPoints());
 
     // against precision
     int maxP = maxPrecision(lab);
@@ -152,10 +191,29 @@ final class HllErrorExperiment implements Experiment {
     double[] px = new double[count];
     double[][] prmse = new double[2][count];
     double[][] ptheory = new double[2][count];
-    Table pt = Table.of("Relative error against precision, n = " + Unit.COUNT.format(n) + ", " + sweepTrials
-            + " sketches each",
-        "precision", Unit.INTEGER, "registers", Unit.COUNT, "HLL bytes", Unit.BYTES, "HLL RMSE", Unit.PERCENT,
-        "1.04/sqrt(m)", Unit.PERCENT, "ULL bytes", Unit.BYTES, "ULL RMSE", Unit.PERCENT, "0.761/sqrt(m)", Unit.PERCENT);
+    Table pt =
+        Table.of(
+            "Relative error against precision, n = "
+                + Unit.COUNT.format(n)
+                + ", "
+                + sweepTrials
+                + " sketches each",
+            "precision",
+            Unit.INTEGER,
+            "registers",
+            Unit.COUNT,
+            "HLL bytes",
+            Unit.BYTES,
+            "HLL RMSE",
+            Unit.PERCENT,
+            "1.04/sqrt(m)",
+            Unit.PERCENT,
+            "ULL bytes",
+            Unit.BYTES,
+            "ULL RMSE",
+            Unit.PERCENT,
+            "0.761/sqrt(m)",
+            Unit.PERCENT);
     for (int p = 4; p <= maxP; p++) {
       double[][] e = new double[2][sweepTrials];
       long[] bytes = new long[2];
@@ -177,24 +235,43 @@ final class HllErrorExperiment implements Experiment {
       for (int s = 0; s < 2; s++) {
         prmse[s][p - 4] = rms(e[s]);
       }
-      pt.row(p, 1L << p, bytes[0], prmse[0][p - 4], ptheory[0][p - 4], bytes[1], prmse[1][p - 4], ptheory[1][p - 4]);
+      pt.row(
+          p,
+          1L << p,
+          bytes[0],
+          prmse[0][p - 4],
+          ptheory[0][p - 4],
+          bytes[1],
+          prmse[1][p - 4],
+          ptheory[1][p - 4]);
       for (int s = 0; s < 2; s++) {
         judgeRmse(out, names[s] + " at precision " + p, e[s], ptheory[s][p - 4]);
       }
     }
     out.table(pt);
-    out.chart(Chart.xy("hll-error-precision", "Relative error against precision, n = " + Unit.COUNT.format(n),
-            "precision p (m = 2^p registers)", "RMSE of the relative error (%)").logY()
-        .points("HyperLogLog, measured", px, percent(prmse[0]), null, null)
-        .dashed("1.04/sqrt(m)", px, percent(ptheory[0]))
-        .points("UltraLogLog, measured", px, percent(prmse[1]), null, null)
-        .dashed("0.761/sqrt(m)", px, percent(ptheory[1])));
+    out.chart(
+        Chart.xy(
+                "hll-error-precision",
+                "Relative error against precision, n = " + Unit.COUNT.format(n),
+                "precision p (m = 2^p registers)",
+                "RMSE of the relative error (%)")
+            .logY()
+            .points("HyperLogLog, measured", px, percent(prmse[0]), null, null)
+            .dashed("1.04/sqrt(m)", px, percent(ptheory[0]))
+            .points("UltraLogLog, measured", px, percent(prmse[1]), null, null)
+            .dashed("0.761/sqrt(m)", px, percent(ptheory[1])));
   }
 
   private static void judge(Section out, String what, double[] e, double sigma) {
     double m = mean(e);
     double half = Stats.Z * sigma / Math.sqrt(e.length);
-    out.checkInterval(what + ": bias", Unit.PERCENT, m, 0, -half, half,
+    out.checkInterval(
+        what + ": bias",
+        Unit.PERCENT,
+        m,
+        0,
+        -half,
+        half,
         Stats.pct(Stats.CONFIDENCE) + " normal interval of the mean of " + e.length);
     judgeRmse(out, what + ": RMSE", e, sigma);
   }
@@ -205,7 +282,13 @@ final class HllErrorExperiment implements Experiment {
     double tail = (1 - Stats.CONFIDENCE) / 2;
     double lo = sigma * Math.sqrt(chi.inverseCumulativeProbability(tail) / e.length);
     double hi = sigma * Math.sqrt(chi.inverseCumulativeProbability(1 - tail) / e.length);
-    out.checkInterval(what, Unit.PERCENT, rms(e), sigma, lo, hi,
+    out.checkInterval(
+        what,
+        Unit.PERCENT,
+        rms(e),
+        sigma,
+        lo,
+        hi,
         Stats.pct(Stats.CONFIDENCE) + " chi-square interval of " + e.length + " sketches");
   }
 

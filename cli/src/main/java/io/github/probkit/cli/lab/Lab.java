@@ -5,11 +5,17 @@ import java.nio.file.Path;
 /** The settings of one lab run, shared by its experiments. */
 final class Lab {
   /** How big the experiments are: TINY for the unit tests, QUICK for --quick, FULL otherwise. */
-  enum Scale { TINY, QUICK, FULL }
+  enum Scale {
+    TINY,
+    QUICK,
+    FULL
+  }
 
   final Scale scale;
+
   /** Keys of the --big crawler filter, 0 when not asked for. */
   final long bigKeys;
+
   /** Where charts and the report go. */
   final Path out;
 

@@ -77,10 +77,14 @@ public final class LabCommand implements Callable<Integer> {
       arity = "0..1",
       fallbackValue = "100000000",
       paramLabel = "KEYS",
-      description = "sizing: also build and measure the crawler's 1 %% filter at KEYS keys (default 10^8, about 120 MB).")
+      description =
+          "sizing: also build and measure the crawler's 1 %% filter at KEYS keys (default 10^8, about 120 MB).")
   long bigKeys;
 
-  @Option(names = "--out", paramLabel = "DIR", description = "Where the charts and the report go (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "Where the charts and the report go (default: ${DEFAULT-VALUE}).")
   Path out = Path.of("docs", "lab");
 
   @Option(names = "--tiny", hidden = true, description = "Tiny sizes, for the unit tests.")
@@ -106,8 +110,13 @@ public final class LabCommand implements Callable<Integer> {
       e.run(lab, s);
       s.seconds = (System.nanoTime() - t0) / 1e9;
       sections.add(s);
-      pw.printf(Locale.ROOT, "%s: %d pass, %d FAIL in %.1f s%n%n",
-          e.name(), s.checks.size() - s.failures(), s.failures(), s.seconds);
+      pw.printf(
+          Locale.ROOT,
+          "%s: %d pass, %d FAIL in %.1f s%n%n",
+          e.name(),
+          s.checks.size() - s.failures(),
+          s.failures(),
+          s.seconds);
       pw.flush();
     }
     new Report(lab, sections, commandText()).write();
@@ -117,7 +126,12 @@ public final class LabCommand implements Callable<Integer> {
       passed += s.checks.size() - s.failures();
       failed += s.failures();
     }
-    pw.printf(Locale.ROOT, "lab: %d pass, %d FAIL; report %s%n", passed, failed, out.resolve(Report.HTML));
+    pw.printf(
+        Locale.ROOT,
+        "lab: %d pass, %d FAIL; report %s%n",
+        passed,
+        failed,
+        out.resolve(Report.HTML));
     pw.flush();
     return failed == 0 ? 0 : EXIT_FAIL;
   }
@@ -133,7 +147,10 @@ public final class LabCommand implements Callable<Integer> {
         out.add(EXPERIMENTS.get(n).get());
       } else {
         throw new IllegalArgumentException(
-            "unknown experiment '" + n + "'; choose from all, " + String.join(", ", EXPERIMENTS.keySet()));
+            "unknown experiment '"
+                + n
+                + "'; choose from all, "
+                + String.join(", ", EXPERIMENTS.keySet()));
       }
     }
     return out;

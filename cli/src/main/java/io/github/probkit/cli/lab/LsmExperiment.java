@@ -36,12 +36,16 @@ final class LsmExperiment implements Experiment {
 
   @Override
   public String description(Lab lab) {
-    return "A small LSM store: " + runs(lab) + " sorted runs of " + Unit.COUNT.format(perRun(lab))
+    return "A small LSM store: "
+        + runs(lab)
+        + " sorted runs of "
+        + Unit.COUNT.format(perRun(lab))
         + " random 64-bit keys each, written to real files of 4 kB blocks (16-byte records) in a temporary"
         + " directory, with an in-memory index of each block's first key. A lookup visits the runs newest"
         + " first, skips a run whose key range or filter rules the key out, and otherwise reads one block"
         + " with a positioned file read, until it finds the key. Every read of a run that does not hold"
-        + " the key is unnecessary. Measured for " + Unit.COUNT.format(lookups(lab))
+        + " the key is unnecessary. Measured for "
+        + Unit.COUNT.format(lookups(lab))
         + " absent and as many present keys, without filters and with a Bloom filter of b bits per key"
         + " (k = round(b ln 2)) per run. Theory: a filter lets an unnecessary read through with its"
         + " false-positive rate p, so the reduction is 1/p, about 122 at 10 bits per key; LevelDB's"
@@ -75,7 +79,8 @@ final class LsmExperiment implements Experiment {
       max = sorted[sorted.length - 1];
       fences = new long[(keys + PER_BLOCK - 1) / PER_BLOCK];
       ByteBuffer block = ByteBuffer.allocate(BLOCK).order(ByteOrder.LITTLE_ENDIAN);
-      try (FileChannel w = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      try (FileChannel w =
+          FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
         for (int b = 0; b < fences.length; b++) {
           block.clear();
           fences[b] = sorted[b * PER_BLOCK];
@@ -180,7 +185,8 @@ final class LsmExperiment implements Experiment {
     double seconds;
   }
 
-  private static Pass pass(Store store, long[] keys, int[] owners, boolean useFilters) throws IOException {
+  private static Pass pass(Store store, long[] keys, int[] owners, boolean useFilters)
+      throws IOException {
     store.reads = 0;
     store.unnecessary = 0;
     store.wrongAnswers = 0;
@@ -242,20 +248,55 @@ final class LsmExperiment implements Experiment {
         runs[i] = new Run(file, sorted);
         fileBytes += Files.size(file);
       }
-      out.note("Store: " + r + " runs, " + Unit.COUNT.format((long) r * perRun) + " keys, "
-          + Unit.BYTES.format(fileBytes) + " of files in a temporary directory (deleted afterwards).");
+      out.note(
+          "Store: "
+              + r
+              + " runs, "
+              + Unit.COUNT.format((long) r * perRun)
+              + " keys, "
+              + Unit.BYTES.format(fileBytes)
+              + " of files in a temporary directory (deleted afterwards).");
       Store store = new Store(runs);
       Pass noneAbsent = pass(store, absent, noOwner, false);
       Pass nonePresent = pass(store, present, owners, false);
 
-      Table t = Table.of("File reads per lookup, " + r + " runs, " + Unit.COUNT.format(q)
-              + " absent and " + Unit.COUNT.format(q) + " present lookups (page cache warm)",
-          "bits/key", Unit.INTEGER, "k", Unit.INTEGER, "filter FPR (theory)", Unit.PERCENT,
-          "absent: reads/lookup", Unit.NUMBER, "present: reads/lookup", Unit.NUMBER,
-          "unnecessary reads", Unit.COUNT, "reduction", Unit.TIMES, "theory 1/p", Unit.TIMES,
-          "us/lookup (absent)", Unit.NUMBER);
-      t.row("none", "-", "-", (double) noneAbsent.reads / q, (double) nonePresent.reads / q,
-          noneAbsent.unnecessary + nonePresent.unnecessary, 1.0, 1.0, noneAbsent.seconds * 1e6 / q);
+      Table t =
+          Table.of(
+              "File reads per lookup, "
+                  + r
+                  + " runs, "
+                  + Unit.COUNT.format(q)
+                  + " absent and "
+                  + Unit.COUNT.format(q)
+                  + " present lookups (page cache warm)",
+              "bits/key",
+              Unit.INTEGER,
+              "k",
+              Unit.INTEGER,
+              "filter FPR (theory)",
+              Unit.PERCENT,
+              "absent: reads/lookup",
+              Unit.NUMBER,
+              "present: reads/lookup",
+              Unit.NUMBER,
+              "unnecessary reads",
+              Unit.COUNT,
+              "reduction",
+              Unit.TIMES,
+              "theory 1/p",
+              Unit.TIMES,
+              "us/lookup (absent)",
+              Unit.NUMBER);
+      t.row(
+          "none",
+          "-",
+          "-",
+          (double) noneAbsent.reads / q,
+          (double) nonePresent.reads / q,
+          noneAbsent.unnecessary + nonePresent.unnecessary,
+          1.0,
+          1.0,
+          noneAbsent.seconds * 1e6 / q);
       long wrong = noneAbsent.wrong + nonePresent.wrong;
       int points = BITS_PER_KEY.length - 1;
       double[] cx = new double[points];
@@ -281,9 +322,18 @@ final class LsmExperiment implements Experiment {
         wrong += a.wrong + p.wrong;
         double fpr = Theory.bloomRate(m, perRun, k);
         long with = a.unnecessary + p.unnecessary;
-        t.row(b, k, fpr, (double) a.reads / q, (double) p.reads / q, with,
-            (double) trials / with, 1 / fpr, a.seconds * 1e6 / q);
-        // the count with filters: binomial over the consultations, plus the fill of r filters averaged
+        t.row(
+            b,
+            k,
+            fpr,
+            (double) a.reads / q,
+            (double) p.reads / q,
+            with,
+            (double) trials / with,
+            1 / fpr,
+            a.seconds * 1e6 / q);
+        // the count with filters: binomial over the consultations, plus the fill of r filters
+        // averaged
         double[] count = Stats.binomial(trials, fpr);
         double fill = Stats.Z * Stats.fillSd(fpr, m, perRun, k) / Math.sqrt(r) * trials;
         double lo = Math.max(0, count[0] - fill);
@@ -296,27 +346,58 @@ final class LsmExperiment implements Experiment {
         clo[i - 1] = ca[0] * perAbsent;
         chi[i - 1] = ca[1] * perAbsent;
         ct[i - 1] = fpr * perAbsent;
-        out.checkInterval("reduction of unnecessary reads at " + b + " bits/key", Unit.TIMES,
-            (double) trials / with, 1 / fpr, trials / hi, trials / Math.max(lo, 0.5),
+        out.checkInterval(
+            "reduction of unnecessary reads at " + b + " bits/key",
+            Unit.TIMES,
+            (double) trials / with,
+            1 / fpr,
+            trials / hi,
+            trials / Math.max(lo, 0.5),
             Stats.BINOMIAL + " of " + Unit.COUNT.format(trials) + " filter probes + fill");
         if (b == SEED_BITS) {
-          out.checkStated("reduction at 10 bits/key (LevelDB: about 100 times)", Unit.TIMES,
-              (double) trials / with, 1 / ci[1], 1 / ci[0], 100, Stats.halfUnit(100, 1), "100x");
+          out.checkStated(
+              "reduction at 10 bits/key (LevelDB: about 100 times)",
+              Unit.TIMES,
+              (double) trials / with,
+              1 / ci[1],
+              1 / ci[0],
+              100,
+              Stats.halfUnit(100, 1),
+              "100x");
           double absentReduction = (double) noneAbsent.unnecessary / a.unnecessary;
-          out.checkStated("reduction at 10 bits/key, absent keys only", Unit.TIMES, absentReduction,
-              1 / ca[1], 1 / ca[0], 100, Stats.halfUnit(100, 1), "100x");
+          out.checkStated(
+              "reduction at 10 bits/key, absent keys only",
+              Unit.TIMES,
+              absentReduction,
+              1 / ca[1],
+              1 / ca[0],
+              100,
+              Stats.halfUnit(100, 1),
+              "100x");
         }
       }
       out.table(t);
-      out.checkExact("wrong answers (a present key not found, or found with a wrong value)", Unit.COUNT,
-          wrong, 0, "a filter never hides a key");
-      out.chart(Chart.xy("lsm-reads", "LSM store: unnecessary file reads per absent lookup, " + r + " runs",
-              "filter bits per key", "unnecessary reads per lookup")
-          .logY()
-          .points("measured (" + Stats.pct(Stats.CONFIDENCE) + " interval)", cx, cy, clo, chi)
-          .line("theory: reads without filters x (1 - e^(-kn/m))^k", cx, ct)
-          .dashedOwn("without filters: " + r + " reads", new double[] {BITS_PER_KEY[1], BITS_PER_KEY[points]},
-              new double[] {(double) noneAbsent.unnecessary / q, (double) noneAbsent.unnecessary / q}));
+      out.checkExact(
+          "wrong answers (a present key not found, or found with a wrong value)",
+          Unit.COUNT,
+          wrong,
+          0,
+          "a filter never hides a key");
+      out.chart(
+          Chart.xy(
+                  "lsm-reads",
+                  "LSM store: unnecessary file reads per absent lookup, " + r + " runs",
+                  "filter bits per key",
+                  "unnecessary reads per lookup")
+              .logY()
+              .points("measured (" + Stats.pct(Stats.CONFIDENCE) + " interval)", cx, cy, clo, chi)
+              .line("theory: reads without filters x (1 - e^(-kn/m))^k", cx, ct)
+              .dashedOwn(
+                  "without filters: " + r + " reads",
+                  new double[] {BITS_PER_KEY[1], BITS_PER_KEY[points]},
+                  new double[] {
+                    (double) noneAbsent.unnecessary / q, (double) noneAbsent.unnecessary / q
+                  }));
     } finally {
       for (Run run : runs) {
         if (run != null) {

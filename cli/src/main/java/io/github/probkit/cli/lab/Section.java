@@ -7,14 +7,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The results of one experiment as it runs: notes, tables, charts and checks, printed on the console
- * as they come and kept, in order, for the report.
+ * The results of one experiment as it runs: notes, tables, charts and checks, printed on the
+ * console as they come and kept, in order, for the report.
  */
 final class Section {
   final Experiment experiment;
   final String description;
+
   /** Notes (String), tables, chart file names (ChartFile) and checks, in the order they came. */
   final List<Object> blocks = new ArrayList<>();
+
   final List<Check> checks = new ArrayList<>();
   double seconds;
   private final Lab lab;
@@ -49,8 +51,8 @@ final class Section {
   }
 
   /**
-   * Prints a table. In the report it goes before the checks printed just before it, which judge
-   * its rows as they were measured.
+   * Prints a table. In the report it goes before the checks printed just before it, which judge its
+   * rows as they were measured.
    */
   void table(Table t) {
     int at = blocks.size();
@@ -79,45 +81,101 @@ final class Section {
   }
 
   /** Passes when {@code lo <= measured <= hi}, an acceptance interval around {@code theory}. */
-  boolean checkInterval(String claim, Unit u, double measured, double theory,
-      double lo, double hi, String why) {
+  boolean checkInterval(
+      String claim, Unit u, double measured, double theory, double lo, double hi, String why) {
     boolean pass = measured >= lo && measured <= hi;
-    add(new Check(name(), claim, measured, theory, u.format(measured), u.format(theory),
-        "[" + u.format(lo) + ", " + u.format(hi) + "] (" + why + ")", pass));
+    add(
+        new Check(
+            name(),
+            claim,
+            measured,
+            theory,
+            u.format(measured),
+            u.format(theory),
+            "[" + u.format(lo) + ", " + u.format(hi) + "] (" + why + ")",
+            pass));
     return pass;
   }
 
   /**
    * A seed's figure stated to some precision against a measurement with its own uncertainty: passes
-   * when the measured interval [mlo, mhi] meets the values that round to the stated figure,
-   * [stated - half, stated + half].
+   * when the measured interval [mlo, mhi] meets the values that round to the stated figure, [stated
+   * - half, stated + half].
    */
-  boolean checkStated(String claim, Unit u, double measured, double mlo, double mhi,
-      double stated, double half, String statedText) {
+  boolean checkStated(
+      String claim,
+      Unit u,
+      double measured,
+      double mlo,
+      double mhi,
+      double stated,
+      double half,
+      String statedText) {
     boolean pass = mhi >= stated - half && mlo <= stated + half;
-    String measuredText = u.format(measured)
-        + (mlo == mhi && mlo == measured ? "" : " (" + Stats.pct(Stats.CONFIDENCE) + " interval ["
-            + u.format(mlo) + ", " + u.format(mhi) + "])");
-    add(new Check(name(), claim, measured, stated, measuredText, statedText,
-        "[" + u.format(stated - half) + ", " + u.format(stated + half) + "] (the seed's precision)",
-        pass));
+    String measuredText =
+        u.format(measured)
+            + (mlo == mhi && mlo == measured
+                ? ""
+                : " ("
+                    + Stats.pct(Stats.CONFIDENCE)
+                    + " interval ["
+                    + u.format(mlo)
+                    + ", "
+                    + u.format(mhi)
+                    + "])");
+    add(
+        new Check(
+            name(),
+            claim,
+            measured,
+            stated,
+            measuredText,
+            statedText,
+            "["
+                + u.format(stated - half)
+                + ", "
+                + u.format(stated + half)
+                + "] (the seed's precision)",
+            pass));
     return pass;
   }
 
   /** A one-sided bound: passes when {@code measured <= bound} (or {@code >=} when not atMost). */
-  boolean checkBound(String claim, Unit u, double measured, double theory, double bound,
-      boolean atMost, String why) {
+  boolean checkBound(
+      String claim,
+      Unit u,
+      double measured,
+      double theory,
+      double bound,
+      boolean atMost,
+      String why) {
     boolean pass = atMost ? measured <= bound : measured >= bound;
-    add(new Check(name(), claim, measured, theory, u.format(measured), u.format(theory),
-        (atMost ? "<= " : ">= ") + u.format(bound) + " (" + why + ")", pass));
+    add(
+        new Check(
+            name(),
+            claim,
+            measured,
+            theory,
+            u.format(measured),
+            u.format(theory),
+            (atMost ? "<= " : ">= ") + u.format(bound) + " (" + why + ")",
+            pass));
     return pass;
   }
 
   /** An exact fact: the measured value must equal the expected one. */
   boolean checkExact(String claim, Unit u, double measured, double expected, String why) {
     boolean pass = measured == expected;
-    add(new Check(name(), claim, measured, expected, u.format(measured), u.format(expected),
-        "exactly " + u.format(expected) + " (" + why + ")", pass));
+    add(
+        new Check(
+            name(),
+            claim,
+            measured,
+            expected,
+            u.format(measured),
+            u.format(expected),
+            "exactly " + u.format(expected) + " (" + why + ")",
+            pass));
     return pass;
   }
 

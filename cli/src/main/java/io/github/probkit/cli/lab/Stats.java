@@ -12,14 +12,20 @@ import org.apache.commons.math3.distribution.NormalDistribution;
 final class Stats {
   /** Two-sided confidence of every acceptance interval. */
   static final double CONFIDENCE = 0.9999;
+
   /** The standard-normal quantile of {@link #CONFIDENCE}, two-sided: 3.891. */
-  static final double Z = new NormalDistribution(null, 0, 1).inverseCumulativeProbability(1 - (1 - CONFIDENCE) / 2);
+  static final double Z =
+      new NormalDistribution(null, 0, 1).inverseCumulativeProbability(1 - (1 - CONFIDENCE) / 2);
+
   /** How the tolerance of a binomial count is described in reports. */
   static final String BINOMIAL = pct(CONFIDENCE) + " binomial interval";
 
   private Stats() {}
 
-  /** A confidence as a percentage without trailing zeros: 0.9999 -> "99.99 %", 0.99995 -> "99.995 %". */
+  /**
+   * A confidence as a percentage without trailing zeros: 0.9999 -> "99.99 %", 0.99995 -> "99.995
+   * %".
+   */
   static String pct(double c) {
     return String.format(java.util.Locale.ROOT, "%.4f", 100 * c).replaceAll("\\.?0+$", "") + " %";
   }
@@ -32,7 +38,9 @@ final class Stats {
     double tail = (1 - CONFIDENCE) / 2;
     if (trials <= Integer.MAX_VALUE) {
       BinomialDistribution d = new BinomialDistribution(null, (int) trials, p);
-      return new double[] {d.inverseCumulativeProbability(tail), d.inverseCumulativeProbability(1 - tail)};
+      return new double[] {
+        d.inverseCumulativeProbability(tail), d.inverseCumulativeProbability(1 - tail)
+      };
     }
     double mean = trials * p;
     double sd = Math.sqrt(trials * p * (1 - p));
@@ -57,9 +65,9 @@ final class Stats {
   }
 
   /**
-   * The acceptance interval, as a rate, of the false positives of one Bloom-style filter of
-   * {@code m} cells, {@code n} keys and {@code k} probes, queried with {@code queries} absent keys,
-   * when the theory says rate {@code p}.
+   * The acceptance interval, as a rate, of the false positives of one Bloom-style filter of {@code
+   * m} cells, {@code n} keys and {@code k} probes, queried with {@code queries} absent keys, when
+   * the theory says rate {@code p}.
    *
    * <p>Two sources of variation: the queries (binomial, given the filter) and the filter itself,
    * whose fraction of set bits X/m varies around 1 - e^(-kn/m) (occupancy of kn balls in m bins,
@@ -70,12 +78,12 @@ final class Stats {
   static double[] filterFpr(long queries, double p, long m, long n, int k) {
     double[] c = binomial(queries, p);
     double sdRate = fillSd(p, m, n, k);
-    return new double[] {
-      Math.max(0, c[0] / queries - Z * sdRate), c[1] / queries + Z * sdRate
-    };
+    return new double[] {Math.max(0, c[0] / queries - Z * sdRate), c[1] / queries + Z * sdRate};
   }
 
-  /** The standard deviation of the rate (X/m)^k of one filter, from the variation of its fill X/m. */
+  /**
+   * The standard deviation of the rate (X/m)^k of one filter, from the variation of its fill X/m.
+   */
   static double fillSd(double p, long m, long n, int k) {
     double l = (double) k * n / m;
     double empty = Math.exp(-l);

@@ -2,15 +2,22 @@ package io.github.probkit.cli.lab;
 
 /**
  * What the lab judges against: the papers' closed forms and the specification's sizing, written
- * here rather than taken from core ({@code falsePositiveRate}, {@code expectedFpp},
- * {@code relativeStandardError}, {@code epsilon()}, {@code delta()}), so that a wrong formula in core
+ * here rather than taken from core ({@code falsePositiveRate}, {@code expectedFpp}, {@code
+ * relativeStandardError}, {@code epsilon()}, {@code delta()}), so that a wrong formula in core
  * shows as a FAIL instead of moving the yardstick with it. Sizes are derived from what was
  * requested (n and p, epsilon and delta), not read back from the structure under test.
  */
 final class Theory {
-  /** HyperLogLog's estimate: relative standard error times sqrt(m), sqrt(3 ln 2 - 1) = 1.039 (Flajolet et al.). */
+  /**
+   * HyperLogLog's estimate: relative standard error times sqrt(m), sqrt(3 ln 2 - 1) = 1.039
+   * (Flajolet et al.).
+   */
   static final double HLL_RSE = Math.sqrt(3 * Math.log(2) - 1);
-  /** UltraLogLog's maximum-likelihood estimate: memory-variance product 4.631 over 8-bit registers (Ertl 2024). */
+
+  /**
+   * UltraLogLog's maximum-likelihood estimate: memory-variance product 4.631 over 8-bit registers
+   * (Ertl 2024).
+   */
   static final double ULL_RSE = Math.sqrt(4.631 / 8);
 
   private static final double LN2 = Math.log(2);

@@ -60,7 +60,8 @@ class LabCommandTest {
 
   @ParameterizedTest
   @MethodSource("experiments")
-  void experimentPrintsTablesChecksAndWritesTheReport(String name, @TempDir Path dir) throws Exception {
+  void experimentPrintsTablesChecksAndWritesTheReport(String name, @TempDir Path dir)
+      throws Exception {
     Run r = lab(name, "--tiny", "--out", dir.toString());
 
     assertThat(r.exit).as(r.toString()).isZero();
@@ -89,10 +90,16 @@ class LabCommandTest {
       assertThat(image.getHeight()).isEqualTo(Chart.HEIGHT);
       charts.add(png.getFileName().toString());
     }
-    assertThat(charts).as("charts of " + name).isNotEmpty().allMatch(c -> c.startsWith(name.split("-")[0]));
+    assertThat(charts)
+        .as("charts of " + name)
+        .isNotEmpty()
+        .allMatch(c -> c.startsWith(name.split("-")[0]));
 
     String html = Files.readString(dir.resolve(Report.HTML));
-    assertThat(html).startsWith("<!DOCTYPE html>").contains("id=\"" + name + "\"").contains("</html>");
+    assertThat(html)
+        .startsWith("<!DOCTYPE html>")
+        .contains("id=\"" + name + "\"")
+        .contains("</html>");
     for (String c : charts) {
       assertThat(html).contains("<img src=\"" + c + "\"");
     }
@@ -100,38 +107,43 @@ class LabCommandTest {
     String markdown = Files.readString(dir.resolve(Report.MARKDOWN));
     assertThat(markdown).contains("## " + name).contains("| pass |").doesNotContain("**FAIL**");
     String json = Files.readString(dir.resolve(Report.JSON));
-    assertThat(json).startsWith("{").contains("\"name\": \"" + name + "\"")
-        .contains("\"passed\": " + pass).contains("\"failed\": 0");
+    assertThat(json)
+        .startsWith("{")
+        .contains("\"name\": \"" + name + "\"")
+        .contains("\"passed\": " + pass)
+        .contains("\"failed\": 0");
   }
 
   @Test
   void aFailedClaimPrintsFailAndExitsWithThree(@TempDir Path dir) throws Exception {
-    Experiment wrong = new Experiment() {
-      @Override
-      public String name() {
-        return "always-wrong";
-      }
+    Experiment wrong =
+        new Experiment() {
+          @Override
+          public String name() {
+            return "always-wrong";
+          }
 
-      @Override
-      public String title() {
-        return "a claim that cannot hold";
-      }
+          @Override
+          public String title() {
+            return "a claim that cannot hold";
+          }
 
-      @Override
-      public String description(Lab lab) {
-        return "For the test of the FAIL path.";
-      }
+          @Override
+          public String description(Lab lab) {
+            return "For the test of the FAIL path.";
+          }
 
-      @Override
-      public void run(Lab lab, Section out) {
-        out.checkInterval("two is in [0, 1]", Unit.NUMBER, 2, 0.5, 0, 1, "by definition");
-      }
-    };
+          @Override
+          public void run(Lab lab, Section out) {
+            out.checkInterval("two is in [0, 1]", Unit.NUMBER, 2, 0.5, 0, 1, "by definition");
+          }
+        };
     LabCommand.EXPERIMENTS.put(wrong.name(), () -> wrong);
     try {
       Run r = lab("always-wrong", "--tiny", "--out", dir.toString());
       assertThat(r.exit).as(r.toString()).isEqualTo(LabCommand.EXIT_FAIL);
-      assertThat(r.out).contains("FAIL  always-wrong: two is in [0, 1]: measured 2")
+      assertThat(r.out)
+          .contains("FAIL  always-wrong: two is in [0, 1]: measured 2")
           .contains("lab: 0 pass, 1 FAIL");
       assertThat(Files.readString(dir.resolve(Report.MARKDOWN))).contains("**FAIL**");
     } finally {
@@ -143,7 +155,9 @@ class LabCommandTest {
   void unknownExperimentIsAUsageError(@TempDir Path dir) {
     Run r = lab("nope", "--out", dir.toString());
     assertThat(r.exit).isEqualTo(Main.EXIT_USAGE);
-    assertThat(r.err).startsWith("probkit: unknown experiment 'nope'").contains("bloom-fpr")
+    assertThat(r.err)
+        .startsWith("probkit: unknown experiment 'nope'")
+        .contains("bloom-fpr")
         .doesNotContain("Exception");
   }
 

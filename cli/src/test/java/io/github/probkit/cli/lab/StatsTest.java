@@ -52,8 +52,10 @@ class StatsTest {
     long n = 1_000;
     int k = 7;
     double balls = (double) k * n;
-    double varianceEmpty = m * (m - 1) * Math.pow(1 - 2.0 / m, balls) + m * Math.pow(1 - 1.0 / m, balls)
-        - (double) m * m * Math.pow(1 - 1.0 / m, 2 * balls);
+    double varianceEmpty =
+        m * (m - 1) * Math.pow(1 - 2.0 / m, balls)
+            + m * Math.pow(1 - 1.0 / m, balls)
+            - (double) m * m * Math.pow(1 - 1.0 / m, 2 * balls);
     double p = 0.0082;
     double fill = -Math.expm1(-balls / m);
     double exact = k * p / fill * Math.sqrt(varianceEmpty) / m;
