@@ -31,6 +31,10 @@ final class Goals {
       return new Fig("FilterAddBenchmark", method, "impl", impl, n);
     }
 
+    static Fig filterBatch(String method, String impl, String n) {
+      return new Fig("FilterBatchBenchmark", method, "impl", impl, n);
+    }
+
     static Fig cardinality(String method, String impl) {
       return new Fig("CardinalityBenchmark", method, "impl", impl, null);
     }
@@ -109,20 +113,20 @@ final class Goals {
               "no blocked peer takes a String; Guava (standard Bloom) is the yardstick"),
           new Goal(
               "Bloom add, String",
-              Fig.filterAdd("addString", "probkit-bloom", MILLION),
+              Fig.filterAdd("addString", "probkit-bloom-sw", MILLION),
               Fig.filterAdd("addString", "guava-bloom", MILLION),
               35,
               ratio(164.8, 35),
               true,
-              null),
+              "single-writer mode, as the peers (not thread-safe)"),
           new Goal(
               "blocked add, String",
-              Fig.filterAdd("addString", "probkit-blocked", MILLION),
+              Fig.filterAdd("addString", "probkit-blocked-sw", MILLION),
               Fig.filterAdd("addString", "guava-bloom", MILLION),
               25,
               ratio(164.8, 25),
               true,
-              "Guava (standard Bloom) as the yardstick"),
+              "single-writer mode, as the peers (not thread-safe); Guava (standard Bloom) as the yardstick"),
           new Goal(
               "Bloom query, long",
               Fig.filterQuery("mightContainLong", "probkit-bloom", MILLION),
@@ -133,12 +137,20 @@ final class Goals {
               null),
           new Goal(
               "Bloom add, long",
-              Fig.filterAdd("addLong", "probkit-bloom", MILLION),
+              Fig.filterAdd("addLong", "probkit-bloom-sw", MILLION),
               Fig.filterAdd("addLong", "fastfilter-bloom", MILLION),
               14,
               ratio(15.5, 14),
               true,
-              null),
+              "single-writer mode, as the peers (not thread-safe)"),
+          new Goal(
+              "Bloom add, long: concurrent (the default) against single-writer",
+              Fig.filterAdd("addLong", "probkit-bloom", MILLION),
+              Fig.filterAdd("addLong", "probkit-bloom-sw", MILLION),
+              NONE,
+              1 / 1.5,
+              true,
+              "concurrent within 1.5× of single-writer: ratio ≥ 0.67"),
           new Goal(
               "blocked query, long",
               Fig.filterQuery("mightContainLong", "probkit-blocked", MILLION),
@@ -149,12 +161,36 @@ final class Goals {
               "equal bits per key (9.9 and 10.0); FPR 0.99 % and 1.29 %"),
           new Goal(
               "blocked add, long",
-              Fig.filterAdd("addLong", "probkit-blocked", MILLION),
+              Fig.filterAdd("addLong", "probkit-blocked-sw", MILLION),
               Fig.filterAdd("addLong", "fastfilter-blocked", MILLION),
               6,
               ratio(6.1, 6),
               true,
-              "equal bits per key"),
+              "single-writer mode, as the peers (not thread-safe); equal bits per key"),
+          new Goal(
+              "blocked add, long: concurrent (the default) against single-writer",
+              Fig.filterAdd("addLong", "probkit-blocked", MILLION),
+              Fig.filterAdd("addLong", "probkit-blocked-sw", MILLION),
+              NONE,
+              1 / 1.5,
+              true,
+              "concurrent within 1.5× of single-writer: ratio ≥ 0.67"),
+          new Goal(
+              "blocked batch query, long, n = 10^8 (mightContainAll)",
+              Fig.filterBatch("queryBatch", "probkit-blocked", HUNDRED_MILLION),
+              Fig.filterBatch("queryOneByOne", "probkit-blocked", HUNDRED_MILLION),
+              20,
+              NONE,
+              true,
+              "beside it: one mightContain call per key on the same filter (only with --large)"),
+          new Goal(
+              "blocked query of a mapped file, long",
+              Fig.filterBatch("queryMapped", "probkit-blocked", MILLION),
+              Fig.filterBatch("queryOneByOne", "probkit-blocked", MILLION),
+              NONE,
+              NONE,
+              true,
+              "MappedFilter over the file, beside the filter read into the heap"),
           new Goal(
               "binary fuse 8 query, long",
               Fig.filterQuery("mightContainLong", "probkit-binaryfuse8", MILLION),
