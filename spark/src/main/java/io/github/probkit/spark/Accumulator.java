@@ -1,5 +1,6 @@
 package io.github.probkit.spark;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
@@ -115,8 +116,8 @@ abstract class Accumulator implements Keys.Visitor<Void> {
     void readState(InputStream in) throws IOException {
       filter =
           filter instanceof BloomFilter
-              ? BloomFilter.readFrom(in)
-              : BlockedBloomFilter.readFrom(in);
+              ? BloomFilter.readFrom(in, Concurrency.SINGLE_WRITER)
+              : BlockedBloomFilter.readFrom(in, Concurrency.SINGLE_WRITER);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.github.probkit.spark;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cardinality.UltraLogLog;
 import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
@@ -148,7 +149,10 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
           double epsilon = Params.number(name, "epsilon", arg(1));
           double delta = Params.number(name, "delta", arg(2));
           wrap(name, () -> CountMinSketch.widthFor(epsilon, delta));
-          f = () -> new Accumulator.CountMin(CountMinSketch.create(epsilon, delta));
+          f =
+              () ->
+                  new Accumulator.CountMin(
+                      CountMinSketch.create(epsilon, delta, Concurrency.SINGLE_WRITER));
           break;
         }
       case TOPK:
@@ -201,10 +205,13 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
     switch (type) {
       case "bloom":
         wrap(name, () -> BloomFilter.optimalBits(expected, fpp));
-        return () -> new Accumulator.Filter(BloomFilter.create(expected, fpp));
+        return () ->
+            new Accumulator.Filter(BloomFilter.create(expected, fpp, Concurrency.SINGLE_WRITER));
       case "blocked":
         wrap(name, () -> BlockedBloomFilter.optimalBits(expected, fpp));
-        return () -> new Accumulator.Filter(BlockedBloomFilter.create(expected, fpp));
+        return () ->
+            new Accumulator.Filter(
+                BlockedBloomFilter.create(expected, fpp, Concurrency.SINGLE_WRITER));
       case "binary-fuse8":
       case "binary-fuse16":
       case "fuse":

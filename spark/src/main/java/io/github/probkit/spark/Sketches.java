@@ -1,5 +1,6 @@
 package io.github.probkit.spark;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.cardinality.CardinalitySketches;
 import io.github.probkit.cardinality.HyperLogLog;
@@ -64,25 +65,28 @@ final class Sketches {
     }
   }
 
-  /** The next structure in {@code in}, which must support mark and reset. */
+  /**
+   * The next structure in {@code in}, which must support mark and reset; in single-writer mode,
+   * since an aggregation buffer belongs to one task.
+   */
   static Object read(InputStream in) throws IOException {
     in.mark(6);
     byte[] head = in.readNBytes(6);
     in.reset();
     StructureType type = head.length < 6 ? null : StructureType.byId(head[5] & 0xFF);
     if (type == null) {
-      return Filters.readFrom(in); // which names what is wrong with the header
+      return Filters.readFrom(in, Concurrency.SINGLE_WRITER); // which names what is wrong
     }
     switch (type) {
       case COUNT_MIN_SKETCH:
-        return CountMinSketch.readFrom(in);
+        return CountMinSketch.readFrom(in, Concurrency.SINGLE_WRITER);
       case HEAVY_HITTERS:
         return HeavyHitters.readFrom(in);
       case HYPER_LOG_LOG:
       case ULTRA_LOG_LOG:
         return CardinalitySketches.readFrom(in);
       default:
-        return Filters.readFrom(in);
+        return Filters.readFrom(in, Concurrency.SINGLE_WRITER);
     }
   }
 
