@@ -6,6 +6,8 @@
  */
 module io.github.probkit.core {
   requires com.dynatrace.hash4j;
+  // Only to learn which garbage collector runs (internal.Batch.largeArraysAligned).
+  requires java.management;
 
   exports io.github.probkit;
   exports io.github.probkit.cardinality;

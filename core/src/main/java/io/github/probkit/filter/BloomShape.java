@@ -32,10 +32,17 @@ final class BloomShape {
    */
   void write(OutputStream out, StructureType type, HashStrategy hash, long[] words)
       throws IOException {
+    write(out, type, hash, words, 0, words.length);
+  }
+
+  /** As above, the payload being {@code len} words of {@code words} from {@code off}. */
+  void write(
+      OutputStream out, StructureType type, HashStrategy hash, long[] words, int off, int len)
+      throws IOException {
     ByteBuffer p = SketchWriter.params(28);
     p.putLong(cells).putInt(hashes).putLong(expectedKeys).putDouble(fpp);
-    SketchWriter w = SketchWriter.begin(out, type, hash, p.array(), 8L * words.length);
-    w.writeLongs(words, 0, words.length);
+    SketchWriter w = SketchWriter.begin(out, type, hash, p.array(), 8L * len);
+    w.writeLongs(words, off, len);
     w.finish();
   }
 

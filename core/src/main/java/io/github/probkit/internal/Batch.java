@@ -1,6 +1,8 @@
 package io.github.probkit.internal;
 
 import io.github.probkit.hash.HashStrategy;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.Objects;
 import java.util.function.LongPredicate;
 
@@ -24,6 +26,38 @@ public final class Batch {
   private static long sink;
 
   private Batch() {}
+
+  /**
+   * Whether the heap starts every array of at least {@link #ALIGNED_BYTES} on a region or page
+   * boundary, so that its data sits at a fixed offset from a cache line: G1 and Shenandoah do for
+   * arrays over half a region (a region is at most 32 MiB unless set larger), ZGC for large
+   * objects. Serial, Parallel and Epsilon place an array where the last one ended. Asked once, at
+   * the first batch that relies on it: the management classes take milliseconds to load.
+   */
+  public static boolean largeArraysAligned() {
+    return Heap.ALIGNED;
+  }
+
+  /** See {@link #largeArraysAligned}. */
+  public static final long ALIGNED_BYTES = 16L << 20;
+
+  private static final class Heap {
+    static final boolean ALIGNED = detect();
+
+    private static boolean detect() {
+      try {
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+          String name = gc.getName();
+          if (name.startsWith("G1 ") || name.startsWith("ZGC") || name.startsWith("Shenandoah")) {
+            return true;
+          }
+        }
+      } catch (RuntimeException | LinkageError e) {
+        // No management beans (a minimal runtime): assume nothing.
+      }
+      return false;
+    }
+  }
 
   /** Keeps the loads that produced {@code touched}. */
   public static void consume(long touched) {

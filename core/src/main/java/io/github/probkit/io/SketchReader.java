@@ -273,20 +273,28 @@ public final class SketchReader {
 
   /** Reads {@code n} little-endian longs into the array returned (see the class comment). */
   public long[] readLongs(int n, String field) throws IOException {
+    return readLongs(n, 0, field);
+  }
+
+  /**
+   * Reads {@code n} little-endian longs into the array returned, after {@code lead} zero longs that
+   * the caller keeps for itself.
+   */
+  public long[] readLongs(int n, int lead, String field) throws IOException {
     take(8L * n, field);
-    return (long[]) readArray(Element.LONG, n);
+    return (long[]) readArray(Element.LONG, n, lead);
   }
 
   /** Reads {@code n} little-endian shorts into the array returned. */
   public short[] readShorts(int n, String field) throws IOException {
     take(2L * n, field);
-    return (short[]) readArray(Element.SHORT, n);
+    return (short[]) readArray(Element.SHORT, n, 0);
   }
 
   /** Reads {@code n} bytes into the array returned. */
   public byte[] readBytes(int n, String field) throws IOException {
     take(n, field);
-    return (byte[]) readArray(Element.BYTE, n);
+    return (byte[]) readArray(Element.BYTE, n, 0);
   }
 
   /** The array types a payload is read into. */
@@ -311,7 +319,7 @@ public final class SketchReader {
    * else after chunks (doubling from 64 KiB up to 8 MiB, each allocated once the one before is
    * full) have brought in all but what the input then shows it holds.
    */
-  private Object readArray(Element e, int n) throws IOException {
+  private Object readArray(Element e, int n, int lead) throws IOException {
     List<Object> chunks = new ArrayList<>();
     int done = 0;
     int chunk = FIRST_CHUNK / e.size;
@@ -323,18 +331,18 @@ public final class SketchReader {
       done += size;
       chunk = Math.min(2 * chunk, MAX_CHUNK / e.size);
     }
-    if (chunks.size() == 1 && done == n) {
+    if (lead == 0 && chunks.size() == 1 && done == n) {
       return chunks.get(0);
     }
-    Object out = e.allocate(n);
-    int at = 0;
+    Object out = e.allocate(lead + n);
+    int at = lead;
     for (Object part : chunks) {
       int size = java.lang.reflect.Array.getLength(part);
       System.arraycopy(part, 0, out, at, size);
       at += size;
     }
     chunks.clear();
-    readInto(e, out, done, n - done);
+    readInto(e, out, lead + done, n - done);
     return out;
   }
 
