@@ -207,11 +207,9 @@ public final class CmsCommand implements Runnable {
       }
       KeyOptions from = itemFiles.in(format).require(items, spec);
       if (RedisUri.is(file)) {
-        if (counts) {
-          throw new IllegalArgumentException(
-              "--counts is not supported with a redis:// sketch yet");
-        }
-        return RedisCli.cmsAdd(file, items, from, spec);
+        return counts
+            ? RedisCli.cmsAddCounts(file, items, from, spec)
+            : RedisCli.cmsAdd(file, items, from, spec);
       }
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         CountMinSketch s = load(file);
@@ -223,19 +221,7 @@ public final class CmsCommand implements Runnable {
 
     private void add(CountMinSketch s, KeyOptions from) throws IOException {
       if (counts) {
-        long[] line = {0};
-        from.forEach(
-            items,
-            spec,
-            (buf, off, len) -> {
-              line[0]++;
-              int tab = lastTab(buf, off, len);
-              if (tab < 0) {
-                throw new CliException(
-                    "--counts: item " + line[0] + " has no tab: expected ITEM<TAB>COUNT");
-              }
-              s.add(buf, off, tab - off, parseCount(buf, tab + 1, off + len, line[0]));
-            });
+        from.forEach(items, spec, counted(s::add));
       } else {
         // Standard-mode adds commute and are lock-free; conservative ones depend on their order.
         from.forEach(
@@ -246,6 +232,27 @@ public final class CmsCommand implements Runnable {
                 : Inputs.KeySink.concurrently(s::add));
       }
     }
+  }
+
+  /**
+   * An item of a --counts line ({@code len} bytes of {@code buf} from {@code off}) and its count.
+   */
+  interface CountedItem {
+    void accept(byte[] buf, int off, int len, long count) throws IOException;
+  }
+
+  /** Splits each ITEM<TAB>COUNT line for {@code sink}; a malformed line is an error naming it. */
+  static LineReader.LineConsumer counted(CountedItem sink) {
+    long[] line = {0};
+    return (buf, off, len) -> {
+      line[0]++;
+      int tab = lastTab(buf, off, len);
+      if (tab < 0) {
+        throw new CliException(
+            "--counts: item " + line[0] + " has no tab: expected ITEM<TAB>COUNT");
+      }
+      sink.accept(buf, off, tab - off, parseCount(buf, tab + 1, off + len, line[0]));
+    };
   }
 
   static int lastTab(byte[] buf, int off, int len) {

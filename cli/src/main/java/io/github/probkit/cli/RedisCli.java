@@ -20,8 +20,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -346,6 +348,34 @@ final class RedisCli {
         t -> {
           RedisCountMinSketch s = RedisCountMinSketch.open(t.store, t.name);
           batches(t, from, items, spec, s::addAll);
+          return 0;
+        });
+  }
+
+  /** {@code cms add --counts}: each line's item and count, a pipeline round trip per batch. */
+  static int cmsAddCounts(Path p, List<String> items, KeyOptions from, CommandSpec spec)
+      throws IOException {
+    return with(
+        p,
+        t -> {
+          RedisCountMinSketch s = RedisCountMinSketch.open(t.store, t.name);
+          int size = t.store.batchSize();
+          // Arrays hash by identity: each line stays its own entry, repeated items included.
+          Map<byte[], Long> pending = new LinkedHashMap<>();
+          from.forEach(
+              items,
+              spec,
+              CmsCommand.counted(
+                  (buf, off, len, count) -> {
+                    pending.put(Arrays.copyOfRange(buf, off, off + len), count);
+                    if (pending.size() == size) {
+                      s.addAll(pending);
+                      pending.clear();
+                    }
+                  }));
+          if (!pending.isEmpty()) {
+            s.addAll(pending);
+          }
           return 0;
         });
   }

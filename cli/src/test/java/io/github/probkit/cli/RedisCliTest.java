@@ -73,6 +73,32 @@ class RedisCliTest {
     ok("import", file.toString(), uri("published"), "--force");
   }
 
+  /** cms add --counts adds each line's count to a Redis sketch as to a file, repeats included. */
+  @Test
+  void countsAreAddedToARedisSketchAsToAFile() throws IOException {
+    StringBuilder tsv = new StringBuilder();
+    for (int i = 0; i < 2500; i++) {
+      tsv.append("term").append(i % 700).append('\t').append(1 + i % 13).append('\n');
+    }
+    Path counts = dir.resolve("counts.tsv");
+    Files.writeString(counts, tsv);
+    Path file = dir.resolve("terms.cms");
+    ok("cms", "create", file.toString(), "--width", "64", "--depth", "3");
+    ok("cms", "create", uri("counted"), "--width", "64", "--depth", "3");
+    ok("cms", "add", file.toString(), "--counts", "--items", counts.toString());
+    ok("cms", "add", uri("counted"), "--counts", "--items", counts.toString());
+    Path exported = dir.resolve("exported.cms");
+    ok("export", uri("counted"), exported.toString());
+    assertThat(Files.readAllBytes(exported)).isEqualTo(Files.readAllBytes(file));
+    assertThat(ok("cms", "query", uri("counted"), "term5").out)
+        .isEqualTo(ok("cms", "query", file.toString(), "term5").out);
+
+    Files.writeString(counts, "fine\t3\nno-tab-here\n");
+    Cli bad = Cli.run("cms", "add", uri("counted"), "--counts", "--items", counts.toString());
+    assertThat(bad.exit).isEqualTo(1);
+    assertThat(bad.err).contains("--counts: item 2 has no tab");
+  }
+
   /** The grep-style modes and JSON Lines answer from Redis as from a file, over several batches. */
   @Test
   void queriesAnswerLikeGrepFromRedisToo() {
