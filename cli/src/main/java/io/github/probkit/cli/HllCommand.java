@@ -340,11 +340,7 @@ public final class HllCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       if (RedisUri.is(out)) {
-        if (replace) {
-          throw new IllegalArgumentException(
-              "--replace is not supported with a redis:// DEST: delete it first");
-        }
-        return RedisCli.hllMerge(out, sources);
+        return replace ? RedisCli.hllReplace(out, sources) : RedisCli.hllMerge(out, sources);
       }
       try (SketchFiles.Lock lock = writing.lock(out)) {
         lock.write(union(SketchFiles.mergeInputs(out, sources, replace))::writeTo);

@@ -12,6 +12,8 @@ import io.github.probkit.redis.RedisStore;
 import io.github.probkit.redis.RedisStoreException;
 import io.github.probkit.redis.RedisStructure;
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -442,6 +444,24 @@ final class RedisCli {
               into.merge(HllCommand.load(src));
             }
           }
+          return 0;
+        });
+  }
+
+  /**
+   * {@code hll merge --replace}: the union of {@code sources} (files or URIs, the DEST among them
+   * too), read whole before DEST changes, then written in DEST's place. Between the delete and the
+   * import a reader may find DEST missing; the new sketch has the default layout (one shard).
+   */
+  static int hllReplace(Path p, List<Path> sources) throws IOException {
+    ByteArrayOutputStream union = new ByteArrayOutputStream();
+    HllCommand.union(sources).writeTo(union);
+    return with(
+        p,
+        t -> {
+          t.store.delete(t.name);
+          t.store.importFrom(
+              t.name, new ByteArrayInputStream(union.toByteArray()), RedisOptions.defaults());
           return 0;
         });
   }

@@ -172,6 +172,25 @@ class RedisCliTest {
     ok("hll", "merge", uri("visitors"), other.toString());
     assertThat(ok("hll", "count", uri("visitors")).out).isEqualTo("5\n");
     assertThat(ok("hll", "count", uri("visitors"), other.toString()).out).isEqualTo("5\n");
+
+    // --replace: DEST becomes the union of the sources alone, as for a file.
+    Path third = dir.resolve("third.hll");
+    ok("hll", "create", third.toString(), "--precision", "12");
+    ok("hll", "add", third.toString(), "frank");
+    ok("hll", "merge", "--replace", uri("visitors"), other.toString(), third.toString());
+    assertThat(ok("hll", "count", uri("visitors")).out).isEqualTo("3\n");
+    Path file = dir.resolve("week.hll");
+    ok("hll", "merge", "--replace", file.toString(), other.toString(), third.toString());
+    Path exported = dir.resolve("week-exported.hll");
+    ok("export", uri("visitors"), exported.toString());
+    // Redis keeps the registers dense, the file may stay sparse: the same registers either way.
+    assertThat(registers(exported)).isEqualTo(registers(file));
+  }
+
+  private static int[] registers(Path hll) throws IOException {
+    try (java.io.InputStream in = Files.newInputStream(hll)) {
+      return io.github.probkit.cardinality.HyperLogLog.readFrom(in).registers();
+    }
   }
 
   @Test
