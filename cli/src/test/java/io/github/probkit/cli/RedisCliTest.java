@@ -212,6 +212,16 @@ class RedisCliTest {
     assertThat(down.err.lines()).hasSize(1);
   }
 
+  /** A run on a URI, as its own process, says nothing on stderr (Jedis's logging included). */
+  @Test
+  void aRunOnRedisWritesOnlyItsAnswers() throws Exception {
+    ok("filter", "create", uri("quiet"), "--expected", "100", "--fpp", "0.01");
+    Probkit.Result r = Probkit.run("filter", "query", uri("quiet"), "k");
+    assertThat(r.exit()).as(r.toString()).isZero();
+    assertThat(r.out()).isEqualTo("k\tabsent\n");
+    assertThat(r.err()).as(r.toString()).isEmpty();
+  }
+
   @Test
   void aRunOnFilesLoadsNoRedisClass() throws Exception {
     Path file = dir.resolve("f.bin");
