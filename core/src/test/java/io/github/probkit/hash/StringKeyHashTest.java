@@ -1,0 +1,115 @@
+package io.github.probkit.hash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.dynatrace.hash4j.hashing.Hashing;
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hash of a String against hash4j's XXH3-64 over the String's UTF-8 bytes (the reference), for
+ * every length 0..300 (every XXH3 length class, short, medium and long) and every char class: the
+ * ASCII fast path must notice any char that is not ASCII, wherever it is.
+ */
+class StringKeyHashTest {
+  private static final long[] SEEDS = {0L, 42L, -1L, 0x8000000000000000L, 0x6a09e667f3bcc908L};
+
+  /** A char of {@code kind}: 0 ASCII, 1 Latin-1 0x80-0xFF, 2 BMP from 0x100, 3 surrogate half. */
+  private static char randomChar(SplittableRandom r, int kind) {
+    switch (kind) {
+      case 0:
+        return (char) r.nextInt(0x80);
+      case 1:
+        return (char) (0x80 + r.nextInt(0x80));
+      case 2:
+        return (char) (0x100 + r.nextInt(0xD800 - 0x100));
+      default:
+        return (char) (0xD800 + r.nextInt(0x800));
+    }
+  }
+
+  private static void assertMatchesReference(String s) {
+    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+    for (long seed : SEEDS) {
+      long expected = Hashing.xxh3_64(seed).hashBytesToLong(utf8);
+      assertThat(HashStrategy.xxh3(seed).hash64(s))
+          .as("seed %x, string of %d chars %s", seed, s.length(), s.chars().boxed().toList())
+          .isEqualTo(expected);
+      // The same chars as a non-String CharSequence take the buffered path: the same hash.
+      assertThat(HashStrategy.xxh3(seed).hash64(new StringBuilder(s))).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void asciiStringsOfEveryLength() {
+    SplittableRandom r = new SplittableRandom(0x3c6ef372fe94f82bL);
+    for (int len = 0; len <= 300; len++) {
+      for (int t = 0; t < 20; t++) {
+        StringBuilder sb = new StringBuilder(len);
+        for (int i = 0; i < len; i++) {
+          sb.append(randomChar(r, 0));
+        }
+        assertMatchesReference(sb.toString());
+      }
+    }
+  }
+
+  @Test
+  void oneNonAsciiCharAtEveryPositionOfEveryLength() {
+    // One char of each class at each position, the rest ASCII.
+    SplittableRandom r = new SplittableRandom(0xa54ff53a5f1d36f1L);
+    for (int len = 1; len <= 260; len++) {
+      char[] chars = new char[len];
+      for (int i = 0; i < len; i++) {
+        chars[i] = randomChar(r, 0);
+      }
+      for (int pos = 0; pos < len; pos++) {
+        for (int kind = 1; kind <= 3; kind++) {
+          char saved = chars[pos];
+          chars[pos] = randomChar(r, kind);
+          assertMatchesReference(new String(chars));
+          chars[pos] = saved;
+        }
+      }
+    }
+  }
+
+  @Test
+  void charsThatOnlyDifferInTheirHighByte() {
+    // 0x141 and 0x41 share their low byte, and the fast path's copy keeps only the low byte: the
+    // test after it must still send these to the UTF-8 encoder.
+    for (char c : new char[] {0x141, 0x1c1, 0x8041, 0xff41, 0x100, 0xff00, 0xd841, 0xdc41}) {
+      for (int len = 1; len <= 40; len++) {
+        char[] chars = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH".substring(0, len).toCharArray();
+        for (int pos = 0; pos < len; pos++) {
+          char saved = chars[pos];
+          chars[pos] = c;
+          assertMatchesReference(new String(chars));
+          chars[pos] = saved;
+        }
+      }
+    }
+  }
+
+  @Test
+  void mixedStringsOfEveryLength() {
+    SplittableRandom r = new SplittableRandom(0x510e527fade682d1L);
+    for (int len = 0; len <= 300; len++) {
+      for (int t = 0; t < 20; t++) {
+        StringBuilder sb = new StringBuilder(len);
+        int mostly = r.nextInt(4);
+        for (int i = 0; i < len; i++) {
+          sb.append(randomChar(r, r.nextInt(8) == 0 ? r.nextInt(4) : mostly));
+        }
+        assertMatchesReference(sb.toString());
+      }
+    }
+  }
+
+  @Test
+  void theEmptyStringIsTheReferenceVector() {
+    // XXH3_64bits("") with seed 0, from the xxHash reference implementation.
+    assertThat(HashStrategy.xxh3().hash64("")).isEqualTo(0x2D06800538D394C2L);
+  }
+}
