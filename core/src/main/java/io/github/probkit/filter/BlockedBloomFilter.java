@@ -470,6 +470,9 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   /** Whether all the key's bits are set in the block at word {@code base}. */
   private boolean containsAt(int base, long h) {
+    if (k == 6) {
+      return contains6(base, h);
+    }
     if (k > FIELDS_PER_REMIX) {
       return containsGroups(base, h);
     }
@@ -480,6 +483,25 @@ public final class BlockedBloomFilter implements MergeableFilter {
       // A long shift uses the low 6 bits of its count: g >>> 3 selects bits 3..8 of the field.
       all &= w[base + ((int) g & 7)] >>> (g >>> 3);
     }
+    return (all & 1) != 0;
+  }
+
+  /**
+   * The loop of {@link #containsAt} unrolled for k = 6 (1 %, the default rate): each load's word
+   * and shift come from g by constant shifts, independent of one another, where the loop carried g
+   * from probe to probe (long keys at 10^6: 10.9 against 13.7 ns, FastFilter's blocked filter 11.5
+   * in the same run; testing seven fields with those past k made to pass took 14.8).
+   */
+  private boolean contains6(int base, long h) {
+    long[] w = words;
+    long g = h * REMIX;
+    long all =
+        (w[base + ((int) g & 7)] >>> (g >>> 3))
+            & (w[base + ((int) (g >>> 9) & 7)] >>> (g >>> 12))
+            & (w[base + ((int) (g >>> 18) & 7)] >>> (g >>> 21))
+            & (w[base + ((int) (g >>> 27) & 7)] >>> (g >>> 30))
+            & (w[base + ((int) (g >>> 36) & 7)] >>> (g >>> 39))
+            & (w[base + ((int) (g >>> 45) & 7)] >>> (g >>> 48));
     return (all & 1) != 0;
   }
 
