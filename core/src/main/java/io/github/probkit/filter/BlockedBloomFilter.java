@@ -525,9 +525,9 @@ public final class BlockedBloomFilter implements MergeableFilter {
   @Override
   public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
     Batch.checkRange(from, to, keys.length, present.length);
-    int[] base = new int[Math.min(Batch.CHUNK, to - from)];
     return (int)
-        Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, base, n, present, at));
+        Batch.overLongs(
+            hash, keys, from, to, (h, base, n, at) -> containsChunk(h, base, n, present, at));
   }
 
   @Override
@@ -535,7 +535,6 @@ public final class BlockedBloomFilter implements MergeableFilter {
       byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
     Batch.checkSlices(buf, offsets, lengths, count);
     Batch.checkRange(0, count, count, present.length);
-    int[] base = new int[Math.min(Batch.CHUNK, count)];
     return (int)
         Batch.overSlices(
             hash,
@@ -543,21 +542,20 @@ public final class BlockedBloomFilter implements MergeableFilter {
             offsets,
             lengths,
             count,
-            (h, n, at) -> containsChunk(h, base, n, present, at));
+            (h, base, n, at) -> containsChunk(h, base, n, present, at));
   }
 
   @Override
   public long addAll(long[] keys, int from, int to) {
     Objects.checkFromToIndex(from, to, keys.length);
-    int[] base = new int[Math.min(Batch.CHUNK, to - from)];
-    return Batch.overLongs(hash, keys, from, to, (h, n, at) -> addChunk(h, base, n));
+    return Batch.overLongs(hash, keys, from, to, (h, base, n, at) -> addChunk(h, base, n));
   }
 
   @Override
   public long addAll(byte[] buf, int[] offsets, int[] lengths, int count) {
     Batch.checkSlices(buf, offsets, lengths, count);
-    int[] base = new int[Math.min(Batch.CHUNK, count)];
-    return Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> addChunk(h, base, n));
+    return Batch.overSlices(
+        hash, buf, offsets, lengths, count, (h, base, n, at) -> addChunk(h, base, n));
   }
 
   /** True: the probes come from the key's hash alone (mixed first when the strategy needs it). */
@@ -569,16 +567,15 @@ public final class BlockedBloomFilter implements MergeableFilter {
   @Override
   public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
     Batch.checkRange(from, to, hashes.length, present.length);
-    int[] base = new int[Math.min(Batch.CHUNK, to - from)];
     return (int)
-        Batch.overHashes(hashes, from, to, (h, n, at) -> containsChunk(h, base, n, present, at));
+        Batch.overHashes(
+            hashes, from, to, (h, base, n, at) -> containsChunk(h, base, n, present, at));
   }
 
   @Override
   public long addAllHashes(long[] hashes, int from, int to) {
     Objects.checkFromToIndex(from, to, hashes.length);
-    int[] base = new int[Math.min(Batch.CHUNK, to - from)];
-    return Batch.overHashes(hashes, from, to, (h, n, at) -> addChunk(h, base, n));
+    return Batch.overHashes(hashes, from, to, (h, base, n, at) -> addChunk(h, base, n));
   }
 
   /**
