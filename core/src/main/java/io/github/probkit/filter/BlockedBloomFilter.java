@@ -392,10 +392,36 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   /** Sets the key's bits in the block at word {@code base}; whether any was clear. */
   private boolean addAt(int base, long h) {
-    if (concurrent) {
-      return addLocked(base, h);
+    return concurrent ? addLocked(base, h) : addUnlocked(base, h);
+  }
+
+  private boolean addUnlocked(int base, long h) {
+    if (k == 6) {
+      return addPlain6(base, h);
     }
     return k > FIELDS_PER_REMIX ? addPlainGroups(base, h) : addPlain(base, h);
+  }
+
+  /**
+   * {@link #addPlain} for k = 6 (1 %, the default rate): with a constant trip count the JIT unrolls
+   * the loop (long keys at 10^6, runs alternating with the loop over k: 13.2 against 14.6 ns;
+   * unrolled by hand, with all six words and bits computed first, 16.5). FastFilter's blocked
+   * filter takes 4.0 in the same runs for 4 bits in 2 words; this loop with 2 probes takes 5.2: the
+   * gap is the number of bits set, which the false-positive rate needs (1.29 % there against 0.99 %
+   * here at 10 bits per key).
+   */
+  private boolean addPlain6(int base, long h) {
+    long[] w = words;
+    long g = h * REMIX;
+    long fresh = 0;
+    for (int i = 0; i < 6; i++, g >>>= 9) {
+      int at = base + ((int) g & 7);
+      long bit = 1L << (g >>> 3);
+      long old = w[at];
+      w[at] = old | bit;
+      fresh |= ~old & bit;
+    }
+    return fresh != 0;
   }
 
   private boolean addPlain(int base, long h) {
@@ -441,7 +467,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
     int lock = lockOf(base);
     lock(lock);
     try {
-      return k > FIELDS_PER_REMIX ? addPlainGroups(base, h) : addPlain(base, h);
+      return addUnlocked(base, h);
     } finally {
       LOCK.setRelease(locks, lock, 0);
     }
