@@ -226,6 +226,13 @@ public final class BloomFilter implements MergeableFilter {
     if (concurrent) {
       return addConcurrently(h1, h2);
     }
+    // k = 7 (1 %, the default rate) given as a constant: the JIT then unrolls the loop (long keys
+    // at 10^6, runs alternating with the loop over k: add 14.0 against 17.1 ns, query 14.8 against
+    // 15.8).
+    return k == 7 ? addPlain(h1, h2, 7) : addPlain(h1, h2, k);
+  }
+
+  private boolean addPlain(long h1, long h2, int k) {
     long[] w = words;
     long fresh = 0;
     for (int i = 0; i < k; i++, h1 += h2) {
@@ -282,6 +289,10 @@ public final class BloomFilter implements MergeableFilter {
     if (exact) {
       return containsExact(h1, h2);
     }
+    return k == 7 ? containsPlain(h1, h2, 7) : containsPlain(h1, h2, k);
+  }
+
+  private boolean containsPlain(long h1, long h2, int k) {
     long[] w = words;
     long all = 1;
     // Branch-free: ANDing all k bits costs less than the misprediction of an early exit at the
@@ -316,7 +327,7 @@ public final class BloomFilter implements MergeableFilter {
     }
     Batch.checkRange(from, to, keys.length, present.length);
     return (int)
-        Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, n, present, at));
+        Batch.overLongs(hash, keys, from, to, (h, ints, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
@@ -329,7 +340,12 @@ public final class BloomFilter implements MergeableFilter {
     Batch.checkRange(0, count, count, present.length);
     return (int)
         Batch.overSlices(
-            hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, n, present, at));
+            hash,
+            buf,
+            offsets,
+            lengths,
+            count,
+            (h, ints, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
@@ -338,7 +354,7 @@ public final class BloomFilter implements MergeableFilter {
       return MergeableFilter.super.addAll(keys, from, to);
     }
     Objects.checkFromToIndex(from, to, keys.length);
-    return Batch.overLongs(hash, keys, from, to, (h, n, at) -> addChunk(h, n));
+    return Batch.overLongs(hash, keys, from, to, (h, ints, n, at) -> addChunk(h, n));
   }
 
   @Override
@@ -347,7 +363,7 @@ public final class BloomFilter implements MergeableFilter {
       return MergeableFilter.super.addAll(buf, offsets, lengths, count);
     }
     Batch.checkSlices(buf, offsets, lengths, count);
-    return Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> addChunk(h, n));
+    return Batch.overSlices(hash, buf, offsets, lengths, count, (h, ints, n, at) -> addChunk(h, n));
   }
 
   /** True unless hashed with FNV-1a, whose second hash is a second pass over the key. */
@@ -362,7 +378,8 @@ public final class BloomFilter implements MergeableFilter {
       return MergeableFilter.super.mightContainAllHashes(hashes, from, to, present);
     }
     Batch.checkRange(from, to, hashes.length, present.length);
-    return (int) Batch.overHashes(hashes, from, to, (h, n, at) -> containsChunk(h, n, present, at));
+    return (int)
+        Batch.overHashes(hashes, from, to, (h, ints, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
@@ -371,7 +388,7 @@ public final class BloomFilter implements MergeableFilter {
       return MergeableFilter.super.addAllHashes(hashes, from, to);
     }
     Objects.checkFromToIndex(from, to, hashes.length);
-    return Batch.overHashes(hashes, from, to, (h, n, at) -> addChunk(h, n));
+    return Batch.overHashes(hashes, from, to, (h, ints, n, at) -> addChunk(h, n));
   }
 
   /**
