@@ -177,9 +177,9 @@ public final class KeyBuffer implements KeySink {
   /**
    * An all-ASCII String is its own UTF-8. Its chars are copied first, by the JDK's own
    * String.getBytes(int, int, byte[], int) (deprecated because it drops each char's high byte,
-   * which is exactly right once every char is below 0x80; an array copy for a Latin-1 String),
-   * and then tested by a loop that only ORs the chars (no stores, so the JIT compiles it tightly),
-   * over chars the copy has just brought into the cache; anything else is then written over.
+   * which is exactly right once every char is below 0x80; an array copy for a Latin-1 String), and
+   * then tested by a loop that only ORs the chars (no stores, so the JIT compiles it tightly), over
+   * chars the copy has just brought into the cache; anything else is then written over.
    */
   @SuppressWarnings("deprecation")
   private KeySink putString(String s) {

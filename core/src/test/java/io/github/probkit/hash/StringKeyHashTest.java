@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The hash of a String against hash4j's XXH3-64 over the String's UTF-8 bytes (the reference), for
+ * The hash of a String against hash4j's XXH3-64 (and FNV-1a) over the String's UTF-8 bytes, for
  * every length 0..300 (every XXH3 length class, short, medium and long) and every char class: the
  * ASCII fast path must notice any char that is not ASCII, wherever it is.
  */
@@ -39,16 +39,22 @@ class StringKeyHashTest {
       // The same chars as a non-String CharSequence take the buffered path: the same hash.
       assertThat(HashStrategy.xxh3(seed).hash64(new StringBuilder(s))).isEqualTo(expected);
     }
+    assertThat(HashStrategy.fnv1a().hash64(s))
+        .isEqualTo(Fnv1a.hash64(utf8, 0, utf8.length, Fnv1a.OFFSET_BASIS));
   }
 
   @Test
-  void asciiStringsOfEveryLength() {
+  void randomStringsOfEveryLength() {
+    // Half all ASCII (the fast path), half mostly of one class with others mixed in.
     SplittableRandom r = new SplittableRandom(0x3c6ef372fe94f82bL);
     for (int len = 0; len <= 300; len++) {
-      for (int t = 0; t < 20; t++) {
+      for (int t = 0; t < 40; t++) {
+        boolean ascii = t < 20;
+        int mostly = r.nextInt(4);
         StringBuilder sb = new StringBuilder(len);
         for (int i = 0; i < len; i++) {
-          sb.append(randomChar(r, 0));
+          int kind = ascii ? 0 : r.nextInt(8) == 0 ? r.nextInt(4) : mostly;
+          sb.append(randomChar(r, kind));
         }
         assertMatchesReference(sb.toString());
       }
@@ -81,28 +87,14 @@ class StringKeyHashTest {
     // test after it must still send these to the UTF-8 encoder.
     for (char c : new char[] {0x141, 0x1c1, 0x8041, 0xff41, 0x100, 0xff00, 0xd841, 0xdc41}) {
       for (int len = 1; len <= 40; len++) {
-        char[] chars = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH".substring(0, len).toCharArray();
+        char[] chars =
+            "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH".substring(0, len).toCharArray();
         for (int pos = 0; pos < len; pos++) {
           char saved = chars[pos];
           chars[pos] = c;
           assertMatchesReference(new String(chars));
           chars[pos] = saved;
         }
-      }
-    }
-  }
-
-  @Test
-  void mixedStringsOfEveryLength() {
-    SplittableRandom r = new SplittableRandom(0x510e527fade682d1L);
-    for (int len = 0; len <= 300; len++) {
-      for (int t = 0; t < 20; t++) {
-        StringBuilder sb = new StringBuilder(len);
-        int mostly = r.nextInt(4);
-        for (int i = 0; i < len; i++) {
-          sb.append(randomChar(r, r.nextInt(8) == 0 ? r.nextInt(4) : mostly));
-        }
-        assertMatchesReference(sb.toString());
       }
     }
   }
