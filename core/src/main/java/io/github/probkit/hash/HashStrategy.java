@@ -116,6 +116,9 @@ public final class HashStrategy {
 
   /** The hash of the UTF-8 bytes of {@code key}. */
   public long hash64(CharSequence key) {
+    if (!fnv && key instanceof String && key.length() <= AsciiXxh3.MAX_CHARS) {
+      return AsciiXxh3.hash64((String) key, seed, xxh3);
+    }
     return hashBuffered(KeyBuffer.utf8(key));
   }
 
