@@ -392,13 +392,23 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   /** Sets the key's bits in the block at word {@code base}; whether any was clear. */
   private boolean addAt(int base, long h) {
-    if (concurrent) {
-      return addLocked(base, h);
-    }
-    return k > FIELDS_PER_REMIX ? addPlainGroups(base, h) : addPlain(base, h);
+    return concurrent ? addLocked(base, h) : addUnlocked(base, h);
   }
 
-  private boolean addPlain(int base, long h) {
+  private boolean addUnlocked(int base, long h) {
+    // k = 6 (1 %, the default rate) given as a constant: the JIT then unrolls the loop (long keys
+    // at 10^6, runs alternating with the loop over k: 13.2 against 14.6 ns; unrolled by hand, with
+    // all six words and bits computed first, 16.5). FastFilter's blocked filter takes 4.0 in the
+    // same runs for 4 bits in 2 words; this loop with 2 probes takes 5.2: the gap is the number of
+    // bits set, which the false-positive rate needs (1.29 % there against 0.99 % here at 10 bits
+    // per key).
+    if (k == 6) {
+      return addPlain(base, h, 6);
+    }
+    return k > FIELDS_PER_REMIX ? addPlainGroups(base, h) : addPlain(base, h, k);
+  }
+
+  private boolean addPlain(int base, long h, int k) {
     long[] w = words;
     long g = h * REMIX;
     long fresh = 0;
@@ -432,7 +442,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
   }
 
   /**
-   * The concurrent add: the plain stores of {@link #addPlain}, under the spin lock of the key's
+   * The concurrent add: the plain stores of {@link #addUnlocked}, under the spin lock of the key's
    * block. One locked instruction per add, where an atomic operation per changed word took four or
    * five (long keys at 10^6, one thread: 29.2 ns against 13.2 single-writer with
    * compare-and-exchange per word).
@@ -441,7 +451,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
     int lock = lockOf(base);
     lock(lock);
     try {
-      return k > FIELDS_PER_REMIX ? addPlainGroups(base, h) : addPlain(base, h);
+      return addUnlocked(base, h);
     } finally {
       LOCK.setRelease(locks, lock, 0);
     }
