@@ -142,74 +142,52 @@ class MergeTest extends WithServer {
     String name = "concurrent-" + type;
     RedisOptions o = RedisOptions.defaults().shards(2);
     List<String> source = keys("src", 0, 200_000);
-    Object lib;
+    // theirs: the source merged; all: the library's copy of everything the Redis one gets.
     RedisStructure r;
-    java.util.function.Consumer<List<String>> add;
+    java.util.function.Consumer<List<String>> addToRedis;
+    java.util.function.Consumer<List<String>> addToAll;
+    EquivalenceTest.IoWriter expected;
     Runnable merge;
-    switch (type) {
-      case "bloom":
-      case "blocked":
-        {
-          boolean blocked = type.equals("blocked");
-          RedisBloomFilter f =
-              blocked
-                  ? RedisBloomFilter.createBlocked(store, name, 10_000_000, 0.01, o)
-                  : RedisBloomFilter.create(store, name, 10_000_000, 0.01, o);
-          MutableFilter theirs =
-              blocked
-                  ? BlockedBloomFilter.create(10_000_000, 0.01)
-                  : BloomFilter.create(10_000_000, 0.01);
-          addAll(theirs, source);
-          MutableFilter all =
-              blocked
-                  ? BlockedBloomFilter.create(10_000_000, 0.01)
-                  : BloomFilter.create(10_000_000, 0.01);
-          addAll(all, source);
-          r = f;
-          lib = all;
-          add =
-              batch -> {
-                f.addAll(batch);
-                addAll(all, batch);
-              };
-          merge = () -> f.merge(theirs);
-          break;
-        }
-      case "counting":
-        {
-          RedisCountingBloomFilter f =
-              RedisCountingBloomFilter.create(store, name, 2_000_000, 0.01, o);
-          CountingBloomFilter theirs = CountingBloomFilter.create(2_000_000, 0.01);
-          addAll(theirs, source);
-          CountingBloomFilter all = CountingBloomFilter.create(2_000_000, 0.01);
-          addAll(all, source);
-          r = f;
-          lib = all;
-          add =
-              batch -> {
-                f.addAll(batch);
-                addAll(all, batch);
-              };
-          merge = () -> f.merge(theirs);
-          break;
-        }
-      default:
-        {
-          RedisCountMinSketch s = RedisCountMinSketch.create(store, name, 100_000, 5, false, o);
-          CountMinSketch theirs = CountMinSketch.withDimensions(100_000, 5);
-          addAll(theirs, source);
-          CountMinSketch all = CountMinSketch.withDimensions(100_000, 5);
-          addAll(all, source);
-          r = s;
-          lib = all;
-          add =
-              batch -> {
-                s.addAll(batch);
-                addAll(all, batch);
-              };
-          merge = () -> s.merge(theirs);
-        }
+    if (type.equals("count-min")) {
+      RedisCountMinSketch s = RedisCountMinSketch.create(store, name, 100_000, 5, false, o);
+      CountMinSketch theirs = CountMinSketch.withDimensions(100_000, 5);
+      CountMinSketch all = CountMinSketch.withDimensions(100_000, 5);
+      addAll(theirs, source);
+      r = s;
+      addToRedis = s::addAll;
+      addToAll = batch -> addAll(all, batch);
+      expected = all::writeTo;
+      merge = () -> s.merge(theirs);
+    } else {
+      java.util.function.Supplier<MutableFilter> make =
+          type.equals("bloom")
+              ? () -> BloomFilter.create(10_000_000, 0.01)
+              : type.equals("blocked")
+                  ? () -> BlockedBloomFilter.create(10_000_000, 0.01)
+                  : () -> CountingBloomFilter.create(2_000_000, 0.01);
+      MutableFilter theirs = make.get();
+      MutableFilter all = make.get();
+      addAll(theirs, source);
+      if (type.equals("counting")) {
+        RedisCountingBloomFilter f =
+            RedisCountingBloomFilter.create(store, name, 2_000_000, 0.01, o);
+        r = f;
+        addToRedis = f::addAll;
+        merge = () -> f.merge((CountingBloomFilter) theirs);
+      } else {
+        RedisBloomFilter f =
+            type.equals("blocked")
+                ? RedisBloomFilter.createBlocked(store, name, 10_000_000, 0.01, o)
+                : RedisBloomFilter.create(store, name, 10_000_000, 0.01, o);
+        r = f;
+        addToRedis = f::addAll;
+        merge = () -> f.merge(theirs);
+      }
+      addToAll = batch -> addAll(all, batch);
+      expected = all::writeTo;
     }
+    addToAll.accept(source);
+    java.util.function.Consumer<List<String>> add = addToRedis.andThen(addToAll);
     // Only the adder's thread touches the library's copy until it has stopped.
     AtomicBoolean merging = new AtomicBoolean(true);
     AtomicInteger batches = new AtomicInteger();
@@ -230,10 +208,6 @@ class MergeTest extends WithServer {
     merging.set(false);
     adder.get();
     assertThat(after - before - 1).as("batches added wholly during the merge").isGreaterThan(0);
-    EquivalenceTest.IoWriter expected =
-        lib instanceof MutableFilter
-            ? ((MutableFilter) lib)::writeTo
-            : ((CountMinSketch) lib)::writeTo;
     // Compared whole (a failure would print megabytes): the export is the library's of all keys.
     assertThat(java.util.Arrays.equals(bytesOf(r::exportTo), bytesOf(expected)))
         .as("the export of %s equals the library's structure of the source and every added key", r)
