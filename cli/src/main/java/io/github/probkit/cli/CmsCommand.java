@@ -37,8 +37,11 @@ public final class CmsCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  /** The sketch in {@code file}, or of a {@code redis://} URI (read whole, its export). */
   static CountMinSketch load(Path file) {
-    return SketchFiles.read(file, CountMinSketch::readFrom);
+    return RedisUri.is(file)
+        ? RedisCli.read(file, CountMinSketch::readFrom)
+        : SketchFiles.read(file, CountMinSketch::readFrom);
   }
 
   @Command(
@@ -424,12 +427,19 @@ public final class CmsCommand implements Runnable {
       description = {
         "Add the SRC sketches into DEST, as Redis's PFMERGE: an existing DEST is part of the sum.",
         "With --replace, DEST becomes the sum of the SRCs alone. Same dimensions and hashing.",
+        "",
+        "Any SRC may be a redis:// URI (read whole). Into a redis:// DEST each",
+        "counter is added in place by an atomic saturating increment (a",
+        "conservative sketch's total first), so no count other clients add",
+        "meanwhile is lost. A missing DEST is created as the sum of the SRCs;",
+        "--replace deletes DEST and writes that sum.",
       },
       footer = {
         "",
         "Examples:",
         "  probkit cms merge all.cms monday.cms tuesday.cms",
         "  probkit cms merge --replace week.cms monday.cms tuesday.cms",
+        "  probkit cms merge redis://cache:6379/terms today.cms",
       })
   static final class Merge implements Callable<Integer> {
     @Parameters(
@@ -451,20 +461,27 @@ public final class CmsCommand implements Runnable {
     @Mixin WriteOptions writing;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
+      if (RedisUri.is(out)) {
+        return RedisCli.cmsMerge(out, sources, replace);
+      }
       try (SketchFiles.Lock lock = writing.lock(out)) {
-        List<Path> inputs = SketchFiles.mergeInputs(out, sources, replace);
-        CountMinSketch sum = load(inputs.get(0));
-        for (Path p : inputs.subList(1, inputs.size())) {
-          try {
-            sum.merge(load(p));
-          } catch (IllegalArgumentException e) {
-            throw new CliException(p + ": " + e.getMessage());
-          }
-        }
-        lock.write(sum::writeTo);
+        lock.write(sum(SketchFiles.mergeInputs(out, sources, replace))::writeTo);
       }
       return 0;
+    }
+
+    /** The sum of the sketches in {@code inputs}; one that cannot be added is refused, named. */
+    static CountMinSketch sum(List<Path> inputs) {
+      CountMinSketch sum = load(inputs.get(0));
+      for (Path p : inputs.subList(1, inputs.size())) {
+        try {
+          sum.merge(load(p));
+        } catch (IllegalArgumentException e) {
+          throw new CliException(p + ": " + e.getMessage());
+        }
+      }
+      return sum;
     }
   }
 }

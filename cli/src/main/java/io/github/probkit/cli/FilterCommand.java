@@ -49,8 +49,11 @@ public final class FilterCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  /** The filter in {@code file}, or of a {@code redis://} URI (read whole, its export). */
   static MembershipFilter load(Path file) {
-    return SketchFiles.read(file, Filters::readFrom);
+    return RedisUri.is(file)
+        ? RedisCli.read(file, Filters::readFrom)
+        : SketchFiles.read(file, Filters::readFrom);
   }
 
   /**
@@ -796,12 +799,19 @@ public final class FilterCommand implements Runnable {
         "Merge the SRC filters into DEST, as Redis's PFMERGE: an existing DEST is part of the union.",
         "With --replace, DEST becomes the union of the SRCs alone.",
         "Bloom, blocked, counting and cuckoo filters of one type, size and hashing merge.",
+        "",
+        "Any SRC may be a redis:// URI (read whole). A redis:// DEST (a bloom,",
+        "blocked or counting filter) takes the union in place, losing none of the",
+        "keys other clients add meanwhile: each 1 MiB of bits is ORed, or each",
+        "counter added, by one atomic Redis command. A missing DEST is created as",
+        "the union of the SRCs; --replace deletes DEST and writes that union.",
       },
       footer = {
         "",
         "Examples:",
         "  probkit filter merge all.bin monday.bin tuesday.bin",
         "  probkit filter merge --replace week.bin monday.bin tuesday.bin",
+        "  probkit filter merge redis://cache:6379/seen today.bin",
       })
   static final class Merge implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -825,7 +835,10 @@ public final class FilterCommand implements Runnable {
     @Mixin WriteOptions writing;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
+      if (RedisUri.is(out)) {
+        return RedisCli.filterMerge(out, sources, replace);
+      }
       try (SketchFiles.Lock lock = writing.lock(out)) {
         MembershipFilter union = merge(SketchFiles.mergeInputs(out, sources, replace));
         warnIfOverfull(out, union, spec.commandLine().getErr());
@@ -834,7 +847,8 @@ public final class FilterCommand implements Runnable {
       return 0;
     }
 
-    private static MembershipFilter merge(List<Path> inputs) {
+    /** The union of the filters in {@code inputs}; one that cannot be merged is refused, named. */
+    static MembershipFilter merge(List<Path> inputs) {
       MembershipFilter union = load(inputs.get(0));
       if (!(union instanceof BloomFilter
           || union instanceof BlockedBloomFilter

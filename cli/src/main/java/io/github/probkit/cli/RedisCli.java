@@ -1,5 +1,8 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.filter.CountingBloomFilter;
+import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.redis.Layout;
 import io.github.probkit.redis.RedisBloomFilter;
@@ -462,6 +465,136 @@ final class RedisCli {
           t.store.delete(t.name);
           t.store.importFrom(
               t.name, new ByteArrayInputStream(union.toByteArray()), RedisOptions.defaults());
+          return 0;
+        });
+  }
+
+  // ---- merge
+
+  /** The structure a URI names, read whole (its export) by {@code reader}: a merge's SRC. */
+  static <T> T read(Path p, SketchFiles.Reader<T> reader) {
+    try {
+      return with(
+          p,
+          t -> {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            t.store.open(t.name).exportTo(bytes);
+            return reader.read(new ByteArrayInputStream(bytes.toByteArray()));
+          });
+    } catch (IOException e) {
+      throw new CliException(RedisUri.of(p) + ": " + Main.describe(e), e);
+    }
+  }
+
+  /**
+   * {@code filter merge} into a filter in Redis: the union of {@code sources} (files or URIs, each
+   * read whole) ORed into a Bloom or blocked filter, or added into a counting filter, in place.
+   */
+  static int filterMerge(Path p, List<Path> sources, boolean replace) throws IOException {
+    refuseDestination(p, sources, replace);
+    MembershipFilter union = FilterCommand.Merge.merge(sources);
+    return mergeInto(
+        p,
+        sources.get(0),
+        replace,
+        union::writeTo,
+        s -> {
+          if (s instanceof RedisBloomFilter) {
+            RedisBloomFilter b = (RedisBloomFilter) s;
+            b.checkMergeable(union);
+            return () -> b.merge(union);
+          }
+          if (s instanceof RedisCountingBloomFilter && union instanceof CountingBloomFilter) {
+            RedisCountingBloomFilter c = (RedisCountingBloomFilter) s;
+            c.checkMergeable((CountingBloomFilter) union);
+            return () -> c.merge((CountingBloomFilter) union);
+          }
+          if (s instanceof RedisCountingBloomFilter) {
+            throw new IllegalArgumentException(
+                "cannot merge a "
+                    + union.type().label()
+                    + " filter into '"
+                    + s.name()
+                    + "', a "
+                    + s.describe());
+          }
+          throw new CliException(
+              RedisUri.of(p)
+                  + ": a "
+                  + s.describe()
+                  + "; merging into Redis is supported for bloom, blocked and counting filters");
+        });
+  }
+
+  /** {@code cms merge} into a sketch in Redis: the sum of {@code sources} added in place. */
+  static int cmsMerge(Path p, List<Path> sources, boolean replace) throws IOException {
+    refuseDestination(p, sources, replace);
+    CountMinSketch sum = CmsCommand.Merge.sum(sources);
+    return mergeInto(
+        p,
+        sources.get(0),
+        replace,
+        sum::writeTo,
+        s -> {
+          if (!(s instanceof RedisCountMinSketch)) {
+            throw new CliException(
+                RedisUri.of(p) + ": a " + s.describe() + ", not a count-min sketch");
+          }
+          RedisCountMinSketch c = (RedisCountMinSketch) s;
+          c.checkMergeable(sum);
+          return () -> c.merge(sum);
+        });
+  }
+
+  /** Refuses a source that is the destination itself, as for files (counts would add twice). */
+  private static void refuseDestination(Path p, List<Path> sources, boolean replace) {
+    for (Path src : sources) {
+      if (!replace && RedisUri.of(p).equals(RedisUri.of(src))) {
+        throw SketchFiles.includedAlready(RedisUri.of(src));
+      }
+    }
+  }
+
+  /** What a merge does to an existing structure, once {@link Merger#check} has accepted it. */
+  interface Merger {
+    Runnable check(RedisStructure dest);
+  }
+
+  /**
+   * Merges {@code union} (the sources' union, already read, in the library) into the structure
+   * {@code p} names: a missing one (or, with {@code replace}, the one deleted) is created from it;
+   * an existing one is checked, before anything is written, and merged in place.
+   */
+  private static int mergeInto(
+      Path p, Path firstSource, boolean replace, SketchFiles.Writer union, Merger merger)
+      throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    union.write(bytes);
+    return with(
+        p,
+        t -> {
+          if (replace) {
+            t.store.delete(t.name);
+          }
+          if (!t.store.exists(t.name)) {
+            try {
+              t.store.importFrom(
+                  t.name, new ByteArrayInputStream(bytes.toByteArray()), RedisOptions.defaults());
+              return 0;
+            } catch (RedisStoreException e) {
+              if (!t.store.exists(t.name)) {
+                throw e;
+              }
+              // another client created it meanwhile: merge into that one
+            }
+          }
+          Runnable merge;
+          try {
+            merge = merger.check(t.store.open(t.name));
+          } catch (IllegalArgumentException e) {
+            throw new CliException(firstSource + ": " + e.getMessage() + "; nothing was changed");
+          }
+          merge.run();
           return 0;
         });
   }

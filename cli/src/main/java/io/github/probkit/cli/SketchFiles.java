@@ -249,16 +249,21 @@ final class SketchFiles {
     if (!replace && Files.exists(dest)) {
       for (Path p : sources) {
         if (sameFile(p, dest)) {
-          throw new CliException(
-              p
-                  + ": is the destination, which merge includes already"
-                  + " (--replace merges the sources alone)");
+          throw includedAlready(p);
         }
       }
       parts.add(dest);
     }
     parts.addAll(sources);
     return parts;
+  }
+
+  /** The error for a merge's source that is its destination (counts would be added twice). */
+  static CliException includedAlready(Object source) {
+    return new CliException(
+        source
+            + ": is the destination, which merge includes already"
+            + " (--replace merges the sources alone)");
   }
 
   private static boolean sameFile(Path a, Path b) {

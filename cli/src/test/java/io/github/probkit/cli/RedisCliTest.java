@@ -11,6 +11,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The commands on redis:// URIs, against a real redis-server (skipped without one, as the redis
@@ -193,6 +195,222 @@ class RedisCliTest {
     }
   }
 
+  /**
+   * Creates FILE (a filter of TYPE, or a count-min sketch) holding the keys k{from} ... k{to-1}.
+   */
+  private static void build(Path file, String type, int from, int to) {
+    StringBuilder keys = new StringBuilder();
+    for (int i = from; i < to; i++) {
+      keys.append('k').append(i).append('\n');
+    }
+    if (type.equals("cms")) {
+      ok("cms", "create", file.toString(), "--width", "3000", "--depth", "4");
+      assertThat(Cli.runWithInput(keys.toString(), "cms", "add", file.toString()).exit).isZero();
+    } else {
+      ok("filter", "create", file.toString(), "--type", type, "--expected", "5000");
+      assertThat(Cli.runWithInput(keys.toString(), "filter", "add", file.toString()).exit).isZero();
+    }
+  }
+
+  private static byte[] export(String key, Path dir) throws IOException {
+    Path out = dir.resolve(key + ".exported");
+    ok("export", uri(key), out.toString(), "--force");
+    return Files.readAllBytes(out);
+  }
+
+  /**
+   * merge into a redis:// DEST, from files and from redis:// SRCs, and from redis:// SRCs into a
+   * file: the result is the file-built union's bytes.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"bloom", "blocked", "counting", "cms"})
+  void mergesIntoAndFromRedisGiveTheFilesUnion(String type) throws IOException {
+    String cmd = type.equals("cms") ? "cms" : "filter";
+    Path a = dir.resolve("a.bin");
+    Path b = dir.resolve("b.bin");
+    build(a, type, 0, 3000);
+    build(b, type, 2000, 4500);
+    Path union = dir.resolve("union.bin");
+    ok(cmd, "merge", union.toString(), a.toString(), b.toString());
+    byte[] expected = Files.readAllBytes(union);
+
+    // A missing DEST is created from the first merge; the second merges into it in place.
+    String dest = "merged-" + type;
+    ok(cmd, "merge", uri(dest), a.toString());
+    assertThat(export(dest, dir)).isEqualTo(Files.readAllBytes(a));
+    ok(cmd, "merge", uri(dest), b.toString());
+    assertThat(export(dest, dir)).isEqualTo(expected);
+
+    // redis:// SRCs, into Redis and into a file.
+    ok("import", b.toString(), uri("src-" + type));
+    ok(cmd, "merge", uri("both-" + type), a.toString(), uri("src-" + type));
+    assertThat(export("both-" + type, dir)).isEqualTo(expected);
+    Path file = dir.resolve("from-redis.bin");
+    ok(cmd, "merge", file.toString(), a.toString(), uri("src-" + type));
+    assertThat(Files.readAllBytes(file)).isEqualTo(expected);
+
+    // --replace: DEST becomes the union of the SRCs alone (DEST may be one of them).
+    ok(cmd, "merge", "--replace", uri(dest), b.toString());
+    assertThat(export(dest, dir)).isEqualTo(Files.readAllBytes(b));
+    ok(cmd, "merge", "--replace", uri(dest), uri(dest), a.toString());
+    assertThat(export(dest, dir)).isEqualTo(expected);
+    // Without it, DEST among the SRCs would count it twice: refused, as for files.
+    Cli twice = Cli.run(cmd, "merge", uri(dest), uri(dest));
+    assertThat(twice.exit).isEqualTo(1);
+    assertThat(twice.err)
+        .isEqualTo(
+            "probkit: "
+                + uri(dest)
+                + ": is the destination, which merge includes already"
+                + " (--replace merges the sources alone)\n");
+  }
+
+  /**
+   * Keys another client adds while filter merge ORs a 12 MB filter into Redis are all there
+   * afterwards: the result is the library's filter of the source and every added key.
+   */
+  @Test
+  void keysAddedDuringACommandLineMergeAreKept() throws Exception {
+    io.github.probkit.filter.BlockedBloomFilter source =
+        io.github.probkit.filter.BlockedBloomFilter.create(10_000_000, 0.01);
+    io.github.probkit.filter.BlockedBloomFilter all =
+        io.github.probkit.filter.BlockedBloomFilter.create(10_000_000, 0.01);
+    for (int i = 0; i < 100_000; i++) {
+      source.add("src" + i);
+      all.add("src" + i);
+    }
+    Path file = dir.resolve("source.bin");
+    try (java.io.OutputStream out = Files.newOutputStream(file)) {
+      source.writeTo(out);
+    }
+    ok("filter", "create", uri("live"), "--type", "blocked", "--expected", "10000000");
+    java.util.concurrent.atomic.AtomicBoolean merging =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    java.util.concurrent.atomic.AtomicInteger batches =
+        new java.util.concurrent.atomic.AtomicInteger();
+    List<String> added = new java.util.ArrayList<>();
+    java.util.concurrent.CompletableFuture<Void> adder =
+        java.util.concurrent.CompletableFuture.runAsync(
+            () -> {
+              try (io.github.probkit.redis.RedisStore store =
+                  io.github.probkit.redis.RedisStore.connect(server.uri())) {
+                io.github.probkit.redis.RedisBloomFilter f =
+                    io.github.probkit.redis.RedisBloomFilter.open(store, "live");
+                while (merging.get()) {
+                  List<String> batch = new java.util.ArrayList<>();
+                  for (int i = 0; i < 500; i++) {
+                    batch.add("live" + batches.get() + "-" + i);
+                  }
+                  f.addAll(batch);
+                  added.addAll(batch);
+                  batches.incrementAndGet();
+                }
+              }
+            });
+    while (batches.get() < 3 && !adder.isDone()) {
+      Thread.sleep(1);
+    }
+    int before = batches.get();
+    ok("filter", "merge", uri("live"), file.toString());
+    int after = batches.get();
+    merging.set(false);
+    adder.get();
+    assertThat(after - before - 1).as("batches added wholly during the merge").isGreaterThan(0);
+    added.forEach(all::add);
+    java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+    all.writeTo(expected);
+    assertThat(java.util.Arrays.equals(export("live", dir), expected.toByteArray()))
+        .as(
+            "the export equals the library's filter of the source and the %d keys added",
+            added.size())
+        .isTrue();
+  }
+
+  /** Another shape, type or structure: one line naming both, exit 1, DEST unchanged. */
+  @Test
+  void mismatchedMergesAreRefusedLeavingRedisUnchanged() throws IOException {
+    Path small = dir.resolve("small.bin");
+    Path big = dir.resolve("big.bin");
+    ok("filter", "create", small.toString(), "--expected", "1000");
+    ok("filter", "create", big.toString(), "--expected", "2000");
+    ok("filter", "add", small.toString(), "a", "b");
+    ok("filter", "merge", uri("shaped"), small.toString());
+    byte[] before = export("shaped", dir);
+    Cli size = Cli.run("filter", "merge", uri("shaped"), big.toString());
+    assertThat(size.exit).isEqualTo(1);
+    assertThat(size.err.lines()).hasSize(1);
+    assertThat(size.err)
+        .startsWith("probkit: " + big + ": cannot merge a bloom filter of 19171 bits, 7 hashes")
+        .contains("into 'shaped', a bloom filter of 9586 bits, 7 hashes")
+        .endsWith("; nothing was changed\n");
+    Path counting = dir.resolve("counting.bin");
+    ok("filter", "create", counting.toString(), "--type", "counting", "--expected", "1000");
+    Cli type = Cli.run("filter", "merge", uri("shaped"), counting.toString());
+    assertThat(type.exit).isEqualTo(1);
+    assertThat(type.err).startsWith("probkit: " + counting + ": cannot merge a counting filter");
+    assertThat(export("shaped", dir)).isEqualTo(before);
+
+    ok("cms", "create", uri("cons"), "--width", "100", "--depth", "3", "--conservative");
+    ok("cms", "add", uri("cons"), "x");
+    Path standard = dir.resolve("standard.cms");
+    ok("cms", "create", standard.toString(), "--width", "100", "--depth", "3");
+    byte[] cons = export("cons", dir);
+    Cli rule = Cli.run("cms", "merge", uri("cons"), standard.toString());
+    assertThat(rule.exit).isEqualTo(1);
+    assertThat(rule.err)
+        .isEqualTo(
+            "probkit: "
+                + standard
+                + ": cannot merge a count-min sketch of 100 x 3, standard, xxh3(seed=0x0) into"
+                + " 'cons', a count-min sketch of 100 x 3, conservative, xxh3(seed=0x0), 1 shard"
+                + " (slot); nothing was changed\n");
+    assertThat(export("cons", dir)).isEqualTo(cons);
+
+    // Structures merge cannot take in Redis.
+    ok("hll", "create", uri("hll-dest"));
+    Cli hll = Cli.run("cms", "merge", uri("hll-dest"), standard.toString());
+    assertThat(hll.exit).isEqualTo(1);
+    assertThat(hll.err).startsWith("probkit: " + uri("hll-dest") + ": a hyperloglog");
+    ok("filter", "create", uri("scal"), "--type", "scalable", "--expected", "100");
+    Cli scalable = Cli.run("filter", "merge", uri("scal"), small.toString());
+    assertThat(scalable.exit).isEqualTo(1);
+    assertThat(scalable.err)
+        .contains("merging into Redis is supported for bloom, blocked and counting filters");
+  }
+
+  @Test
+  void mergesWithBadUrisAreOneLine() throws IOException {
+    Path a = dir.resolve("a.bin");
+    ok("filter", "create", a.toString(), "--expected", "100");
+    int port = RedisServerPorts.free();
+    String down = "redis://127.0.0.1:" + port + "/x";
+    for (String[] args :
+        List.of(
+            new String[] {"filter", "merge", down, a.toString()},
+            new String[] {"filter", "merge", dir.resolve("out.bin").toString(), a.toString(), down},
+            new String[] {"cms", "merge", down, a.toString()})) {
+      Cli c = Cli.run(args);
+      assertThat(c.exit).as(c.toString()).isEqualTo(1);
+      assertThat(c.err.lines()).as(c.toString()).hasSize(1);
+      assertThat(c.err).as(c.toString()).isNotEmpty();
+    }
+    assertThat(Cli.run("filter", "merge", down, a.toString()).err)
+        .startsWith("probkit: redis 127.0.0.1:" + port + ": unreachable or timed out");
+    assertThat(Files.exists(dir.resolve("out.bin"))).isFalse();
+    Cli noKey = Cli.run("filter", "merge", server.uri(), a.toString());
+    assertThat(noKey.exit).isEqualTo(2);
+    assertThat(noKey.err).startsWith("probkit: a redis URI names the structure after the host");
+    Cli missing = Cli.run("filter", "merge", uri("m"), a.toString(), uri("no-such"));
+    assertThat(missing.exit).isEqualTo(1);
+    assertThat(missing.err)
+        .isEqualTo(
+            "probkit: redis "
+                + server.hostPort()
+                + ": no probkit structure named 'no-such' (key '{no-such}' does not exist)\n");
+    Cli notThere = Cli.run("filter", "query", "-q", uri("m"), "k");
+    assertThat(notThere.exit).as("nothing was created").isEqualTo(2);
+  }
+
   @Test
   void badUrisAndUnreachableServersAreOneLine() throws IOException {
     Cli noKey = Cli.run("filter", "query", server.uri(), "x");
@@ -234,5 +452,22 @@ class RedisCliTest {
         .contains("io.github.probkit.cli.FilterCommand")
         .doesNotContain("redis.clients")
         .doesNotContain("io.github.probkit.redis");
+    // merge, whose SRCs and DEST may be URIs, on files too.
+    Path cms = dir.resolve("c.cms");
+    ok("cms", "create", cms.toString(), "--width", "10", "--depth", "2");
+    for (List<String> args :
+        List.of(
+            List.of("filter", "merge", dir.resolve("u.bin").toString(), file.toString()),
+            List.of("cms", "merge", dir.resolve("u.cms").toString(), cms.toString()))) {
+      Probkit.Result m =
+          Probkit.finish(
+              Probkit.builder(List.of("-verbose:class"), args.toArray(new String[0])).start());
+      assertThat(m.exit()).as(m.toString()).isZero();
+      assertThat(m.out())
+          .as(String.join(" ", args))
+          .contains("io.github.probkit.cli.SketchFiles")
+          .doesNotContain("redis.clients")
+          .doesNotContain("io.github.probkit.redis");
+    }
   }
 }

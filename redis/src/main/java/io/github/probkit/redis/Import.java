@@ -163,9 +163,22 @@ final class Import {
             meta,
             false,
             m -> {
+              List<Object[]> segments = segments(name, m, layers);
+              for (Object[] seg : segments) {
+                RedisStructure.presize(store, (String) seg[0], (Long) seg[1]);
+              }
+              boolean swap = type == StructureType.COUNT_MIN_SKETCH;
               try (Segments out =
                   new Segments(
-                      store, segments(name, m, layers), type == StructureType.COUNT_MIN_SKETCH)) {
+                      segments,
+                      CHUNK,
+                      (segment, key, at, part) -> {
+                        if (swap) {
+                          RedisCountMinSketch.swapCounters(part, part.length);
+                        }
+                        byte[] k = RedisStructure.bytes(key);
+                        store.call(() -> store.jedis().setrange(k, at, part));
+                      })) {
                 source.writeTo(out);
               } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -206,7 +219,7 @@ final class Import {
   /**
    * A source that writes the payload of a structure's file: its header, parameters and CRC dropped.
    */
-  private static Source payloadOf(FileWriter file) {
+  static Source payloadOf(FileWriter file) {
     return out -> file.writeTo(new PayloadFilter(out));
   }
 
@@ -272,26 +285,30 @@ final class Import {
   }
 
   /**
-   * Writes a byte stream into consecutive strings, each sized once, in chunks of 4 MiB (whole
-   * 8-byte groups: segments and chunks are multiples of 8 bytes); {@code swapCounters} reverses
-   * each 8-byte counter on the way (count-min's are big-endian in Redis).
+   * What {@link Segments} does with each chunk: {@code part} goes at {@code offset} of {@code key}.
+   */
+  interface ChunkAction {
+    void apply(int segment, String key, long offset, byte[] part);
+  }
+
+  /**
+   * Cuts a byte stream into chunks of at most {@code chunk} bytes that never straddle two of the
+   * consecutive strings {@code segments} ({key, length}) and hands each to an action: the import
+   * writes it there ({@code SETRANGE}), a merge combines it with what is there. Segments and chunks
+   * are multiples of 8 bytes, so a chunk holds whole counters.
    */
   static final class Segments implements AutoCloseable {
-    private final RedisStore store;
     private final List<Object[]> segments;
-    private final boolean swapCounters;
-    private final byte[] buf = new byte[CHUNK];
+    private final ChunkAction action;
+    private final byte[] buf;
     private int fill;
     private int segment;
     private long offset;
 
-    Segments(RedisStore store, List<Object[]> segments, boolean swapCounters) {
-      this.store = store;
+    Segments(List<Object[]> segments, int chunk, ChunkAction action) {
       this.segments = segments;
-      this.swapCounters = swapCounters;
-      for (Object[] s : segments) {
-        RedisStructure.presize(store, (String) s[0], (Long) s[1]);
-      }
+      this.action = action;
+      this.buf = new byte[chunk];
     }
 
     void write(byte[] b, int off, int len) {
@@ -313,13 +330,8 @@ final class Import {
 
     private void flush() {
       if (fill > 0) {
-        byte[] key = RedisStructure.bytes((String) segments.get(segment)[0]);
-        byte[] part = java.util.Arrays.copyOf(buf, fill);
-        if (swapCounters) {
-          RedisCountMinSketch.swapCounters(part, fill);
-        }
-        long at = offset;
-        store.call(() -> store.jedis().setrange(key, at, part));
+        action.apply(
+            segment, (String) segments.get(segment)[0], offset, java.util.Arrays.copyOf(buf, fill));
         offset += fill;
         fill = 0;
       }

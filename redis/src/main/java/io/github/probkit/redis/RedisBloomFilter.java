@@ -2,6 +2,7 @@ package io.github.probkit.redis;
 
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.io.StructureType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -221,6 +222,64 @@ public final class RedisBloomFilter extends RedisStructure {
     }
     queueBitfield(b, k, shard, pos, set ? SET : GET, U1, set ? ONE : null);
     b.endKey();
+  }
+
+  // ---- merging
+
+  /**
+   * ORs the bits of {@code other}, a library filter of the same type, size, hash count and hashing
+   * (one built elsewhere, or read from a file), into this filter: afterwards it holds the keys of
+   * both, and its export is the file of their merge. Keys other clients add meanwhile are all kept:
+   * each 1 MiB range of a shard is ORed by one atomic script (zero ranges are skipped), never read
+   * whole and written back. A merge that failed may be run again (OR is idempotent).
+   *
+   * @throws IllegalArgumentException before anything is written, when the filters differ in shape
+   */
+  public RedisBloomFilter merge(MembershipFilter other) {
+    checkMergeable(other);
+    mergePayload(
+        other::writeTo,
+        true,
+        (s, key, at, part) -> {
+          if (!allZero(part)) {
+            List<byte[]> keys =
+                List.of(shardKeys[s], bytes(key + ":merge-a"), bytes(key + ":merge-b"));
+            List<byte[]> args = List.of(ascii(at), part);
+            script("merge", true, Scripts.BIT_OR, keys, args, 0, 1);
+          }
+        });
+    return this;
+  }
+
+  /**
+   * Refuses, naming both, a filter that {@link #merge} would not accept: another type, size, hash
+   * count or hashing.
+   */
+  public void checkMergeable(MembershipFilter other) {
+    int hashes =
+        other instanceof BloomFilter
+            ? ((BloomFilter) other).hashCount()
+            : other instanceof BlockedBloomFilter ? ((BlockedBloomFilter) other).hashCount() : -1;
+    checkMerge(
+        other.type() == meta.type
+            && other.bitSize() == m
+            && hashes == k
+            && other.hashStrategy().equals(meta.hash),
+        other.type().label()
+            + " filter of "
+            + other.bitSize()
+            + " bits, "
+            + (hashes < 0 ? "" : hashes + " hashes, ")
+            + other.hashStrategy());
+  }
+
+  private static boolean allZero(byte[] b) {
+    for (byte x : b) {
+      if (x != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // ---- introspection

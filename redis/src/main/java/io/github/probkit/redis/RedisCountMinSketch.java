@@ -39,9 +39,6 @@ import redis.clients.jedis.Response;
 public final class RedisCountMinSketch extends RedisStructure {
   private static final byte[] STANDARD = bytes("standard");
   private static final byte[] CONSERVATIVE = bytes("conservative");
-  private static final Arg OVERFLOW = new Arg("OVERFLOW");
-  private static final Arg SAT = new Arg("SAT");
-  private static final Arg INCRBY = new Arg("INCRBY");
   private static final Arg I64 = new Arg("i64");
 
   private final int width;
@@ -356,6 +353,76 @@ public final class RedisCountMinSketch extends RedisStructure {
         b[i + 7 - j] = t;
       }
     }
+  }
+
+  // ---- merging
+
+  /**
+   * Adds the counters (and, conservative, the total) of {@code other}, a library sketch of the same
+   * dimensions, update rule and hashing, into this sketch, saturating at 2^63 - 1 as {@link
+   * CountMinSketch#merge} does: each non-zero counter by an {@code OVERFLOW SAT INCRBY i64}, in
+   * commands of up to the store's batch size of counters, each atomic. Additions commute with other
+   * clients' standard adds, none is lost, and the export is the file of the library's merge. A
+   * conservative total is raised first, so that no reader ever sees a counter above the total. Not
+   * idempotent: after a failure, the message says how many bytes of the source were added.
+   *
+   * @throws IllegalArgumentException before anything is written, when the sketches differ in shape
+   */
+  public RedisCountMinSketch merge(CountMinSketch other) {
+    checkMergeable(other);
+    if (conservative && other.totalCount() != 0) {
+      store.run(
+          this,
+          "merge",
+          false,
+          0,
+          bt -> {
+            queue(
+                bt,
+                new CommandArguments(redis.clients.jedis.Protocol.Command.BITFIELD)
+                    .key(new Arg(totalKey))
+                    .add(OVERFLOW)
+                    .add(SAT)
+                    .add(INCRBY)
+                    .add(I64)
+                    .add(Arg.of(0))
+                    .add(Arg.of(other.totalCount())));
+            bt.endKey();
+          });
+    }
+    mergePayload(
+        other::writeTo,
+        false,
+        (s, key, at, part) -> {
+          ByteBuffer le = ByteBuffer.wrap(part).order(ByteOrder.LITTLE_ENDIAN);
+          long[] offset = new long[part.length / 8];
+          long[] value = new long[part.length / 8];
+          int n = 0;
+          for (int i = 0; i + 8 <= part.length; i += 8) {
+            long v = le.getLong(i);
+            if (v != 0) {
+              offset[n] = 8 * (at + i);
+              value[n++] = v;
+            }
+          }
+          addCells(s, I64, offset, value, n);
+        });
+    return this;
+  }
+
+  /** Refuses, naming both, a sketch of other dimensions, update rule or hashing. */
+  public void checkMergeable(CountMinSketch other) {
+    checkMerge(
+        other.width() == width
+            && other.depth() == depth
+            && other.isConservative() == conservative
+            && other.hashStrategy().equals(meta.hash),
+        "count-min sketch of "
+            + other.width()
+            + " x "
+            + other.depth()
+            + (other.isConservative() ? ", conservative, " : ", standard, ")
+            + other.hashStrategy());
   }
 
   // ---- introspection

@@ -29,9 +29,6 @@ import redis.clients.jedis.Response;
  */
 public final class RedisCountingBloomFilter extends RedisStructure {
   private static final Arg U4 = new Arg("u4");
-  private static final Arg OVERFLOW = new Arg("OVERFLOW");
-  private static final Arg SAT = new Arg("SAT");
-  private static final Arg INCRBY = new Arg("INCRBY");
   private static final Arg ONE = new Arg("1");
   private static final byte[] ADD = bytes("add");
   private static final byte[] REMOVE = bytes("remove");
@@ -273,6 +270,58 @@ public final class RedisCountingBloomFilter extends RedisStructure {
   }
 
   // ---- introspection
+
+  // ---- merging
+
+  /**
+   * Adds the counters of {@code other}, a library counting filter of the same counters, hash count
+   * and hashing, into this filter, saturating at 15 as {@link CountingBloomFilter#merge} does: each
+   * non-zero counter by an {@code OVERFLOW SAT INCRBY u4}, in commands of up to the store's batch
+   * size of counters, each atomic. Increments commute, so keys other clients add meanwhile are all
+   * kept. Not idempotent: after a failure, the message says how many bytes of the source were
+   * added.
+   *
+   * @throws IllegalArgumentException before anything is written, when the filters differ in shape
+   */
+  public RedisCountingBloomFilter merge(CountingBloomFilter other) {
+    checkMergeable(other);
+    mergePayload(
+        other::writeTo,
+        false,
+        (s, key, at, part) -> {
+          long[] offset = new long[2 * part.length];
+          long[] value = new long[2 * part.length];
+          int n = 0;
+          for (int i = 0; i < part.length; i++) {
+            int b = part[i] & 0xFF;
+            long bit = 8 * (at + i);
+            if ((b & 0xF) != 0) { // the even counter: the low nibble, Redis bits 4..7 of the byte
+              offset[n] = bit + 4;
+              value[n++] = b & 0xF;
+            }
+            if (b >>> 4 != 0) {
+              offset[n] = bit;
+              value[n++] = b >>> 4;
+            }
+          }
+          addCells(s, U4, offset, value, n);
+        });
+    return this;
+  }
+
+  /** Refuses, naming both, a filter of other counters, hash count or hashing. */
+  public void checkMergeable(CountingBloomFilter other) {
+    checkMerge(
+        other.counterCount() == m
+            && other.hashCount() == k
+            && other.hashStrategy().equals(meta.hash),
+        "counting filter of "
+            + other.counterCount()
+            + " counters, "
+            + other.hashCount()
+            + " hashes, "
+            + other.hashStrategy());
+  }
 
   public long counterCount() {
     return m;

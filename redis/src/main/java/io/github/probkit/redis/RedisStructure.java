@@ -5,6 +5,7 @@ import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -206,6 +207,9 @@ public abstract class RedisStructure {
 
   static final Arg SET = new Arg("SET");
   static final Arg GET = new Arg("GET");
+  static final Arg OVERFLOW = new Arg("OVERFLOW");
+  static final Arg SAT = new Arg("SAT");
+  static final Arg INCRBY = new Arg("INCRBY");
 
   /**
    * A command argument passed to Jedis as is: its own wrapper of a byte[] copies the array, which
@@ -337,6 +341,91 @@ public abstract class RedisStructure {
     throw new IllegalArgumentException(
         "a key must be a byte[], a CharSequence or a Long, was "
             + (k == null ? "null" : k.getClass().getName()));
+  }
+
+  // ---- merging
+
+  /**
+   * The bytes of a shard that one merge command or script handles: small enough that Redis, which
+   * runs one command at a time, answers other clients between chunks within milliseconds.
+   */
+  static final int MERGE_CHUNK = 1 << 20;
+
+  /**
+   * Streams the payload of the library structure that {@code file} writes (the same bytes as this
+   * structure's, of the same shape) to {@code action} in chunks of at most {@link #MERGE_CHUNK}
+   * bytes within one shard. A failure says how far the merge got and whether running it again is
+   * safe ({@code idempotent}: OR, not addition).
+   */
+  final void mergePayload(Import.FileWriter file, boolean idempotent, Import.ChunkAction action) {
+    List<Object[]> segments = new ArrayList<>();
+    for (int s = 0; s < meta.shards; s++) {
+      segments.add(new Object[] {meta.layout.shardKey(name, s), meta.shardLength(s)});
+    }
+    long[] done = {0};
+    try (Import.Segments out =
+        new Import.Segments(
+            segments,
+            MERGE_CHUNK,
+            (s, key, at, part) -> {
+              action.apply(s, key, at, part);
+              done[0] += part.length;
+            })) {
+      Import.payloadOf(file).writeTo(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (RedisStoreException e) {
+      String why = e.getMessage().substring(("redis " + store.server() + ": ").length());
+      throw new RedisStoreException(
+          store.server(),
+          "merge into '"
+              + name
+              + "' stopped after "
+              + done[0]
+              + " of its "
+              + meta.payload
+              + " bytes ("
+              + (idempotent
+                  ? "merging the same source again is safe"
+                  : "the counters of those bytes were added: merging the same source again would add them twice")
+              + "): "
+              + why,
+          -1,
+          e);
+    }
+  }
+
+  /**
+   * Adds {@code value[i]} to the cell of {@code type} at Redis bit {@code offset[i]} of shard
+   * {@code s}, saturating ({@code OVERFLOW SAT INCRBY}) as the library's merges do, for i in [0,
+   * n): commands of up to the store's batch size of cells, pipelined, each atomic. Adds commute
+   * with other clients' adds, so none is lost.
+   */
+  final void addCells(int s, Arg type, long[] offset, long[] value, int n) {
+    int per = store.batchSize();
+    store.run(
+        this,
+        "merge",
+        false,
+        0,
+        bt -> {
+          for (int from = 0; from < n; from += per) {
+            CommandArguments args = bitfield(s, false).add(OVERFLOW).add(SAT);
+            for (int i = from; i < Math.min(n, from + per); i++) {
+              args.add(INCRBY).add(type).add(Arg.of(offset[i])).add(Arg.of(value[i]));
+            }
+            queue(bt, args);
+            bt.endKey();
+          }
+        });
+  }
+
+  /** Refuses a merge of {@code what} unless {@code ok}, naming both structures. */
+  final void checkMerge(boolean ok, String what) {
+    if (!ok) {
+      throw new IllegalArgumentException(
+          "cannot merge a " + what + " into '" + name + "', a " + describe());
+    }
   }
 
   // ---- identity

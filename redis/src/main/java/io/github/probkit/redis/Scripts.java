@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
  * cache.
  */
 final class Scripts {
+  static final byte[] BIT_OR = load("bitor.lua");
   static final byte[] COUNTING = load("counting.lua");
   static final byte[] COUNT_MIN = load("countmin.lua");
   static final byte[] LOGLOG = load("loglog.lua");
