@@ -200,6 +200,22 @@ final class Goals {
               true,
               "FastFilter 1.0.2 has no BinaryFuse8; XorFuse8 at equal FPR (0.39 %)"),
           new Goal(
+              "counting Bloom query, long",
+              Fig.filterQuery("mightContainLong", "probkit-counting", MILLION),
+              Fig.filterQuery("mightContainLong", "fastfilter-counting", MILLION),
+              NONE,
+              1,
+              true,
+              "at least at FastFilter's counting figures; 4-bit counters in both"),
+          new Goal(
+              "counting Bloom add, long",
+              Fig.filterAdd("addLong", "probkit-counting", MILLION),
+              Fig.filterAdd("addLong", "fastfilter-counting", MILLION),
+              NONE,
+              1,
+              true,
+              "at least at FastFilter's counting figures; neither is thread-safe"),
+          new Goal(
               "cuckoo query, long",
               Fig.filterQuery("mightContainLong", "probkit-cuckoo8", MILLION),
               Fig.filterQuery("mightContainLong", "fastfilter-cuckoo8", MILLION),

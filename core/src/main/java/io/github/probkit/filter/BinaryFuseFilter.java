@@ -493,7 +493,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
   public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
     Batch.checkRange(from, to, keys.length, present.length);
     return (int)
-        Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, n, present, at));
+        Batch.overLongs(hash, keys, from, to, (h, ints, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
@@ -503,7 +503,12 @@ public final class BinaryFuseFilter implements MembershipFilter {
     Batch.checkRange(0, count, count, present.length);
     return (int)
         Batch.overSlices(
-            hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, n, present, at));
+            hash,
+            buf,
+            offsets,
+            lengths,
+            count,
+            (h, ints, n, at) -> containsChunk(h, n, present, at));
   }
 
   /** True: a key's three slots and fingerprint come from its hash alone. */
@@ -515,7 +520,8 @@ public final class BinaryFuseFilter implements MembershipFilter {
   @Override
   public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
     Batch.checkRange(from, to, hashes.length, present.length);
-    return (int) Batch.overHashes(hashes, from, to, (h, n, at) -> containsChunk(h, n, present, at));
+    return (int)
+        Batch.overHashes(hashes, from, to, (h, ints, n, at) -> containsChunk(h, n, present, at));
   }
 
   private int containsChunk(long[] h, int n, boolean[] present, int at) {

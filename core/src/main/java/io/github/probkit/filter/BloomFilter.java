@@ -316,7 +316,7 @@ public final class BloomFilter implements MergeableFilter {
     }
     Batch.checkRange(from, to, keys.length, present.length);
     return (int)
-        Batch.overLongs(hash, keys, from, to, (h, n, at) -> containsChunk(h, n, present, at));
+        Batch.overLongs(hash, keys, from, to, (h, ints, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
@@ -329,7 +329,12 @@ public final class BloomFilter implements MergeableFilter {
     Batch.checkRange(0, count, count, present.length);
     return (int)
         Batch.overSlices(
-            hash, buf, offsets, lengths, count, (h, n, at) -> containsChunk(h, n, present, at));
+            hash,
+            buf,
+            offsets,
+            lengths,
+            count,
+            (h, ints, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
@@ -338,7 +343,7 @@ public final class BloomFilter implements MergeableFilter {
       return MergeableFilter.super.addAll(keys, from, to);
     }
     Objects.checkFromToIndex(from, to, keys.length);
-    return Batch.overLongs(hash, keys, from, to, (h, n, at) -> addChunk(h, n));
+    return Batch.overLongs(hash, keys, from, to, (h, ints, n, at) -> addChunk(h, n));
   }
 
   @Override
@@ -347,7 +352,7 @@ public final class BloomFilter implements MergeableFilter {
       return MergeableFilter.super.addAll(buf, offsets, lengths, count);
     }
     Batch.checkSlices(buf, offsets, lengths, count);
-    return Batch.overSlices(hash, buf, offsets, lengths, count, (h, n, at) -> addChunk(h, n));
+    return Batch.overSlices(hash, buf, offsets, lengths, count, (h, ints, n, at) -> addChunk(h, n));
   }
 
   /** True unless hashed with FNV-1a, whose second hash is a second pass over the key. */
@@ -362,7 +367,8 @@ public final class BloomFilter implements MergeableFilter {
       return MergeableFilter.super.mightContainAllHashes(hashes, from, to, present);
     }
     Batch.checkRange(from, to, hashes.length, present.length);
-    return (int) Batch.overHashes(hashes, from, to, (h, n, at) -> containsChunk(h, n, present, at));
+    return (int)
+        Batch.overHashes(hashes, from, to, (h, ints, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
@@ -371,7 +377,7 @@ public final class BloomFilter implements MergeableFilter {
       return MergeableFilter.super.addAllHashes(hashes, from, to);
     }
     Objects.checkFromToIndex(from, to, hashes.length);
-    return Batch.overHashes(hashes, from, to, (h, n, at) -> addChunk(h, n));
+    return Batch.overHashes(hashes, from, to, (h, ints, n, at) -> addChunk(h, n));
   }
 
   /**

@@ -97,12 +97,34 @@ public final class Batch {
 
   /**
    * A filter's work on one chunk: keys {@code [at, at + n)} of the batch, whose hashes are {@code
-   * h[0, n)}.
+   * h[0, n)}; {@code ints} has room for {@link #CHUNK} values of the op's own (block addresses).
    */
   @FunctionalInterface
   public interface ChunkOp {
     /** Returns what the chunk adds to the batch's result (keys present, or adds that changed). */
-    int apply(long[] h, int n, int at);
+    int apply(long[] h, int[] ints, int n, int at);
+  }
+
+  /**
+   * The arrays a batch works in, one pair per thread, so that a batch allocates nothing (a pair per
+   * call cost 3 KiB, 0.75 bytes per key at 4,096 keys a call). A batch that finds its thread's pair
+   * taken (one started inside another) gets a pair of its own.
+   */
+  private static final class Scratch {
+    final long[] hashes = new long[CHUNK];
+    final int[] ints = new int[CHUNK];
+    boolean taken;
+  }
+
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  private static Scratch take() {
+    Scratch s = SCRATCH.get();
+    if (s.taken) {
+      return new Scratch();
+    }
+    s.taken = true;
+    return s;
   }
 
   /**
@@ -110,16 +132,21 @@ public final class Batch {
    * hash.hash64(long)}; returns the sum of what the chunks return.
    */
   public static long overLongs(HashStrategy hash, long[] keys, int from, int to, ChunkOp op) {
-    long[] h = new long[Math.min(CHUNK, to - from)];
-    long sum = 0;
-    for (int at = from; at < to; at += h.length) {
-      int n = Math.min(h.length, to - at);
-      for (int i = 0; i < n; i++) {
-        h[i] = hash.hash64(keys[at + i]);
+    Scratch s = take();
+    try {
+      long[] h = s.hashes;
+      long sum = 0;
+      for (int at = from; at < to; at += CHUNK) {
+        int n = Math.min(CHUNK, to - at);
+        for (int i = 0; i < n; i++) {
+          h[i] = hash.hash64(keys[at + i]);
+        }
+        sum += op.apply(h, s.ints, n, at);
       }
-      sum += op.apply(h, n, at);
+      return sum;
+    } finally {
+      s.taken = false;
     }
-    return sum;
   }
 
   /**
@@ -127,14 +154,19 @@ public final class Batch {
    * op} may rewrite it); returns the sum of what the chunks return.
    */
   public static long overHashes(long[] hashes, int from, int to, ChunkOp op) {
-    long[] h = new long[Math.min(CHUNK, to - from)];
-    long sum = 0;
-    for (int at = from; at < to; at += h.length) {
-      int n = Math.min(h.length, to - at);
-      System.arraycopy(hashes, at, h, 0, n);
-      sum += op.apply(h, n, at);
+    Scratch s = take();
+    try {
+      long[] h = s.hashes;
+      long sum = 0;
+      for (int at = from; at < to; at += CHUNK) {
+        int n = Math.min(CHUNK, to - at);
+        System.arraycopy(hashes, at, h, 0, n);
+        sum += op.apply(h, s.ints, n, at);
+      }
+      return sum;
+    } finally {
+      s.taken = false;
     }
-    return sum;
   }
 
   /**
@@ -143,16 +175,21 @@ public final class Batch {
    */
   public static long overSlices(
       HashStrategy hash, byte[] buf, int[] offsets, int[] lengths, int count, ChunkOp op) {
-    long[] h = new long[Math.min(CHUNK, count)];
-    long sum = 0;
-    for (int at = 0; at < count; at += h.length) {
-      int n = Math.min(h.length, count - at);
-      for (int i = 0; i < n; i++) {
-        h[i] = hash.hash64(buf, offsets[at + i], lengths[at + i]);
+    Scratch s = take();
+    try {
+      long[] h = s.hashes;
+      long sum = 0;
+      for (int at = 0; at < count; at += CHUNK) {
+        int n = Math.min(CHUNK, count - at);
+        for (int i = 0; i < n; i++) {
+          h[i] = hash.hash64(buf, offsets[at + i], lengths[at + i]);
+        }
+        sum += op.apply(h, s.ints, n, at);
       }
-      sum += op.apply(h, n, at);
+      return sum;
+    } finally {
+      s.taken = false;
     }
-    return sum;
   }
 
   /**

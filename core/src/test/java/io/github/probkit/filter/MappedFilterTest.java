@@ -39,6 +39,8 @@ class MappedFilterTest {
     BLOCKED(() -> fill(BlockedBloomFilter.create(20_000, 0.02))),
     BLOCKED_FNV(() -> fill(BlockedBloomFilter.create(20_000, 0.02, HashStrategy.fnv1a()))),
     BLOCKED_TIGHT(() -> fill(BlockedBloomFilter.create(20_000, 0.0001))),
+    // k = 6, which the loaded filter's query unrolls; the mapped view's loop checks it.
+    BLOCKED_SIX(() -> fill(BlockedBloomFilter.withBits(20_000 * 10, 6))),
     FUSE8(() -> BinaryFuseFilter.create(ADDED, FingerprintBits.BITS_8)),
     FUSE16(() -> BinaryFuseFilter.create(ADDED, FingerprintBits.BITS_16)),
     FUSE_EMPTY(() -> BinaryFuseFilter.create(List.of(), FingerprintBits.BITS_8));
