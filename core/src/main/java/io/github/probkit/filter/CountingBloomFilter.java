@@ -229,6 +229,13 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     if (exact) {
       return addExact(h1, h2);
     }
+    // k = 7 (1 %, the default rate) given as a constant: the JIT then unrolls the loop (long keys
+    // at 10^6, alternating runs: 17.0 against 20.0 ns; the query's loop, which exits at the first
+    // zero counter, gains nothing so).
+    return k == 7 ? addPlain(h1, h2, 7) : addPlain(h1, h2, k);
+  }
+
+  private boolean addPlain(long h1, long h2, int k) {
     long[] w = words;
     boolean changed = false;
     for (int i = 0; i < k; i++, h1 += h2) {
