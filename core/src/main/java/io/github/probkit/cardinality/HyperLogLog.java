@@ -11,6 +11,8 @@ import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -207,17 +209,21 @@ public final class HyperLogLog implements CardinalitySketch {
     int bit = 6 * i;
     int b = bit >>> 3;
     int shift = bit & 7;
-    int word = (d[b] & 0xFF) | (d[b + 1] & 0xFF) << 8;
+    // The register's two bytes in one load (the pad byte makes b + 1 valid for the last one):
+    // two byte loads, each with its bounds check, cost ~0.3 ns of an add that changes nothing.
+    int word = (short) SHORT.get(d, b) & 0xFFFF;
     int old = (word >>> shift) & 63;
     if (r <= old) {
       return false;
     }
     word = (word & ~(63 << shift)) | (r << shift);
-    d[b] = (byte) word;
-    d[b + 1] = (byte) (word >>> 8);
+    SHORT.set(d, b, (short) word);
     changed(old, r, 64 - p, 1 << p);
     return true;
   }
+
+  private static final VarHandle SHORT =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
   private int register(int i) {
     int bit = 6 * i;

@@ -7,7 +7,6 @@ import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import com.dynatrace.hash4j.hashing.Hasher64;
-import com.dynatrace.hash4j.hashing.Hashing;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.hash.KeyEncoder;
 import io.github.probkit.internal.Compatibility;
@@ -17,7 +16,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -80,8 +78,9 @@ public final class HeavyHitters implements FrequencySketch {
    * paper's Stream-Summary, with a treap [4] for weighted adds), HeavyHittersMerge combines two
    * summaries, HeavyHittersFormat writes and reads them.
    *
-   * Flooding: items are placed in the table by PolymurHash 2.0 [5] keyed with 128 random bits per
-   * summary, an almost pairwise independent hash, so nobody without the key can choose items that
+   * Flooding: items are placed in the table by a hash keyed with random bits of the summary
+   * (Placement: vector multiply-shift, strongly universal, for items up to 64 bytes; PolymurHash 2.0
+   * [5], almost pairwise independent, beyond), so nobody without the key can choose items that
    * share a probe run. A public hash would not do, not even remixed with a key: XXH3 with a known
    * seed has full 64-bit collisions for the asking (32-byte items whose bytes 0-7 and 16-23 equal
    * its secret's all hash alike), which put every item in one probe run and made adds quadratic.
@@ -107,17 +106,17 @@ public final class HeavyHitters implements FrequencySketch {
    */
 
   private final int capacity;
-  private final Hasher64 placement;
+  private final Placement placement;
   private final long prioritySeed;
   private int size;
   private long total;
   private ItemTable table;
   private CountBuckets buckets;
 
-  private HeavyHitters(int capacity, Hasher64 placement) {
+  private HeavyHitters(int capacity, Placement placement) {
     this.capacity = capacity;
     this.placement = placement;
-    this.prioritySeed = placement.hashLongToLong(0x243f6a8885a308d3L);
+    this.prioritySeed = placement.prioritySeed();
     allocate(Math.min(capacity, INITIAL_SLOTS));
   }
 
@@ -157,21 +156,17 @@ public final class HeavyHitters implements FrequencySketch {
     checkAllocatable(
         (long) capacity * SLOT_BYTES + 4L * ItemTable.tableLength(capacity),
         "a heavy-hitters summary of capacity " + capacity);
-    return new HeavyHitters(capacity, randomPlacement());
+    return new HeavyHitters(capacity, Placement.random());
   }
 
-  /** A summary placing its items with {@code placement} (tests give a fixed or a public one). */
+  /** A summary placing every item with {@code placement} (tests give a fixed or a public one). */
   static HeavyHitters withPlacement(int capacity, Hasher64 placement) {
-    return new HeavyHitters(capacity, placement);
+    return new HeavyHitters(capacity, Placement.of(placement));
   }
 
-  /** The source of the placement keys; a result never depends on what it draws. */
-  private static final class Keys {
-    static final SecureRandom RANDOM = new SecureRandom();
-  }
-
-  private static Hasher64 randomPlacement() {
-    return Hashing.polymurHash2_0(0, Keys.RANDOM.nextLong(), Keys.RANDOM.nextLong());
+  /** A summary placing its items as usual, with the given keys (see Placement.keyed). */
+  static HeavyHitters withPlacementKeys(int capacity, long[] keys) {
+    return new HeavyHitters(capacity, Placement.keyed(keys));
   }
 
   // ---- adding
@@ -438,7 +433,7 @@ public final class HeavyHitters implements FrequencySketch {
 
   /** A summary of the given fields, for the format's reader, which has checked them. */
   static HeavyHitters of(int capacity, long total, Entries e) {
-    HeavyHitters h = new HeavyHitters(capacity, randomPlacement());
+    HeavyHitters h = new HeavyHitters(capacity, Placement.random());
     h.refill(e, total);
     return h;
   }

@@ -1,6 +1,5 @@
 package io.github.probkit.frequency;
 
-import com.dynatrace.hash4j.hashing.Hasher64;
 import io.github.probkit.hash.HashStrategy;
 import java.util.Arrays;
 
@@ -20,7 +19,7 @@ final class ItemTable {
   /** Per slot: an item reference, its length, placement and order hash. */
   static final int SLOT_BYTES = 4 + 4 + 4 + 8;
 
-  private final Hasher64 placement;
+  private final Placement placement;
 
   // Per slot; items[s] may be longer than lengths[s] (arrays are reused when an item is replaced).
   private byte[][] items;
@@ -33,7 +32,7 @@ final class ItemTable {
 
   private int mask;
 
-  ItemTable(Hasher64 placement, int slots) {
+  ItemTable(Placement placement, int slots) {
     this.placement = placement;
     items = new byte[slots][];
     lengths = new int[slots];
@@ -65,7 +64,7 @@ final class ItemTable {
   }
 
   int place(byte[] item, int off, int len) {
-    return (int) placement.hashBytesToLong(item, off, len);
+    return placement.place(item, off, len);
   }
 
   /** The slot of the item, or -1. */

