@@ -53,12 +53,7 @@ final class AsciiXxh3 {
       long first = f0 | (f1 << 8) | (f2 << 16) | (f3 << 24);
       long last = l0 | (l1 << 8) | (l2 << 16) | (l3 << 24);
       long modified = seed ^ ((long) Integer.reverseBytes((int) seed) << 32);
-      long value = ((SECRET_8 ^ SECRET_16) - modified) ^ (last | (first << 32));
-      value ^= Long.rotateLeft(value, 49) ^ Long.rotateLeft(value, 24);
-      value *= PRIME_MX2;
-      value ^= (value >>> 35) + n;
-      value *= PRIME_MX2;
-      return value ^ (value >>> 28);
+      return rrmxmx(((SECRET_8 ^ SECRET_16) - modified) ^ (last | (first << 32)), n);
     }
     if (n > 0) {
       int first = s.charAt(0);
@@ -72,6 +67,18 @@ final class AsciiXxh3 {
       return avalanche64(combined ^ flip);
     }
     return avalanche64(seed ^ SECRET_56 ^ SECRET_64);
+  }
+
+  /**
+   * The final mix of XXH3's 4-to-8-byte inputs, of {@code n} bytes: {@code value} is the input's
+   * first and last 4 bytes keyed by the secret and the seed.
+   */
+  static long rrmxmx(long value, int n) {
+    value ^= Long.rotateLeft(value, 49) ^ Long.rotateLeft(value, 24);
+    value *= PRIME_MX2;
+    value ^= (value >>> 35) + n;
+    value *= PRIME_MX2;
+    return value ^ (value >>> 28);
   }
 
   private static long avalanche64(long h) {

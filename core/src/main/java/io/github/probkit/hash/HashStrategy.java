@@ -144,12 +144,7 @@ public final class HashStrategy {
    * 6.8 to 7.0 in each).
    */
   private static long xxh3Long(long v) {
-    long h = Long.rotateLeft(v, 32) ^ 0xC73AB174C5ECD5A2L;
-    h ^= Long.rotateLeft(h, 49) ^ Long.rotateLeft(h, 24);
-    h *= 0x9FB21C651E98DF25L;
-    h ^= (h >>> 35) + 8;
-    h *= 0x9FB21C651E98DF25L;
-    return h ^ (h >>> 28);
+    return AsciiXxh3.rrmxmx(Long.rotateLeft(v, 32) ^ 0xC73AB174C5ECD5A2L, 8);
   }
 
   /** The hash of the bytes {@code encoder} writes for {@code key}. */
