@@ -48,7 +48,8 @@ public final class CmsCommand implements Runnable {
       name = "create",
       mixinStandardHelpOptions = true,
       description = {
-        "Create an empty sketch, sized by its error or by its dimensions.",
+        "Create a sketch, sized by its error or by its dimensions, counting the items of",
+        "--items F..., or of stdin unless it is a terminal (an empty sketch then).",
         "",
         "--epsilon and --delta give ceil(e/epsilon) counters by ceil(ln(1/delta)) rows;",
         "--width and --depth set them directly.",
@@ -58,10 +59,22 @@ public final class CmsCommand implements Runnable {
         "Examples:",
         "  probkit cms create terms.cms --epsilon 0.001 --delta 0.01      (5 rows of 2,719 counters)",
         "  probkit cms create terms.cms --width 2719 --depth 5 --conservative",
+        "  cut -f2 queries.tsv | probkit cms create terms.cms --epsilon 0.001 --delta 0.01",
       })
   static final class Create implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file to write.")
     Path file;
+
+    @Mixin KeyOptions.Items itemFiles;
+
+    @Option(
+        names = "--counts",
+        description = "Each item is ITEM<TAB>COUNT (split at the last tab).")
+    boolean counts;
+
+    @Mixin InputFormat format;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Sizing sizing;
@@ -128,26 +141,39 @@ public final class CmsCommand implements Runnable {
           HashAlgorithm.byLabel(hash) == HashAlgorithm.FNV1A_64
               ? HashStrategy.fnv1a()
               : HashStrategy.xxh3();
+      if (counts && format.field != null) {
+        throw new IllegalArgumentException("--field cannot be combined with --counts");
+      }
+      // Items piped in are counted, as filter create adds its keys: not silently dropped.
+      KeyOptions from = itemFiles.in(format).orNoneAtATerminal(spec);
       CountMinSketch.UpdateRule rule =
           conservative
               ? CountMinSketch.UpdateRule.CONSERVATIVE
               : CountMinSketch.UpdateRule.STANDARD;
       if (RedisUri.is(file)) {
-        return sizing.byError != null
-            ? RedisCli.cmsCreate(
-                file,
-                CountMinSketch.widthFor(sizing.byError.epsilon, sizing.byError.delta),
-                CountMinSketch.depthFor(sizing.byError.delta),
-                conservative,
-                strategy,
-                force)
-            : RedisCli.cmsCreate(
-                file,
-                sizing.byDimensions.width,
-                sizing.byDimensions.depth,
-                conservative,
-                strategy,
-                force);
+        if (sizing.byError != null) {
+          RedisCli.cmsCreate(
+              file,
+              CountMinSketch.widthFor(sizing.byError.epsilon, sizing.byError.delta),
+              CountMinSketch.depthFor(sizing.byError.delta),
+              conservative,
+              strategy,
+              force);
+        } else {
+          RedisCli.cmsCreate(
+              file,
+              sizing.byDimensions.width,
+              sizing.byDimensions.depth,
+              conservative,
+              strategy,
+              force);
+        }
+        if (from == null) {
+          return 0;
+        }
+        return counts
+            ? RedisCli.cmsAddCounts(file, List.of(), from, spec)
+            : RedisCli.cmsAdd(file, List.of(), from, spec);
       }
       try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
         CountMinSketch s =
@@ -156,6 +182,9 @@ public final class CmsCommand implements Runnable {
                     sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
                 : CountMinSketch.withDimensions(
                     sizing.byDimensions.width, sizing.byDimensions.depth, strategy, rule);
+        if (from != null) {
+          Add.addItems(s, List.of(), from, counts, spec);
+        }
         lock.write(s::writeTo);
       }
       return 0;
@@ -216,13 +245,15 @@ public final class CmsCommand implements Runnable {
       }
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         CountMinSketch s = load(file);
-        add(s, from);
+        addItems(s, items, from, counts, spec);
         lock.write(s::writeTo);
       }
       return 0;
     }
 
-    private void add(CountMinSketch s, KeyOptions from) throws IOException {
+    static void addItems(
+        CountMinSketch s, List<String> items, KeyOptions from, boolean counts, CommandSpec spec)
+        throws IOException {
       if (counts) {
         from.forEach(items, spec, counted(s::add));
       } else {

@@ -136,16 +136,26 @@ public final class HllCommand implements Runnable {
   @Command(
       name = "create",
       mixinStandardHelpOptions = true,
-      description = "Create an empty sketch of 2^P registers.",
+      description = {
+        "Create a sketch of 2^P registers, adding the items of --items F..., or of stdin",
+        "unless it is a terminal (an empty sketch then).",
+      },
       footer = {
         "",
         "Examples:",
         "  probkit hll create visitors.hll",
-        "  probkit hll create visitors.ull --precision 12 --type ultraloglog",
+        "  cut -f2 access.tsv | probkit hll create visitors.hll",
+        "  probkit hll create visitors.ull --precision 12 --type ultraloglog --items today.txt.gz",
       })
   static final class Create implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file to write.")
     Path file;
+
+    @Mixin KeyOptions.Items itemFiles;
+
+    @Mixin InputFormat format = new InputFormat();
 
     @Option(
         names = {"-p", "--precision"},
@@ -183,6 +193,8 @@ public final class HllCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       checkPrecision(precision);
+      // Items piped in are counted, as filter create adds its keys: not silently dropped.
+      KeyOptions from = itemFiles.in(format).orNoneAtATerminal(spec);
       if (RedisUri.is(file)) {
         boolean ultra =
             type.equalsIgnoreCase(StructureType.ULTRA_LOG_LOG.label())
@@ -193,7 +205,8 @@ public final class HllCommand implements Runnable {
           throw new IllegalArgumentException(
               "--type must be hyperloglog or ultraloglog, was '" + type + "'");
         }
-        return RedisCli.hllCreate(file, ultra, precision, force);
+        RedisCli.hllCreate(file, ultra, precision, force);
+        return from == null ? 0 : RedisCli.hllAdd(file, List.of(), from, spec);
       }
       CardinalitySketch s;
       if (type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label())
@@ -207,6 +220,9 @@ public final class HllCommand implements Runnable {
             "--type must be hyperloglog or ultraloglog, was '" + type + "'");
       }
       try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
+        if (from != null) {
+          from.forEach(List.of(), spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
+        }
         lock.write(s::writeTo);
       }
       return 0;

@@ -144,6 +144,25 @@ class CardinalityCommandsTest {
   }
 
   @Test
+  void createCountsTheItemsPipedInAsAddWould() throws IOException {
+    // Piped into create, the items are counted, not dropped: the same sketch as create then add.
+    assertThat(Cli.runWithInput("alice\nbob\nalice\n", "hll", "create", f("p.hll")).exit).isZero();
+    assertThat(Cli.run("hll", "create", f("q.hll")).exit).isZero();
+    assertThat(Cli.run("hll", "add", f("q.hll"), "alice", "bob").exit).isZero();
+    assertThat(Files.readAllBytes(dir.resolve("p.hll")))
+        .isEqualTo(Files.readAllBytes(dir.resolve("q.hll")));
+    assertThat(Cli.run("hll", "count", f("p.hll")).out).isEqualTo("2\n");
+    Path items = lines("items.txt", 0, 30, 1);
+    assertThat(
+            Cli.run("hll", "create", f("r.ull"), "--type", "ull", "--items", items.toString()).exit)
+        .isZero();
+    assertThat(Cli.run("hll", "count", f("r.ull")).out).isEqualTo("30\n");
+    // At a terminal, create makes an empty sketch rather than waiting for typed items.
+    assertThat(Cli.runAtTerminal("hll", "create", f("t.hll")).exit).isZero();
+    assertThat(Cli.run("hll", "count", f("t.hll")).out).isEqualTo("0\n");
+  }
+
+  @Test
   void createTakesAPrecisionAndAType() throws IOException {
     assertThat(Cli.run("hll", "create", f("s.hll"), "--precision", "10").exit).isZero();
     assertThat(read("s.hll").precision()).isEqualTo(10);

@@ -72,6 +72,51 @@ class CmsCommandTest {
   }
 
   @Test
+  void createCountsTheItemsPipedInAsAddWould() throws IOException {
+    // Piped into create, the items are counted, not dropped: the same sketch as create then add.
+    String piped = file("piped.cms");
+    assertThat(
+            Cli.runWithInput(
+                    "rain\ncricket\nrain\n",
+                    "cms",
+                    "create",
+                    piped,
+                    "--width",
+                    "50",
+                    "--depth",
+                    "3")
+                .exit)
+        .isZero();
+    String added = file("added.cms");
+    assertThat(Cli.run("cms", "create", added, "--width", "50", "--depth", "3").exit).isZero();
+    assertThat(Cli.run("cms", "add", added, "rain", "cricket", "rain").exit).isZero();
+    assertThat(Files.readAllBytes(Path.of(piped))).isEqualTo(Files.readAllBytes(Path.of(added)));
+    assertThat(load(piped).estimate("rain")).isEqualTo(2);
+
+    String counted = file("counted.cms");
+    assertThat(
+            Cli.runWithInput(
+                    "rain\t7\nsun\t2\n",
+                    "cms",
+                    "create",
+                    counted,
+                    "--width",
+                    "50",
+                    "--depth",
+                    "3",
+                    "--counts")
+                .exit)
+        .isZero();
+    assertThat(load(counted).estimate("rain")).isEqualTo(7);
+    assertThat(load(counted).totalCount()).isEqualTo(9);
+    // At a terminal, create makes an empty sketch rather than waiting for typed items.
+    String empty = file("empty.cms");
+    assertThat(Cli.runAtTerminal("cms", "create", empty, "--width", "50", "--depth", "3").exit)
+        .isZero();
+    assertThat(load(empty).totalCount()).isZero();
+  }
+
+  @Test
   void createRefusesBadSizingWithExitCode2() {
     String f = file("x.cms");
     assertOneLineError(
