@@ -67,14 +67,7 @@ public final class CmsCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file to write.")
     Path file;
 
-    @Mixin KeyOptions.Items itemFiles;
-
-    @Option(
-        names = "--counts",
-        description = "Each item is ITEM<TAB>COUNT (split at the last tab).")
-    boolean counts;
-
-    @Mixin InputFormat format;
+    @Mixin Counted input;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Sizing sizing;
@@ -141,11 +134,8 @@ public final class CmsCommand implements Runnable {
           HashAlgorithm.byLabel(hash) == HashAlgorithm.FNV1A_64
               ? HashStrategy.fnv1a()
               : HashStrategy.xxh3();
-      if (counts && format.field != null) {
-        throw new IllegalArgumentException("--field cannot be combined with --counts");
-      }
       // Items piped in are counted, as filter create adds its keys: not silently dropped.
-      KeyOptions from = itemFiles.in(format).orNoneAtATerminal(spec);
+      KeyOptions from = input.keys().orNoneAtATerminal(spec);
       CountMinSketch.UpdateRule rule =
           conservative
               ? CountMinSketch.UpdateRule.CONSERVATIVE
@@ -171,7 +161,7 @@ public final class CmsCommand implements Runnable {
         if (from == null) {
           return 0;
         }
-        return counts
+        return input.counts
             ? RedisCli.cmsAddCounts(file, List.of(), from, spec)
             : RedisCli.cmsAdd(file, List.of(), from, spec);
       }
@@ -183,7 +173,7 @@ public final class CmsCommand implements Runnable {
                 : CountMinSketch.withDimensions(
                     sizing.byDimensions.width, sizing.byDimensions.depth, strategy, rule);
         if (from != null) {
-          Add.addItems(s, List.of(), from, counts, spec);
+          input.add(s, List.of(), from, spec);
         }
         lock.write(s::writeTo);
       }
@@ -221,6 +211,29 @@ public final class CmsCommand implements Runnable {
         description = "Items (or --items F..., or stdin).")
     List<String> items = new ArrayList<>();
 
+    @Mixin Counted input;
+
+    @Mixin WriteOptions writing;
+
+    @Override
+    public Integer call() throws IOException {
+      KeyOptions from = input.keys().require(items, spec);
+      if (RedisUri.is(file)) {
+        return input.counts
+            ? RedisCli.cmsAddCounts(file, items, from, spec)
+            : RedisCli.cmsAdd(file, items, from, spec);
+      }
+      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+        CountMinSketch s = load(file);
+        input.add(s, items, from, spec);
+        lock.write(s::writeTo);
+      }
+      return 0;
+    }
+  }
+
+  /** Where create and add take their items from, and how they read them. */
+  static final class Counted {
     @Mixin KeyOptions.Items itemFiles;
 
     @Option(
@@ -228,31 +241,18 @@ public final class CmsCommand implements Runnable {
         description = "Each item is ITEM<TAB>COUNT (split at the last tab).")
     boolean counts;
 
-    @Mixin InputFormat format;
+    @Mixin InputFormat format = new InputFormat();
 
-    @Mixin WriteOptions writing;
-
-    @Override
-    public Integer call() throws IOException {
+    /** The item sources named by the options. */
+    KeyOptions keys() {
       if (counts && format.field != null) {
         throw new IllegalArgumentException("--field cannot be combined with --counts");
       }
-      KeyOptions from = itemFiles.in(format).require(items, spec);
-      if (RedisUri.is(file)) {
-        return counts
-            ? RedisCli.cmsAddCounts(file, items, from, spec)
-            : RedisCli.cmsAdd(file, items, from, spec);
-      }
-      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
-        CountMinSketch s = load(file);
-        addItems(s, items, from, counts, spec);
-        lock.write(s::writeTo);
-      }
-      return 0;
+      return itemFiles.in(format);
     }
 
-    static void addItems(
-        CountMinSketch s, List<String> items, KeyOptions from, boolean counts, CommandSpec spec)
+    /** Counts the items into {@code s}: each an occurrence, or ITEM<TAB>COUNT with --counts. */
+    void add(CountMinSketch s, List<String> items, KeyOptions from, CommandSpec spec)
         throws IOException {
       if (counts) {
         from.forEach(items, spec, counted(s::add));

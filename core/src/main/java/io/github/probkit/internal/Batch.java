@@ -132,21 +132,15 @@ public final class Batch {
    * hash.hash64(long)}; returns the sum of what the chunks return.
    */
   public static long overLongs(HashStrategy hash, long[] keys, int from, int to, ChunkOp op) {
-    Scratch s = take();
-    try {
-      long[] h = s.hashes;
-      long sum = 0;
-      for (int at = from; at < to; at += CHUNK) {
-        int n = Math.min(CHUNK, to - at);
-        for (int i = 0; i < n; i++) {
-          h[i] = hash.hash64(keys[at + i]);
-        }
-        sum += op.apply(h, s.ints, n, at);
-      }
-      return sum;
-    } finally {
-      s.taken = false;
-    }
+    return over(
+        from,
+        to,
+        (h, at, n) -> {
+          for (int i = 0; i < n; i++) {
+            h[i] = hash.hash64(keys[at + i]);
+          }
+        },
+        op);
   }
 
   /**
@@ -154,19 +148,7 @@ public final class Batch {
    * op} may rewrite it); returns the sum of what the chunks return.
    */
   public static long overHashes(long[] hashes, int from, int to, ChunkOp op) {
-    Scratch s = take();
-    try {
-      long[] h = s.hashes;
-      long sum = 0;
-      for (int at = from; at < to; at += CHUNK) {
-        int n = Math.min(CHUNK, to - at);
-        System.arraycopy(hashes, at, h, 0, n);
-        sum += op.apply(h, s.ints, n, at);
-      }
-      return sum;
-    } finally {
-      s.taken = false;
-    }
+    return over(from, to, (h, at, n) -> System.arraycopy(hashes, at, h, 0, n), op);
   }
 
   /**
@@ -175,15 +157,32 @@ public final class Batch {
    */
   public static long overSlices(
       HashStrategy hash, byte[] buf, int[] offsets, int[] lengths, int count, ChunkOp op) {
+    return over(
+        0,
+        count,
+        (h, at, n) -> {
+          for (int i = 0; i < n; i++) {
+            h[i] = hash.hash64(buf, offsets[at + i], lengths[at + i]);
+          }
+        },
+        op);
+  }
+
+  /** Writes into {@code h[0, n)} the hashes of keys {@code [at, at + n)}. */
+  @FunctionalInterface
+  private interface Hashes {
+    void into(long[] h, int at, int n);
+  }
+
+  /** The chunks of keys {@code [from, to)}: hashed by {@code hashes}, then given to {@code op}. */
+  private static long over(int from, int to, Hashes hashes, ChunkOp op) {
     Scratch s = take();
     try {
       long[] h = s.hashes;
       long sum = 0;
-      for (int at = 0; at < count; at += CHUNK) {
-        int n = Math.min(CHUNK, count - at);
-        for (int i = 0; i < n; i++) {
-          h[i] = hash.hash64(buf, offsets[at + i], lengths[at + i]);
-        }
+      for (int at = from; at < to; at += CHUNK) {
+        int n = Math.min(CHUNK, to - at);
+        hashes.into(h, at, n);
         sum += op.apply(h, s.ints, n, at);
       }
       return sum;
