@@ -19,6 +19,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.PrimitiveIterator;
@@ -480,12 +481,16 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   /** Whether all the key's bits are set in the block at word {@code base}. */
   private boolean containsAt(int base, long h) {
+    // k = 6 (1 %, the default rate) given as a constant: the JIT unrolls the loop, each load's word
+    // and shift then coming from g by constant shifts (long keys at 10^6: 9.9 against 13.7 ns for
+    // the loop over k, the same as unrolled by hand; FastFilter's blocked filter 11.0).
     if (k == 6) {
-      return contains6(base, h);
+      return containsInOneGroup(base, h, 6);
     }
-    if (k > FIELDS_PER_REMIX) {
-      return containsGroups(base, h);
-    }
+    return k > FIELDS_PER_REMIX ? containsGroups(base, h) : containsInOneGroup(base, h, k);
+  }
+
+  private boolean containsInOneGroup(int base, long h, int k) {
     long[] w = words;
     long g = h * REMIX;
     long all = 1;
@@ -493,25 +498,6 @@ public final class BlockedBloomFilter implements MergeableFilter {
       // A long shift uses the low 6 bits of its count: g >>> 3 selects bits 3..8 of the field.
       all &= w[base + ((int) g & 7)] >>> (g >>> 3);
     }
-    return (all & 1) != 0;
-  }
-
-  /**
-   * The loop of {@link #containsAt} unrolled for k = 6 (1 %, the default rate): each load's word
-   * and shift come from g by constant shifts, independent of one another, where the loop carried g
-   * from probe to probe (long keys at 10^6: 10.9 against 13.7 ns, FastFilter's blocked filter 11.5
-   * in the same run; testing seven fields with those past k made to pass took 14.8).
-   */
-  private boolean contains6(int base, long h) {
-    long[] w = words;
-    long g = h * REMIX;
-    long all =
-        (w[base + ((int) g & 7)] >>> (g >>> 3))
-            & (w[base + ((int) (g >>> 9) & 7)] >>> (g >>> 12))
-            & (w[base + ((int) (g >>> 18) & 7)] >>> (g >>> 21))
-            & (w[base + ((int) (g >>> 27) & 7)] >>> (g >>> 30))
-            & (w[base + ((int) (g >>> 36) & 7)] >>> (g >>> 39))
-            & (w[base + ((int) (g >>> 45) & 7)] >>> (g >>> 48));
     return (all & 1) != 0;
   }
 
@@ -898,18 +884,38 @@ public final class BlockedBloomFilter implements MergeableFilter {
    * the bits are those of {@link #containsAt} and {@link #containsGroups}.
    */
   static boolean containsIn(MappedBytes words, long blocks, int k, long h) {
-    long base = 8L * BLOCK_WORDS * DoubleHashing.reduce(h, blocks);
+    long at = 8L * BLOCK_WORDS * DoubleHashing.reduce(h, blocks);
+    // The block's 64 bytes lie in one region: it is looked up once, not per word.
+    ByteBuffer region = words.region(at);
+    int base = words.offsetIn(at);
+    if (k == 6) {
+      // As containsAt (a MappedFilter query at 10^6: 10.9 against 15.3 ns with a region lookup per
+      // word and the loop over k).
+      return containsInOneGroup(region, base, h, 6);
+    }
+    if (k <= FIELDS_PER_REMIX) {
+      return containsInOneGroup(region, base, h, k);
+    }
     long all = 1;
     long g = h * REMIX;
     for (int i = 0, group = 1; ; group++) {
       for (int end = Math.min(k, i + FIELDS_PER_REMIX); i < end; i++, g >>>= 9) {
-        all &= words.getLong(base + 8 * ((int) g & 7)) >>> (g >>> 3);
+        all &= region.getLong(base + 8 * ((int) g & 7)) >>> (g >>> 3);
       }
       if (i == k) {
         return (all & 1) != 0;
       }
       g = Mix.mix64(h + group * REMIX);
     }
+  }
+
+  private static boolean containsInOneGroup(ByteBuffer region, int base, long h, int k) {
+    long all = 1;
+    long g = h * REMIX;
+    for (int i = 0; i < k; i++, g >>>= 9) {
+      all &= region.getLong(base + 8 * ((int) g & 7)) >>> (g >>> 3);
+    }
+    return (all & 1) != 0;
   }
 
   /** The hash the probes of a key are taken from: the strategy's, mixed when it needs it. */

@@ -1,6 +1,7 @@
 package io.github.probkit.internal;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -64,6 +65,19 @@ public final class MappedBytes {
   /** The 8 little-endian bytes at {@code at}. */
   public long getLong(long at) {
     return regions[(int) (at >>> regionBits)].getLong((int) (at & regionMask));
+  }
+
+  /**
+   * The buffer holding the 64 bytes from {@code at}, read at {@link #offsetIn}: a caller reading
+   * several words of one block looks its region up once (regions overlap by 64 bytes).
+   */
+  public ByteBuffer region(long at) {
+    return regions[(int) (at >>> regionBits)];
+  }
+
+  /** Where byte {@code at} lies in {@link #region}{@code (at)}. */
+  public int offsetIn(long at) {
+    return (int) (at & regionMask);
   }
 
   /** The 2 little-endian bytes at {@code at}. */
