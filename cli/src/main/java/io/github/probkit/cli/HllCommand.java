@@ -77,7 +77,8 @@ public final class HllCommand implements Runnable {
         if (s.type() != first.type()) {
           throw new CliException(
               p
-                  + ": cannot combine a "
+                  + ": cannot combine "
+                  + (s.type().label().startsWith("u") ? "an " : "a ")
                   + s.type().label()
                   + " sketch with the "
                   + first.type().label()

@@ -221,7 +221,7 @@ class CardinalityCommandsTest {
         .isEqualTo(
             "probkit: "
                 + f("u.ull")
-                + ": cannot combine a ultraloglog sketch with the "
+                + ": cannot combine an ultraloglog sketch with the "
                 + "hyperloglog sketch of "
                 + f("h.hll")
                 + "\n");
