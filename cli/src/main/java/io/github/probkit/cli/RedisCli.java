@@ -19,7 +19,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -601,32 +600,21 @@ final class RedisCli {
 
   // ---- export and import
 
-  /** Writes the structure as a probkit file (through a temporary file and a rename). */
-  static int export(Path p, Path file, boolean force) throws IOException {
-    if (Files.exists(file) && !force) {
-      throw new CliException(file + ": exists (use --force to replace it)");
+  /**
+   * Writes the structure as a probkit file, as every command writes its files ({@link SketchFiles}:
+   * locked, through a temporary file, fsync and a rename; an existing file only with {@code
+   * force}).
+   */
+  static int export(Path p, Path file, boolean force, PrintWriter err) throws IOException {
+    try (SketchFiles.Lock lock = SketchFiles.lockNew(file, force, true, err)) {
+      return with(
+          p,
+          t -> {
+            RedisStructure s = t.store.open(t.name);
+            lock.write(s::exportTo);
+            return 0;
+          });
     }
-    return with(
-        p,
-        t -> {
-          RedisStructure s = t.store.open(t.name);
-          Path tmp =
-              Files.createTempFile(
-                  file.toAbsolutePath().getParent(), "." + file.getFileName(), ".tmp");
-          try {
-            try (OutputStream out = Files.newOutputStream(tmp)) {
-              s.exportTo(out);
-            }
-            Files.move(
-                tmp,
-                file,
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-          } finally {
-            Files.deleteIfExists(tmp);
-          }
-          return 0;
-        });
   }
 
   /**

@@ -142,6 +142,7 @@ final class SketchFiles {
     if (Files.isDirectory(abs)) {
       throw new CliException(file + ": is a directory");
     }
+    refuseNonRegular(file);
     Path lockFile = dir.resolve("." + abs.getFileName() + ".lock");
     Path key;
     try {
@@ -230,10 +231,23 @@ final class SketchFiles {
     }
   }
 
+  /**
+   * Refuses a device, pipe or socket: a write replaces the file by a rename, which would put a
+   * regular file where {@code /dev/full} or a FIFO was (as root, even in /dev).
+   */
+  private static void refuseNonRegular(Path file) {
+    if (Files.exists(file) && !Files.isRegularFile(file)) {
+      throw new CliException(
+          file
+              + ": not a regular file (a device, pipe or socket); probkit writes regular files only");
+    }
+  }
+
   private static void refuseExisting(Path file, boolean force) {
     if (Files.isDirectory(file)) {
       throw new CliException(file + ": is a directory");
     }
+    refuseNonRegular(file);
     if (!force && Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
       throw new CliException(file + ": already exists (--force replaces it)");
     }

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code probkit export} and {@code probkit import}: structures between Redis and probkit files.
@@ -23,6 +25,8 @@ final class TransferCommands {
       },
       footer = {"", "Example:", "  probkit export redis://localhost/urls urls.bin"})
   static final class Export implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
     @Parameters(
         index = "0",
         paramLabel = "URI",
@@ -38,7 +42,7 @@ final class TransferCommands {
     @Override
     public Integer call() throws IOException {
       requireUri(uri);
-      return RedisCli.export(uri, file, force);
+      return RedisCli.export(uri, file, force, spec.commandLine().getErr());
     }
   }
 

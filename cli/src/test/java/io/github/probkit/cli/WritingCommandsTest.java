@@ -67,6 +67,37 @@ class WritingCommandsTest {
     assertThat(Files.readString(keys)).isEqualTo("alice\nbob\n");
   }
 
+  /**
+   * A write replaces its file by a rename, which would put a regular file where a FIFO (or, as
+   * root, /dev/full) was: such targets are refused, even with --force, and left as they were. A
+   * FIFO of the test's own directory stands for a device, which the test must not risk.
+   */
+  @Test
+  void aDeviceOrPipeIsNeverReplaced() throws Exception {
+    Path fifo = dir.resolve("fifo");
+    Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    assertThat(mk.waitFor()).isZero();
+    String[][] writes = {
+      {"filter", "create", "--force", fifo.toString(), "--expected", "100"},
+      {"cms", "create", "--force", fifo.toString(), "--width", "10", "--depth", "2"},
+      {"hll", "create", "--force", fifo.toString()},
+      {"hll", "add", fifo.toString(), "k"},
+      {"filter", "merge", fifo.toString(), f("missing.bin")},
+    };
+    for (String[] w : writes) {
+      assertOneLineError(
+          Cli.runWithInput("", w),
+          1,
+          fifo
+              + ": not a regular file (a device, pipe or socket); probkit writes regular files only");
+      assertThat(Files.isRegularFile(fifo)).isFalse();
+      assertThat(Files.exists(fifo)).isTrue();
+    }
+    try (var files = Files.list(dir)) {
+      assertThat(files).containsExactly(fifo);
+    }
+  }
+
   @Test
   void aMistypedFileNameLeavesNoLockFileBehind() throws IOException {
     assertOneLineError(
