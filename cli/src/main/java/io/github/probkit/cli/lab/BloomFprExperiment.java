@@ -53,13 +53,13 @@ final class BloomFprExperiment implements Experiment {
     final double[] accept;
     final double[] measured;
 
-    Point(long m, long n, int k, long q) {
+    Point(Lab lab, long m, long n, int k, long q) {
       this.m = m;
       this.k = k;
       BloomFilter f = BloomFilter.withBits(m, k);
-      Measure.addRange(f, 0, n);
-      falseNegatives = n - Measure.positives(f, 0, n);
-      falsePositives = Measure.positives(f, Measure.ABSENT, q);
+      Measure.addRange(f, lab.key(0), n);
+      falseNegatives = n - Measure.positives(f, lab.key(0), n);
+      falsePositives = Measure.positives(f, lab.key(Measure.ABSENT), q);
       rate = (double) falsePositives / q;
       theory = Theory.bloomRate(m, n, k);
       accept = Stats.filterFpr(q, theory, m, n, k);
@@ -101,7 +101,7 @@ final class BloomFprExperiment implements Experiment {
     double[] theoryY = new double[theoryX.length];
     for (int b = 1; b <= MAX_BITS_PER_KEY; b++) {
       long m = (long) b * n;
-      Point p = new Point(m, n, Theory.bloomHashes(m, n), q);
+      Point p = new Point(lab, m, n, Theory.bloomHashes(m, n), q);
       falseNegatives += p.falseNegatives;
       byBits.row(b, p.k, p.falsePositives, p.rate, p.theory, p.rate / p.theory);
       out.checkInterval(
@@ -162,7 +162,7 @@ final class BloomFprExperiment implements Experiment {
     double[] khi = new double[MAX_K];
     double[] kt = new double[MAX_K];
     for (int k = 1; k <= MAX_K; k++) {
-      Point p = new Point(m, n, k, q);
+      Point p = new Point(lab, m, n, k, q);
       points[k] = p;
       falseNegatives += p.falseNegatives;
       byK.row(k, p.falsePositives, p.rate, p.theory, p.rate / p.theory);

@@ -125,7 +125,8 @@ final class CdnExperiment implements Experiment {
   public void run(Lab lab, Section out) throws Exception {
     int n = requests(lab);
     int universe = UNIVERSE_PER_REQUEST * n;
-    ZipfDistribution zipf = new ZipfDistribution(new Well19937c(0xcd17a9e5), universe, EXPONENT);
+    ZipfDistribution zipf =
+        new ZipfDistribution(new Well19937c(lab.random(0xcd17a9e5)), universe, EXPONENT);
     int[] stream = new int[n];
     int[] counts = new int[universe + 1];
     for (int i = 0; i < n; i++) {

@@ -111,8 +111,9 @@ final class CmsErrorExperiment implements Experiment {
     int n = length(lab);
     int u = universe(lab);
     int[][] streams = new int[2][n];
-    ZipfDistribution zipf = new ZipfDistribution(new Well19937c(0xc0ffee11), u, ZIPF_EXPONENT);
-    SplittableRandom uniform = new SplittableRandom(0x0c15e11aL);
+    ZipfDistribution zipf =
+        new ZipfDistribution(new Well19937c(lab.random(0xc0ffee11)), u, ZIPF_EXPONENT);
+    SplittableRandom uniform = new SplittableRandom(lab.random(0x0c15e11aL));
     int[][] counts = new int[2][u];
     for (int i = 0; i < n; i++) {
       streams[0][i] = zipf.sample() - 1;
@@ -306,7 +307,7 @@ final class CmsErrorExperiment implements Experiment {
     double epsilonN = Math.E / EXACT_WIDTH * n;
     double q = 1 - Math.pow(1 - 1.0 / EXACT_WIDTH, HEAVY);
     double p = Math.pow(q, EXACT_ROWS);
-    SplittableRandom seeds = new SplittableRandom(0x510e527fade682d1L);
+    SplittableRandom seeds = new SplittableRandom(lab.random(0x510e527fade682d1L));
     long over = 0;
     for (int k = 0; k < sketches; k++) {
       CountMinSketch s =

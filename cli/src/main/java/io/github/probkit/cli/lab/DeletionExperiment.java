@@ -62,7 +62,7 @@ final class DeletionExperiment implements Experiment {
     CuckooFilter cuckoo = CuckooFilter.create(n, FPP);
     BloomFilter plain = BloomFilter.create(n, FPP);
     long failedAdds = 0;
-    for (long key = 0; key < n; key++) {
+    for (long key = lab.key(0); key < lab.key(n); key++) {
       counting.add(key);
       failedAdds += cuckoo.add(key) ? 0 : 1;
       plain.add(key);
@@ -100,7 +100,7 @@ final class DeletionExperiment implements Experiment {
     double[][] measured = new double[3][ROUNDS + 1];
     double[][] theory = new double[3][ROUNDS + 1];
     long falseNegatives = 0;
-    long absentFrom = Measure.ABSENT;
+    long absentFrom = lab.key(Measure.ABSENT);
     // The shape the requested n and FPP prescribe (seed 001's formulas), not the filter's own.
     long m = Theory.bloomBits(n, FPP);
     int k = Theory.bloomHashes(m, n);
@@ -108,8 +108,8 @@ final class DeletionExperiment implements Experiment {
     double[] last = new double[6];
     for (int round = 0; round <= ROUNDS; round++) {
       if (round > 0) {
-        long oldest = (long) (round - 1) * churn;
-        long next = n + (long) (round - 1) * churn;
+        long oldest = lab.key((long) (round - 1) * churn);
+        long next = lab.key(n + (long) (round - 1) * churn);
         for (long i = 0; i < churn; i++) {
           counting.remove(oldest + i);
           cuckoo.remove(oldest + i);
@@ -120,7 +120,8 @@ final class DeletionExperiment implements Experiment {
       }
       long live = (long) round * churn;
       long missed =
-          (n - Measure.positives(counting, live, n)) + (n - Measure.positives(cuckoo, live, n));
+          (n - Measure.positives(counting, lab.key(live), n))
+              + (n - Measure.positives(cuckoo, lab.key(live), n));
       falseNegatives += missed;
       long ever = n + live;
       long fc = Measure.positives(counting, absentFrom, q);
@@ -196,8 +197,8 @@ final class DeletionExperiment implements Experiment {
 
     // Removed keys must answer like keys never added.
     long removed = (long) ROUNDS * churn;
-    long rc = Measure.positives(counting, 0, removed);
-    long rk = Measure.positives(cuckoo, 0, removed);
+    long rc = Measure.positives(counting, lab.key(0), removed);
+    long rk = Measure.positives(cuckoo, lab.key(0), removed);
     a = Stats.filterFpr(removed, last[1], m, n, k);
     out.checkInterval(
         "counting filter: removed keys reported present",

@@ -48,7 +48,9 @@ final class FiltersExperiment implements Experiment {
         + " counters, in 4 bits each). Blocked Bloom: the exact Poisson mixture over the loads of its"
         + " 512-bit blocks. Cuckoo: 1 - (1 - 1/(2^f - 1))^(8a) at load a, f the least with 8 / (2^f - 1)"
         + " <= p. Scalable (started at n/8 keys, growing by doubling): 1 - the product over its layers of"
-        + " (1 - rate of the layer's keys). Each is also judged against the requested p itself: at most p,"
+        + " (1 - rate of the layer), where a layer that stored c keys took the n offered keys with"
+        + " n - (integral of the rate from 0 to n) = c, since a key it already reports present is not"
+        + " stored and sets no bit. Each is also judged against the requested p itself: at most p,"
         + " within the upper binomial quantile. Binary fuse: 2^-f for f-bit fingerprints. No filter can"
         + " beat log2(1/p) bits per key (Carter et al. 1978); a Bloom filter needs 1/ln 2 = 1.44 times that.";
   }
@@ -201,7 +203,7 @@ final class FiltersExperiment implements Experiment {
               type.equals("standard")
                   ? BloomFilter.create(n, target)
                   : CountingBloomFilter.create(n, target);
-          Measure.addRange((MutableFilter) f, 0, n);
+          Measure.addRange((MutableFilter) f, out.lab.key(0), n);
           double theory = Theory.bloomRate(m, n, k);
           double[] a = Stats.filterFpr(q, theory, m, n, k);
           point = measure(out, t, type, target, f, n, q, theory, a[0], a[1], why + " + fill");
@@ -210,7 +212,7 @@ final class FiltersExperiment implements Experiment {
       case "blocked":
         {
           BlockedBloomFilter f = BlockedBloomFilter.create(n, target);
-          Measure.addRange(f, 0, n);
+          Measure.addRange(f, out.lab.key(0), n);
           double[] b = Theory.blocked(f.blockCount(), n, f.hashCount());
           double[] c = Stats.binomial(q, b[0]);
           double spread = Stats.Z * b[1] + BLOCKED_MODEL * b[0];
@@ -232,7 +234,7 @@ final class FiltersExperiment implements Experiment {
       case "cuckoo":
         {
           CuckooFilter f = CuckooFilter.create(n, target);
-          Measure.addRange(f, 0, n);
+          Measure.addRange(f, out.lab.key(0), n);
           double theory =
               Theory.cuckooRate(Theory.cuckooFingerprintBits(target), n / (4.0 * f.bucketCount()));
           double[] c = Stats.binomial(q, theory);
@@ -242,13 +244,15 @@ final class FiltersExperiment implements Experiment {
       case "scalable":
         {
           ScalableBloomFilter f = ScalableBloomFilter.create(Math.max(1, n / 8), target);
-          Measure.addRange(f, 0, n);
+          Measure.addRange(f, out.lab.key(0), n);
           double none = 1;
           double variance = 0;
           for (ScalableBloomFilter.LayerInfo l : f.layers()) {
-            double p = Theory.bloomRate(l.bits(), l.keys(), l.hashes());
+            // A layer stores only keys no layer reports present: it fills as if it took more.
+            long offered = Math.round(Theory.offeredKeys(l.bits(), l.keys(), l.hashes()));
+            double p = Theory.storedOnlyRate(l.bits(), l.keys(), l.hashes());
             none *= 1 - p;
-            double sd = Stats.fillSd(p, l.bits(), l.keys(), l.hashes());
+            double sd = Stats.fillSd(p, l.bits(), offered, l.hashes());
             variance += sd * sd;
           }
           double theory = 1 - none;
@@ -298,7 +302,7 @@ final class FiltersExperiment implements Experiment {
       double lo,
       double hi,
       String why) {
-    long fp = Measure.positives(f, Measure.ABSENT, q);
+    long fp = Measure.positives(f, out.lab.key(Measure.ABSENT), q);
     double rate = (double) fp / q;
     double bits = (double) f.bitSize() / n;
     t.row(

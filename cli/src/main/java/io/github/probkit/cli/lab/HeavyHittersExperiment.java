@@ -100,7 +100,8 @@ final class HeavyHittersExperiment implements Experiment {
     double[][] precision = new double[SKEWS.length][CAPACITIES.length];
     double[] memory = new double[CAPACITIES.length];
     for (int si = 0; si < SKEWS.length; si++) {
-      ZipfDistribution zipf = new ZipfDistribution(new Well19937c(0x4ea7 + si), u, SKEWS[si]);
+      ZipfDistribution zipf =
+          new ZipfDistribution(new Well19937c(lab.random(0x4ea7 + si)), u, SKEWS[si]);
       int[] stream = new int[n];
       int[] counts = new int[u + 1];
       for (int i = 0; i < n; i++) {

@@ -207,7 +207,7 @@ final class LsmExperiment implements Experiment {
     int r = runs(lab);
     int perRun = perRun(lab);
     int q = lookups(lab);
-    SplittableRandom random = new SplittableRandom(0x5eed15a4c0ffee01L);
+    SplittableRandom random = new SplittableRandom(lab.random(0x5eed15a4c0ffee01L));
     Set<Long> all = new HashSet<>();
     long[][] data = new long[r][perRun];
     for (int i = 0; i < r; i++) {

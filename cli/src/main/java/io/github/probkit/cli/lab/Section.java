@@ -19,7 +19,7 @@ final class Section {
 
   final List<Check> checks = new ArrayList<>();
   double seconds;
-  private final Lab lab;
+  final Lab lab;
   private final PrintWriter out;
 
   /** A chart written to the output directory. */

@@ -110,8 +110,8 @@ final class SizingExperiment implements Experiment {
     for (int d = 1; d <= decades; d++) {
       double target = Math.pow(10, -d);
       BloomFilter f = BloomFilter.create(n, target);
-      Measure.addRange(f, 0, n);
-      long fp = Measure.positives(f, Measure.ABSENT, q);
+      Measure.addRange(f, lab.key(0), n);
+      long fp = Measure.positives(f, lab.key(Measure.ABSENT), q);
       double rate = (double) fp / q;
       long m = Theory.bloomBits(n, target);
       int k = Theory.bloomHashes(m, n);
@@ -413,11 +413,11 @@ final class SizingExperiment implements Experiment {
     }
     long heap = Measure.heapUsed() - before;
     long t0 = System.nanoTime();
-    Measure.addRange(f, 0, n);
+    Measure.addRange(f, lab.key(0), n);
     double addSeconds = Measure.since(t0);
     long q = Math.min(n, lab.pick(1_000_000L, 2_000_000L, 10_000_000L));
     t0 = System.nanoTime();
-    long fp = Measure.positives(f, Measure.ABSENT, q);
+    long fp = Measure.positives(f, lab.key(Measure.ABSENT), q);
     double querySeconds = Measure.since(t0);
     long m = Theory.bloomBits(n, 0.01);
     int k = Theory.bloomHashes(m, n);

@@ -39,6 +39,48 @@ final class Theory {
     return Math.pow(-Math.expm1((double) k * n * Math.log1p(-1.0 / m)), k);
   }
 
+  /**
+   * The keys offered to a Bloom layer that stores only keys it does not already report present,
+   * when it stores {@code stored} of them: a key that is a false positive when it arrives sets no
+   * bit, so every stored key sets at least one, and the layer fills as if it had taken more keys
+   * than it counts. With {@code f(n)} the rate after n offered keys, each offered key is stored
+   * with probability {@code 1 - f(n)}, so stored(n) = n - integral from 0 to n of f(s) ds; this
+   * solves stored(n) = {@code stored} for n (Simpson's rule and bisection: stored(n) is
+   * increasing).
+   */
+  static double offeredKeys(long m, long stored, int k) {
+    double lo = stored;
+    double hi = 2.0 * stored + 1;
+    while (storedAfter(m, hi, k) < stored) {
+      hi *= 2;
+    }
+    for (int i = 0; i < 100 && hi - lo > 1e-9 * hi; i++) {
+      double mid = (lo + hi) / 2;
+      if (storedAfter(m, mid, k) < stored) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return (lo + hi) / 2;
+  }
+
+  private static double storedAfter(long m, double offered, int k) {
+    int steps = 2_000;
+    double h = offered / steps;
+    double sum = 0;
+    for (int i = 0; i <= steps; i++) {
+      double f = Math.pow(-Math.expm1(k * i * h * Math.log1p(-1.0 / m)), k);
+      sum += f * (i == 0 || i == steps ? 1 : i % 2 == 1 ? 4 : 2);
+    }
+    return offered - sum * h / 3;
+  }
+
+  /** {@link #bloomRate} of a layer that stored {@code stored} keys as {@link #offeredKeys} says. */
+  static double storedOnlyRate(long m, long stored, int k) {
+    return Math.pow(-Math.expm1(k * offeredKeys(m, stored, k) * Math.log1p(-1.0 / m)), k);
+  }
+
   /** Count-min width for epsilon: the least w with {@code e / w <= epsilon}. */
   static int countMinWidth(double epsilon) {
     return (int) Math.ceil(Math.E / epsilon);
