@@ -116,6 +116,13 @@ final class RedisCli {
     return n;
   }
 
+  /**
+   * {@code uri} for a warning: {@code redis://user:secret@host/k} as {@code redis://user@host/k}.
+   */
+  static String withoutPassword(String uri) {
+    return uri.replaceFirst("^(rediss?://[^:@/]*):[^@/]*@", "$1@");
+  }
+
   /** Deletes the structure when {@code force}, as {@code --force} replaces a file. */
   private static void replace(Target t, boolean force) {
     if (force) {
@@ -202,7 +209,7 @@ final class RedisCli {
               + " filter");
     }
     FilterCommand.Saturated saturated =
-        new FilterCommand.Saturated(t.uri, spec.commandLine().getErr());
+        new FilterCommand.Saturated(withoutPassword(t.uri), spec.commandLine().getErr());
     try {
       batches(
           t,
@@ -311,7 +318,7 @@ final class RedisCli {
     long[] removed = {0};
     long[] stayed = {0};
     FilterCommand.Saturated saturated =
-        new FilterCommand.Saturated(RedisUri.of(p), spec.commandLine().getErr());
+        new FilterCommand.Saturated(withoutPassword(RedisUri.of(p)), spec.commandLine().getErr());
     long total;
     try {
       total =

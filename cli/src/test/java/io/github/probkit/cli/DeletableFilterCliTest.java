@@ -267,6 +267,15 @@ class DeletableFilterCliTest {
     assertThat(ok("filter", "query", c, "k", "once").out).isEqualTo("k\tpresent\nonce\tabsent\n");
   }
 
+  @Test
+  void aWarningNamesARedisStructureWithoutItsPassword() {
+    assertThat(RedisCli.withoutPassword("redis://app:s3cret@cache:6379/0/seen"))
+        .isEqualTo("redis://app@cache:6379/0/seen");
+    assertThat(RedisCli.withoutPassword("rediss://:s3cret@cache/seen"))
+        .isEqualTo("rediss://@cache/seen");
+    assertThat(RedisCli.withoutPassword("redis://cache/seen")).isEqualTo("redis://cache/seen");
+  }
+
   /** Past ten keys, one line says how many more saturated. */
   @Test
   void saturatedKeysAreNamedUpToTen() throws IOException {
