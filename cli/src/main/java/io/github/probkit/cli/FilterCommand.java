@@ -22,12 +22,16 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -131,7 +135,6 @@ public final class FilterCommand implements Runnable {
       CommandSpec spec,
       Path file)
       throws IOException {
-    checkIfAbsent(f, ifAbsent);
     boolean concurrent =
         f instanceof BloomFilter && ((BloomFilter) f).concurrency() == Concurrency.CONCURRENT
             || f instanceof BlockedBloomFilter
@@ -213,32 +216,22 @@ public final class FilterCommand implements Runnable {
     warnIfOverfull(file, f, spec.commandLine().getErr());
   }
 
-  /** Refuses {@code --if-absent} for a filter that cannot remove keys. */
-  static void checkIfAbsent(MembershipFilter f, boolean ifAbsent) {
-    if (ifAbsent && !(f instanceof DeletableFilter)) {
-      throw new IllegalArgumentException(
-          "--if-absent applies to counting and cuckoo filters, not to a "
-              + f.type().label()
-              + " filter");
-    }
-  }
-
   /**
-   * The adding mode of {@code --multiset} and {@code --if-absent}: whether keys are added only when
-   * absent. {@code --multiset}, the default now, is refused where it meant nothing (a filter that
-   * cannot remove keys), as before.
+   * Checks {@code --multiset} and {@code --if-absent} for a filter that is {@code what} ("a bloom
+   * filter", "--type scalable") and can remove keys when {@code deletable}; returns whether keys
+   * are added only when absent. {@code --multiset}, the default now, is still refused where it
+   * means nothing, as before.
    */
-  static boolean ifAbsent(MembershipFilter f, boolean multiset, boolean ifAbsent) {
+  static boolean ifAbsent(boolean multiset, boolean ifAbsent, boolean deletable, String what) {
     if (multiset && ifAbsent) {
       throw new IllegalArgumentException("--multiset and --if-absent exclude each other");
     }
-    if (multiset && !(f instanceof DeletableFilter)) {
+    if ((multiset || ifAbsent) && !deletable) {
       throw new IllegalArgumentException(
-          "--multiset applies to counting and cuckoo filters, not to a "
-              + f.type().label()
-              + " filter");
+          (multiset ? "--multiset" : "--if-absent")
+              + " applies to counting and cuckoo filters, not to "
+              + what);
     }
-    checkIfAbsent(f, ifAbsent);
     return ifAbsent;
   }
 
@@ -253,7 +246,7 @@ public final class FilterCommand implements Runnable {
 
     private final Object where;
     private final PrintWriter err;
-    private final java.util.Set<java.nio.ByteBuffer> keys = new java.util.HashSet<>();
+    private final Set<ByteBuffer> keys = new HashSet<>();
 
     Saturated(Object where, PrintWriter err) {
       this.where = where;
@@ -285,7 +278,7 @@ public final class FilterCommand implements Runnable {
     }
 
     private void say(byte[] buf, int off, int len, String what) {
-      if (keys.add(java.nio.ByteBuffer.wrap(java.util.Arrays.copyOfRange(buf, off, off + len)))
+      if (keys.add(ByteBuffer.wrap(Arrays.copyOfRange(buf, off, off + len)))
           && keys.size() <= NAMED) {
         err.println(
             String.format(
@@ -453,15 +446,8 @@ public final class FilterCommand implements Runnable {
           algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
-      if (multiset && ifAbsent) {
-        throw new IllegalArgumentException("--multiset and --if-absent exclude each other");
-      }
-      if ((multiset || ifAbsent) && !type.equals("counting") && !type.equals("cuckoo")) {
-        throw new IllegalArgumentException(
-            (multiset ? "--multiset" : "--if-absent")
-                + " applies to counting and cuckoo filters, not to --type "
-                + type);
-      }
+      ifAbsent(
+          multiset, ifAbsent, type.equals("counting") || type.equals("cuckoo"), "--type " + type);
       if (RedisUri.is(file)) {
         return RedisCli.filterCreate(
             file,
@@ -545,7 +531,17 @@ public final class FilterCommand implements Runnable {
       }
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         MutableFilter f = loadMutable(file);
-        addKeys(f, keys, keyOptions, ifAbsent(f, multiset, ifAbsent), spec, file);
+        addKeys(
+            f,
+            keys,
+            keyOptions,
+            ifAbsent(
+                multiset,
+                ifAbsent,
+                f instanceof DeletableFilter,
+                "a " + f.type().label() + " filter"),
+            spec,
+            file);
         lock.write(f::writeTo);
       }
       return 0;

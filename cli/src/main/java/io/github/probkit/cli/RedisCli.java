@@ -198,16 +198,11 @@ final class RedisCli {
       CommandSpec spec)
       throws IOException {
     RedisStructure s = t.store.open(t.name);
-    if (multiset && ifAbsent) {
-      throw new IllegalArgumentException("--multiset and --if-absent exclude each other");
-    }
-    if ((multiset || ifAbsent) && !(s instanceof RedisCountingBloomFilter)) {
-      throw new IllegalArgumentException(
-          (multiset ? "--multiset" : "--if-absent")
-              + " applies to counting filters, not to a "
-              + s.type().label()
-              + " filter");
-    }
+    FilterCommand.ifAbsent(
+        multiset,
+        ifAbsent,
+        s instanceof RedisCountingBloomFilter,
+        "a " + s.type().label() + " filter");
     FilterCommand.Saturated saturated =
         new FilterCommand.Saturated(withoutPassword(t.uri), spec.commandLine().getErr());
     try {
