@@ -22,12 +22,16 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,6 +46,17 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Build and query membership filters (\"is this key in the set?\").")
 public final class FilterCommand implements Runnable {
+  /** The help of {@code --multiset}, kept for scripts that name the default. */
+  static final String MULTISET =
+      "Counting and cuckoo filters: count every add of a key, however often it repeats. The"
+          + " default now; kept for scripts.";
+
+  static final String IF_ABSENT =
+      "Counting and cuckoo filters: add a key only when it reads absent, so that a repeated key"
+          + " takes one count or slot. This can later cause false negatives: a key that is a false"
+          + " positive when it comes is not stored, and removing the keys it collides with makes it"
+          + " read absent.";
+
   @Spec CommandSpec spec;
 
   @Override
@@ -104,21 +119,22 @@ public final class FilterCommand implements Runnable {
   }
 
   /**
-   * Adds the keys to {@code f} in memory: to a counting or cuckoo filter only those not present yet
-   * unless {@code multiset}, so that repeated keys take one count or slot each. A cuckoo filter
-   * that runs out of room fails the command with the number of keys it took; since this happens
-   * before the write, {@code file} is left as it was. Warns when a Bloom-type filter ends up
-   * holding more keys than it was sized for.
+   * Adds the keys to {@code f} in memory. A counting or cuckoo filter counts every add, so that a
+   * key added more often than removed is never reported absent; with {@code ifAbsent} it takes only
+   * keys that read absent ({@link DeletableFilter#addIfAbsent}). A counting filter names on stderr
+   * each key whose counters saturate ({@link Saturated}). A cuckoo filter that cannot take a key
+   * fails the command, naming the key when its two buckets are full of its copies; since this
+   * happens before the write, {@code file} is left as it was. Warns when a Bloom-type filter ends
+   * up holding more keys than it was sized for.
    */
   static void addKeys(
       MutableFilter f,
       List<String> keys,
       KeyOptions from,
-      boolean multiset,
+      boolean ifAbsent,
       CommandSpec spec,
       Path file)
       throws IOException {
-    checkMultiset(f, multiset);
     boolean concurrent =
         f instanceof BloomFilter && ((BloomFilter) f).concurrency() == Concurrency.CONCURRENT
             || f instanceof BlockedBloomFilter
@@ -136,43 +152,179 @@ public final class FilterCommand implements Runnable {
     } else if (concurrent) {
       // Bloom hashed with FNV-1a: its probes need the keys.
       from.forEach(keys, spec, Inputs.KeySink.concurrently(f::add));
-    } else {
-      // Counting and cuckoo filters key by key, in order: a repeated key is added once unless
-      // multiset, and a cuckoo filter that is full stops the command.
-      DeletableFilter d = f instanceof DeletableFilter && !multiset ? (DeletableFilter) f : null;
+    } else if (f instanceof CuckooFilter) {
+      CuckooFilter c = (CuckooFilter) f;
       long[] added = {0};
       from.forEach(
           keys,
           spec,
           (buf, off, len) -> {
-            if (d != null
-                ? d.addIfAbsent(buf, off, len) || d.mightContain(buf, off, len)
-                : f.add(buf, off, len)) {
+            if (ifAbsent
+                ? c.addIfAbsent(buf, off, len) || c.mightContain(buf, off, len)
+                : c.add(buf, off, len)) {
               added[0]++;
-            } else if (f instanceof CuckooFilter) {
-              CuckooFilter c = (CuckooFilter) f;
+              return;
+            }
+            // A key whose buckets are full of its own copies, or of other keys that repeat (the
+            // refusal comes at a load far below a full table's), is named as such.
+            int copies = c.count(buf, off, len);
+            int max = c.maxCopies(buf, off, len);
+            if (copies >= max || copies > 0 && c.load() < 0.9) {
               throw new CliException(
                   String.format(
                       Locale.ROOT,
-                      "%s: the cuckoo filter is full after adding %d keys (load %.1f %%, the maximum is about 95 %%);"
-                          + " the file was left as it was",
+                      "%s: key %s comes a %s time and finds no room: a cuckoo filter holds a key at"
+                          + " most %d times, fewer when keys that repeat share its two buckets; for"
+                          + " repeated keys use --type counting, de-duplicate them first (sort -u),"
+                          + " or add with --if-absent; the file was left as it was",
                       file,
-                      added[0],
-                      100 * c.load()));
+                      shown(buf, off, len),
+                      ordinal(copies + 1),
+                      max));
+            }
+            throw new CliException(
+                String.format(
+                    Locale.ROOT,
+                    "%s: the cuckoo filter is full after adding %d keys (load %.1f %%, the maximum is about 95 %%);"
+                        + " the file was left as it was",
+                    file,
+                    added[0],
+                    100 * c.load()));
+          });
+    } else {
+      // A counting filter (or another hashed with FNV-1a), key by key in order.
+      CountingBloomFilter counting =
+          f instanceof CountingBloomFilter ? (CountingBloomFilter) f : null;
+      Saturated saturated = new Saturated(file, spec.commandLine().getErr());
+      from.forEach(
+          keys,
+          spec,
+          (buf, off, len) -> {
+            if (counting == null) {
+              f.add(buf, off, len);
+            } else if (ifAbsent) {
+              counting.addIfAbsent(buf, off, len);
+            } else {
+              counting.add(buf, off, len);
+              if (counting.count(buf, off, len) == CountingBloomFilter.MAX_COUNT) {
+                saturated.added(buf, off, len);
+              }
             }
           });
+      saturated.finish();
     }
     warnIfOverfull(file, f, spec.commandLine().getErr());
   }
 
-  /** Refuses {@code --multiset} for a filter that cannot count repeats. */
-  static void checkMultiset(MembershipFilter f, boolean multiset) {
-    if (multiset && !(f instanceof DeletableFilter)) {
-      throw new IllegalArgumentException(
-          "--multiset applies to counting and cuckoo filters, not to a "
-              + f.type().label()
-              + " filter");
+  /**
+   * Checks {@code --multiset} and {@code --if-absent} for a filter that is {@code what} ("a bloom
+   * filter", "--type scalable") and can remove keys when {@code deletable}; returns whether keys
+   * are added only when absent. {@code --multiset}, the default now, is still refused where it
+   * means nothing, as before.
+   */
+  static boolean ifAbsent(boolean multiset, boolean ifAbsent, boolean deletable, String what) {
+    if (multiset && ifAbsent) {
+      throw new IllegalArgumentException("--multiset and --if-absent exclude each other");
     }
+    if ((multiset || ifAbsent) && !deletable) {
+      throw new IllegalArgumentException(
+          (multiset ? "--multiset" : "--if-absent")
+              + " applies to counting and cuckoo filters, not to "
+              + what);
+    }
+    return ifAbsent;
+  }
+
+  /**
+   * The keys of a command whose counters, in a counting filter, are all saturated (at 15), said on
+   * stderr: one line for each of the first {@link #NAMED} such keys, then one with how many more
+   * there were. Such a key reads present however often it is removed (a false positive, never a
+   * false negative). They are rare (each needs 15 adds of one key), so all are remembered.
+   */
+  static final class Saturated {
+    static final int NAMED = 10;
+
+    private final Object where;
+    private final PrintWriter err;
+    private final Set<ByteBuffer> keys = new HashSet<>();
+
+    Saturated(Object where, PrintWriter err) {
+      this.where = where;
+      this.err = err;
+    }
+
+    /** An add left the key's counters saturated. */
+    void added(byte[] buf, int off, int len) {
+      say(
+          buf,
+          off,
+          len,
+          "key %s has saturated its counters (at %d, after as many adds): it will read present"
+              + " however often it is removed");
+    }
+
+    /** A remove of the key changed nothing: its counters are saturated. */
+    void stays(byte[] buf, int off, int len) {
+      say(
+          buf,
+          off,
+          len,
+          "key %s stays present: its counters are saturated (at %d), so no remove takes it out");
+    }
+
+    /** The number of distinct keys seen saturated. */
+    long count() {
+      return keys.size();
+    }
+
+    private void say(byte[] buf, int off, int len, String what) {
+      if (keys.add(ByteBuffer.wrap(Arrays.copyOfRange(buf, off, off + len)))
+          && keys.size() <= NAMED) {
+        err.println(
+            String.format(
+                Locale.ROOT,
+                "probkit: %s: warning: " + what,
+                where,
+                shown(buf, off, len),
+                CountingBloomFilter.MAX_COUNT));
+      }
+    }
+
+    /** Says how many saturated keys were not named. */
+    void finish() {
+      if (keys.size() > NAMED) {
+        err.println(
+            String.format(
+                Locale.ROOT,
+                "probkit: %s: warning: %d more keys have saturated counters (only the first %d are"
+                    + " named)",
+                where,
+                keys.size() - NAMED,
+                NAMED));
+      }
+      err.flush();
+    }
+  }
+
+  /** A key for a message: quoted, its control characters as '?', cut after 80 characters. */
+  static String shown(byte[] buf, int off, int len) {
+    String k = new String(buf, off, len, StandardCharsets.UTF_8);
+    StringBuilder sb = new StringBuilder("'");
+    for (int i = 0; i < k.length() && i < 80; i++) {
+      char c = k.charAt(i);
+      sb.append(c < 0x20 || c == 0x7f ? '?' : c);
+    }
+    return sb.append(k.length() > 80 ? "...'" : "'").toString();
+  }
+
+  /** 9th, 21st, 2nd, 3rd, 11th. */
+  private static String ordinal(int n) {
+    int tens = n % 100;
+    String suffix =
+        tens >= 11 && tens <= 13
+            ? "th"
+            : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+    return n + suffix;
   }
 
   /**
@@ -272,12 +424,11 @@ public final class FilterCommand implements Runnable {
         completionCandidates = FilterTypes.Names.class)
     String type;
 
-    @Option(
-        names = "--multiset",
-        description =
-            "Counting and cuckoo filters: add a key again however often it repeats (by default a"
-                + " key already present is not added again, and one remove takes it out).")
+    @Option(names = "--multiset", description = MULTISET)
     boolean multiset;
+
+    @Option(names = "--if-absent", description = IF_ABSENT)
+    boolean ifAbsent;
 
     @Option(
         names = "--force",
@@ -295,6 +446,8 @@ public final class FilterCommand implements Runnable {
           algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
+      ifAbsent(
+          multiset, ifAbsent, type.equals("counting") || type.equals("cuckoo"), "--type " + type);
       if (RedisUri.is(file)) {
         return RedisCli.filterCreate(
             file,
@@ -304,13 +457,10 @@ public final class FilterCommand implements Runnable {
             strategy,
             force,
             from,
+            ifAbsent,
             spec);
       }
       if (FilterTypes.isStatic(type)) {
-        if (multiset) {
-          throw new IllegalArgumentException(
-              "--multiset applies to counting and cuckoo filters, not to --type " + type);
-        }
         try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
           lock.write(FilterTypes.buildStatic(type, expected, fpp, strategy, from, spec)::writeTo);
         }
@@ -326,7 +476,7 @@ public final class FilterCommand implements Runnable {
       double p = FilterTypes.checkFpp(type, fpp == null ? FilterTypes.DEFAULT_FPP : fpp);
       try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
         lock.write(
-            FilterTypes.create(type, expected, p, strategy, from, multiset, spec, file)::writeTo);
+            FilterTypes.create(type, expected, p, strategy, from, ifAbsent, spec, file)::writeTo);
       }
       return 0;
     }
@@ -338,7 +488,7 @@ public final class FilterCommand implements Runnable {
       description = {
         "Add keys to a filter (from arguments, --keys FILE..., or stdin).",
         "",
-        "A counting or cuckoo filter takes a key only when it is not already present, unless --multiset.",
+        "A counting or cuckoo filter counts every add: a key added twice takes two removes.",
         "Writers of one file take turns (a lock beside it); --no-wait fails instead of waiting.",
       },
       footer = {
@@ -363,10 +513,11 @@ public final class FilterCommand implements Runnable {
         description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
 
-    @Option(
-        names = "--multiset",
-        description = "Counting and cuckoo filters: add a key again however often it repeats.")
+    @Option(names = "--multiset", description = MULTISET)
     boolean multiset;
+
+    @Option(names = "--if-absent", description = IF_ABSENT)
+    boolean ifAbsent;
 
     @Mixin KeyOptions keyOptions;
 
@@ -376,11 +527,21 @@ public final class FilterCommand implements Runnable {
     public Integer call() throws IOException {
       keyOptions.require(keys, spec);
       if (RedisUri.is(file)) {
-        return RedisCli.filterAdd(file, keys, keyOptions, multiset, spec);
+        return RedisCli.filterAdd(file, keys, keyOptions, multiset, ifAbsent, spec);
       }
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         MutableFilter f = loadMutable(file);
-        addKeys(f, keys, keyOptions, multiset, spec, file);
+        addKeys(
+            f,
+            keys,
+            keyOptions,
+            ifAbsent(
+                multiset,
+                ifAbsent,
+                f instanceof DeletableFilter,
+                "a " + f.type().label() + " filter"),
+            spec,
+            file);
         lock.write(f::writeTo);
       }
       return 0;
@@ -393,7 +554,9 @@ public final class FilterCommand implements Runnable {
       description = {
         "Remove keys from a counting or cuckoo filter (from arguments, --keys FILE, or stdin).",
         "Remove only keys that were added: removing another key can make a present key look absent.",
-        "Keys that are certainly absent are left alone and counted in the summary line.",
+        "A key added n times takes n removes. Keys that are certainly absent are left alone and",
+        "counted in the summary line; so are the keys of a counting filter whose counters are",
+        "saturated (15 adds), which stay present, each named on stderr.",
       },
       footer = {"", "Example:", "  probkit filter remove sessions.bin expired-1 expired-2"})
   static final class Remove implements Callable<Integer> {
@@ -418,11 +581,13 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       long[] removed = {0};
+      long[] stayed = {0};
       long total;
       keyOptions.require(keys, spec);
       if (RedisUri.is(file)) {
         return RedisCli.filterRemove(file, keys, keyOptions, spec);
       }
+      Saturated saturated = new Saturated(file, spec.commandLine().getErr());
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         MembershipFilter f = load(file);
         if (!(f instanceof DeletableFilter)) {
@@ -433,21 +598,49 @@ public final class FilterCommand implements Runnable {
                   + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed");
         }
         DeletableFilter d = (DeletableFilter) f;
+        CountingBloomFilter counting =
+            f instanceof CountingBloomFilter ? (CountingBloomFilter) f : null;
         total =
             keyOptions.forEach(
-                keys, spec, (buf, off, len) -> removed[0] += d.remove(buf, off, len) ? 1 : 0);
+                keys,
+                spec,
+                (buf, off, len) -> {
+                  if (!d.remove(buf, off, len)) {
+                    return;
+                  }
+                  if (counting != null
+                      && counting.count(buf, off, len) == CountingBloomFilter.MAX_COUNT) {
+                    // Nothing changed: saturated counters are never decremented.
+                    saturated.stays(buf, off, len);
+                    stayed[0]++;
+                  } else {
+                    removed[0]++;
+                  }
+                });
         lock.write(f::writeTo);
+      } finally {
+        saturated.finish();
       }
-      PrintWriter out = spec.commandLine().getOut();
-      out.printf(
-          Locale.ROOT,
-          "removed %d of %d keys (%d certainly absent)%n",
-          removed[0],
-          total,
-          total - removed[0]);
-      out.flush();
+      summary(spec, removed[0], stayed[0], total);
       return 0;
     }
+  }
+
+  /**
+   * The line {@code filter remove} ends with: "removed R of N keys (A certainly absent)", and when
+   * some removes found the key's counters saturated, ", S stay present: saturated counters" inside
+   * the parentheses. Each of N keys is one of the three.
+   */
+  static void summary(CommandSpec spec, long removed, long stayed, long total) {
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf(
+        Locale.ROOT,
+        "removed %d of %d keys (%d certainly absent%s)%n",
+        removed,
+        total,
+        total - removed - stayed,
+        stayed == 0 ? "" : ", " + stayed + " stay present: saturated counters");
+    out.flush();
   }
 
   @Command(

@@ -70,10 +70,10 @@ final class FilterTypes {
 
   /**
    * Builds a filter of {@code type} sized for {@code expected} keys at {@code fpp} (for scalable:
-   * its initial capacity), holding the keys of {@code keys} when given (static types need them);
-   * {@code file} is named in errors. Bloom and blocked filters are concurrent (every core adds), a
-   * scalable one single-writer (it takes its keys in order on one thread): see {@link
-   * FilterCommand#addKeys}.
+   * its initial capacity), holding the keys of {@code keys} when given (static types need them),
+   * every add counted unless {@code ifAbsent}; {@code file} is named in errors. Bloom and blocked
+   * filters are concurrent (every core adds), a scalable one single-writer (it takes its keys in
+   * order on one thread): see {@link FilterCommand#addKeys}.
    */
   static MembershipFilter create(
       String type,
@@ -81,7 +81,7 @@ final class FilterTypes {
       double fpp,
       HashStrategy hash,
       KeyOptions keys,
-      boolean multiset,
+      boolean ifAbsent,
       CommandSpec spec,
       Path file)
       throws IOException {
@@ -113,9 +113,8 @@ final class FilterTypes {
         throw new IllegalArgumentException(
             "--type must be one of " + String.join(", ", NAMES) + ", was '" + type + "'");
     }
-    FilterCommand.checkMultiset(f, multiset);
     if (keys != null) {
-      FilterCommand.addKeys(f, List.of(), keys, multiset, spec, file);
+      FilterCommand.addKeys(f, List.of(), keys, ifAbsent, spec, file);
     }
     return f;
   }

@@ -20,14 +20,17 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -113,6 +116,13 @@ final class RedisCli {
     return n;
   }
 
+  /**
+   * {@code uri} for a warning: {@code redis://user:secret@host/k} as {@code redis://user@host/k}.
+   */
+  static String withoutPassword(String uri) {
+    return uri.replaceFirst("^(rediss?://[^:@/]*):[^@/]*@", "$1@");
+  }
+
   /** Deletes the structure when {@code force}, as {@code --force} replaces a file. */
   private static void replace(Target t, boolean force) {
     if (force) {
@@ -130,6 +140,7 @@ final class RedisCli {
       HashStrategy hash,
       boolean force,
       KeyOptions from,
+      boolean ifAbsent,
       CommandSpec spec)
       throws IOException {
     if (expected == null) {
@@ -159,56 +170,94 @@ final class RedisCli {
                   "a filter in Redis is of --type bloom, blocked, counting or scalable, was "
                       + type);
           }
-          return filterAdd(t, List.of(), from, false, spec);
+          return filterAdd(t, List.of(), from, false, ifAbsent, spec);
         });
   }
 
   static int filterAdd(
-      Path p, List<String> keys, KeyOptions from, boolean multiset, CommandSpec spec)
+      Path p,
+      List<String> keys,
+      KeyOptions from,
+      boolean multiset,
+      boolean ifAbsent,
+      CommandSpec spec)
       throws IOException {
-    return with(p, t -> filterAdd(t, keys, from, multiset, spec));
+    return with(p, t -> filterAdd(t, keys, from, multiset, ifAbsent, spec));
   }
 
+  /**
+   * Adds the keys as {@link FilterCommand#addKeys} adds them to a file: a counting filter counts
+   * every add unless {@code ifAbsent}, and names the keys whose counters saturate.
+   */
   private static int filterAdd(
-      Target t, List<String> keys, KeyOptions from, boolean multiset, CommandSpec spec)
+      Target t,
+      List<String> keys,
+      KeyOptions from,
+      boolean multiset,
+      boolean ifAbsent,
+      CommandSpec spec)
       throws IOException {
     RedisStructure s = t.store.open(t.name);
-    if (multiset && !(s instanceof RedisCountingBloomFilter)) {
-      throw new IllegalArgumentException(
-          "--multiset applies to counting filters, not to a " + s.type().label() + " filter");
-    }
-    batches(
-        t,
-        from,
-        keys,
-        spec,
-        batch -> {
-          if (s instanceof RedisBloomFilter) {
-            ((RedisBloomFilter) s).addAll(batch);
-          } else if (s instanceof RedisScalableBloomFilter) {
-            ((RedisScalableBloomFilter) s).addAll(batch);
-          } else if (s instanceof RedisCountingBloomFilter) {
-            RedisCountingBloomFilter c = (RedisCountingBloomFilter) s;
-            // As for a file: a key already present is not added again unless --multiset (checked,
-            // then
-            // added: another client's add of the same key in between can count it twice).
-            List<byte[]> absent = batch;
-            if (!multiset) {
-              boolean[] present = c.mightContainAll(batch);
-              java.util.Set<java.nio.ByteBuffer> seen = new java.util.HashSet<>();
-              absent = new ArrayList<>();
-              for (int i = 0; i < batch.size(); i++) {
-                if (!present[i] && seen.add(java.nio.ByteBuffer.wrap(batch.get(i)))) {
-                  absent.add(batch.get(i));
-                }
-              }
+    FilterCommand.ifAbsent(
+        multiset,
+        ifAbsent,
+        s instanceof RedisCountingBloomFilter,
+        "a " + s.type().label() + " filter");
+    FilterCommand.Saturated saturated =
+        new FilterCommand.Saturated(withoutPassword(t.uri), spec.commandLine().getErr());
+    try {
+      batches(
+          t,
+          from,
+          keys,
+          spec,
+          batch -> {
+            if (s instanceof RedisBloomFilter) {
+              ((RedisBloomFilter) s).addAll(batch);
+            } else if (s instanceof RedisScalableBloomFilter) {
+              ((RedisScalableBloomFilter) s).addAll(batch);
+            } else if (s instanceof RedisCountingBloomFilter) {
+              addCounting((RedisCountingBloomFilter) s, batch, ifAbsent, saturated);
+            } else {
+              throw new CliException(t.uri + ": a " + s.type().label() + ", not a filter");
             }
-            c.addAll(absent);
-          } else {
-            throw new CliException(t.uri + ": a " + s.type().label() + ", not a filter");
-          }
-        });
+          });
+    } finally {
+      saturated.finish();
+    }
     return 0;
+  }
+
+  /**
+   * One batch into a counting filter. Every add counts, and a read of the counters after it finds
+   * the keys they saturate. With {@code ifAbsent}, as {@link
+   * io.github.probkit.filter.DeletableFilter#addIfAbsent}: only the keys that read absent, once
+   * each (checked, then added: another client's add of the same key in between can count it twice).
+   */
+  private static void addCounting(
+      RedisCountingBloomFilter c,
+      List<byte[]> batch,
+      boolean ifAbsent,
+      FilterCommand.Saturated saturated) {
+    if (ifAbsent) {
+      boolean[] present = c.mightContainAll(batch);
+      Set<ByteBuffer> seen = new HashSet<>();
+      List<byte[]> absent = new ArrayList<>();
+      for (int i = 0; i < batch.size(); i++) {
+        if (!present[i] && seen.add(ByteBuffer.wrap(batch.get(i)))) {
+          absent.add(batch.get(i));
+        }
+      }
+      c.addAll(absent);
+      return;
+    }
+    c.addAll(batch);
+    int[] counts = c.countAll(batch);
+    for (int i = 0; i < counts.length; i++) {
+      if (counts[i] == CountingBloomFilter.MAX_COUNT) {
+        saturated.added(batch.get(i), 0, batch.get(i).length);
+      }
+    }
   }
 
   /** A structure in Redis that answers a batch of keys with one round trip. */
@@ -262,37 +311,53 @@ final class RedisCli {
   static int filterRemove(Path p, List<String> keys, KeyOptions from, CommandSpec spec)
       throws IOException {
     long[] removed = {0};
-    long total =
-        with(
-            p,
-            t -> {
-              RedisStructure s = t.store.open(t.name);
-              if (!(s instanceof RedisCountingBloomFilter)) {
-                throw new CliException(
-                    t.uri
-                        + ": a "
-                        + s.type().label()
-                        + " filter cannot delete keys (counting filters can); nothing was changed");
-              }
-              return batches(
-                  t,
-                  from,
-                  keys,
-                  spec,
-                  batch -> {
-                    for (boolean r : ((RedisCountingBloomFilter) s).removeAll(batch)) {
-                      removed[0] += r ? 1 : 0;
-                    }
-                  });
-            });
-    PrintWriter out = spec.commandLine().getOut();
-    out.printf(
-        Locale.ROOT,
-        "removed %d of %d keys (%d certainly absent)%n",
-        removed[0],
-        total,
-        total - removed[0]);
-    out.flush();
+    long[] stayed = {0};
+    FilterCommand.Saturated saturated =
+        new FilterCommand.Saturated(withoutPassword(RedisUri.of(p)), spec.commandLine().getErr());
+    long total;
+    try {
+      total =
+          with(
+              p,
+              t -> {
+                RedisStructure s = t.store.open(t.name);
+                if (!(s instanceof RedisCountingBloomFilter)) {
+                  throw new CliException(
+                      t.uri
+                          + ": a "
+                          + s.type().label()
+                          + " filter cannot delete keys (counting filters can); nothing was changed");
+                }
+                return batches(
+                    t,
+                    from,
+                    keys,
+                    spec,
+                    batch -> {
+                      RedisCountingBloomFilter c = (RedisCountingBloomFilter) s;
+                      boolean[] done = c.removeAll(batch);
+                      List<byte[]> taken = new ArrayList<>();
+                      for (int i = 0; i < done.length; i++) {
+                        if (done[i]) {
+                          taken.add(batch.get(i));
+                        }
+                      }
+                      // A key whose counters are all saturated was "removed" without a change.
+                      int[] counts = c.countAll(taken);
+                      for (int i = 0; i < counts.length; i++) {
+                        if (counts[i] == CountingBloomFilter.MAX_COUNT) {
+                          saturated.stays(taken.get(i), 0, taken.get(i).length);
+                          stayed[0]++;
+                        } else {
+                          removed[0]++;
+                        }
+                      }
+                    });
+              });
+    } finally {
+      saturated.finish();
+    }
+    FilterCommand.summary(spec, removed[0], stayed[0], total);
     return 0;
   }
 

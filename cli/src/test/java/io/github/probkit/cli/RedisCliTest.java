@@ -137,7 +137,7 @@ class RedisCliTest {
   }
 
   @Test
-  void countingFiltersRemoveAndCountOnceWithoutMultiset() {
+  void countingFiltersRemoveAndCountOnceWithIfAbsent() {
     ok(
         "filter",
         "create",
@@ -148,7 +148,7 @@ class RedisCliTest {
         "1000",
         "--fpp",
         "0.01");
-    ok("filter", "add", uri("sessions"), "s-1", "s-1", "s-2");
+    ok("filter", "add", uri("sessions"), "--if-absent", "s-1", "s-1", "s-2");
     assertThat(ok("filter", "remove", uri("sessions"), "s-1", "never").out)
         .isEqualTo("removed 1 of 2 keys (1 certainly absent)\n");
     assertThat(ok("filter", "query", uri("sessions"), "s-1", "s-2").out)

@@ -39,8 +39,10 @@ import java.util.Objects;
  * <p>Counters saturate at 15 and a saturated counter is never decremented: it can no longer tell
  * how many keys hashed to it, and decrementing it could take it to 0 while keys remain. The cost is
  * that a cell which once saturated stays set for good; keys removed from it keep it set, and the
- * false-positive rate no longer falls when they leave. At the sizes above that needs 16 or more
- * keys on one counter, which practically only happens when one key is added 15 or more times.
+ * false-positive rate no longer falls when they leave. At the sizes above that needs 15 or more
+ * keys on one counter, which practically only happens when one key is added 15 or more times: all
+ * its counters then saturate ({@link #count} is 15), and it reads present however often it is
+ * removed. That is a false positive, never a false negative.
  *
  * <p>{@link #remove} refuses (returns {@code false}, changing nothing) when any counter of the key
  * is 0, since such a key is certainly absent. It cannot detect the removal of an absent key whose
@@ -328,7 +330,9 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
 
   /**
    * The smallest of the key's counters: at least the number of times the key was added and not
-   * removed (unless absent keys were removed), and 15 when they are all saturated.
+   * removed (unless absent keys were removed), and {@link #MAX_COUNT} when they are all saturated,
+   * which they stay: such a key can no longer be removed (a {@link #remove} of it returns {@code
+   * true} and changes nothing).
    */
   @Override
   public int count(byte[] key, int off, int len) {

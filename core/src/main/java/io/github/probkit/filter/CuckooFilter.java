@@ -48,8 +48,9 @@ import java.util.Objects;
  * {@link #create} never uses them (6 bits then hold a key in no more memory). Small tables stall
  * early by chance (one key in a hundred failed before 90 % below 64 keys), hence the root term. So
  * {@code create(n, p)} holds n distinct keys. Adding a key k times stores k copies of its
- * fingerprint (so it can be removed k times); a key fits at most 8 times. {@link #addIfAbsent}
- * stores it once however often it comes.
+ * fingerprint (so it can be removed k times); a key fits at most 8 times, its two buckets full
+ * ({@link #maxCopies}), and the next add of it fails however empty the table is. {@link
+ * #addIfAbsent} stores it once however often it comes, at the risk of false negatives it states.
  *
  * <p>Thread safety: not thread-safe. Concurrent {@code mightContain} and {@code count} calls are
  * safe while nothing modifies the filter; {@code add}, {@code remove} and {@code merge} need
@@ -450,6 +451,8 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
    * Stores the key's fingerprint. Returns {@code true} when it was stored (even if the key was
    * present already: each add can be matched by a remove), and {@code false} when the table has no
    * room for it, in which case the filter is unchanged and every key stored before is still there.
+   * No room is either a full table or, at any load, a key already stored {@link #maxCopies} times:
+   * {@code count(key) >= maxCopies(key)} tells the second.
    */
   @Override
   public boolean add(byte[] key, int off, int len) {
@@ -536,6 +539,16 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
     long b = bucketOf(h);
     long alt = alternate(b, fp);
     return occurrences(b, fp) + (alt == b ? 0 : occurrences(alt, fp));
+  }
+
+  /**
+   * The most copies of the key's fingerprint the filter can hold: 8, its two buckets of 4 full of
+   * it, or 4 for a key whose two buckets are one (about one key in {@link #bucketCount}).
+   */
+  public int maxCopies(byte[] key, int off, int len) {
+    long h = hash.hash64(key, off, len);
+    long b = bucketOf(h);
+    return alternate(b, fingerprintOf(h)) == b ? SLOTS_PER_BUCKET : 2 * SLOTS_PER_BUCKET;
   }
 
   // ---- combining

@@ -8,8 +8,10 @@ import io.github.probkit.internal.KeyBuffer;
  * never added can remove another key's evidence and so create a false negative. Implementations
  * refuse (return {@code false}) where they can tell that the key cannot be present.
  *
- * <p>Each add is recorded, so a key added twice takes two removals; {@link #count} says how many
- * times a key appears to be stored, and {@link #addIfAbsent} stores a key only once.
+ * <p>Each add is recorded, so a key added twice takes two removals, and a key added more often than
+ * removed is never reported absent: use {@link #add} for keys that will be removed. {@link #count}
+ * says how many times a key appears to be stored. {@link #addIfAbsent} stores a key only when it
+ * reads absent, and so gives up that promise (see there).
  */
 public interface DeletableFilter extends MutableFilter {
 
@@ -62,16 +64,15 @@ public interface DeletableFilter extends MutableFilter {
   }
 
   /**
-   * Adds the key only when it is not already (probably) present, as RedisBloom's {@code CF.ADDNX}:
-   * the filter then holds a set, not a multiset, so that input with repeated keys takes one slot
+   * Adds the key only when it is not already (probably) present, as RedisBloom's {@code CF.ADDNX}.
+   * Once keys are removed, this can cause false negatives: a key that is a false positive when it
+   * comes is not stored, and removing the keys it collides with makes it read absent.
+   *
+   * <p>The filter then holds a set, not a multiset, so that input with repeated keys takes one slot
    * (cuckoo) or one count (counting Bloom) per distinct key, and one {@link #remove} removes it.
    * Returns whether the key was stored. {@code false} means it was probably present already, or a
    * cuckoo filter had no room for it; {@link #mightContain} then tells which, since a refused add
-   * leaves the filter unchanged.
-   *
-   * <p>A key never added that is a false positive is not stored; it reads present all the same, but
-   * removing the key it collides with can make it read absent. That happens for about a fraction
-   * fpp of the distinct keys, against the overflow that adding every repeat risks.
+   * leaves the filter unchanged. The keys at risk are about a fraction fpp of the distinct keys.
    */
   default boolean addIfAbsent(byte[] key, int off, int len) {
     return !mightContain(key, off, len) && add(key, off, len);

@@ -13,6 +13,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -181,6 +182,9 @@ class CuckooFilterTest {
     byte[] before = bytes(f);
     assertThat(f.add("dup")).as("both buckets hold only dup").isFalse();
     assertThat(bytes(f)).isEqualTo(before);
+    assertThat(f.maxCopies("dup".getBytes(StandardCharsets.UTF_8), 0, 3))
+        .as("what tells this refusal from a full table")
+        .isEqualTo(8);
     for (int i = 7; i >= 0; i--) {
       assertThat(f.remove("dup")).isTrue();
       assertThat(f.count("dup")).isEqualTo(i);
@@ -198,6 +202,8 @@ class CuckooFilterTest {
     }
     assertThat(f.add(keys.get(4))).isFalse();
     assertThat(f.load()).isEqualTo(1.0);
+    // Every key's two buckets are the one bucket: 4 copies at most.
+    assertThat(f.maxCopies(keys.get(4), 0, keys.get(4).length)).isEqualTo(4);
   }
 
   @Test
