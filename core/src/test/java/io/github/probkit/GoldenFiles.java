@@ -23,11 +23,11 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The recipes of the golden files of format version 1 in src/test/resources/golden: each file is
- * the structure built from the keys written here. {@link GoldenFilesTest} rebuilds every file from
- * its recipe and compares the bytes, and pins each file's SHA-256. {@link #main} writes the files
- * that do not exist yet, once, by hand, when a structure or format version is introduced; an
- * existing file is never rewritten (docs/FORMAT.md, "Golden files"). Run it from the repository
+ * The recipes of the golden files of format versions 1 and 2 in src/test/resources/golden: each
+ * file is the structure built from the keys written here. {@link GoldenFilesTest} rebuilds every
+ * file from its recipe and compares the bytes, and pins each file's SHA-256. {@link #main} writes
+ * the files that do not exist yet, once, by hand, when a structure or format version is introduced;
+ * an existing file is never rewritten (docs/FORMAT.md, "Golden files"). Run it from the repository
  * root with {@code java -cp core/target/classes:core/target/test-classes:<hash4j jar>
  * io.github.probkit.GoldenFiles}.
  */
@@ -112,6 +112,15 @@ public final class GoldenFiles {
           "binary-fuse" + bits.bits() + "-v1.bin",
           () -> BinaryFuseFilter.create(Keys.sequential("golden-", 0, 1000), bits)::writeTo);
     }
+    // Format version 2 (a checksum per 64 KiB chunk): "user:0" .. "user:999" in 2^23 bits with 7
+    // probes, a payload of exactly 1 MiB, the smallest written as version 2.
+    r.put(
+        "bloom-xxh3-v2.bin",
+        () -> {
+          BloomFilter users = BloomFilter.withBits(1L << 23, 7);
+          Keys.sequential("user:", 0, 1000).forEach(users::add);
+          return users::writeTo;
+        });
     // Seed 000's 2 x 8 sketch; 3 x 64 sketches of "item-i" x (i + 1); a hand-worked Space-Saving.
     r.put("count-min-v1.bin", () -> FrequencyGoldenFiles.seedSketch()::writeTo);
     r.put("count-min-xxh3-v1.bin", () -> FrequencyGoldenFiles.xxh3Sketch(false)::writeTo);

@@ -50,6 +50,9 @@ class GoldenFilesTest {
               "bloom-xxh3-v1.bin",
               "ef45dbe3874f87115dd1b803d5c44e46f7f323a404126d2a676689c067126b09"),
           Map.entry(
+              "bloom-xxh3-v2.bin",
+              "1338d9b2dd9744a7911349f5bf4ab9652e02b22029031b2b58d715831a4e8c2d"),
+          Map.entry(
               "count-min-conservative-v1.bin",
               "ecdb34d1974ba7556c32371a1c92247bf5dc618354c1fb3b40b2ff7bd16f1ff2"),
           Map.entry(
@@ -123,6 +126,39 @@ class GoldenFilesTest {
       assertThat(GoldenFiles.bytes(e.getValue().get()))
           .as("%s rebuilt from its keys", e.getKey())
           .isEqualTo(Files.readAllBytes(DIR.resolve(e.getKey())));
+    }
+  }
+
+  /**
+   * The version 2 file: its chunk checksums and the last one are those docs/FORMAT.md defines,
+   * recomputed here, and it holds its keys, read whole and mapped.
+   */
+  @Test
+  void theVersion2FileHasItsChunkChecksumsAndHoldsItsKeys() throws IOException {
+    Path file = DIR.resolve("bloom-xxh3-v2.bin");
+    byte[] b = Files.readAllBytes(file);
+    java.nio.ByteBuffer le = java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    assertThat(b[4]).isEqualTo((byte) 2);
+    int payload = 28 + le.getInt(16);
+    int length = (int) le.getLong(20);
+    assertThat(length).isEqualTo(1 << 20);
+    java.util.zip.CRC32C last = new java.util.zip.CRC32C();
+    last.update(b, 0, payload);
+    for (int i = 0; i < 16; i++) {
+      java.util.zip.CRC32C chunk = new java.util.zip.CRC32C();
+      chunk.update(b, payload + 65536 * i, 65536);
+      assertThat(le.getInt(payload + length + 4 * i)).isEqualTo((int) chunk.getValue());
+    }
+    last.update(b, payload + length, 64);
+    assertThat(le.getInt(payload + length + 64)).isEqualTo((int) last.getValue());
+    assertThat(b).hasSize(payload + length + 68);
+    io.github.probkit.filter.MembershipFilter read = Filters.readFrom(new ByteArrayInputStream(b));
+    try (io.github.probkit.filter.MappedFilter mapped =
+        io.github.probkit.filter.MappedFilter.open(file)) {
+      for (int i = 0; i < 1000; i++) {
+        assertThat(read.mightContain("user:" + i)).isTrue();
+        assertThat(mapped.mightContain("user:" + i)).isTrue();
+      }
     }
   }
 

@@ -90,6 +90,18 @@ public final class FilterCommand implements Runnable {
   }
 
   /**
+   * The error for a mapped file truncated while it was read. The JVM reports the SIGBUS of a read
+   * past the file's new end as an InternalError, which compiled code raises at its next safepoint
+   * rather than in the read: after MappedFilter's query returned, so it is caught around the whole
+   * work on the file.
+   */
+  static CliException truncatedWhileMapped(Path file, InternalError e) {
+    return new CliException(
+        file + ": truncated while mapped (a file must not be changed in place while it is read)",
+        e);
+  }
+
+  /**
    * Whether {@code file} starts as a probkit file of a type that maps (a compressed one does not).
    */
   private static boolean mappable(Path file) {
@@ -764,6 +776,8 @@ public final class FilterCommand implements Runnable {
                         f.mightContain(key, keyOff, keyLen)),
                 header,
                 out));
+      } catch (InternalError e) {
+        throw truncatedWhileMapped(file, e);
       } finally {
         if (f instanceof MappedFilter) {
           ((MappedFilter) f).close();
@@ -841,8 +855,8 @@ public final class FilterCommand implements Runnable {
     @Option(
         names = "--verify",
         description =
-            "Also read the whole file and check its CRC32C (a filter that maps is otherwise described"
-                + " from its parameters and a scan of its bits, without the checksum).")
+            "Also say that every checksum was checked (info checks them in any case: a mapped"
+                + " filter's as it scans its bits).")
     boolean verify;
 
     @Override
@@ -859,6 +873,8 @@ public final class FilterCommand implements Runnable {
         }
         Json j = describeMapped(m, json);
         return verify ? j.put("checksum", "verified") : j;
+      } catch (InternalError e) {
+        throw truncatedWhileMapped(f, e);
       } catch (SketchFormatException e) {
         throw new CliException(f + ": " + e.getMessage(), e);
       } catch (IOException e) {

@@ -74,8 +74,8 @@ public final class Filters {
 
   /**
    * The filter in {@code file}, opened the fastest way for queries: a {@link MappedFilter} (nothing
-   * loaded, checksum not read) for the types that map, else the filter read in full (checksum
-   * checked). Close it when it is a MappedFilter.
+   * loaded; the checksum of each chunk a query reads is checked when first read) for the types that
+   * map, else the filter read in full (checksum checked). Close it when it is a MappedFilter.
    */
   public static MembershipFilter open(Path file) throws IOException {
     StructureType type;

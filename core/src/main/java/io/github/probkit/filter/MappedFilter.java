@@ -5,6 +5,7 @@ import io.github.probkit.internal.Batch;
 import io.github.probkit.internal.MappedBytes;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
+import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
 import java.io.Closeable;
 import java.io.IOException;
@@ -15,10 +16,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Locale;
 import java.util.PrimitiveIterator;
 import java.util.zip.CRC32C;
 
@@ -28,18 +27,35 @@ import java.util.zip.CRC32C;
  * the pages its probes fall in. A query of a 1 GB filter thus costs a few page reads, not a 1 GB
  * read and 1 GB of heap. Files above 2 GB are mapped in several regions.
  *
- * <p>{@link #open} checks what a full read checks before the payload: the header, every parameter,
- * the file's length against the lengths they imply (no byte missing, none after the checksum) and,
- * for a Bloom filter, that no bit is set beyond its m bits. The checksum covers every byte, so it
- * is checked only on request: {@link #verify()} reads the file through once. A filter loaded in
- * full ({@link Filters#readFrom}) always checks it.
+ * <p>No answer comes from bytes whose checksum was not checked. {@link #open} checks the header,
+ * every parameter and the file's length against the lengths they imply (no byte missing, none after
+ * the checksum). A file of format version 2 (written for payloads of 1 MiB and more) has a checksum
+ * per 64 KiB chunk of the payload: open checks the one over the header, the parameters and those
+ * checksums, and a query checks each chunk the first time it reads from it, so that a query of a 1
+ * GB filter reads a few chunks, not the file. A file of version 1 has one checksum over everything:
+ * open reads the whole file once to check it (0.1 s per GB from the page cache).
+ *
+ * <p>A query that reads a chunk whose checksum does not match throws an {@link
+ * UncheckedIOException} whose cause is a {@link SketchFormatException} naming the file and the
+ * chunk; so do the scans behind {@link #bitCount} and the estimates. Since such an exception may
+ * surface far from where the file was named, its message names the file. {@link #open}, {@link
+ * #verify}, {@link #load} and {@link #writeTo} throw the SketchFormatException itself, whose
+ * message, as a full read's, does not.
+ *
+ * <p>A file truncated in place while mapped: a query that reads a chunk not checked yet throws the
+ * UncheckedIOException above ("truncated while mapped"), as do the scans, load and writeTo. A read
+ * of a page the truncation removed is a SIGBUS, which the JVM reports as an InternalError: the
+ * query turns it into the same UncheckedIOException when the JVM raises it there, but compiled code
+ * may raise it at the thread's next safepoint, after the query returned (the command line catches
+ * it around its whole work on the file). probkit's writers never truncate: they rename.
  *
  * <p>Other filter types (counting, cuckoo, scalable) are not mapped: {@link Filters#open} loads
  * them.
  *
- * <p>Thread safety: immutable, and safe for concurrent queries. The file must not be changed or
- * truncated while it is mapped (probkit's own writers replace a file by renaming a new one over it,
- * which leaves an open mapping on the old bytes).
+ * <p>Thread safety: immutable, and safe for concurrent queries. The file must not be changed in
+ * place while it is mapped (probkit's own writers replace a file by renaming a new one over it,
+ * which leaves an open mapping on the old bytes; {@link #load}, {@link #writeTo} and {@link #copy}
+ * answer from those bytes too, not from what the path names now).
  */
 public final class MappedFilter implements MembershipFilter, Closeable {
   private final Path file;
@@ -49,13 +65,22 @@ public final class MappedFilter implements MembershipFilter, Closeable {
   private final long payloadOffset;
   private final long payloadLength;
   private final MappedBytes payload;
+
+  /** The payload chunks' checksums (format version 2), or null when open checked the whole file. */
+  private final int[] chunkSums;
+
   // The shape of the one type this view is of (the others stay 0 or null).
   private final BloomShape bloom;
   private final boolean exact;
   private final BinaryFuseFilter.Shape fuse;
 
   private MappedFilter(
-      Path file, FileChannel channel, SketchReader r, BloomShape bloom, BinaryFuseFilter.Shape fuse)
+      Path file,
+      FileChannel channel,
+      SketchReader r,
+      int[] chunkSums,
+      BloomShape bloom,
+      BinaryFuseFilter.Shape fuse)
       throws IOException {
     this.file = file;
     this.channel = channel;
@@ -66,7 +91,8 @@ public final class MappedFilter implements MembershipFilter, Closeable {
     this.bloom = bloom;
     this.exact = hash.exactModulo();
     this.fuse = fuse;
-    this.payload = MappedBytes.map(channel, payloadOffset, payloadLength);
+    this.chunkSums = chunkSums;
+    this.payload = MappedBytes.map(channel, payloadOffset, payloadLength, chunkSums);
   }
 
   /** Whether {@link #open} maps files of this type. */
@@ -77,9 +103,9 @@ public final class MappedFilter implements MembershipFilter, Closeable {
   }
 
   /**
-   * Maps the filter in {@code file}. Throws SketchFormatException when the header, the parameters
-   * or the file's length are wrong, or when the file holds a type that is not mapped ({@link
-   * #supports}).
+   * Maps the filter in {@code file}. Throws SketchFormatException when the header, the parameters,
+   * the file's length or a checksum checked at open (see the class comment) are wrong, or when the
+   * file holds a type that is not mapped ({@link #supports}).
    */
   public static MappedFilter open(Path file) throws IOException {
     FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
@@ -102,27 +128,18 @@ public final class MappedFilter implements MembershipFilter, Closeable {
         default:
           throw new SketchFormatException("a " + r.type().label() + " file is not mapped: load it");
       }
-      // The messages of a full read (SketchReader, and the command line's check for trailing
-      // bytes).
-      long payloadEnd = r.payloadOffset() + r.payloadLength();
-      long size = channel.size();
-      if (size < payloadEnd) {
-        throw new SketchFormatException(
-            "truncated "
-                + r.type().label()
-                + " payload: input ended "
-                + (payloadEnd - size)
-                + " bytes early");
-      }
-      if (size < payloadEnd + 4) {
-        throw new SketchFormatException("truncated: the checksum is missing");
-      }
-      if (size > payloadEnd + 4) {
-        throw new SketchFormatException("unexpected bytes after the end of the structure");
-      }
-      MappedFilter f = new MappedFilter(file, channel, r, bloom, fuse);
+      int[] sums = r.checkMapped(channel);
+      MappedFilter f = new MappedFilter(file, channel, r, sums, bloom, fuse);
       if (r.type() == StructureType.BLOOM_FILTER) {
-        BloomFilter.checkTail(bloom.cells, f.payload.getLong(r.payloadLength() - 8));
+        long tail;
+        try {
+          tail = f.payload.getLong(r.payloadLength() - 8);
+        } catch (UncheckedIOException e) {
+          throw e.getCause();
+        } catch (InternalError e) {
+          throw new SketchFormatException("truncated while it was opened", e);
+        }
+        BloomFilter.checkTail(bloom.cells, tail);
       }
       return f;
     } catch (IOException | RuntimeException e) {
@@ -135,22 +152,50 @@ public final class MappedFilter implements MembershipFilter, Closeable {
 
   @Override
   public boolean mightContain(byte[] key, int off, int len) {
-    long h = hash.hash64(key, off, len);
-    if (exact && type == StructureType.BLOOM_FILTER) {
-      return BloomFilter.containsIn(
-          payload, bloom.cells, bloom.hashes, true, h, hash.secondHash(key, off, len, h));
+    try {
+      long h = hash.hash64(key, off, len);
+      if (exact && type == StructureType.BLOOM_FILTER) {
+        return BloomFilter.containsIn(
+            payload, bloom.cells, bloom.hashes, true, h, hash.secondHash(key, off, len, h));
+      }
+      return containsHash(h);
+    } catch (UncheckedIOException | InternalError e) {
+      throw failure(e);
     }
-    return containsHash(h);
   }
 
   @Override
   public boolean mightContain(long key) {
-    long h = hash.hash64(key);
-    if (exact && type == StructureType.BLOOM_FILTER) {
-      return BloomFilter.containsIn(
-          payload, bloom.cells, bloom.hashes, true, h, hash.secondHash(key, h));
+    try {
+      long h = hash.hash64(key);
+      if (exact && type == StructureType.BLOOM_FILTER) {
+        return BloomFilter.containsIn(
+            payload, bloom.cells, bloom.hashes, true, h, hash.secondHash(key, h));
+      }
+      return containsHash(h);
+    } catch (UncheckedIOException | InternalError e) {
+      throw failure(e);
     }
-    return containsHash(h);
+  }
+
+  /**
+   * What a query throws when a chunk's checksum does not match ({@code e} an UncheckedIOException
+   * from MappedBytes), or when the file was truncated under the mapping: the JVM turns the SIGBUS
+   * of a read past its end into an InternalError.
+   */
+  private UncheckedIOException failure(Throwable e) {
+    if (e instanceof UncheckedIOException && e.getCause() instanceof SketchFormatException) {
+      return new UncheckedIOException(
+          new SketchFormatException(file + ": " + e.getCause().getMessage(), e.getCause()));
+    }
+    if (e instanceof InternalError) {
+      return new UncheckedIOException(
+          new SketchFormatException(
+              file
+                  + ": truncated while mapped (a file must not be changed in place while it is read)",
+              e));
+    }
+    return (UncheckedIOException) e;
   }
 
   /** True unless a Bloom filter hashed with FNV-1a, whose second hash reads the key. */
@@ -164,7 +209,11 @@ public final class MappedFilter implements MembershipFilter, Closeable {
     if (!hashSuffices()) {
       return MembershipFilter.super.mightContainAllHashes(hashes, from, to, present);
     }
-    return Batch.eachHash(hashes, from, to, present, this::containsHash);
+    try {
+      return Batch.eachHash(hashes, from, to, present, this::containsHash);
+    } catch (UncheckedIOException | InternalError e) {
+      throw failure(e);
+    }
   }
 
   /**
@@ -190,44 +239,96 @@ public final class MappedFilter implements MembershipFilter, Closeable {
 
   /**
    * Reads the whole file once, through a small buffer (so the pages do not stay mapped in this
-   * process), and checks its CRC32C; throws SketchFormatException when it does not match.
+   * process), and checks every checksum; throws SketchFormatException when one does not match.
    */
   public void verify() throws IOException {
-    long end = payloadOffset + payloadLength;
-    CRC32C crc = new CRC32C();
+    scan(null);
+  }
+
+  /**
+   * Checks the mapped file (not the one the path may name by now) again as open did, and each
+   * payload chunk of version 2, reading it through a small buffer; writes its bytes to {@code out}
+   * unless null.
+   */
+  private void scan(OutputStream out) throws IOException {
+    SketchReader.open(new Input()).checkMapped(channel);
+    if (out == null && chunkSums == null) {
+      return;
+    }
+    long payloadEnd = payloadOffset + payloadLength;
+    long end = channel.size();
     ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+    byte[] copy = out == null ? null : new byte[buf.capacity()];
+    // Pieces that start where the payload starts, so that they hold whole chunks.
     for (long at = 0; at < end; ) {
-      buf.clear().limit((int) Math.min(buf.capacity(), end - at));
-      int got = channel.read(buf, at);
-      if (got < 0) {
-        throw new SketchFormatException("truncated: " + file + " ended at byte " + at);
+      long to = at < payloadOffset ? payloadOffset : at < payloadEnd ? payloadEnd : end;
+      buf.clear().limit((int) Math.min(buf.capacity(), to - at));
+      while (buf.hasRemaining()) {
+        if (channel.read(buf, at + buf.position()) < 0) {
+          throw new SketchFormatException("truncated while mapped, at byte " + at);
+        }
       }
       buf.flip();
-      crc.update(buf);
-      at += got;
-    }
-    ByteBuffer stored = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-    while (stored.hasRemaining()) {
-      if (channel.read(stored, end + stored.position()) < 0) {
-        throw new SketchFormatException("truncated: the checksum is missing");
+      if (at >= payloadOffset && at < payloadEnd) {
+        checkChunks(buf, at - payloadOffset);
       }
-    }
-    int expected = stored.getInt(0);
-    int actual = (int) crc.getValue();
-    if (expected != actual) {
-      throw new SketchFormatException(
-          String.format(
-              Locale.ROOT,
-              "checksum mismatch: stored 0x%08x, computed 0x%08x (corrupt file)",
-              expected,
-              actual));
+      if (out != null) {
+        buf.get(0, copy, 0, buf.limit());
+        out.write(copy, 0, buf.limit());
+      }
+      at += buf.limit();
     }
   }
 
-  /** The filter read in full from the file, its checksum checked. */
+  /**
+   * Checks the chunks of {@code piece}, the payload's bytes from {@code at} (a multiple of the
+   * chunk size), in format version 2.
+   */
+  private void checkChunks(ByteBuffer piece, long at) throws SketchFormatException {
+    if (chunkSums == null) {
+      return;
+    }
+    for (int i = 0; i < piece.limit(); i += SketchWriter.CHUNK_BYTES) {
+      int c = (int) ((at + i) >>> SketchWriter.CHUNK_BITS);
+      CRC32C crc = new CRC32C();
+      crc.update(piece.slice(i, Math.min(SketchWriter.CHUNK_BYTES, piece.limit() - i)));
+      SketchReader.checkChunk(c, chunkSums[c], (int) crc.getValue());
+    }
+  }
+
+  /** The filter read in full from the mapped file (not from the path), its checksums checked. */
   public MembershipFilter load() throws IOException {
-    try (InputStream in = Files.newInputStream(file)) {
-      return Filters.readFrom(new java.io.BufferedInputStream(in, 1 << 16));
+    return Filters.readFrom(new java.io.BufferedInputStream(new Input(), 1 << 16));
+  }
+
+  /**
+   * The mapped file's bytes from its start, by positional reads: the channel's own position is
+   * shared by every thread, and closing a stream from Channels.newInputStream would close it.
+   */
+  private final class Input extends InputStream {
+    private long at;
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      int got = channel.read(ByteBuffer.wrap(b, off, len), at);
+      if (got > 0) {
+        at += got;
+      }
+      return got;
+    }
+
+    @Override
+    public int available() throws IOException {
+      return (int) Math.min(Integer.MAX_VALUE, Math.max(0, channel.size() - at));
     }
   }
 
@@ -334,7 +435,8 @@ public final class MappedFilter implements MembershipFilter, Closeable {
 
   /**
    * The payload's words in order, read through a 1 MiB buffer with positional reads: a scan does
-   * not leave the file's pages mapped in this process (nor counted in its resident memory).
+   * not leave the file's pages mapped in this process (nor counted in its resident memory). Each
+   * chunk's checksum is checked as it passes (a mismatch is thrown as by a query).
    */
   private final class Words implements PrimitiveIterator.OfLong {
     private final ByteBuffer buf =
@@ -354,14 +456,17 @@ public final class MappedFilter implements MembershipFilter, Closeable {
         try {
           while (buf.hasRemaining()) {
             if (channel.read(buf, at + buf.position()) < 0) {
-              throw new SketchFormatException("truncated: " + file + " ended early");
+              throw new SketchFormatException("truncated while mapped, at byte " + at);
             }
           }
+          buf.flip();
+          checkChunks(buf, at - payloadOffset);
+        } catch (SketchFormatException e) {
+          throw failure(new UncheckedIOException(e));
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
         at += buf.limit();
-        buf.flip();
       }
       return buf.getLong();
     }
@@ -386,18 +491,20 @@ public final class MappedFilter implements MembershipFilter, Closeable {
     }
   }
 
-  /** This view: it is immutable. */
+  /** This view, which is immutable: it answers from the mapped file. */
   @Override
   public MappedFilter copy() {
     return this;
   }
 
-  /** Writes the file's bytes as they are. */
+  /**
+   * Writes the mapped file's bytes as they are (not those the path names now), after checking their
+   * checksums as they pass: a corrupt file is a SketchFormatException, though {@code out} may have
+   * received part of it by then.
+   */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    try (InputStream in = Files.newInputStream(file)) {
-      in.transferTo(out);
-    }
+    scan(out);
   }
 
   @Override

@@ -1,6 +1,10 @@
 package io.github.probkit.internal;
 
+import io.github.probkit.io.SketchFormatException;
+import io.github.probkit.io.SketchReader;
+import io.github.probkit.io.SketchWriter;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
@@ -11,6 +15,12 @@ import java.nio.channels.FileChannel;
  * one MappedByteBuffer: it is mapped as regions of 1 GiB, each overlapping the next by 64 bytes, so
  * that a read of up to 8 bytes starting in a region lies wholly in it. Little-endian. Only the
  * pages read are brought in. Not public API.
+ *
+ * <p>When given the checksums of the payload's chunks (format version 2), a read checks the
+ * checksum of the chunk it falls in the first time that chunk is read, and throws an
+ * UncheckedIOException whose cause is a SketchFormatException when it does not match: no value is
+ * returned from bytes that were not checked. Reads must be aligned to their width, so that none
+ * straddles two chunks (the payloads' words, blocks and fingerprints are).
  */
 public final class MappedBytes {
   /** Regions of 1 GiB: well below the 2 GiB a MappedByteBuffer can hold. */
@@ -23,23 +33,53 @@ public final class MappedBytes {
   private final int regionBits;
   private final long regionMask;
 
-  private MappedBytes(MappedByteBuffer[] regions, long length, int regionBits) {
+  /** The chunks' checksums, or null when every byte was checked before mapping. */
+  private final int[] sums;
+
+  /**
+   * Which chunks were checked. Written without synchronization: a thread that does not see another
+   * thread's mark checks the chunk again, which is only slower.
+   */
+  private final boolean[] checked;
+
+  /** The mapped file and where in it these bytes start, to check its size before a chunk. */
+  private final FileChannel channel;
+
+  private final long offset;
+
+  private MappedBytes(
+      FileChannel channel,
+      long offset,
+      MappedByteBuffer[] regions,
+      long length,
+      int regionBits,
+      int[] sums) {
+    this.channel = channel;
+    this.offset = offset;
     this.regions = regions;
     this.length = length;
     this.regionBits = regionBits;
     this.regionMask = (1L << regionBits) - 1;
-  }
-
-  /** Maps {@code length} bytes of {@code channel} from {@code offset}. */
-  public static MappedBytes map(FileChannel channel, long offset, long length) throws IOException {
-    return map(channel, offset, length, REGION_BITS);
+    this.sums = sums;
+    this.checked = sums == null ? null : new boolean[sums.length];
   }
 
   /**
-   * As {@link #map(FileChannel, long, long)}, in regions of {@code 2^regionBits} bytes (tests use
-   * small ones).
+   * Maps {@code length} bytes of {@code channel} from {@code offset}. {@code chunkSums}: the CRC32C
+   * of each chunk of {@link SketchWriter#CHUNK_BYTES} (the last one shorter), checked when first
+   * read; null when the bytes were checked already.
    */
-  public static MappedBytes map(FileChannel channel, long offset, long length, int regionBits)
+  public static MappedBytes map(FileChannel channel, long offset, long length, int[] chunkSums)
+      throws IOException {
+    return map(channel, offset, length, REGION_BITS, chunkSums);
+  }
+
+  /**
+   * As {@link #map(FileChannel, long, long, int[])}, in regions of {@code 2^regionBits} bytes
+   * (tests use small ones; with chunk checksums at least {@link SketchWriter#CHUNK_BITS}).
+   */
+  public static MappedBytes map(
+      FileChannel channel, long offset, long length, int regionBits, int[] chunkSums)
       throws IOException {
     Preconditions.checkArgument(
         regionBits >= 7 && regionBits <= REGION_BITS,
@@ -55,7 +95,46 @@ public final class MappedBytes {
       regions[i] = channel.map(FileChannel.MapMode.READ_ONLY, offset + start, size);
       regions[i].order(ByteOrder.LITTLE_ENDIAN);
     }
-    return new MappedBytes(regions, length, regionBits);
+    Preconditions.checkArgument(
+        chunkSums == null
+            || (regionBits >= SketchWriter.CHUNK_BITS
+                && chunkSums.length
+                    == (length + SketchWriter.CHUNK_BYTES - 1) >>> SketchWriter.CHUNK_BITS),
+        "%d chunk checksums for %d bytes in regions of 2^%d",
+        chunkSums == null ? 0 : chunkSums.length,
+        length,
+        regionBits);
+    return new MappedBytes(channel, offset, regions, length, regionBits, chunkSums);
+  }
+
+  /** Checks the chunk that byte {@code at} lies in unless it was checked before. */
+  private void check(long at) {
+    if (checked != null) {
+      int c = (int) (at >>> SketchWriter.CHUNK_BITS);
+      if (!checked[c]) {
+        checkChunk(c);
+      }
+    }
+  }
+
+  private void checkChunk(int c) {
+    long start = (long) c << SketchWriter.CHUNK_BITS;
+    int len = (int) Math.min(SketchWriter.CHUNK_BYTES, length - start);
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    try {
+      // A read of a mapped page beyond the end of the file is a SIGBUS, which the JVM turns into
+      // an InternalError where Java code reads, but which could end it inside the checksum's
+      // native code: so the file's size first.
+      if (channel.size() < offset + start + len) {
+        throw new SketchFormatException("truncated while mapped");
+      }
+      // A chunk lies in one region: regions start at multiples of 2^regionBits >= the chunk size.
+      crc.update(regions[(int) (start >>> regionBits)].slice((int) (start & regionMask), len));
+      SketchReader.checkChunk(c, sums[c], (int) crc.getValue());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    checked[c] = true;
   }
 
   public long length() {
@@ -64,14 +143,17 @@ public final class MappedBytes {
 
   /** The 8 little-endian bytes at {@code at}. */
   public long getLong(long at) {
+    check(at);
     return regions[(int) (at >>> regionBits)].getLong((int) (at & regionMask));
   }
 
   /**
    * The buffer holding the 64 bytes from {@code at}, read at {@link #offsetIn}: a caller reading
-   * several words of one block looks its region up once (regions overlap by 64 bytes).
+   * several words of one block looks its region up once (regions overlap by 64 bytes). {@code at}
+   * must be a multiple of 64, so that the 64 bytes lie in one chunk, which is checked.
    */
   public ByteBuffer region(long at) {
+    check(at);
     return regions[(int) (at >>> regionBits)];
   }
 
@@ -82,10 +164,12 @@ public final class MappedBytes {
 
   /** The 2 little-endian bytes at {@code at}. */
   public short getShort(long at) {
+    check(at);
     return regions[(int) (at >>> regionBits)].getShort((int) (at & regionMask));
   }
 
   public byte getByte(long at) {
+    check(at);
     return regions[(int) (at >>> regionBits)].get((int) (at & regionMask));
   }
 }

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +33,18 @@ public final class SketchReader {
   private static final int CONVERT = 1 << 13;
 
   private final InputStream in;
+
+  /**
+   * The checksum of the whole structure; in format version 2, of all but the payload, which {@link
+   * #chunk} covers chunk by chunk.
+   */
   private final CRC32C crc = new CRC32C();
+
+  /** Version 2: the checksum of the payload chunk being read, and those of the chunks before. */
+  private final CRC32C chunk;
+
+  private int[] chunkSums;
+
   private final byte[] small = new byte[8];
 
   /** Bytes to convert into longs or shorts; allocated on first use, at most {@link #CONVERT}. */
@@ -55,8 +67,10 @@ public final class SketchReader {
       StructureType type,
       HashStrategy hash,
       ByteBuffer params,
-      long payloadLength) {
+      long payloadLength,
+      boolean chunked) {
     this.in = in;
+    this.chunk = chunked ? new CRC32C() : null;
     this.paramsLength = params.capacity();
     this.type = type;
     this.hash = hash;
@@ -85,12 +99,14 @@ public final class SketchReader {
       throw new SketchFormatException("truncated header: " + got + " of " + head.length + " bytes");
     }
     int version = h.get() & 0xFF;
-    if (version != SketchWriter.VERSION) {
+    if (version != SketchWriter.VERSION && version != SketchWriter.VERSION_CHUNKED) {
       throw new SketchFormatException(
           "unsupported format version "
               + version
-              + " (this probkit reads version "
+              + " (this probkit reads versions "
               + SketchWriter.VERSION
+              + " and "
+              + SketchWriter.VERSION_CHUNKED
               + ")");
     }
     int typeId = h.get() & 0xFF;
@@ -131,7 +147,8 @@ public final class SketchReader {
             type,
             HashStrategy.of(algorithm, seed),
             ByteBuffer.wrap(p).order(ByteOrder.LITTLE_ENDIAN),
-            payloadLength);
+            payloadLength,
+            version == SketchWriter.VERSION_CHUNKED);
     r.crc.update(head, 0, head.length);
     r.crc.update(p, 0, paramsLength);
     return r;
@@ -161,6 +178,14 @@ public final class SketchReader {
 
   public long payloadLength() {
     return payloadLength;
+  }
+
+  /**
+   * Whether the payload has a checksum per chunk of {@link SketchWriter#CHUNK_BYTES} (format
+   * version 2).
+   */
+  public boolean chunked() {
+    return chunk != null;
   }
 
   /** Where the payload starts: the bytes of the header and the parameters. */
@@ -247,16 +272,36 @@ public final class SketchReader {
 
   private void fill(byte[] dst, int off, int len) throws IOException {
     int got = in.readNBytes(dst, off, len);
-    payloadFilled += got;
     if (got != len) {
       throw new SketchFormatException(
           "truncated "
               + type.label()
               + " payload: input ended "
-              + (payloadLength - payloadFilled)
+              + (payloadLength - payloadFilled - got)
               + " bytes early");
     }
-    crc.update(dst, off, len);
+    if (chunk == null) {
+      crc.update(dst, off, len);
+      payloadFilled += len;
+      return;
+    }
+    for (int at = off, end = off + len; at < end; ) {
+      long chunkEnd = Math.min(payloadLength, (payloadFilled | (SketchWriter.CHUNK_BYTES - 1)) + 1);
+      int take = (int) Math.min(end - at, chunkEnd - payloadFilled);
+      chunk.update(dst, at, take);
+      at += take;
+      payloadFilled += take;
+      if (payloadFilled == chunkEnd) {
+        int i = (int) ((payloadFilled - 1) >>> SketchWriter.CHUNK_BITS);
+        if (chunkSums == null || i == chunkSums.length) {
+          // Grown as chunks arrive: a corrupt payload length allocates nothing.
+          chunkSums =
+              java.util.Arrays.copyOf(chunkSums == null ? new int[0] : chunkSums, 2 * i + 8);
+        }
+        chunkSums[i] = (int) chunk.getValue();
+        chunk.reset();
+      }
+    }
   }
 
   public long readLong(String field) throws IOException {
@@ -387,11 +432,22 @@ public final class SketchReader {
           type.label() + " payload has " + (payloadLength - payloadRead) + " unread bytes");
     }
     byte[] c = new byte[4];
+    if (chunk != null) {
+      for (int i = 0, n = SketchWriter.chunks(payloadLength); i < n; i++) {
+        if (in.readNBytes(c, 0, 4) != 4) {
+          throw new SketchFormatException("truncated: the chunk checksums are missing");
+        }
+        crc.update(c, 0, 4);
+        checkChunk(i, ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN).getInt(), chunkSums[i]);
+      }
+    }
     if (in.readNBytes(c, 0, 4) != 4) {
       throw new SketchFormatException("truncated: the checksum is missing");
     }
-    int stored = ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN).getInt();
-    int actual = (int) crc.getValue();
+    checkSum(ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN).getInt(), (int) crc.getValue());
+  }
+
+  private static void checkSum(int stored, int actual) throws SketchFormatException {
     if (stored != actual) {
       throw new SketchFormatException(
           String.format(
@@ -400,5 +456,85 @@ public final class SketchReader {
               stored,
               actual));
     }
+  }
+
+  /** Throws unless payload chunk {@code i}'s checksum {@code actual} is the {@code stored} one. */
+  public static void checkChunk(int i, int stored, int actual) throws SketchFormatException {
+    if (stored != actual) {
+      throw new SketchFormatException(
+          String.format(
+              Locale.ROOT,
+              "checksum mismatch in payload bytes [%d, %d): stored 0x%08x, computed 0x%08x"
+                  + " (corrupt file)",
+              (long) i << SketchWriter.CHUNK_BITS,
+              (long) (i + 1) << SketchWriter.CHUNK_BITS,
+              stored,
+              actual));
+    }
+  }
+
+  // ---- a structure mapped from a file rather than read
+
+  /**
+   * For a structure that is mapped from {@code file} rather than read through this reader, which
+   * has read its header and parameters: checks the file's length against them, then what can be
+   * checked before a query reads the payload. Version 1, whose one checksum covers the payload: the
+   * whole file, read once through a small buffer. Version 2: the checksum of the header, the
+   * parameters and the chunk checksums, which are returned; each chunk must then be checked when it
+   * is first read ({@link #checkChunk}). Returns null when the whole file was checked.
+   */
+  public int[] checkMapped(FileChannel file) throws IOException {
+    long payloadEnd = payloadOffset() + payloadLength;
+    int chunks = chunk == null ? 0 : SketchWriter.chunks(payloadLength);
+    long end = payloadEnd + 4L * chunks + 4;
+    long size = file.size();
+    if (size < payloadEnd) {
+      throw new SketchFormatException(
+          "truncated "
+              + type.label()
+              + " payload: input ended "
+              + (payloadEnd - size)
+              + " bytes early");
+    }
+    if (size < end) {
+      throw new SketchFormatException(
+          chunk == null || size < end - 4
+              ? "truncated: the checksum is missing"
+              : "truncated: the chunk checksums are missing");
+    }
+    if (size > end) {
+      throw new SketchFormatException("unexpected bytes after the end of the structure");
+    }
+    ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+    long last = end - 4;
+    int[] sums = chunk == null ? null : new int[chunks];
+    int n = 0;
+    for (long at = chunk == null ? payloadOffset() : payloadEnd; at < last; ) {
+      buf.clear().limit((int) Math.min(buf.capacity(), last - at));
+      readFully(file, buf, at);
+      if (sums != null) {
+        for (int i = 0; i < buf.limit(); i += 4) {
+          sums[n++] = buf.getInt(i);
+        }
+      }
+      crc.update(buf);
+      at += buf.limit();
+    }
+    buf.clear().limit(4);
+    readFully(file, buf, last);
+    int stored = buf.getInt(0);
+    checkSum(stored, (int) crc.getValue());
+    return sums;
+  }
+
+  /** Fills {@code buf} from {@code file} at {@code at}, and flips it. */
+  private static void readFully(FileChannel file, ByteBuffer buf, long at) throws IOException {
+    while (buf.hasRemaining()) {
+      if (file.read(buf, at + buf.position()) < 0) {
+        throw new SketchFormatException(
+            "truncated: the file ended at byte " + (at + buf.position()));
+      }
+    }
+    buf.flip();
   }
 }

@@ -139,20 +139,36 @@ class MappedFilterTest {
         .hasMessageContaining("cuckoo file is not mapped");
   }
 
-  @Test
-  void aCorruptPayloadOpensButFailsVerification() throws IOException {
-    Path file = write(Kind.BLOCKED.build.get());
+  /** Flips bit {@code bit} of byte {@code at} of {@code file}. */
+  private static void flip(Path file, long at, int bit) throws IOException {
     try (FileChannel ch =
         FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer b = ByteBuffer.allocate(1);
-      ch.read(b, 1000);
-      b.put(0, (byte) (b.get(0) ^ 0x10)).rewind();
-      ch.write(b, 1000);
+      ch.read(b, at);
+      b.put(0, (byte) (b.get(0) ^ (1 << bit))).rewind();
+      ch.write(b, at);
     }
-    try (MappedFilter m = MappedFilter.open(file)) {
-      assertThatThrownBy(m::verify)
-          .isInstanceOf(SketchFormatException.class)
-          .hasMessageContaining("checksum mismatch");
+  }
+
+  /**
+   * A file of format version 1 (a payload under 1 MiB) has one checksum over every byte: open
+   * checks it, so a flip anywhere (header, payload, checksum) is refused before any answer.
+   */
+  @ParameterizedTest
+  @EnumSource(Kind.class)
+  void aFlippedByteAnywhereInAVersion1FileIsRefusedAtOpen(Kind kind) throws IOException {
+    Path file = write(kind.build.get());
+    byte[] good = Files.readAllBytes(file);
+    assertThat(good[4]).as("format version").isEqualTo((byte) 1);
+    java.util.Random random = new java.util.Random(0x5EED_F11EL);
+    for (int i = 0; i < 60; i++) {
+      // The first and last bytes, then anywhere.
+      int at = i < 30 ? i : i < 40 ? good.length - (i - 29) : random.nextInt(good.length);
+      Files.write(file, good);
+      flip(file, at, random.nextInt(8));
+      assertThatThrownBy(() -> MappedFilter.open(file).close())
+          .as("a flip at byte %d of %d", at, good.length)
+          .isInstanceOf(SketchFormatException.class);
     }
   }
 
@@ -183,6 +199,11 @@ class MappedFilterTest {
     Path file = write(f);
     byte[] all = Files.readAllBytes(file);
     all[all.length - 5] = (byte) 0x80; // the top bit of the last word, just before the checksum
+    CRC32C crc = new CRC32C();
+    crc.update(all, 0, all.length - 4);
+    ByteBuffer.wrap(all)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .putInt(all.length - 4, (int) crc.getValue());
     Files.write(file, all);
     assertThatThrownBy(() -> MappedFilter.open(file))
         .isInstanceOf(SketchFormatException.class)

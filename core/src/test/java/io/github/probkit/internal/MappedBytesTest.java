@@ -31,7 +31,7 @@ class MappedBytesTest {
     ByteBuffer expected = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       for (int bits : new int[] {7, 9, MappedBytes.REGION_BITS}) {
-        MappedBytes m = MappedBytes.map(ch, offset, length, bits);
+        MappedBytes m = MappedBytes.map(ch, offset, length, bits, null);
         assertThat(m.length()).isEqualTo(length);
         for (int at = 0; at < length; at++) {
           assertThat(m.getByte(at)).isEqualTo(expected.get(offset + at));
