@@ -340,6 +340,7 @@ public final class FilterCommand implements Runnable {
         "",
         "A counting or cuckoo filter takes a key only when it is not already present, unless --multiset.",
         "Writers of one file take turns (a lock beside it); --no-wait fails instead of waiting.",
+        "A symbolic link is followed; a read-only file or one of several hard links is refused.",
       },
       footer = {
         "",

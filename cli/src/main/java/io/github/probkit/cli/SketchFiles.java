@@ -100,12 +100,14 @@ final class SketchFiles {
    */
   static final class Lock implements AutoCloseable {
     private final Path file;
+    private final Path target;
     private final Semaphore turn;
     private final FileChannel channel;
     private final FileLock lock;
 
-    private Lock(Path file, Semaphore turn, FileChannel channel, FileLock lock) {
+    private Lock(Path file, Path target, Semaphore turn, FileChannel channel, FileLock lock) {
       this.file = file;
+      this.target = target;
       this.turn = turn;
       this.channel = channel;
       this.lock = lock;
@@ -113,7 +115,7 @@ final class SketchFiles {
 
     /** Replaces the locked file with what {@code writer} writes (temporary file, fsync, rename). */
     void write(Writer writer) {
-      SketchFiles.write(file, writer);
+      SketchFiles.write(file, target, writer);
     }
 
     @Override
@@ -134,7 +136,7 @@ final class SketchFiles {
    * unless {@code wait}; else waits, saying once on {@code err} after a second whom it waits for.
    */
   static Lock lock(Path file, boolean wait, PrintWriter err) {
-    Path abs = file.toAbsolutePath();
+    Path abs = target(file);
     Path dir = abs.getParent();
     if (!Files.isDirectory(dir)) {
       throw new CliException(file + ": directory does not exist");
@@ -143,14 +145,9 @@ final class SketchFiles {
       throw new CliException(file + ": is a directory");
     }
     refuseNonRegular(file);
+    refuseToReplace(file, abs);
     Path lockFile = dir.resolve("." + abs.getFileName() + ".lock");
-    Path key;
-    try {
-      key = dir.toRealPath().resolve(lockFile.getFileName());
-    } catch (IOException e) {
-      key = lockFile.normalize();
-    }
-    Semaphore turn = TURNS.computeIfAbsent(key, k -> new Semaphore(1));
+    Semaphore turn = TURNS.computeIfAbsent(lockFile, k -> new Semaphore(1));
     long start = System.nanoTime();
     boolean said = false;
     try {
@@ -191,7 +188,9 @@ final class SketchFiles {
       byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
       ch.truncate(0);
       ch.write(ByteBuffer.wrap(pid), 0);
-      return new Lock(file, turn, ch, l);
+      // Another writer may have made the file read-only or linked it while this one waited.
+      refuseToReplace(file, abs);
+      return new Lock(file, abs, turn, ch, l);
     } catch (IOException | InterruptedException | RuntimeException e) {
       try {
         if (ch != null) {
@@ -240,6 +239,92 @@ final class SketchFiles {
       throw new CliException(
           file
               + ": not a regular file (a device, pipe or socket); probkit writes regular files only");
+    }
+  }
+
+  /**
+   * The file that a write to {@code file} replaces: its absolute real path, with symbolic links
+   * followed (a dangling one too: create makes its target), so that the lock file and the temporary
+   * file lie beside the real file and the rename replaces it, not the link.
+   */
+  static Path target(Path file) {
+    Path p = file.toAbsolutePath();
+    for (int hops = 0; Files.isSymbolicLink(p); hops++) {
+      if (hops == 40) {
+        throw new CliException(file + ": too many levels of symbolic links");
+      }
+      try {
+        p = realDirectory(p).resolve(Files.readSymbolicLink(p));
+      } catch (IOException e) {
+        throw new CliException(file + ": " + Main.describe(e), e);
+      }
+    }
+    return realDirectory(p).resolve(p.getFileName());
+  }
+
+  /** The real path of {@code p}'s directory, or the directory as it is when it does not exist. */
+  private static Path realDirectory(Path p) {
+    Path dir = p.getParent();
+    try {
+      return dir.toRealPath();
+    } catch (IOException e) {
+      return dir; // a missing directory: the caller says so
+    }
+  }
+
+  /**
+   * Refuses to replace a read-only file (as root too, who may write any file) and a file of several
+   * hard links, whose other names would keep the old contents after the rename.
+   */
+  private static void refuseToReplace(Path file, Path target) {
+    if (!Files.isRegularFile(target)) {
+      return;
+    }
+    try {
+      Set<java.nio.file.attribute.PosixFilePermission> mode = null;
+      try {
+        mode = Files.getPosixFilePermissions(target);
+      } catch (UnsupportedOperationException e) {
+        // not a POSIX file system: Files.isWritable alone decides
+      }
+      boolean anyWrite =
+          mode == null
+              || mode.contains(java.nio.file.attribute.PosixFilePermission.OWNER_WRITE)
+              || mode.contains(java.nio.file.attribute.PosixFilePermission.GROUP_WRITE)
+              || mode.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE);
+      if (!anyWrite || !Files.isWritable(target)) {
+        throw new CliException(
+            file
+                + ": is read-only"
+                + (mode == null
+                    ? ""
+                    : " (" + java.nio.file.attribute.PosixFilePermissions.toString(mode) + ")")
+                + "; probkit does not replace it (chmod u+w makes it writable)");
+      }
+      Object links;
+      try {
+        links = Files.getAttribute(target, "unix:nlink");
+      } catch (UnsupportedOperationException | IllegalArgumentException e) {
+        return; // no link count on this file system
+      }
+      if (links instanceof Integer && (Integer) links > 1) {
+        throw new CliException(
+            file
+                + ": has "
+                + links
+                + " hard links, which probkit's replace-by-rename would split (each name keeping"
+                + " other contents); give it a copy of its own first, as in 'cp "
+                + file
+                + " "
+                + file
+                + ".copy && mv "
+                + file
+                + ".copy "
+                + file
+                + "'");
+      }
+    } catch (IOException e) {
+      throw new CliException(file + ": cannot write: " + Main.describe(e), e);
     }
   }
 
@@ -472,8 +557,7 @@ final class SketchFiles {
    * temporary file stays locked until after the rename, so that no other write's removeStale can
    * take it for a killed one.
    */
-  private static void write(Path file, Writer writer) {
-    Path abs = file.toAbsolutePath();
+  private static void write(Path file, Path abs, Writer writer) {
     Path dir = abs.getParent();
     Path[] created = {null};
     boolean moved = false;
