@@ -341,6 +341,7 @@ public final class FilterCommand implements Runnable {
         "A counting or cuckoo filter takes a key only when it is not already present, unless --multiset.",
         "Writers of one file take turns (a lock beside it); --no-wait fails instead of waiting.",
         "A symbolic link is followed; a read-only file or one of several hard links is refused.",
+        "Keys read from a pipe (tail -f ... |) are written every 5 s and when stopped by Ctrl-C or kill.",
       },
       footer = {
         "",
@@ -381,8 +382,10 @@ public final class FilterCommand implements Runnable {
       }
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         MutableFilter f = loadMutable(file);
-        addKeys(f, keys, keyOptions, multiset, spec, file);
-        lock.write(f::writeTo);
+        try (StreamCommits commits = keyOptions.commitsTo(lock, f::writeTo, spec)) {
+          addKeys(f, keys, keyOptions, multiset, spec, file);
+          commits.write();
+        }
       }
       return 0;
     }

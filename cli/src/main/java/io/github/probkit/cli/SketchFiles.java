@@ -27,6 +27,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -111,6 +112,11 @@ final class SketchFiles {
       this.turn = turn;
       this.channel = channel;
       this.lock = lock;
+    }
+
+    /** The file as the command was given it. */
+    Path file() {
+      return file;
     }
 
     /** Replaces the locked file with what {@code writer} writes (temporary file, fsync, rename). */
@@ -431,6 +437,9 @@ final class SketchFiles {
 
   private static final Pattern TEMPORARY = Pattern.compile("\\..*\\.probkit-[0-9a-z]{1,13}\\.tmp");
 
+  /** The last commits of adds that read streams, which the shutdown hook runs first. */
+  private static final List<Runnable> BEFORE_EXIT = new CopyOnWriteArrayList<>();
+
   /**
    * Registers {@code tmp} as live; installs the hook that deletes live files when the JVM is
    * stopped.
@@ -440,16 +449,42 @@ final class SketchFiles {
       if (exiting) {
         throw new CliException("interrupted");
       }
-      if (!hooked) {
-        Runtime.getRuntime()
-            .addShutdownHook(new Thread(SketchFiles::deleteLive, "probkit-cleanup"));
-        hooked = true;
-      }
+      hook();
       LIVE.add(tmp);
     }
   }
 
-  /** The shutdown hook: SIGINT, SIGTERM or SIGHUP (or an exit) came before the rename. */
+  private static void hook() {
+    synchronized (LIVE) {
+      if (!hooked) {
+        Runtime.getRuntime().addShutdownHook(new Thread(SketchFiles::atExit, "probkit-cleanup"));
+        hooked = true;
+      }
+    }
+  }
+
+  /**
+   * Has the shutdown hook run {@code commit} (a write through a {@link Lock}) before it deletes the
+   * temporary files and lets no more renames happen.
+   */
+  static void beforeExit(Runnable commit) {
+    hook();
+    BEFORE_EXIT.add(commit);
+  }
+
+  static void noLongerBeforeExit(Runnable commit) {
+    BEFORE_EXIT.remove(commit);
+  }
+
+  /** The shutdown hook: SIGINT, SIGTERM or SIGHUP (or an exit). */
+  private static void atExit() {
+    for (Runnable r : BEFORE_EXIT) {
+      r.run();
+    }
+    deleteLive();
+  }
+
+  /** A stop that came before the rename: the temporary files go. */
   private static void deleteLive() {
     synchronized (LIVE) {
       exiting = true;
