@@ -442,7 +442,8 @@ final class Inputs {
           }
           streams = !Files.isRegularFile(p);
         }
-        // Line by line only for a sink that answers lines; others read even a pipe in blocks.
+        // Line by line only for a sink that answers lines or commits a stream's keys as they come;
+        // others read even a pipe in blocks.
         boolean eager = streams && sink.readsLinesAsTheyCome();
         if (eager) {
           raw = idleAware(raw, sink);

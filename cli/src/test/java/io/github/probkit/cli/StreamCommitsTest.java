@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -44,7 +45,11 @@ class StreamCommitsTest {
   }
 
   private static void terminate(Process p) throws Exception {
-    assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor())
+    stop(p, "TERM");
+  }
+
+  private static void stop(Process p, String signal) throws Exception {
+    assertThat(new ProcessBuilder("kill", "-s", signal, Long.toString(p.pid())).start().waitFor())
         .isZero();
     assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
   }
@@ -84,11 +89,13 @@ class StreamCommitsTest {
 
   /**
    * While the pipe is still open, the keys fed so far reach the file within an interval or two;
-   * SIGTERM then writes the keys read after the last commit too, and the exit is 143.
+   * SIGTERM (SIGINT, SIGHUP) then writes the keys read after the last commit too, and the exit is
+   * 143 (130, 129).
    */
   @ParameterizedTest
-  @ValueSource(strings = {"stdin", "--keys -"})
-  void aPipeThatStaysOpenIsCommittedPeriodicallyAndOnSigterm(String from) throws Exception {
+  @CsvSource({"stdin, TERM, 143", "--keys -, INT, 130", "stdin, HUP, 129"})
+  void aPipeThatStaysOpenIsCommittedPeriodicallyAndWhenStopped(String from, String signal, int exit)
+      throws Exception {
     Path f = dir.resolve("seen.bin");
     Cli c = Cli.run("filter", "create", f.toString(), "--expected", "100000", "--fpp", "0.01");
     assertThat(c.exit).as(c.toString()).isZero();
@@ -109,12 +116,12 @@ class StreamCommitsTest {
       }
       feed(p, "late", 1000);
       settle();
-      terminate(p);
+      stop(p, signal);
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(p.exitValue()).as(out).isEqualTo(143);
+      assertThat(p.exitValue()).as(out).isEqualTo(exit);
       assertThat(out).isEqualTo("probkit: " + f + ": stopped; the keys read so far are written\n");
       assertThat(absent(f, "early", 1000)).isZero();
-      assertThat(absent(f, "late", 1000)).as("keys read before SIGTERM").isZero();
+      assertThat(absent(f, "late", 1000)).as("keys read before the signal").isZero();
       try (Stream<Path> s = Files.list(dir)) {
         assertThat(s.map(x -> x.getFileName().toString()))
             .containsExactlyInAnyOrder("seen.bin", ".seen.bin.lock");
