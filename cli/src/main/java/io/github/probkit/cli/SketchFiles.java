@@ -22,6 +22,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -38,7 +40,8 @@ import java.util.regex.Pattern;
  * is only ever replaced whole, by a rename. Writers hold an exclusive {@link Lock} across their
  * whole read-modify-write, write a temporary file in the same directory, force it to disk and
  * rename it over the target: a crash at any moment leaves the old file or the new one, and two
- * writers never lose each other's keys.
+ * writers never lose each other's keys. The target is the real file, symbolic links followed; a
+ * read-only file and one of several hard links (which a rename would split) are refused.
  *
  * <p>The lock is a {@code FileChannel} lock on {@code .NAME.lock} beside the target, which holds
  * the pid of the process that has it. The lock file stays: deleting it would let a writer that
@@ -253,7 +256,7 @@ final class SketchFiles {
    * followed (a dangling one too: create makes its target), so that the lock file and the temporary
    * file lie beside the real file and the rename replaces it, not the link.
    */
-  static Path target(Path file) {
+  private static Path target(Path file) {
     Path p = file.toAbsolutePath();
     for (int hops = 0; Files.isSymbolicLink(p); hops++) {
       if (hops == 40) {
@@ -287,7 +290,7 @@ final class SketchFiles {
       return;
     }
     try {
-      Set<java.nio.file.attribute.PosixFilePermission> mode = null;
+      Set<PosixFilePermission> mode = null;
       try {
         mode = Files.getPosixFilePermissions(target);
       } catch (UnsupportedOperationException e) {
@@ -295,16 +298,14 @@ final class SketchFiles {
       }
       boolean anyWrite =
           mode == null
-              || mode.contains(java.nio.file.attribute.PosixFilePermission.OWNER_WRITE)
-              || mode.contains(java.nio.file.attribute.PosixFilePermission.GROUP_WRITE)
-              || mode.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE);
+              || mode.contains(PosixFilePermission.OWNER_WRITE)
+              || mode.contains(PosixFilePermission.GROUP_WRITE)
+              || mode.contains(PosixFilePermission.OTHERS_WRITE);
       if (!anyWrite || !Files.isWritable(target)) {
         throw new CliException(
             file
                 + ": is read-only"
-                + (mode == null
-                    ? ""
-                    : " (" + java.nio.file.attribute.PosixFilePermissions.toString(mode) + ")")
+                + (mode == null ? "" : " (" + PosixFilePermissions.toString(mode) + ")")
                 + "; probkit does not replace it (chmod u+w makes it writable)");
       }
       Object links;
