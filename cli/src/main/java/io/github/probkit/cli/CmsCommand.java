@@ -188,6 +188,7 @@ public final class CmsCommand implements Runnable {
         "Count items (from arguments, --items FILE..., or stdin).",
         "",
         "Each ITEM argument or line is one occurrence; with --counts each line is ITEM<TAB>COUNT.",
+        "Items read from a pipe (tail -f ... |) are written every 5 s and when stopped by Ctrl-C or kill.",
       },
       footer = {
         "",
@@ -225,8 +226,10 @@ public final class CmsCommand implements Runnable {
       }
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         CountMinSketch s = load(file);
-        input.add(s, items, from, spec);
-        lock.write(s::writeTo);
+        try (StreamCommits commits = from.commitsTo(lock, s::writeTo, spec)) {
+          input.add(s, items, from, spec);
+          commits.write();
+        }
       }
       return 0;
     }

@@ -5,7 +5,9 @@ import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.zip.GZIPInputStream;
+import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
 
 /**
  * Compressed inputs, told by their magic bytes rather than their names: gzip, xz and zstd are
@@ -46,7 +48,7 @@ final class Decompress {
         // The decoders read their stream's header here already.
         InputStream d =
             format.equals("gzip")
-                ? new GZIPInputStream(in, 1 << 16)
+                ? new GzipMembers(in, name)
                 : format.equals("xz") ? Codecs.xz(in) : Codecs.zstd(in, name);
         return decoding(d, format, name);
       } catch (IOException e) {
@@ -137,6 +139,181 @@ final class Decompress {
       throw new CliException(name + ": corrupt " + format + " data (" + e.getMessage() + ")", e);
     }
     return e;
+  }
+
+  /**
+   * Every member of a gzip stream, as {@code gzip -dc} reads it. Not the JDK's GZIPInputStream,
+   * which looks for a next member only when {@code available()} says bytes are waiting: on a pipe
+   * that pauses between two members it ended the input after the first, and it ignored a damaged
+   * member after the first. Here whether another member follows is decided by a blocking read; each
+   * member's CRC and length are checked; after the last one only zero bytes may follow (as gzip
+   * allows for tape padding).
+   */
+  static final class GzipMembers extends InputStream {
+    private final InputStream in;
+    private final String name;
+    private final byte[] buf = new byte[1 << 16];
+    private int pos;
+    private int lim;
+    private long bufStart; // the input offset of buf[0]
+    private final Inflater inflater = new Inflater(true);
+    private final CRC32 crc = new CRC32();
+    private long size;
+    private boolean end;
+
+    GzipMembers(InputStream in, String name) throws IOException {
+      this.in = in;
+      this.name = name;
+      header(byteOrEnd());
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      while (!end) {
+        int n;
+        try {
+          n = inflater.inflate(b, off, len);
+        } catch (DataFormatException e) {
+          throw corrupt(e.getMessage());
+        }
+        if (n > 0) {
+          crc.update(b, off, n);
+          size += n;
+          return n;
+        }
+        if (inflater.finished()) {
+          pos = lim - inflater.getRemaining();
+          trailer();
+          int next = byteOrEnd();
+          if (next < 0) {
+            end = true;
+          } else if (next == 0) {
+            zerosToTheEnd();
+            end = true;
+          } else {
+            header(next);
+          }
+        } else if (inflater.needsDictionary()) {
+          throw corrupt("a preset dictionary, which gzip does not use");
+        } else if (inflater.needsInput()) {
+          if (!fill()) {
+            throw new CliException(name + ": truncated gzip data");
+          }
+          inflater.setInput(buf, pos, lim - pos);
+          pos = lim;
+        }
+      }
+      return -1;
+    }
+
+    /** Whether bytes are in {@code buf[pos, lim)}, reading more when it is empty; false at EOF. */
+    private boolean fill() throws IOException {
+      if (pos < lim) {
+        return true;
+      }
+      int n = in.read(buf, 0, buf.length);
+      if (n <= 0) {
+        return false;
+      }
+      bufStart += lim;
+      pos = 0;
+      lim = n;
+      return true;
+    }
+
+    private int byteOrEnd() throws IOException {
+      return fill() ? buf[pos++] & 0xFF : -1;
+    }
+
+    private int u8() throws IOException {
+      int c = byteOrEnd();
+      if (c < 0) {
+        throw new CliException(name + ": truncated gzip data");
+      }
+      return c;
+    }
+
+    private long u32() throws IOException {
+      return u8() | u8() << 8 | u8() << 16 | (long) u8() << 24;
+    }
+
+    /** Reads a member's header, whose first byte {@code first} was read already. */
+    private void header(int first) throws IOException {
+      long at = bufStart + pos - 1;
+      if (first != 0x1f || u8() != 0x8b) {
+        throw new CliException(
+            name + ": corrupt gzip data (at byte " + at + ": not the start of a gzip member)");
+      }
+      if (u8() != 8) {
+        throw corrupt("unsupported compression method");
+      }
+      int flags = u8();
+      if ((flags & 0xE0) != 0) {
+        throw corrupt("reserved header flags set");
+      }
+      for (int i = 0; i < 6; i++) {
+        u8(); // modification time, extra flags, operating system
+      }
+      if ((flags & 4) != 0) {
+        for (int n = u8() | u8() << 8; n > 0; n--) {
+          u8();
+        }
+      }
+      for (int field = 8; field <= 16; field <<= 1) { // file name, comment: zero-terminated
+        if ((flags & field) != 0) {
+          while (u8() != 0) {
+            // skipped
+          }
+        }
+      }
+      if ((flags & 2) != 0) {
+        u8(); // header CRC16
+        u8();
+      }
+      inflater.reset();
+      crc.reset();
+      size = 0;
+    }
+
+    private void trailer() throws IOException {
+      if (u32() != crc.getValue()) {
+        throw corrupt("CRC mismatch");
+      }
+      if (u32() != (size & 0xFFFFFFFFL)) {
+        throw corrupt("length mismatch");
+      }
+    }
+
+    private void zerosToTheEnd() throws IOException {
+      for (int c; (c = byteOrEnd()) >= 0; ) {
+        if (c != 0) {
+          throw new CliException(
+              name
+                  + ": corrupt gzip data (garbage after the last member, at byte "
+                  + (bufStart + pos - 1)
+                  + ")");
+        }
+      }
+    }
+
+    private CliException corrupt(String what) {
+      return new CliException(name + ": corrupt gzip data (" + what + ")");
+    }
+
+    @Override
+    public void close() throws IOException {
+      inflater.end();
+      in.close();
+    }
   }
 
   /**

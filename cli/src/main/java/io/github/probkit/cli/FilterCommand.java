@@ -502,6 +502,8 @@ public final class FilterCommand implements Runnable {
         "",
         "A counting or cuckoo filter counts every add: a key added twice takes two removes.",
         "Writers of one file take turns (a lock beside it); --no-wait fails instead of waiting.",
+        "A symbolic link is followed; a read-only file or one of several hard links is refused.",
+        "Keys read from a pipe (tail -f ... |) are written every 5 s and when stopped by Ctrl-C or kill.",
       },
       footer = {
         "",
@@ -543,18 +545,20 @@ public final class FilterCommand implements Runnable {
       }
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         MutableFilter f = loadMutable(file);
-        addKeys(
-            f,
-            keys,
-            keyOptions,
-            ifAbsent(
-                multiset,
-                ifAbsent,
-                f instanceof DeletableFilter,
-                "a " + f.type().label() + " filter"),
-            spec,
-            file);
-        lock.write(f::writeTo);
+        try (StreamCommits commits = keyOptions.commitsTo(lock, f::writeTo, spec)) {
+          addKeys(
+              f,
+              keys,
+              keyOptions,
+              ifAbsent(
+                  multiset,
+                  ifAbsent,
+                  f instanceof DeletableFilter,
+                  "a " + f.type().label() + " filter"),
+              spec,
+              file);
+          commits.write();
+        }
       }
       return 0;
     }

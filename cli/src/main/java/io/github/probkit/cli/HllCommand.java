@@ -233,7 +233,10 @@ public final class HllCommand implements Runnable {
   @Command(
       name = "add",
       mixinStandardHelpOptions = true,
-      description = "Add items to a sketch: the arguments, the lines of --items F..., or stdin.",
+      description = {
+        "Add items to a sketch: the arguments, the lines of --items F..., or stdin.",
+        "Items read from a pipe (tail -f ... |) are written every 5 s and when stopped by Ctrl-C or kill.",
+      },
       footer = {
         "",
         "Examples:",
@@ -270,8 +273,10 @@ public final class HllCommand implements Runnable {
       }
       try (SketchFiles.Lock lock = writing.lockExisting(file)) {
         CardinalitySketch s = load(file);
-        from.forEach(items, spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
-        lock.write(s::writeTo);
+        try (StreamCommits commits = from.commitsTo(lock, s::writeTo, spec)) {
+          from.forEach(items, spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
+          commits.write();
+        }
       }
       return 0;
     }

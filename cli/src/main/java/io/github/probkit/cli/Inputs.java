@@ -185,6 +185,11 @@ final class Inputs {
       return false;
     }
 
+    /** Whether the sink wants pipes read line by line, and {@link #idle} called. */
+    boolean readsLinesAsTheyCome() {
+      return answersLines();
+    }
+
     /** The header line of an input read with --header; on the calling thread. */
     void header(byte[] line, int off, int len) throws IOException {}
 
@@ -437,8 +442,9 @@ final class Inputs {
           }
           streams = !Files.isRegularFile(p);
         }
-        // Line by line only for a sink that answers lines; others read even a pipe in blocks.
-        boolean eager = streams && sink.answersLines();
+        // Line by line only for a sink that answers lines or commits a stream's keys as they come;
+        // others read even a pipe in blocks.
+        boolean eager = streams && sink.readsLinesAsTheyCome();
         if (eager) {
           raw = idleAware(raw, sink);
         }

@@ -1,6 +1,7 @@
 package io.github.probkit.cli;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Mixin;
@@ -24,6 +25,9 @@ final class KeyOptions {
   List<String> keysFiles = new ArrayList<>();
 
   @Mixin InputFormat format = new InputFormat();
+
+  /** The commits of an add, made while it reads a stream; null for other commands. */
+  private StreamCommits commits;
 
   /** {@code --items F...}: what {@code --keys} is to filters, for the sketches' items. */
   static final class Items {
@@ -70,10 +74,37 @@ final class KeyOptions {
     return this;
   }
 
+  /**
+   * Has {@link #forEach} commit what {@code writer} writes to the file of {@code lock} as it goes,
+   * when it reads a stream; the add writes through the returned commits at its end.
+   */
+  StreamCommits commitsTo(SketchFiles.Lock lock, SketchFiles.Writer writer, CommandSpec spec) {
+    commits = new StreamCommits(lock, writer, lock.file(), spec.commandLine().getErr());
+    return commits;
+  }
+
+  /** Whether some keys come from a pipe, FIFO or terminal, where they cannot be read again. */
+  private boolean readsAStream(List<String> keys, CommandSpec spec) {
+    if (keysFiles.isEmpty()) {
+      return keys.isEmpty() && ProbkitCommand.stdin(spec).streams();
+    }
+    for (String f : keysFiles) {
+      if (f.equals("-")
+          ? ProbkitCommand.stdin(spec).streams()
+          : Files.exists(Args.path(f)) && !Files.isRegularFile(Args.path(f))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Feeds every key to {@code sink}; returns the number of keys. */
   long forEach(List<String> keys, CommandSpec spec, Inputs.KeySink sink) throws IOException {
     require(keys, spec);
     format.check();
+    if (commits != null && readsAStream(keys, spec)) {
+      sink = commits.wrap(sink);
+    }
     long n = 0;
     try {
       for (String k : keys) {

@@ -22,11 +22,14 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +40,8 @@ import java.util.regex.Pattern;
  * is only ever replaced whole, by a rename. Writers hold an exclusive {@link Lock} across their
  * whole read-modify-write, write a temporary file in the same directory, force it to disk and
  * rename it over the target: a crash at any moment leaves the old file or the new one, and two
- * writers never lose each other's keys.
+ * writers never lose each other's keys. The target is the real file, symbolic links followed; a
+ * read-only file and one of several hard links (which a rename would split) are refused.
  *
  * <p>The lock is a {@code FileChannel} lock on {@code .NAME.lock} beside the target, which holds
  * the pid of the process that has it. The lock file stays: deleting it would let a writer that
@@ -100,20 +104,27 @@ final class SketchFiles {
    */
   static final class Lock implements AutoCloseable {
     private final Path file;
+    private final Path target;
     private final Semaphore turn;
     private final FileChannel channel;
     private final FileLock lock;
 
-    private Lock(Path file, Semaphore turn, FileChannel channel, FileLock lock) {
+    private Lock(Path file, Path target, Semaphore turn, FileChannel channel, FileLock lock) {
       this.file = file;
+      this.target = target;
       this.turn = turn;
       this.channel = channel;
       this.lock = lock;
     }
 
+    /** The file as the command was given it. */
+    Path file() {
+      return file;
+    }
+
     /** Replaces the locked file with what {@code writer} writes (temporary file, fsync, rename). */
     void write(Writer writer) {
-      SketchFiles.write(file, writer);
+      SketchFiles.write(file, target, writer);
     }
 
     @Override
@@ -134,7 +145,7 @@ final class SketchFiles {
    * unless {@code wait}; else waits, saying once on {@code err} after a second whom it waits for.
    */
   static Lock lock(Path file, boolean wait, PrintWriter err) {
-    Path abs = file.toAbsolutePath();
+    Path abs = target(file);
     Path dir = abs.getParent();
     if (!Files.isDirectory(dir)) {
       throw new CliException(file + ": directory does not exist");
@@ -143,14 +154,9 @@ final class SketchFiles {
       throw new CliException(file + ": is a directory");
     }
     refuseNonRegular(file);
+    refuseToReplace(file, abs);
     Path lockFile = dir.resolve("." + abs.getFileName() + ".lock");
-    Path key;
-    try {
-      key = dir.toRealPath().resolve(lockFile.getFileName());
-    } catch (IOException e) {
-      key = lockFile.normalize();
-    }
-    Semaphore turn = TURNS.computeIfAbsent(key, k -> new Semaphore(1));
+    Semaphore turn = TURNS.computeIfAbsent(lockFile, k -> new Semaphore(1));
     long start = System.nanoTime();
     boolean said = false;
     try {
@@ -191,7 +197,9 @@ final class SketchFiles {
       byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
       ch.truncate(0);
       ch.write(ByteBuffer.wrap(pid), 0);
-      return new Lock(file, turn, ch, l);
+      // Another writer may have made the file read-only or linked it while this one waited.
+      refuseToReplace(file, abs);
+      return new Lock(file, abs, turn, ch, l);
     } catch (IOException | InterruptedException | RuntimeException e) {
       try {
         if (ch != null) {
@@ -240,6 +248,90 @@ final class SketchFiles {
       throw new CliException(
           file
               + ": not a regular file (a device, pipe or socket); probkit writes regular files only");
+    }
+  }
+
+  /**
+   * The file that a write to {@code file} replaces: its absolute real path, with symbolic links
+   * followed (a dangling one too: create makes its target), so that the lock file and the temporary
+   * file lie beside the real file and the rename replaces it, not the link.
+   */
+  private static Path target(Path file) {
+    Path p = file.toAbsolutePath();
+    for (int hops = 0; Files.isSymbolicLink(p); hops++) {
+      if (hops == 40) {
+        throw new CliException(file + ": too many levels of symbolic links");
+      }
+      try {
+        p = realDirectory(p).resolve(Files.readSymbolicLink(p));
+      } catch (IOException e) {
+        throw new CliException(file + ": " + Main.describe(e), e);
+      }
+    }
+    return realDirectory(p).resolve(p.getFileName());
+  }
+
+  /** The real path of {@code p}'s directory, or the directory as it is when it does not exist. */
+  private static Path realDirectory(Path p) {
+    Path dir = p.getParent();
+    try {
+      return dir.toRealPath();
+    } catch (IOException e) {
+      return dir; // a missing directory: the caller says so
+    }
+  }
+
+  /**
+   * Refuses to replace a read-only file (as root too, who may write any file) and a file of several
+   * hard links, whose other names would keep the old contents after the rename.
+   */
+  private static void refuseToReplace(Path file, Path target) {
+    if (!Files.isRegularFile(target)) {
+      return;
+    }
+    try {
+      Set<PosixFilePermission> mode = null;
+      try {
+        mode = Files.getPosixFilePermissions(target);
+      } catch (UnsupportedOperationException e) {
+        // not a POSIX file system: Files.isWritable alone decides
+      }
+      boolean anyWrite =
+          mode == null
+              || mode.contains(PosixFilePermission.OWNER_WRITE)
+              || mode.contains(PosixFilePermission.GROUP_WRITE)
+              || mode.contains(PosixFilePermission.OTHERS_WRITE);
+      if (!anyWrite || !Files.isWritable(target)) {
+        throw new CliException(
+            file
+                + ": is read-only"
+                + (mode == null ? "" : " (" + PosixFilePermissions.toString(mode) + ")")
+                + "; probkit does not replace it (chmod u+w makes it writable)");
+      }
+      Object links;
+      try {
+        links = Files.getAttribute(target, "unix:nlink");
+      } catch (UnsupportedOperationException | IllegalArgumentException e) {
+        return; // no link count on this file system
+      }
+      if (links instanceof Integer && (Integer) links > 1) {
+        throw new CliException(
+            file
+                + ": has "
+                + links
+                + " hard links, which probkit's replace-by-rename would split (each name keeping"
+                + " other contents); give it a copy of its own first, as in 'cp "
+                + file
+                + " "
+                + file
+                + ".copy && mv "
+                + file
+                + ".copy "
+                + file
+                + "'");
+      }
+    } catch (IOException e) {
+      throw new CliException(file + ": cannot write: " + Main.describe(e), e);
     }
   }
 
@@ -346,6 +438,9 @@ final class SketchFiles {
 
   private static final Pattern TEMPORARY = Pattern.compile("\\..*\\.probkit-[0-9a-z]{1,13}\\.tmp");
 
+  /** The last commits of adds that read streams, which the shutdown hook runs first. */
+  private static final List<Runnable> BEFORE_EXIT = new CopyOnWriteArrayList<>();
+
   /**
    * Registers {@code tmp} as live; installs the hook that deletes live files when the JVM is
    * stopped.
@@ -355,16 +450,42 @@ final class SketchFiles {
       if (exiting) {
         throw new CliException("interrupted");
       }
-      if (!hooked) {
-        Runtime.getRuntime()
-            .addShutdownHook(new Thread(SketchFiles::deleteLive, "probkit-cleanup"));
-        hooked = true;
-      }
+      hook();
       LIVE.add(tmp);
     }
   }
 
-  /** The shutdown hook: SIGINT, SIGTERM or SIGHUP (or an exit) came before the rename. */
+  private static void hook() {
+    synchronized (LIVE) {
+      if (!hooked) {
+        Runtime.getRuntime().addShutdownHook(new Thread(SketchFiles::atExit, "probkit-cleanup"));
+        hooked = true;
+      }
+    }
+  }
+
+  /**
+   * Has the shutdown hook run {@code commit} (a write through a {@link Lock}) before it deletes the
+   * temporary files and lets no more renames happen.
+   */
+  static void beforeExit(Runnable commit) {
+    hook();
+    BEFORE_EXIT.add(commit);
+  }
+
+  static void noLongerBeforeExit(Runnable commit) {
+    BEFORE_EXIT.remove(commit);
+  }
+
+  /** The shutdown hook: SIGINT, SIGTERM or SIGHUP (or an exit). */
+  private static void atExit() {
+    for (Runnable r : BEFORE_EXIT) {
+      r.run();
+    }
+    deleteLive();
+  }
+
+  /** A stop that came before the rename: the temporary files go. */
   private static void deleteLive() {
     synchronized (LIVE) {
       exiting = true;
@@ -472,8 +593,7 @@ final class SketchFiles {
    * temporary file stays locked until after the rename, so that no other write's removeStale can
    * take it for a killed one.
    */
-  private static void write(Path file, Writer writer) {
-    Path abs = file.toAbsolutePath();
+  private static void write(Path file, Path abs, Writer writer) {
     Path dir = abs.getParent();
     Path[] created = {null};
     boolean moved = false;
