@@ -161,7 +161,8 @@ public final class TopCommand implements Callable<Integer> {
   private void warn(HeavyHitters summary, List<HeavyHitters.Entry> entries) {
     boolean certain = entries.stream().allMatch(HeavyHitters.Entry::isCertain);
     boolean exact = entries.stream().allMatch(e -> e.error() == 0);
-    if (certain && exact) {
+    // With no line dropped every count is exact: a tie at the K-th count is no uncertainty.
+    if (summary.maxError() == 0 || certain && exact) {
       return;
     }
     PrintWriter err = spec.commandLine().getErr();

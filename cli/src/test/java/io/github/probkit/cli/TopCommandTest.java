@@ -26,6 +26,10 @@ class TopCommandTest {
     // Ties are listed in byte order; fewer lines than K is fine; --k is accepted too.
     assertThat(Cli.runWithInput("y\nx\n", "top", "--k", "5").out).isEqualTo("1\t1\tx\n1\t1\ty\n");
     assertThat(Cli.runWithInput("", "top").out).isEmpty();
+    // A tie at the K-th count, every count exact: no warning.
+    Cli tie = Cli.runWithInput("a\nb\nc\n", "top", "-k", "2");
+    assertThat(tie.out).isEqualTo("1\t1\ta\n1\t1\tb\n");
+    assertThat(tie.err).isEmpty();
   }
 
   @Test
