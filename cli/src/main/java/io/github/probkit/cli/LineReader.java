@@ -1,8 +1,9 @@
 package io.github.probkit.cli;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PushbackInputStream;
+import java.io.SequenceInputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -93,26 +94,24 @@ final class LineReader {
   /**
    * {@code in} without the UTF-8 byte-order mark (EF BB BF) that Excel's "CSV UTF-8" and Notepad
    * put at the start of a file, which would otherwise be part of the first key or header name.
-   * Reads at most the mark's three bytes, one at a time, so that a pipe is not waited on for more.
+   * Looks only at bytes the first read brings or that are waiting, as {@link Decompress#open} does,
+   * and hands back those that are no mark on their own, so that a line piped alone is not held
+   * back.
    */
   static InputStream withoutBom(InputStream in) throws IOException {
-    PushbackInputStream p = new PushbackInputStream(in, BOM.length);
     byte[] head = new byte[BOM.length];
     int n = 0;
-    while (n < BOM.length) {
-      int c = p.read();
-      if (c < 0) {
-        break;
-      }
-      head[n++] = (byte) c;
-      if (head[n - 1] != BOM[n - 1]) {
+    for (int c; n < BOM.length && (n == 0 || in.available() > 0) && (c = in.read()) >= 0; n++) {
+      head[n] = (byte) c;
+      if (head[n] != BOM[n]) {
+        n++;
         break;
       }
     }
-    if (n < BOM.length || head[BOM.length - 1] != BOM[BOM.length - 1]) {
-      p.unread(head, 0, n);
+    if (n == BOM.length && head[n - 1] == BOM[n - 1]) {
+      return in;
     }
-    return p;
+    return new SequenceInputStream(new ByteArrayInputStream(head, 0, n), in);
   }
 
   /**

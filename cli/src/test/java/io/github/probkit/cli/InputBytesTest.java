@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -120,5 +121,49 @@ class InputBytesTest {
     // The status answer names the key, without the CR.
     assertThat(Cli.runWithInput("alice\r\n", "filter", "query", f("f.bin")).out)
         .isEqualTo("alice\tpresent\n");
+  }
+
+  @Test
+  void lookingForTheMarkHoldsNoLineOfAPipeBack() {
+    // A pipe that brings an empty line, then would wait: the line is answered (and flushed) before
+    // the next read, as without the look for a mark.
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int[] answeredBeforeSecondRead = {-1};
+    InputStream pipe =
+        new InputStream() {
+          private int reads;
+
+          @Override
+          public int read() {
+            byte[] b = new byte[1];
+            return read(b, 0, 1) < 0 ? -1 : b[0] & 0xff;
+          }
+
+          @Override
+          public int read(byte[] b, int off, int len) {
+            if (reads++ == 0) {
+              b[off] = '\n';
+              return 1;
+            }
+            if (answeredBeforeSecondRead[0] < 0) {
+              answeredBeforeSecondRead[0] = out.size();
+            }
+            return -1;
+          }
+
+          @Override
+          public int available() {
+            return 0;
+          }
+        };
+    int code =
+        Main.run(
+            new Inputs.Stdin(pipe, false, true),
+            out,
+            new java.io.PrintWriter(new java.io.StringWriter(), true),
+            "dedupe");
+    assertThat(code).isZero();
+    assertThat(out.toByteArray()).isEqualTo(new byte[] {'\n'});
+    assertThat(answeredBeforeSecondRead[0]).isEqualTo(1);
   }
 }
