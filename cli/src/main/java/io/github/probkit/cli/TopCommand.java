@@ -26,10 +26,10 @@ import picocli.CommandLine.Spec;
       "least AT_LEAST times, exactly COUNT when the two are equal.",
       "",
       "Without --capacity every distinct line is kept, so the list and its counts are",
-      "exact, while they fit in a quarter of the JVM's memory (JAVA_OPTS=-Xmx...):",
-      "a quarter of it over 128 bytes, for short lines; past that, or when the lines",
-      "are longer, the candidates are halved (Space-Saving) as often as needed, never",
-      "below max(1000, 100 * K). With --capacity C at most C candidate lines are kept.",
+      "exact, as long as they fit in a quarter of the JVM's heap (JAVA_OPTS=-Xmx...);",
+      "past that the candidates are halved, by a merge that keeps the bounds below, as",
+      "often as needed, never below max(1000, 100 * K). With --capacity C at most C",
+      "candidate lines are kept (Space-Saving).",
       "Once candidates were dropped, counts are ranges, no more than N/C wide (N the",
       "number of lines), and every line occurring more than N/C times is a candidate.",
       "A warning on stderr then says whether the K lines are certainly the top K.",
@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
       "  cut -f3 queries.tsv | probkit top --capacity 100000 --json",
     })
 public final class TopCommand implements Callable<Integer> {
-  /** The fewest candidates a summary kept within the memory is halved to: 100 * K, at least. */
+  /** The fewest candidates a summary kept within the memory is halved to, or 100 * K if more. */
   private static final int FLOOR = 1000;
 
   /** What a candidate of a short line takes: about 100 bytes of arrays, and the line's bytes. */
