@@ -57,10 +57,12 @@ final class CsvInput {
         }
         n++;
         if (field == 0) {
-          records.accept(line, 0, line.length, line, 0, line.length);
+          records.accept(line, 0, line.length, line, 0, LineReader.withoutCr(line, 0, line.length));
         } else if (field <= r.size()) {
           byte[] key = r.get(field - 1).getBytes(StandardCharsets.ISO_8859_1);
           records.accept(line, 0, line.length, key, 0, key.length);
+        } else if (format.missingFieldIsEmpty) {
+          records.accept(line, 0, line.length, line, 0, 0);
         } else {
           skipped[0]++;
         }
@@ -115,10 +117,10 @@ final class CsvInput {
 
     /**
      * The bytes of the record that starts at input position {@code start}, up to its line break
-     * (not included); drops what came before. The parser has read the whole record by now. The
-     * record ends at the first CR or LF outside quotes, where a quote opens a quoted field only as
-     * its first char, and inside one a doubled quote stands for a quote: RFC 4180, as commons-csv
-     * reads it.
+     * (not included, but for the '\r' of a CRLF, which is printed as it came); drops what came
+     * before. The parser has read the whole record by now. The record ends at the first CR or LF
+     * outside quotes, where a quote opens a quoted field only as its first char, and inside one a
+     * doubled quote stands for a quote: RFC 4180, as commons-csv reads it.
      */
     byte[] record(long start, char delimiter) {
       int from = (int) (start - base);
@@ -135,7 +137,13 @@ final class CsvInput {
               quoted = false;
             }
           }
-        } else if (c == '\n' || c == '\r') {
+        } else if (c == '\n') {
+          break;
+        } else if (c == '\r') {
+          // The parser looked past the CR for an LF, so the LF is here if there is one.
+          if (i + 1 < len && buf[i + 1] == '\n') {
+            i++;
+          }
           break;
         } else if (c == delimiter) {
           fieldStart = true;

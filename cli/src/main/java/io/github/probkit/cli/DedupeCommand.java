@@ -37,6 +37,12 @@ import picocli.CommandLine.Spec;
       "bytes per distinct line at 1 %%, against 1.24 with --expected.",
       "How many lines were kept and dropped is printed on stderr at the end. Lines",
       "from a pipe or a terminal are printed as they come.",
+      "",
+      "Lines are printed byte for byte as they came, a CR before the newline (CRLF)",
+      "included, and compared so too: 'x' and 'x<CR>' are two lines, as for awk and",
+      "sort -u. With --field the key is the field, without a line-ending CR; a line",
+      "that has no such field has the empty key (as awk's $F is empty), so the first",
+      "of them is kept. A UTF-8 byte-order mark starting an input is not part of it.",
     },
     footer = {
       "",
@@ -82,6 +88,9 @@ final class DedupeCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--expected must be positive, was " + expected);
     }
     format.check();
+    format.missingFieldIsEmpty = true;
+    // The whole line, CR and all, unless a field is the key.
+    boolean wholeLine = format.field == null;
     MutableFilter seen =
         expected != null
             ? BlockedBloomFilter.create(expected, p)
@@ -95,7 +104,7 @@ final class DedupeCommand implements Callable<Integer> {
             format,
             Inputs.KeySink.answering(
                 (line, off, len, key, keyOff, keyLen) -> {
-                  if (seen.add(key, keyOff, keyLen)) {
+                  if (wholeLine ? seen.add(line, off, len) : seen.add(key, keyOff, keyLen)) {
                     out.write(line, off, len);
                     out.write('\n');
                     kept[0]++;

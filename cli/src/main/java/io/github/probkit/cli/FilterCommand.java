@@ -697,7 +697,9 @@ public final class FilterCommand implements Runnable {
 
     @Option(
         names = "--present",
-        description = "Print only the lines whose key is probably present.")
+        description =
+            "Print only the lines whose key is probably present, byte for byte as they came (the"
+                + " CR of a CRLF line too, which is not part of the key).")
     boolean present;
 
     @Option(names = "--absent", description = "Print only the lines whose key is certainly absent.")

@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
  * Which part of an input line is the key: the whole line (default), or one field of a TSV line
  * (split at a delimiter, no quoting) or of a CSV record (RFC 4180, through commons-csv: quoted
  * fields may hold delimiters, quotes and newlines). With a header, the first line of each input
- * names the fields. Lines without the chosen field are skipped and counted.
+ * names the fields. Lines without the chosen field are skipped and counted (or, for the commands
+ * that ask, have the empty key).
  */
 final class InputFormat {
   @Option(
@@ -42,6 +43,12 @@ final class InputFormat {
           "The first line of each input is a header: not a key, and the names for --field NAME."
               + " Commands that print input lines print it first.")
   boolean header;
+
+  /**
+   * Whether a line without the --field has the empty key, as awk's {@code $F} is empty there,
+   * rather than being skipped and counted; for commands that answer every line.
+   */
+  boolean missingFieldIsEmpty;
 
   static final class Formats extends ArrayList<String> {
     private static final long serialVersionUID = 1L;
@@ -166,13 +173,14 @@ final class InputFormat {
     return b.toString();
   }
 
-  /** The fields of a tsv header line, for {@link #fieldIndex}. */
+  /** The fields of a tsv header line (a CRLF line's '\r' left out), for {@link #fieldIndex}. */
   List<String> split(byte[] line) {
     List<String> names = new ArrayList<>();
     byte d = (byte) delimiterChar();
     int start = 0;
-    for (int i = 0; i <= line.length; i++) {
-      if (i == line.length || line[i] == d) {
+    int len = LineReader.withoutCr(line, 0, line.length);
+    for (int i = 0; i <= len; i++) {
+      if (i == len || line[i] == d) {
         names.add(new String(line, start, i - start, StandardCharsets.ISO_8859_1));
         start = i + 1;
       }
@@ -181,16 +189,20 @@ final class InputFormat {
   }
 
   /**
-   * Wraps {@code sink} so that it receives each line with field {@code field} (from 1; 0 for the
-   * whole line) as its key; counts in {@code skipped} the lines that lack it. For lines and tsv.
+   * Wraps {@code sink} so that it receives each line, as it came, with field {@code field} (from 1;
+   * 0 for the whole line) as its key; a '\r' ending the line is not part of the key. A line that
+   * lacks the field is counted in {@code skipped}, or, when {@link #missingFieldIsEmpty}, has the
+   * empty key. For lines and tsv.
    */
   LineReader.LineConsumer select(int field, LineReader.RecordConsumer sink, long[] skipped) {
     if (field == 0) {
-      return (buf, off, len) -> sink.accept(buf, off, len, buf, off, len);
+      return (buf, off, len) ->
+          sink.accept(buf, off, len, buf, off, LineReader.withoutCr(buf, off, len));
     }
     byte d = (byte) delimiterChar();
+    boolean empty = missingFieldIsEmpty;
     return (buf, off, len) -> {
-      int end = off + len;
+      int end = off + LineReader.withoutCr(buf, off, len);
       int start = off;
       int f = 1;
       for (int i = off; i < end && f < field; i++) {
@@ -200,7 +212,11 @@ final class InputFormat {
         }
       }
       if (f < field) {
-        skipped[0]++;
+        if (empty) {
+          sink.accept(buf, off, len, buf, end, 0);
+        } else {
+          skipped[0]++;
+        }
         return;
       }
       int stop = start;

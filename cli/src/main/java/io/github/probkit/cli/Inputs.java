@@ -453,7 +453,7 @@ final class Inputs {
             !(isStdin && stdin.terminal())
                 && !(sink.answersLines() && (eager || Stdout.isTerminal(1)));
         try (Progress progress = bar ? Progress.start(shown, size, System.err) : Progress.none();
-            InputStream in = Decompress.open(progress.track(raw), shown)) {
+            InputStream in = LineReader.withoutBom(Decompress.open(progress.track(raw), shown))) {
           if (csv) {
             counts.lines += csv(in, shown, format, sink, counts);
             continue;

@@ -20,8 +20,9 @@ final class KeyOptions {
       arity = "1..*",
       paramLabel = "FILE",
       description =
-          "Read keys from the FILEs, one per line ('-' for stdin; .gz is decompressed):"
-              + " --keys a.txt b.txt.gz, --keys logs/*.gz.")
+          "Read keys from the FILEs, one per line ('-' for stdin; gzip, xz and zstd are"
+              + " decompressed): --keys a.txt b.txt.gz, --keys logs/*.gz. The CR of a CRLF line"
+              + " is not part of its key, nor a UTF-8 byte-order mark starting a file.")
   List<String> keysFiles = new ArrayList<>();
 
   @Mixin InputFormat format = new InputFormat();

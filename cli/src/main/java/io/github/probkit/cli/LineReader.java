@@ -1,7 +1,9 @@
 package io.github.probkit.cli;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -10,8 +12,10 @@ import java.util.Arrays;
 /**
  * Splits a byte stream into lines without making a String per line. The stream is read as blocks of
  * whole lines, so that each block can be split on its own thread; each line is handed over as a
- * slice of the block's buffer, valid only during the call. A trailing '\r' is stripped, so CRLF
- * files give the same keys as LF files.
+ * slice of the block's buffer, valid only during the call. A line is handed over as it came, a '\r'
+ * before its newline included: commands that print lines print them unchanged, and {@link
+ * InputFormat#select} leaves the '\r' out of the key, so that CRLF files give the same keys as LF
+ * files.
  */
 final class LineReader {
   /** Receives one line as {@code buf[off, off + len)}. */
@@ -33,6 +37,8 @@ final class LineReader {
 
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
 
   /** Lines longer than this are refused rather than buffered without bound. */
   static final int MAX_LINE = 64 << 20;
@@ -60,8 +66,8 @@ final class LineReader {
   }
 
   /**
-   * The next line on its own (a header), without its newline and a trailing '\r'; null at the end
-   * of the stream. Call it before {@link #next}, on a buffered stream.
+   * The next line on its own (a header), without its newline; null at the end of the stream. Call
+   * it before {@link #next}, on a buffered stream.
    */
   byte[] readLine() throws IOException {
     java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
@@ -77,8 +83,35 @@ final class LineReader {
       return null;
     }
     offset += line.size() + (c < 0 ? 0 : 1);
-    byte[] b = line.toByteArray();
-    return b.length > 0 && b[b.length - 1] == '\r' ? Arrays.copyOf(b, b.length - 1) : b;
+    return line.toByteArray();
+  }
+
+  /** The length of {@code buf[off, off + len)} without a '\r' at its end (a CRLF line's). */
+  static int withoutCr(byte[] buf, int off, int len) {
+    return len > 0 && buf[off + len - 1] == '\r' ? len - 1 : len;
+  }
+
+  /**
+   * {@code in} without the UTF-8 byte-order mark (EF BB BF) that Excel's "CSV UTF-8" and Notepad
+   * put at the start of a file, which would otherwise be part of the first key or header name.
+   * Looks only at bytes the first read brings or that are waiting, as {@link Decompress#open} does,
+   * and hands back those that are no mark on their own, so that a line piped alone is not held
+   * back.
+   */
+  static InputStream withoutBom(InputStream in) throws IOException {
+    byte[] head = new byte[BOM.length];
+    int n = 0;
+    for (int c; n < BOM.length && (n == 0 || in.available() > 0) && (c = in.read()) >= 0; n++) {
+      head[n] = (byte) c;
+      if (head[n] != BOM[n]) {
+        n++;
+        break;
+      }
+    }
+    if (n == BOM.length && head[n - 1] == BOM[n - 1]) {
+      return in;
+    }
+    return new SequenceInputStream(new ByteArrayInputStream(head, 0, n), in);
   }
 
   /**
@@ -144,11 +177,11 @@ final class LineReader {
     long lines = 0;
     int start = 0;
     for (int nl; (nl = indexOfNewline(buf, start, len)) >= 0; start = nl + 1) {
-      emit(buf, start, nl, sink);
+      sink.accept(buf, start, nl - start);
       lines++;
     }
     if (start < len) {
-      emit(buf, start, len, sink);
+      sink.accept(buf, start, len - start);
       lines++;
     }
     return lines;
@@ -174,13 +207,6 @@ final class LineReader {
       }
     }
     return -1;
-  }
-
-  private static void emit(byte[] buf, int from, int to, LineConsumer sink) throws IOException {
-    if (to > from && buf[to - 1] == '\r') {
-      to--;
-    }
-    sink.accept(buf, from, to - from);
   }
 
   /**

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,27 +16,41 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code probkit top}: the most frequent lines of a stream, in fixed memory (Space-Saving). */
+/** {@code probkit top}: the most frequent lines of a stream, in bounded memory (Space-Saving). */
 @Command(
     name = "top",
     mixinStandardHelpOptions = true,
     description = {
-      "Print the K most frequent lines of the inputs (stdin when none).",
+      "Print the K most frequent lines of the inputs (stdin when none), most frequent",
+      "first, as COUNT<TAB>AT_LEAST<TAB>LINE: the line occurred at most COUNT and at",
+      "least AT_LEAST times, exactly COUNT when the two are equal.",
       "",
-      "Most frequent first, as",
-      "COUNT<TAB>LINE, keeping at most C candidate lines in memory. Each COUNT is an upper bound,",
-      "exact while fewer than C distinct lines have been seen, and never more than N/C too high",
-      "(N the number of lines); every line occurring more than N/C times is listed if in the top K.",
-      "--json adds each count's error bound and whether the line is certainly in the top K.",
-      "A progress bar shows on stderr when it is a terminal.",
+      "Without --capacity every distinct line is kept, so the list and its counts are",
+      "exact, as long as they fit in a quarter of the JVM's heap (JAVA_OPTS=-Xmx...);",
+      "past that the candidates are halved, by a merge that keeps the bounds below, as",
+      "often as needed, never below max(1000, 100 * K). With --capacity C at most C",
+      "candidate lines are kept (Space-Saving).",
+      "Once candidates were dropped, counts are ranges, no more than N/C wide (N the",
+      "number of lines), and every line occurring more than N/C times is a candidate.",
+      "A warning on stderr then says whether the K lines are certainly the top K.",
+      "--json gives each count's error bound and whether the line is certainly in",
+      "the top K. Lines are counted without a CR ending them (CRLF). A progress bar",
+      "shows on stderr when it is a terminal.",
     },
     footer = {
       "",
       "Examples:",
       "  probkit top -k 20 access.log",
+      "  probkit top -k 20 access.log | cut -f1,3-",
       "  cut -f3 queries.tsv | probkit top --capacity 100000 --json",
     })
 public final class TopCommand implements Callable<Integer> {
+  /** The fewest candidates a summary kept within the memory is halved to, or 100 * K if more. */
+  private static final int FLOOR = 1000;
+
+  /** What a candidate of a short line takes: about 100 bytes of arrays, and the line's bytes. */
+  private static final int CANDIDATE_BYTES = 128;
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -48,7 +63,9 @@ public final class TopCommand implements Callable<Integer> {
   @Option(
       names = "--capacity",
       paramLabel = "C",
-      description = "Candidate lines kept in memory (default: 100 * K, at least 1000).")
+      description =
+          "Candidate lines kept in memory (default: every distinct line while a quarter of"
+              + " the memory holds them).")
   Integer capacity;
 
   @Option(names = "--json", description = "Print one JSON object with count bounds.")
@@ -59,7 +76,7 @@ public final class TopCommand implements Callable<Integer> {
   @Parameters(
       paramLabel = "INPUT",
       arity = "0..*",
-      description = "Input files ('-' for stdin; .gz is decompressed).")
+      description = "Input files ('-' for stdin; gzip, xz and zstd are decompressed).")
   List<String> inputs = new ArrayList<>();
 
   @Override
@@ -74,18 +91,95 @@ public final class TopCommand implements Callable<Integer> {
               + " is more lines than top can keep in memory: at most "
               + HeavyHitters.MAX_CAPACITY);
     }
-    int c =
-        capacity != null
-            ? capacity
-            : (int) Math.min(HeavyHitters.MAX_CAPACITY, Math.max(1000L, 100L * k));
-    if (c < k) {
-      throw new IllegalArgumentException("--capacity must be at least K (" + k + "), was " + c);
+    if (capacity != null && capacity < k) {
+      throw new IllegalArgumentException(
+          "--capacity must be at least K (" + k + "), was " + capacity);
     }
-    HeavyHitters top = HeavyHitters.withCapacity(c);
+    Summary top;
+    if (capacity != null) {
+      top = new Summary(HeavyHitters.withCapacity(capacity), Long.MAX_VALUE, capacity);
+    } else {
+      long budget = Long.getLong("probkit.top.bytes", Runtime.getRuntime().maxMemory() / 4);
+      int floor = (int) Math.min(HeavyHitters.MAX_CAPACITY, Math.max(FLOOR, 100L * k));
+      // As many candidates as short lines fit in the budget: the arrays grow as lines come.
+      int c = (int) Math.max(floor, Math.min(HeavyHitters.MAX_CAPACITY, budget / CANDIDATE_BYTES));
+      top = new Summary(HeavyHitters.withCapacity(c), budget, floor);
+    }
     Inputs.forEachLine(
-        inputs.isEmpty() ? List.of("-") : inputs, ProbkitCommand.stdin(spec), format, top::add);
-    print(top, top.top(k));
+        inputs.isEmpty() ? List.of("-") : inputs, ProbkitCommand.stdin(spec), format, top);
+    List<HeavyHitters.Entry> entries = top.summary.top(k);
+    print(top.summary, entries);
+    warn(top.summary, entries);
     return 0;
+  }
+
+  /**
+   * A summary kept within {@code budget} bytes: once its items take more, it is merged into one of
+   * half as many candidates (a merge keeps every Space-Saving bound), down to {@code floor}.
+   */
+  private static final class Summary implements LineReader.LineConsumer {
+    /** Adds between two looks at the size of the items, when the count of them does not grow. */
+    private static final int CHECK_EVERY = 1 << 22;
+
+    HeavyHitters summary;
+    private final long budget;
+    private final int floor;
+    private int untilCheck = CHECK_EVERY;
+    private int checkAtSize = 1 << 12;
+
+    Summary(HeavyHitters summary, long budget, int floor) {
+      this.summary = summary;
+      this.budget = budget;
+      this.floor = floor;
+    }
+
+    @Override
+    public void accept(byte[] buf, int off, int len) {
+      summary.add(buf, off, len);
+      if (budget != Long.MAX_VALUE && (--untilCheck == 0 || summary.size() >= checkAtSize)) {
+        check();
+      }
+    }
+
+    private void check() {
+      untilCheck = CHECK_EVERY;
+      while (bytes() > budget && summary.capacity() > floor) {
+        HeavyHitters fewer = HeavyHitters.withCapacity(Math.max(floor, summary.size() / 2));
+        summary = fewer.merge(summary);
+      }
+      // Sizes double between looks, so looking costs O(1) per add.
+      checkAtSize = summary.size() < summary.capacity() ? 2 * summary.size() : Integer.MAX_VALUE;
+    }
+
+    /** The summary's arrays and items, and a header of 16 bytes per item, which it leaves out. */
+    private long bytes() {
+      return summary.byteSize() + 16L * summary.size();
+    }
+  }
+
+  /** One line on stderr when a printed count is a range, saying what that means and the remedy. */
+  private void warn(HeavyHitters summary, List<HeavyHitters.Entry> entries) {
+    boolean certain = entries.stream().allMatch(HeavyHitters.Entry::isCertain);
+    boolean exact = entries.stream().allMatch(e -> e.error() == 0);
+    // With no line dropped every count is exact: a tie at the K-th count is no uncertainty.
+    if (summary.maxError() == 0 || certain && exact) {
+      return;
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    err.println(
+        String.format(
+            Locale.ROOT,
+            "probkit: warning: top: %s: more distinct lines came than the %,d candidates kept,"
+                + " so a count is a range (AT_LEAST to COUNT) and a line not listed may have"
+                + " occurred up to %,d times; for exact counts give more candidates"
+                + " (--capacity above the number of distinct lines, which probkit distinct"
+                + " estimates) or more memory (JAVA_OPTS=-Xmx...)",
+            certain
+                ? "these are the top " + entries.size() + " lines, but their order may be wrong"
+                : "these may not be the top " + k + " lines",
+            summary.capacity(),
+            summary.maxError()));
+    err.flush();
   }
 
   private void print(HeavyHitters summary, List<HeavyHitters.Entry> entries) throws IOException {
@@ -111,10 +205,10 @@ public final class TopCommand implements Callable<Integer> {
               .put("items", items));
       out.flush();
     } else {
-      // The lines as they came, bytes and all.
+      // The lines as they came, bytes and all; the line last, since it may hold tabs.
       OutputStream out = ProbkitCommand.stdout(spec);
       for (HeavyHitters.Entry e : entries) {
-        out.write((e.count() + "\t").getBytes(StandardCharsets.US_ASCII));
+        out.write((e.count() + "\t" + e.lowerBound() + "\t").getBytes(StandardCharsets.US_ASCII));
         out.write(e.item());
         out.write('\n');
       }

@@ -140,4 +140,46 @@ class DedupeCommandTest {
             "id\tname\n1\talice\n2\tbob\n3\talice\n", "dedupe", "--header", "--field", "name");
     assertThat(r.out).isEqualTo("id\tname\n1\talice\n2\tbob\n");
   }
+
+  @Test
+  void aLineWithoutTheFieldHasTheEmptyKeyAndIsCounted() {
+    // As awk '!seen[$2]++': "b" and "d" have an empty $2, so "b" is kept and "d" dropped; the
+    // empty field of "e\t" is the same key.
+    String in = "a\t1\nb\nc\t1\nd\ne\t\n";
+    Cli r = Cli.runWithInput(in, "dedupe", "--field", "2");
+    assertThat(r.exit).as(r.toString()).isZero();
+    assertThat(r.out).isEqualTo("a\t1\nb\n");
+    assertThat(r.err).startsWith("probkit: dedupe: kept 2 of 5 lines, dropped 3 ");
+    Cli csv = Cli.runWithInput("a,1\nb\nc,1\nd\n", "dedupe", "--format", "csv", "--field", "2");
+    assertThat(csv.out).isEqualTo("a,1\nb\n");
+    assertThat(csv.err).startsWith("probkit: dedupe: kept 2 of 4 lines, dropped 2 ");
+  }
+
+  @Test
+  void crlfLinesArePrintedAndComparedAsTheyCame() {
+    // awk '!seen[$0]++' and sort -u tell "x\r" from "x"; the CR is printed back.
+    Cli r = Cli.runWithInput("x\r\nx\ny\r\ny\r\nz", "dedupe");
+    assertThat(r.exit).as(r.toString()).isZero();
+    assertThat(r.out).isEqualTo("x\r\nx\ny\r\nz\n");
+    assertThat(r.err).startsWith("probkit: dedupe: kept 4 of 5 lines, dropped 1 ");
+    // A field's key has no line-ending CR; the header and lines are printed with theirs.
+    Cli field =
+        Cli.runWithInput(
+            "id\tname\r\n1\talice\r\n2\talice\n3\tbob\r\n",
+            "dedupe",
+            "--header",
+            "--field",
+            "name");
+    assertThat(field.out).isEqualTo("id\tname\r\n1\talice\r\n3\tbob\r\n");
+    Cli csv =
+        Cli.runWithInput(
+            "name,n\r\n\"a,b\",1\r\nc,2\r\n\"a,b\",3\r\n",
+            "dedupe",
+            "--format",
+            "csv",
+            "--header",
+            "--field",
+            "name");
+    assertThat(csv.out).isEqualTo("name,n\r\n\"a,b\",1\r\nc,2\r\n");
+  }
 }

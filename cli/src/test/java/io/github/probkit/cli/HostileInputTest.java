@@ -297,7 +297,7 @@ class HostileInputTest {
     assertThat(info.out).contains("\"approximateCount\": 3");
     Cli top =
         throughFifo(fifo, "x\ny\nx\n".getBytes(StandardCharsets.UTF_8), "top", fifo.toString());
-    assertThat(top.out).isEqualTo("2\tx\n1\ty\n");
+    assertThat(top.out).isEqualTo("2\t2\tx\n1\t1\ty\n");
   }
 
   /**

@@ -23,14 +23,16 @@ class InputFormatTest {
     assertThat(r.exit).as(r.err).isZero();
     assertThat(r.out)
         .isEqualTo(
-            "a,\"x, y\"\n\"b\",\"say \"\"hi\"\"\"\n,\n\"multi\r\nline\",z\n\nlast,\"no newline\"\n");
+            "a,\"x, y\"\r\n\"b\",\"say \"\"hi\"\"\"\r\n,\r\n\"multi\r\nline\",z\r\n\r\n"
+                + "last,\"no newline\"\n");
     // The keys are the unquoted fields.
     Cli first =
         Cli.runWithInput(
             in + "\nb,again\n\"a\",again\n", "dedupe", "--format", "csv", "--field", "1");
     assertThat(first.out)
         .isEqualTo(
-            "a,\"x, y\"\n\"b\",\"say \"\"hi\"\"\"\n,\n\"multi\r\nline\",z\nlast,\"no newline\"\n");
+            "a,\"x, y\"\r\n\"b\",\"say \"\"hi\"\"\"\r\n,\r\n\"multi\r\nline\",z\r\n"
+                + "last,\"no newline\"\n");
     assertThat(first.err).contains("kept 5 of 8 lines, dropped 3");
   }
 

@@ -94,7 +94,7 @@ class KeyBytesTest {
     Probkit.Result top = run("", "top " + repeated);
     ByteArrayOutputStream expected = new ByteArrayOutputStream();
     for (Object[] line : new Object[][] {{3, LATIN1}, {2, CAFE}, {1, NIHON}}) {
-      expected.writeBytes((line[0] + "\t").getBytes(StandardCharsets.US_ASCII));
+      expected.writeBytes((line[0] + "\t" + line[0] + "\t").getBytes(StandardCharsets.US_ASCII));
       expected.writeBytes((byte[]) line[1]);
       expected.write('\n');
     }
