@@ -100,18 +100,23 @@ final class LineReader {
    */
   static InputStream withoutBom(InputStream in) throws IOException {
     byte[] head = new byte[BOM.length];
-    int n = 0;
-    for (int c; n < BOM.length && (n == 0 || in.available() > 0) && (c = in.read()) >= 0; n++) {
-      head[n] = (byte) c;
-      if (head[n] != BOM[n]) {
-        n++;
+    // One read, which waits for the first bytes as any reader would, then only bytes that wait.
+    int n = Math.max(0, in.read(head, 0, BOM.length));
+    while (n > 0 && n < BOM.length && isBomPrefix(head, n) && in.available() > 0) {
+      int c = in.read();
+      if (c < 0) {
         break;
       }
+      head[n++] = (byte) c;
     }
-    if (n == BOM.length && head[n - 1] == BOM[n - 1]) {
+    if (n == BOM.length && isBomPrefix(head, n)) {
       return in;
     }
     return new SequenceInputStream(new ByteArrayInputStream(head, 0, n), in);
+  }
+
+  private static boolean isBomPrefix(byte[] head, int n) {
+    return Arrays.equals(head, 0, n, BOM, 0, n);
   }
 
   /**
