@@ -18,13 +18,14 @@ import redis.clients.jedis.Response;
  * <p>Each key costs one {@code BITFIELD} (add: {@code SET u1} per probe; query: {@code BITFIELD_RO
  * GET u1}) per shard its probes touch: one for a blocked filter (its probes share a 512-bit block)
  * and for a standard filter of one shard; up to k for a standard filter of several shards. Batches
- * of keys are pipelined, one round trip each.
+ * of keys are pipelined, one round trip each; an add batch runs as one guarded script per hash slot
+ * (docs/REDIS.md), which writes nothing once the structure was deleted, re-created or lost a shard.
  *
- * <p>Atomicity: one command is atomic, so a key whose probes lie in one shard is added whole or not
- * at all. A standard filter split over shards adds a key by one command per shard; a client killed
- * between them leaves some of the key's bits set, which no reader can tell from a key never added
- * (the add was not acknowledged, and bits are only ever set). Adds and queries are idempotent, so a
- * batch that lost its connection is retried.
+ * <p>Atomicity: a batch of adds is atomic per hash slot: whole for a filter in {@link Layout#SLOT}.
+ * A spread filter adds a key by one script per slot its probes touch; a client killed between them
+ * leaves some of the key's bits set, which no reader can tell from a key never added (the add was
+ * not acknowledged, and bits are only ever set). Adds and queries are idempotent, so a batch that
+ * lost its connection is retried.
  *
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
