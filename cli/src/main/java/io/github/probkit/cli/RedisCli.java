@@ -610,13 +610,32 @@ final class RedisCli {
         });
   }
 
-  /** Refuses a source that is the destination itself, as for files (counts would add twice). */
-  private static void refuseDestination(Path p, List<Path> sources, boolean replace) {
+  /**
+   * Refuses a source that is the destination itself, as for files (counts would add twice). Two
+   * URIs may name one structure in many ways (127.0.0.1 or localhost, db 0 or none, a replica): the
+   * structures' ids, random per creation, decide.
+   */
+  private static void refuseDestination(Path p, List<Path> sources, boolean replace)
+      throws IOException {
+    if (replace) {
+      return;
+    }
+    String dest = null;
     for (Path src : sources) {
-      if (!replace && RedisUri.of(p).equals(RedisUri.of(src))) {
+      if (RedisUri.of(p).equals(RedisUri.of(src))) {
         throw SketchFiles.includedAlready(RedisUri.of(src));
       }
+      if (RedisUri.is(src)) {
+        dest = dest != null ? dest : with(p, t -> t.store.exists(t.name) ? id(t) : "");
+        if (!dest.isEmpty() && dest.equals(with(src, RedisCli::id))) {
+          throw SketchFiles.includedAlready(RedisUri.of(src));
+        }
+      }
     }
+  }
+
+  private static String id(Target t) {
+    return t.store.open(t.name).id();
   }
 
   /** What a merge does to an existing structure, once {@link Merger#check} has accepted it. */

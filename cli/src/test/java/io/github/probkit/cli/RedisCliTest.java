@@ -45,6 +45,34 @@ class RedisCliTest {
     return c;
   }
 
+  /**
+   * A merge whose source names the destination by another URI (localhost for 127.0.0.1, db 0
+   * spelled out) is refused: it would add every counter twice.
+   */
+  @Test
+  void aMergeSourceThatIsTheDestinationUnderAnotherUriIsRefused() {
+    String port = server.uri().substring(server.uri().lastIndexOf(':') + 1);
+    String dest = "redis://127.0.0.1:" + port + "/merge-terms";
+    String same = "redis://localhost:" + port + "/0/merge-terms";
+    String other = "redis://localhost:" + port + "/1/merge-terms";
+    ok("cms", "create", dest, "--width", "64", "--depth", "3");
+    ok("cms", "add", dest, "rain", "rain");
+    ok("cms", "create", other, "--width", "64", "--depth", "3");
+    ok("cms", "add", other, "rain");
+    Cli twice = Cli.run("cms", "merge", dest, same);
+    assertThat(twice.exit).as(twice.toString()).isEqualTo(1);
+    assertThat(twice.err)
+        .isEqualTo(
+            "probkit: "
+                + same
+                + ": is the destination, which merge includes already"
+                + " (--replace merges the sources alone)\n");
+    assertThat(ok("cms", "query", dest, "rain").out).isEqualTo("rain\t2\n");
+    // The same key in another database is another structure: merged.
+    ok("cms", "merge", dest, other);
+    assertThat(ok("cms", "query", dest, "rain").out).isEqualTo("rain\t3\n");
+  }
+
   @Test
   void filtersAreCreatedFilledQueriedAndExportedAsTheirFiles() throws IOException {
     ok("filter", "create", uri("urls"), "--expected", "1000", "--fpp", "0.01");

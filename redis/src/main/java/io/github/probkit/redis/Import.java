@@ -163,9 +163,13 @@ final class Import {
             meta,
             false,
             m -> {
+              RedisStructure s = RedisStructure.of(store, name, m);
+              boolean scalable = type == StructureType.SCALABLE_BLOOM_FILTER;
               List<Object[]> segments = segments(name, m, layers);
-              for (Object[] seg : segments) {
-                RedisStructure.presize(store, (String) seg[0], (Long) seg[1]);
+              for (int i = 0; i < segments.size(); i++) {
+                Object[] seg = segments.get(i);
+                RedisStructure.presize(
+                    store, name, m, (String) seg[0], (Long) seg[1], !scalable || i > 0);
               }
               boolean swap = type == StructureType.COUNT_MIN_SKETCH;
               try (Segments out =
@@ -176,8 +180,10 @@ final class Import {
                         if (swap) {
                           RedisCountMinSketch.swapCounters(part, part.length);
                         }
-                        byte[] k = RedisStructure.bytes(key);
-                        store.call(() -> store.jedis().setrange(k, at, part));
+                        beforeChunk.run();
+                        // A scalable filter's first segment is its counts, without an id.
+                        int shard = scalable ? segment - 1 : segment;
+                        writeChunk(s, key, shard, at, part);
                       })) {
                 source.writeTo(out);
               } catch (IOException e) {
@@ -188,15 +194,39 @@ final class Import {
                     ByteBuffer.allocate(8)
                         .putLong(conservativeTotal)
                         .array(); // big-endian, as the counters
-                store.call(
-                    () ->
-                        store
-                            .jedis()
-                            .setrange(
-                                RedisStructure.bytes(RedisCountMinSketch.totalKey(name)), 0, t));
+                writeChunk(s, RedisCountMinSketch.totalKey(name), -1, 0, t);
               }
             });
     return RedisStructure.of(store, name, created);
+  }
+
+  /** Run before each chunk an import writes: tests delete or re-create the structure there. */
+  static volatile Runnable beforeChunk = () -> {};
+
+  /**
+   * Writes {@code part} at byte {@code at} of {@code key}, shard {@code shard} of {@code s} (-1: a
+   * string without an id), by a guarded script: nothing is written once the structure was deleted
+   * or re-created by another client.
+   */
+  private static void writeChunk(RedisStructure s, String key, int shard, long at, byte[] part) {
+    List<byte[]> keys =
+        shard >= 0
+            ? List.of(RedisStructure.bytes(key))
+            : List.of(RedisStructure.bytes(key), s.shardKeys[0]);
+    List<byte[]> args = new ArrayList<>(List.of(RedisStructure.ascii(at), part));
+    if (shard >= 0) {
+      s.guard(args, 1, shard, 1);
+    } else {
+      s.guard(args, 2, 0, 1);
+    }
+    try {
+      s.store.call(() -> s.store.jedis().eval(Scripts.SETRANGE, keys, args));
+    } catch (RedisStoreException e) {
+      throw e.getMessage().contains("belongs to another structure")
+              || e.getMessage().contains("does not exist")
+          ? s.store.replacedWhileCreating(s.name)
+          : e;
+    }
   }
 
   /** The strings the payload fills, in order, with their lengths. */

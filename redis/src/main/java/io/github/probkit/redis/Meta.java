@@ -87,7 +87,12 @@ final class Meta {
     return m;
   }
 
-  /** Decodes the hash of {@code key}; a hash that is not probkit's, or damaged, is refused. */
+  /**
+   * Decodes the hash of {@code key}; a hash that is not probkit's, or damaged, is refused with one
+   * line naming the key and the field. Every field must be present and agree with the others: the
+   * parameters have their type's length, and the shards are the ones this library would cut for
+   * them (so no batch reads a shard past its data, and none sizes one wrongly).
+   */
   static Meta parse(String server, String key, Map<String, String> f) {
     if (!VERSION.equals(f.get("probkit"))) {
       throw new RedisStoreException(
@@ -101,40 +106,145 @@ final class Meta {
                   + VERSION
               : "key '" + key + "' is a hash that is not a probkit structure (no field probkit)");
     }
+    String field = null;
     try {
+      field = "type";
       StructureType type = null;
       for (StructureType t : StructureType.values()) {
-        if (t.label().equals(f.get("type"))) {
+        if (t.label().equals(need(f, field))) {
           type = t;
         }
       }
-      Layout layout = Layout.byLabel(f.get("layout"));
-      if (type == null || layout == null) {
-        throw new IllegalArgumentException("type " + f.get("type") + ", layout " + f.get("layout"));
+      if (type == null) {
+        throw new IllegalArgumentException("unknown type");
       }
-      HashStrategy hash =
-          HashStrategy.of(HashAlgorithm.byLabel(f.get("hash")), Long.parseLong(f.get("seed")));
-      int shards = Integer.parseInt(f.get("shards"));
-      long shardBytes = Long.parseLong(f.get("shardBytes"));
-      long payload = Long.parseLong(f.get("payload"));
-      if (shards < 1 || shardBytes < 1 || payload < 0) {
-        throw new IllegalArgumentException("shards " + shards + ", shardBytes " + shardBytes);
+      field = "state";
+      String state = need(f, field);
+      if (!state.equals("ready") && !state.equals("creating")) {
+        throw new IllegalArgumentException("not 'ready' or 'creating'");
       }
-      byte[] params = HexFormat.of().parseHex(f.get("params"));
-      return new Meta(
-          type,
-          hash,
-          layout,
-          shards,
-          shardBytes,
-          payload,
-          params,
-          f.get("id"),
-          "ready".equals(f.get("state")));
+      field = "id";
+      String id = need(f, field);
+      if (!id.matches("[0-9a-f]{16}")) {
+        throw new IllegalArgumentException("not 16 hex digits");
+      }
+      field = "hash";
+      HashAlgorithm algorithm = HashAlgorithm.byLabel(need(f, field));
+      field = "seed";
+      HashStrategy hash = HashStrategy.of(algorithm, Long.parseLong(need(f, field)));
+      field = "layout";
+      Layout layout = Layout.byLabel(need(f, field));
+      if (layout == null) {
+        throw new IllegalArgumentException("not 'slot' or 'spread'");
+      }
+      field = "shards";
+      int shards = Integer.parseInt(need(f, field));
+      field = "shardBytes";
+      long shardBytes = Long.parseLong(need(f, field));
+      field = "payload";
+      long payload = Long.parseLong(need(f, field));
+      field = "params";
+      byte[] params = HexFormat.of().parseHex(need(f, field));
+      Meta meta =
+          new Meta(
+              type, hash, layout, shards, shardBytes, payload, params, id, state.equals("ready"));
+      field = meta.disagreement();
+      if (field != null) {
+        throw new IllegalArgumentException(
+            "does not agree with the other fields (was "
+                + f.get(field.equals("params length") ? "params" : field)
+                + ")");
+      }
+      return meta;
     } catch (RuntimeException e) {
       throw new RedisStoreException(
-          server, "key '" + key + "' holds damaged probkit metadata: " + e.getMessage());
+          server,
+          "key '"
+              + key
+              + "' holds damaged probkit metadata: field "
+              + field
+              + ": "
+              + e.getMessage()
+              + " (delete it)");
     }
+  }
+
+  private static String need(Map<String, String> f, String field) {
+    String v = f.get(field);
+    if (v == null) {
+      throw new IllegalArgumentException("missing");
+    }
+    return v;
+  }
+
+  /**
+   * The first field that disagrees with the metadata this library would write for the same type,
+   * parameters, hashing and layout, or null.
+   */
+  private String disagreement() {
+    int[] lengths = {28, 28, 28, 17, 15, 10, 32};
+    StructureType[] types = {
+      StructureType.BLOOM_FILTER,
+      StructureType.BLOCKED_BLOOM_FILTER,
+      StructureType.COUNTING_BLOOM_FILTER,
+      StructureType.COUNT_MIN_SKETCH,
+      StructureType.HYPER_LOG_LOG,
+      StructureType.ULTRA_LOG_LOG,
+      StructureType.SCALABLE_BLOOM_FILTER
+    };
+    int t = Arrays.asList(types).indexOf(type);
+    if (t < 0) {
+      return null; // refused by RedisStructure.of, naming the type
+    }
+    if (params.length != lengths[t]) {
+      return "params length";
+    }
+    if (shards < 1 || shards > 65536) {
+      return "shards";
+    }
+    RedisOptions o = RedisOptions.defaults().hash(hash).layout(layout).shards(shards);
+    ByteBuffer p = ByteBuffer.wrap(params).order(ByteOrder.LITTLE_ENDIAN);
+    Meta expected;
+    try {
+      switch (type) {
+        case BLOOM_FILTER:
+        case BLOCKED_BLOOM_FILTER:
+          expected =
+              RedisBloomFilter.meta(type, p.getLong(), p.getInt(), p.getLong(), p.getDouble(), o);
+          break;
+        case COUNTING_BLOOM_FILTER:
+          expected =
+              RedisCountingBloomFilter.meta(p.getLong(), p.getInt(), p.getLong(), p.getDouble(), o);
+          break;
+        case COUNT_MIN_SKETCH:
+          expected = RedisCountMinSketch.meta(p.getInt(), p.getInt(), p.get() == 1, o);
+          break;
+        case HYPER_LOG_LOG:
+        case ULTRA_LOG_LOG:
+          expected = RedisCardinalitySketch.meta(type, p.get(), o);
+          break;
+        default:
+          expected =
+              RedisScalableBloomFilter.meta(
+                  p.getLong(), p.getDouble(), p.getInt(), p.getDouble(), o);
+          break;
+      }
+    } catch (IllegalArgumentException e) {
+      String m = String.valueOf(e.getMessage());
+      return m.contains("Layout.SLOT") ? "layout" : m.contains("shards") ? "shards" : "params";
+    }
+    if (expected.layout != layout) {
+      return "layout";
+    }
+    if (expected.payload != payload) {
+      return "payload";
+    }
+    if (expected.shards != shards || expected.shardBytes != shardBytes) {
+      return shardBytes > 0 && (payload + shardBytes - 1) / shardBytes == shards
+          ? "shardBytes"
+          : "shards";
+    }
+    return null;
   }
 
   /** Whether {@code o} describes a structure of the same type, hashing, layout and shape. */

@@ -6,6 +6,7 @@ import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.io.StructureType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import redis.clients.jedis.Response;
@@ -17,13 +18,14 @@ import redis.clients.jedis.Response;
  * <p>Each key costs one {@code BITFIELD} (add: {@code SET u1} per probe; query: {@code BITFIELD_RO
  * GET u1}) per shard its probes touch: one for a blocked filter (its probes share a 512-bit block)
  * and for a standard filter of one shard; up to k for a standard filter of several shards. Batches
- * of keys are pipelined, one round trip each.
+ * of keys are pipelined, one round trip each; an add batch runs as one guarded script per hash slot
+ * (docs/REDIS.md), which writes nothing once the structure was deleted, re-created or lost a shard.
  *
- * <p>Atomicity: one command is atomic, so a key whose probes lie in one shard is added whole or not
- * at all. A standard filter split over shards adds a key by one command per shard; a client killed
- * between them leaves some of the key's bits set, which no reader can tell from a key never added
- * (the add was not acknowledged, and bits are only ever set). Adds and queries are idempotent, so a
- * batch that lost its connection is retried.
+ * <p>Atomicity: a batch of adds is atomic per hash slot: whole for a filter in {@link Layout#SLOT}.
+ * A spread filter adds a key by one script per slot its probes touch; a client killed between them
+ * leaves some of the key's bits set, which no reader can tell from a key never added (the add was
+ * not acknowledged, and bits are only ever set). Adds and queries are idempotent, so a batch that
+ * lost its connection is retried.
  *
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
@@ -156,7 +158,8 @@ public final class RedisBloomFilter extends RedisStructure {
 
   /**
    * Adds the keys, pipelined in batches; returns for each whether a bit changed ({@code false}: it
-   * was probably present already).
+   * was probably present already). A batch retried after a lost reply reports {@code true} for its
+   * keys: its first attempt may have set their bits, so "present already" would be a guess.
    *
    * @throws RedisStoreException when Redis fails; the message says how many keys of the failed
    *     batch were acknowledged (every earlier batch was)
@@ -203,7 +206,8 @@ public final class RedisBloomFilter extends RedisStructure {
             anyClear |= !one;
           }
         }
-        out[i] = set ? anyClear : all;
+        // After a retry the lost attempt may have set the bits: "present" would be a guess.
+        out[i] = set ? anyClear || b.retried : all;
       }
     }
     return out;
@@ -244,7 +248,7 @@ public final class RedisBloomFilter extends RedisStructure {
           if (!allZero(part)) {
             List<byte[]> keys =
                 List.of(shardKeys[s], bytes(key + ":merge-a"), bytes(key + ":merge-b"));
-            List<byte[]> args = List.of(ascii(at), part);
+            List<byte[]> args = guard(new ArrayList<>(List.of(ascii(at), part)), 1, s, 1);
             script("merge", true, Scripts.BIT_OR, keys, args, 0, 1);
           }
         });
@@ -309,8 +313,10 @@ public final class RedisBloomFilter extends RedisStructure {
   /** The number of bits set ({@code BITCOUNT} of every shard). */
   public long bitCount() {
     long sum = 0;
-    for (byte[] s : shardKeys) {
-      sum += store.call(() -> store.jedis().bitcount(s));
+    for (int i = 0; i < shardKeys.length; i++) {
+      byte[] s = shardKeys[i];
+      long end = payloadBytes(i) - 1; // not the id that ends the shard
+      sum += store.call(() -> store.jedis().bitcount(s, 0, end));
     }
     return sum;
   }

@@ -140,7 +140,11 @@ public final class RedisCardinalitySketch extends RedisStructure {
         args.add(ascii(updates[i] >>> 8));
         args.add(ascii(updates[i] & 0xFF));
       }
-      flags((List<?>) script("add", true, Scripts.LOGLOG, keys, args, from, to - from), out, from);
+      flags(
+          (List<?>)
+              script("add", true, Scripts.LOGLOG, keys, guard(args, 1, 0, 1), from, to - from),
+          out,
+          from);
     }
     return out;
   }

@@ -9,10 +9,10 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Response;
 
 /**
@@ -40,6 +40,7 @@ public final class RedisCountMinSketch extends RedisStructure {
   private static final byte[] STANDARD = bytes("standard");
   private static final byte[] CONSERVATIVE = bytes("conservative");
   private static final Arg I64 = new Arg("i64");
+  private static final Arg U32 = new Arg("u32");
 
   private final int width;
   private final int depth;
@@ -192,7 +193,8 @@ public final class RedisCountMinSketch extends RedisStructure {
           args.add(ascii(bit + 32));
         }
       }
-      script("add", false, Scripts.COUNT_MIN, keys, args, from, to - from);
+      script(
+          "add", false, Scripts.COUNT_MIN, keys, guard(args, 1, 0, meta.shards), from, to - from);
     }
   }
 
@@ -212,7 +214,7 @@ public final class RedisCountMinSketch extends RedisStructure {
               if (counts[i] != 0) {
                 byte[] item = items.get(i);
                 CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
-                CommandArguments args = bitfield(0, false).add(OVERFLOW).add(SAT);
+                Cmd args = bitfield(0, false).add(OVERFLOW).add(SAT);
                 Arg count = Arg.of(counts[i]);
                 for (int r = 0; r < depth; r++) {
                   args.add(INCRBY)
@@ -239,8 +241,8 @@ public final class RedisCountMinSketch extends RedisStructure {
     List<byte[]> ks = keyBytes(items);
     long[] out = new long[ks.size()];
     int[] col = new int[depth];
-    int[] shard = new int[depth];
-    long[] bit = new long[depth];
+    int[] shard = new int[2 * depth];
+    long[] bit = new long[2 * depth];
     for (int from = 0; from < ks.size(); from += store.batchSize()) {
       int to = Math.min(ks.size(), from + store.batchSize());
       int first = from;
@@ -254,20 +256,25 @@ public final class RedisCountMinSketch extends RedisStructure {
                 for (int i = first; i < to; i++) {
                   byte[] item = ks.get(i);
                   CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
+                  // Each counter as two u32 halves: the script's numbers are doubles, exact to
+                  // 2^53.
                   for (int r = 0; r < depth; r++) {
                     long at = 8 * ((long) r * width + col[r]);
-                    shard[r] = shardOf(at);
-                    bit[r] = 8 * (at % meta.shardBytes);
+                    shard[2 * r] = shard[2 * r + 1] = shardOf(at);
+                    bit[2 * r] = 8 * (at % meta.shardBytes);
+                    bit[2 * r + 1] = bit[2 * r] + 32;
                   }
-                  queueBitfield(bt, depth, shard, bit, GET, I64, null);
+                  queueBitfield(bt, 2 * depth, shard, bit, GET, U32, null);
                   bt.endKey();
                 }
               });
       for (int i = from; i < to; i++) {
         long min = Long.MAX_VALUE;
         for (Response<?> r : b.of(i - from)) {
-          for (Object v : (List<?>) r.get()) {
-            min = Math.min(min, (Long) v);
+          // A shard's halves come in cell order: each high half followed by its low half.
+          List<?> v = (List<?>) r.get();
+          for (int j = 0; j + 1 < v.size(); j += 2) {
+            min = Math.min(min, (Long) v.get(j) << 32 | (Long) v.get(j + 1));
           }
         }
         out[i] = min;
@@ -299,11 +306,16 @@ public final class RedisCountMinSketch extends RedisStructure {
   private byte[][] snapshot() {
     List<byte[]> keys = new ArrayList<>(List.of(shardKeys));
     keys.add(totalKey);
-    List<?> got = (List<?>) store.call(() -> store.jedis().eval(Scripts.SNAPSHOT, keys, List.of()));
+    List<byte[]> args = guard(new ArrayList<>(), 1, 0, meta.shards);
+    List<?> got = (List<?>) store.call(() -> store.jedis().eval(Scripts.SNAPSHOT, keys, args));
     byte[][] out = new byte[got.size()][];
     for (int i = 0; i < out.length; i++) {
       out[i] = got.get(i) instanceof byte[] ? (byte[]) got.get(i) : null;
       long expected = i < meta.shards ? meta.shardLength(i) : 8;
+      if (i < meta.shards) {
+        checkLength(keys.get(i), out[i], expected + ID_BYTES);
+        out[i] = Arrays.copyOf(out[i], (int) expected); // the id that ends the shard dropped
+      }
       checkLength(keys.get(i), out[i], expected);
     }
     return out;
@@ -379,8 +391,7 @@ public final class RedisCountMinSketch extends RedisStructure {
           bt -> {
             queue(
                 bt,
-                new CommandArguments(redis.clients.jedis.Protocol.Command.BITFIELD)
-                    .key(new Arg(totalKey))
+                new Cmd(-1, totalKey, false)
                     .add(OVERFLOW)
                     .add(SAT)
                     .add(INCRBY)

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Response;
 
 /**
@@ -143,7 +142,7 @@ public final class RedisCountingBloomFilter extends RedisStructure {
               bt -> {
                 for (int i = first; i < to; i++) {
                   cells(keys.get(i), shard, off);
-                  CommandArguments args = bitfield(0, false);
+                  Cmd args = bitfield(0, false);
                   for (int j = 0; j < k; j++) {
                     args.add(GET).add(U4).add(Arg.of(off[j]));
                   }
@@ -262,7 +261,15 @@ public final class RedisCountingBloomFilter extends RedisStructure {
         }
       }
       flags(
-          (List<?>) script(what, false, Scripts.COUNTING, shardList, args, from, to - from),
+          (List<?>)
+              script(
+                  what,
+                  false,
+                  Scripts.COUNTING,
+                  shardList,
+                  guard(args, 1, 0, meta.shards),
+                  from,
+                  to - from),
           out,
           from);
     }

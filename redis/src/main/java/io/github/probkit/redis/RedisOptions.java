@@ -9,8 +9,12 @@ import java.util.Objects;
  * returns a modified copy: {@code RedisOptions.defaults().layout(Layout.SPREAD).shards(12)}.
  */
 public final class RedisOptions {
-  /** The most bytes of one Redis string (Redis's {@code proto-max-bulk-len} default): 512 MiB. */
-  public static final long MAX_SHARD_BYTES = 512L << 20;
+  /**
+   * The most payload bytes of one shard: a Redis string holds at most 512 MiB (Redis's {@code
+   * proto-max-bulk-len} default), and a shard ends with the structure's 16-byte id; a multiple of
+   * 64 below both.
+   */
+  public static final long MAX_SHARD_BYTES = (512L << 20) - 64;
 
   private static final RedisOptions DEFAULTS =
       new RedisOptions(HashStrategy.xxh3(), Layout.SLOT, 0, false);

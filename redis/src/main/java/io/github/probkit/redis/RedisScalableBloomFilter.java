@@ -182,11 +182,17 @@ public final class RedisScalableBloomFilter extends RedisStructure {
         }
       }
       int before = layers;
-      List<?> reply =
-          (List<?>) script("add", true, Scripts.SCALABLE, redisKeys, args, from, to - from);
+      Batch b =
+          scriptBatch(
+              "add", true, Scripts.SCALABLE, redisKeys, guard(args, 2, 0, 1), from, to - from);
+      List<?> reply = (List<?>) b.of(0).get(0).get();
       List<?> flags = (List<?>) reply.get(0);
       layers = (int) (long) (Long) reply.get(1);
       flags(flags, out, from);
+      if (b.retried) {
+        // The attempt whose reply was lost may have added them: "present" would be a guess.
+        java.util.Arrays.fill(out, from, from + flags.size(), true);
+      }
       if (flags.isEmpty() && layers == before) {
         LayerInfo next = shape(layers);
         throw new RedisStoreException(
@@ -267,6 +273,11 @@ public final class RedisScalableBloomFilter extends RedisStructure {
     return out;
   }
 
+  @Override
+  long payloadBytes(int layer) {
+    return layerBytes(shape(layer));
+  }
+
   /** The number of layers now. */
   public int layerCount() {
     return (int) (store.call(() -> store.jedis().strlen(countsKey)) / 8);
@@ -281,17 +292,16 @@ public final class RedisScalableBloomFilter extends RedisStructure {
     List<byte[]> keys = new ArrayList<>();
     keys.add(countsKey);
     keys.addAll(List.of(shardKeys));
-    List<?> got = (List<?>) store.call(() -> store.jedis().eval(Scripts.SNAPSHOT, keys, List.of()));
+    List<byte[]> args = guard(new ArrayList<>(), 2, 0, 1);
+    List<?> got = (List<?>) store.call(() -> store.jedis().eval(Scripts.SNAPSHOT, keys, args));
     byte[] counts = got.get(0) instanceof byte[] ? (byte[]) got.get(0) : null;
     checkLength(
         countsKey, counts, counts == null ? 8 : Math.max(8, counts.length - counts.length % 8));
     int layers = counts.length / 8;
     long payload = counts.length;
     for (int l = 0; l < layers; l++) {
-      checkLength(
-          shardKeys[l],
-          got.get(l + 1) instanceof byte[] ? (byte[]) got.get(l + 1) : null,
-          layerBytes(shape(l)));
+      byte[] layer = got.get(l + 1) instanceof byte[] ? (byte[]) got.get(l + 1) : null;
+      checkLength(shardKeys[l], layer, layerBytes(shape(l)) + ID_BYTES);
       payload += layerBytes(shape(l));
     }
     ByteBuffer p = ByteBuffer.wrap(meta.params.clone()).order(ByteOrder.LITTLE_ENDIAN);
@@ -299,8 +309,7 @@ public final class RedisScalableBloomFilter extends RedisStructure {
     SketchWriter w = SketchWriter.begin(out, meta.type, meta.hash, p.array(), payload);
     w.writeBytes(counts, 0, counts.length);
     for (int l = 0; l < layers; l++) {
-      byte[] layer = (byte[]) got.get(l + 1);
-      w.writeBytes(layer, 0, layer.length);
+      w.writeBytes((byte[]) got.get(l + 1), 0, (int) layerBytes(shape(l)));
     }
     w.finish();
   }

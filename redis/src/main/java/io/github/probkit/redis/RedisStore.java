@@ -1,5 +1,6 @@
 package io.github.probkit.redis;
 
+import io.github.probkit.io.StructureType;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -174,23 +175,61 @@ public final class RedisStore implements AutoCloseable {
   }
 
   /**
-   * Deletes the structure: its metadata first (so that no one opens it any more, and batches of
-   * clients that have it open fail), then its data. Returns whether it existed.
+   * Deletes the structure: its metadata first (so that no one opens it any more), then its data (so
+   * that batches of clients that have it open fail). Returns whether it existed. Metadata that
+   * cannot be parsed is deleted too (its data strings, unknown, stay until a structure of the same
+   * name is created); a hash that is not probkit's at all ({@code probkit} field missing) is
+   * refused.
    */
   public boolean delete(String name) {
     checkName(name);
     String metaKey = Layout.SLOT.metaKey(name);
-    Map<String, String> fields = call(() -> jedis.hgetAll(metaKey));
+    Map<String, String> fields = metaFields(metaKey);
     if (fields.isEmpty()) {
       return false;
     }
-    Meta meta = Meta.parse(server, metaKey, fields);
-    call(() -> jedis.unlink(metaKey));
-    List<String> data = RedisStructure.dataKeys(name, meta);
-    for (String k : data) {
-      call(() -> jedis.unlink(k));
+    if (!fields.containsKey("probkit")) {
+      Meta.parse(server, metaKey, fields); // refuses a hash that is not probkit's
     }
+    Meta meta;
+    try {
+      meta = Meta.parse(server, metaKey, fields);
+    } catch (RedisStoreException damaged) {
+      call(() -> jedis.unlink(metaKey));
+      return true;
+    }
+    deleteIfId(name, meta);
     return true;
+  }
+
+  /**
+   * Deletes the metadata and data of structure {@code name} as {@code meta} describes it, leaving
+   * alone every key that belongs to a structure of the same name created since (its id differs).
+   */
+  private void deleteIfId(String name, Meta meta) {
+    String metaKey = Layout.SLOT.metaKey(name);
+    eval(Scripts.IF_ID, List.of(metaKey), List.of("delete", meta.id));
+    // The strings without an id (counts, total) are decided by the first shard: delete them first.
+    String first = meta.layout.shardKey(name, 0);
+    String firstLength = Long.toString(meta.shardLength(0));
+    List<String> shards = new ArrayList<>();
+    for (String k : RedisStructure.dataKeys(name, meta)) {
+      if (k.equals(RedisScalableBloomFilter.countsKey(name))
+          || k.equals(RedisCountMinSketch.totalKey(name))) {
+        eval(Scripts.DROP_DATA, List.of(k, first), List.of(meta.id, firstLength));
+      } else {
+        shards.add(k);
+      }
+    }
+    for (int i = 0; i < shards.size(); i++) {
+      String k = shards.get(i);
+      // A scalable filter's layers differ in size: its id sits at the string's end.
+      String length =
+          meta.type == StructureType.SCALABLE_BLOOM_FILTER
+              ? Long.toString(Math.max(0, call(() -> jedis.strlen(k)) - RedisStructure.ID_BYTES))
+              : Long.toString(meta.shardLength(i));
+      eval(Scripts.DROP_DATA, List.of(k, k), List.of(meta.id, length));
+    }
   }
 
   /**
@@ -237,28 +276,32 @@ public final class RedisStore implements AutoCloseable {
     }
   }
 
+  /** The fields of metadata key {@code key} (none when it does not exist). */
+  private Map<String, String> metaFields(String key) {
+    try {
+      return call(() -> jedis.hgetAll(key));
+    } catch (RedisStoreException e) {
+      if (e.getCause() instanceof JedisDataException
+          && e.getCause().getMessage().startsWith("WRONGTYPE")) {
+        throw new RedisStoreException(
+            server,
+            "key '"
+                + key
+                + "' holds a "
+                + call(() -> jedis.type(key))
+                + ", not probkit metadata (a hash)");
+      }
+      throw e;
+    }
+  }
+
   /** The metadata of {@code name}, or null; waits while another client is creating it. */
   Meta readMeta(String name) {
     checkName(name);
     String key = Layout.SLOT.metaKey(name);
     long deadline = System.nanoTime() + creatingWaitMillis * 1_000_000;
     while (true) {
-      Map<String, String> fields;
-      try {
-        fields = call(() -> jedis.hgetAll(key));
-      } catch (RedisStoreException e) {
-        if (e.getCause() instanceof JedisDataException
-            && e.getCause().getMessage().startsWith("WRONGTYPE")) {
-          throw new RedisStoreException(
-              server,
-              "key '"
-                  + key
-                  + "' holds a "
-                  + call(() -> jedis.type(key))
-                  + ", not probkit metadata (a hash)");
-        }
-        throw e;
-      }
+      Map<String, String> fields = metaFields(key);
       if (fields.isEmpty()) {
         return null;
       }
@@ -326,23 +369,55 @@ public final class RedisStore implements AutoCloseable {
               + (existing.sameShape(wanted) ? "" : "; asked for " + wanted.describe()));
     }
     try {
+      // Strings left by an earlier structure of this name, whose metadata was lost: presize
+      // replaces the shards and the fixed strings, and a scalable filter's higher layers go here.
       for (String key : RedisStructure.dataKeys(name, claimed)) {
-        call(() -> jedis.unlink(key));
+        if (claimed.type == StructureType.SCALABLE_BLOOM_FILTER
+            && !key.equals(RedisScalableBloomFilter.countsKey(name))
+            && !key.equals(claimed.layout.shardKey(name, 0))) {
+          eval(Scripts.IF_ID, List.of(metaKey, key), List.of("drop", claimed.id));
+        }
       }
       RedisStructure.presize(this, name, claimed);
       if (fill != null) {
         fill.accept(claimed);
       }
-      call(() -> jedis.hset(metaKey, "state", "ready"));
+      Object marked = eval(Scripts.IF_ID, List.of(metaKey), List.of("ready", claimed.id));
+      if (!Long.valueOf(1).equals(marked)) {
+        throw replacedWhileCreating(name);
+      }
     } catch (RuntimeException e) {
       try {
-        delete(name);
+        deleteIfId(name, claimed);
       } catch (RuntimeException suppressed) {
         e.addSuppressed(suppressed);
       }
       throw e;
     }
     return claimed.withId(claimed.id, true);
+  }
+
+  /** The error of a create or import whose structure was deleted or re-created meanwhile. */
+  RedisStoreException replacedWhileCreating(String name) {
+    return new RedisStoreException(
+        server,
+        "structure '"
+            + name
+            + "' was deleted or re-created by another client while this one was creating it; "
+            + "nothing more was written to it");
+  }
+
+  /** Runs {@code script} on string keys and arguments. */
+  Object eval(byte[] script, List<String> keys, List<String> args) {
+    List<byte[]> k = new ArrayList<>();
+    keys.forEach(x -> k.add(RedisStructure.bytes(x)));
+    List<byte[]> a = new ArrayList<>();
+    args.forEach(x -> a.add(RedisStructure.bytes(x)));
+    return call(() -> jedis.eval(script, k, a));
+  }
+
+  boolean isCluster() {
+    return jedis instanceof RedisClusterClient;
   }
 
   // ---- commands and batches
@@ -362,10 +437,11 @@ public final class RedisStore implements AutoCloseable {
 
   /**
    * Runs one pipelined batch: {@code queue} adds each key's commands (calling {@link Batch#endKey}
-   * after each); the structure's id is read last, so that a batch against a structure deleted or
-   * re-created meanwhile fails. Idempotent batches are retried, whole, on a lost connection, a
-   * timeout or a failover; others fail with the count of keys acknowledged. {@code before}: the
-   * keys of the same call in earlier batches, all acknowledged (for the message).
+   * after each); every command runs in a guarded script (guard.lua), so that a batch against a
+   * structure deleted or re-created meanwhile, or whose strings were evicted, fails before writing.
+   * Idempotent batches are retried, whole, on a lost connection, a timeout or a failover; others
+   * fail with the count of keys acknowledged. {@code before}: the keys of the same call in earlier
+   * batches, all acknowledged (for the message).
    */
   Batch run(RedisStructure s, String what, boolean idempotent, int before, Consumer<Batch> queue) {
     for (int attempt = 1; ; attempt++) {
@@ -373,25 +449,21 @@ public final class RedisStore implements AutoCloseable {
       Batch b = null;
       try {
         pipe = jedis.pipelined();
-        b = new Batch(pipe);
+        b = new Batch(pipe, s);
+        b.retried = attempt > 1;
         queue.accept(b);
-        Response<String> id = pipe.hget(s.metaKey(), "id");
+        b.flush();
         pipe.sync();
+        afterSync.run();
+        String stale = b.failedCheck();
+        if (stale != null) {
+          throw new RedisStoreException(
+              server,
+              what + " of " + b.keys() + " keys failed: " + stale + "; no answer was given");
+        }
         int ok = b.acknowledged();
         if (ok < b.keys()) {
           b.of(ok).forEach(Response::get); // throws the first error reply
-        }
-        if (!s.meta.id.equals(id.get())) {
-          throw new RedisStoreException(
-              server,
-              what
-                  + " of "
-                  + b.keys()
-                  + " keys: structure '"
-                  + s.name()
-                  + "' was deleted or re-created since it was opened; its keys were not counted",
-              ok,
-              null);
         }
         return b;
       } catch (JedisException e) {
@@ -423,6 +495,9 @@ public final class RedisStore implements AutoCloseable {
     }
   }
 
+  /** Run after each batch's round trip: tests lose its reply there. */
+  static volatile Runnable afterSync = () -> {};
+
   private static boolean transientFailure(JedisException e) {
     if (e instanceof JedisConnectionException) {
       return true;
@@ -448,6 +523,9 @@ public final class RedisStore implements AutoCloseable {
     String why;
     if (e instanceof JedisConnectionException) {
       why = "unreachable or timed out (" + m + ")";
+    } else if (m.startsWith("PROBKIT ")) {
+      int script = m.indexOf(" script: ");
+      why = m.substring("PROBKIT ".length(), script < 0 ? m.length() : script);
     } else if (m.startsWith("OOM")) {
       why = "out of memory: " + m;
     } else if (m.startsWith("WRONGTYPE")) {

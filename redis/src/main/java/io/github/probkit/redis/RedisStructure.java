@@ -10,10 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import redis.clients.jedis.BuilderFactory;
-import redis.clients.jedis.CommandArguments;
-import redis.clients.jedis.CommandObject;
-import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.args.Rawable;
 
 /**
@@ -37,18 +33,13 @@ public abstract class RedisStructure {
   final Meta meta;
   final byte[][] shardKeys;
 
-  /** The shard keys as Jedis arguments, which it does not copy. */
-  private final Arg[] shardArgs;
-
   RedisStructure(RedisStore store, String name, Meta meta) {
     this.store = store;
     this.name = name;
     this.meta = meta;
     this.shardKeys = new byte[meta.shards][];
-    this.shardArgs = new Arg[meta.shards];
     for (int i = 0; i < meta.shards; i++) {
       shardKeys[i] = bytes(meta.layout.shardKey(name, i));
-      shardArgs[i] = new Arg(shardKeys[i]);
     }
   }
 
@@ -108,30 +99,69 @@ public abstract class RedisStructure {
     return keys;
   }
 
-  /** Creates the data strings of a new structure at their final sizes, zero-filled. */
+  /**
+   * Creates the data strings of a new structure at their final sizes, zero-filled, each shard
+   * followed by the structure's id (guard.lua).
+   */
   static void presize(RedisStore store, String name, Meta meta) {
     if (meta.type == StructureType.SCALABLE_BLOOM_FILTER) {
-      presize(store, RedisScalableBloomFilter.countsKey(name), 8);
-      presize(store, meta.layout.shardKey(name, 0), meta.payload);
+      presize(store, name, meta, RedisScalableBloomFilter.countsKey(name), 8, false);
+      presize(store, name, meta, meta.layout.shardKey(name, 0), meta.payload, true);
       return;
     }
     for (int i = 0; i < meta.shards; i++) {
-      presize(store, meta.layout.shardKey(name, i), meta.shardLength(i));
+      presize(store, name, meta, meta.layout.shardKey(name, i), meta.shardLength(i), true);
     }
     if (meta.type == StructureType.COUNT_MIN_SKETCH) {
-      presize(store, RedisCountMinSketch.totalKey(name), 8);
+      presize(store, name, meta, RedisCountMinSketch.totalKey(name), 8, false);
     }
   }
 
   /**
-   * A zero-filled string of exactly {@code length} bytes. {@code SETRANGE} on a missing key
+   * A zero-filled string of exactly {@code length} bytes, followed by the id of {@code meta} when
+   * {@code shard}, written only while the metadata holds that id. {@code SETRANGE} on a missing key
    * allocates the string at its final size once; growing it by {@code SETBIT} would double the
    * allocation.
    */
-  static void presize(RedisStore store, String key, long length) {
-    byte[] k = bytes(key);
-    store.call(() -> store.jedis().unlink(k));
-    store.call(() -> store.jedis().setrange(k, length - 1, new byte[1]));
+  static void presize(
+      RedisStore store, String name, Meta meta, String key, long length, boolean shard) {
+    String metaKey = meta.layout.metaKey(name);
+    // A script may name the metadata when it shares the key's slot, or on a single server; a
+    // spread shard in a cluster lives elsewhere, so there the id is checked just before.
+    boolean together = meta.layout == Layout.SLOT || !store.isCluster();
+    if (!together && !meta.id.equals(store.call(() -> store.jedis().hget(metaKey, "id")))) {
+      throw store.replacedWhileCreating(name);
+    }
+    List<byte[]> keys = together ? List.of(bytes(key), bytes(metaKey)) : List.of(bytes(key));
+    List<byte[]> args = List.of(ascii(length), bytes(meta.id), bytes(shard ? "1" : "0"));
+    store.call(() -> store.jedis().eval(Scripts.PRESIZE, keys, args));
+  }
+
+  /** The bytes of the id that ends each shard (guard.lua). */
+  static final int ID_BYTES = 16;
+
+  /**
+   * Appends to a guarded script's arguments (guard.lua) the checks that KEYS[{@code firstKey} + i]
+   * is shard {@code firstShard} + i of this structure, at its size, for i in [0, {@code count}).
+   */
+  final List<byte[]> guard(List<byte[]> args, int firstKey, int firstShard, int count) {
+    for (int i = 0; i < count; i++) {
+      args.add(ascii(firstKey + i));
+      args.add(ascii(payloadBytes(firstShard + i)));
+    }
+    args.add(ascii(count));
+    args.add(bytes(meta.id));
+    return args;
+  }
+
+  /** The payload bytes of shard {@code s} (before its id). */
+  long payloadBytes(int s) {
+    return meta.shardLength(s);
+  }
+
+  /** The group of shards that share a hash slot: all of them in {@link Layout#SLOT}. */
+  final int slotGroup(int shard) {
+    return meta.layout == Layout.SLOT ? 0 : shard;
   }
 
   /** How many shards of how many bytes (a multiple of 64) hold {@code payload} bytes. */
@@ -146,7 +176,7 @@ public abstract class RedisStructure {
       throw new IllegalArgumentException(
           String.format(
               java.util.Locale.ROOT,
-              "%d shards of %d bytes each: a Redis string holds at most %d bytes; use at least %d shards",
+              "%d shards of %d bytes each: a shard holds at most %d bytes (a Redis string, less its id); use at least %d shards",
               n,
               shardBytes,
               RedisOptions.MAX_SHARD_BYTES,
@@ -205,6 +235,8 @@ public abstract class RedisStructure {
     return ((i >>> 3) % meta.shardBytes) << 3 | (7 - (i & 7));
   }
 
+  static final Arg BITFIELD = new Arg("BITFIELD");
+  static final Arg BITFIELD_RO = new Arg("BITFIELD_RO");
   static final Arg SET = new Arg("SET");
   static final Arg GET = new Arg("GET");
   static final Arg OVERFLOW = new Arg("OVERFLOW");
@@ -249,7 +281,7 @@ public abstract class RedisStructure {
       if (s < 0) {
         continue; // queued with an earlier cell of its shard
       }
-      CommandArguments args = bitfield(s, value == null);
+      Cmd args = bitfield(s, value == null);
       for (int j = i; j < n; j++) {
         if (shard[j] == s) {
           shard[j] = -1;
@@ -264,17 +296,46 @@ public abstract class RedisStructure {
   }
 
   /**
-   * A {@code BITFIELD} (or {@code BITFIELD_RO}) command on shard {@code s}, to which operations are
-   * added.
+   * A {@code BITFIELD} command on shard {@code s}, to which operations are added ({@code readOnly}:
+   * only {@code GET}s).
    */
-  final CommandArguments bitfield(int s, boolean readOnly) {
-    return new CommandArguments(readOnly ? Command.BITFIELD_RO : Command.BITFIELD)
-        .key(shardArgs[s]);
+  final Cmd bitfield(int s, boolean readOnly) {
+    return new Cmd(s, shardKeys[s], readOnly);
   }
 
   /** Queues a {@code BITFIELD} command; its reply is the list of its operations' values. */
-  static void queue(Batch b, CommandArguments bitfield) {
-    b.add(b.pipe.executeCommand(new CommandObject<>(bitfield, BuilderFactory.LONG_LIST)));
+  static void queue(Batch b, Cmd bitfield) {
+    b.add(bitfield);
+  }
+
+  /**
+   * The operations of one {@code BITFIELD} on {@code key}, shard {@code shard} of the structure
+   * (-1: a key of the structure that is not a shard), run by a guarded script ({@link
+   * Batch#flush}).
+   */
+  static final class Cmd {
+    final int shard;
+    final byte[] key;
+    final Arg command;
+    final List<Rawable> args = new ArrayList<>();
+
+    /** The values its reply holds: one per GET, SET or INCRBY. */
+    int results;
+
+    Cmd(int shard, byte[] key, boolean readOnly) {
+      this.shard = shard;
+      this.key = key;
+      // BITFIELD_RO: a query is not refused by a replica or under maxmemory, as a write would be.
+      this.command = readOnly ? BITFIELD_RO : BITFIELD;
+    }
+
+    Cmd add(Rawable a) {
+      args.add(a);
+      if (a == GET || a == SET || a == INCRBY) {
+        results++;
+      }
+      return this;
+    }
   }
 
   /**
@@ -289,19 +350,29 @@ public abstract class RedisStructure {
       List<byte[]> args,
       int before,
       int n) {
-    Batch b =
-        store.run(
-            this,
-            what,
-            idempotent,
-            before,
-            bt -> {
-              bt.add(bt.pipe.eval(script, keys, args));
-              for (int i = 0; i < n; i++) {
-                bt.endKey();
-              }
-            });
-    return b.of(0).get(0).get();
+    return scriptBatch(what, idempotent, script, keys, args, before, n).of(0).get(0).get();
+  }
+
+  /** {@link #script}, its batch: its reply, and whether it was retried. */
+  final Batch scriptBatch(
+      String what,
+      boolean idempotent,
+      byte[] script,
+      List<byte[]> keys,
+      List<byte[]> args,
+      int before,
+      int n) {
+    return store.run(
+        this,
+        what,
+        idempotent,
+        before,
+        bt -> {
+          bt.add(bt.pipe.eval(script, keys, args));
+          for (int i = 0; i < n; i++) {
+            bt.endKey();
+          }
+        });
   }
 
   /** Copies a script's reply of 1 or 0 per key into {@code out} from {@code from}. */
@@ -402,7 +473,7 @@ public abstract class RedisStructure {
    * with other clients' adds, so none is lost.
    */
   final void addCells(int s, Arg type, long[] offset, long[] value, int n) {
-    int per = store.batchSize();
+    int per = Math.min(store.batchSize(), 1000); // bitfields.lua unpacks a command's arguments
     store.run(
         this,
         "merge",
@@ -410,7 +481,7 @@ public abstract class RedisStructure {
         0,
         bt -> {
           for (int from = 0; from < n; from += per) {
-            CommandArguments args = bitfield(s, false).add(OVERFLOW).add(SAT);
+            Cmd args = bitfield(s, false).add(OVERFLOW).add(SAT);
             for (int i = from; i < Math.min(n, from + per); i++) {
               args.add(INCRBY).add(type).add(Arg.of(offset[i])).add(Arg.of(value[i]));
             }
@@ -432,6 +503,15 @@ public abstract class RedisStructure {
 
   public String name() {
     return name;
+  }
+
+  /**
+   * The structure's id: 16 hex digits drawn at random when it was created. Two handles with the
+   * same id, however their servers were named, are the same structure; a structure deleted and
+   * created again under its name has a new one.
+   */
+  public String id() {
+    return meta.id;
   }
 
   public StructureType type() {

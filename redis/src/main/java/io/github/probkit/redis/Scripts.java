@@ -11,21 +11,37 @@ import java.nio.charset.StandardCharsets;
  * cache.
  */
 final class Scripts {
-  static final byte[] BIT_OR = load("bitor.lua");
-  static final byte[] COUNTING = load("counting.lua");
-  static final byte[] COUNT_MIN = load("countmin.lua");
-  static final byte[] LOGLOG = load("loglog.lua");
-  static final byte[] SCALABLE = load("scalable.lua");
-  static final byte[] SNAPSHOT = load("snapshot.lua");
+  // Every script that reads or writes a structure's data checks its keys first (guard.lua).
+  static final byte[] BIT_OR = guarded("bitor.lua");
+  static final byte[] BITFIELDS = guarded("bitfields.lua");
+  static final byte[] COUNTING = guarded("counting.lua");
+  static final byte[] COUNT_MIN = guarded("countmin.lua");
+  static final byte[] LOGLOG = guarded("loglog.lua");
+  static final byte[] SCALABLE = guarded("scalable.lua");
+  static final byte[] SETRANGE = guarded("setrange.lua");
+  static final byte[] SNAPSHOT = guarded("snapshot.lua");
+  static final byte[] PRESIZE = load("presize.lua").getBytes(StandardCharsets.UTF_8);
+  static final byte[] IF_ID = load("ifid.lua").getBytes(StandardCharsets.UTF_8);
+  static final byte[] DROP_DATA = load("dropdata.lua").getBytes(StandardCharsets.UTF_8);
 
   private Scripts() {}
 
-  private static byte[] load(String name) {
+  /** The script {@code name} as the body of guard.lua. */
+  private static byte[] guarded(String name) {
+    return (load("guard.lua")
+            + "local function body(KEYS, ARGV, ID)\n"
+            + load(name)
+            + "\nend\n"
+            + load("guard-tail.lua"))
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String load(String name) {
     try (InputStream in = Scripts.class.getResourceAsStream(name)) {
       if (in == null) {
         throw new IllegalStateException("missing resource " + name);
       }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,6 +1,7 @@
 -- Scalable Bloom filter: add a batch of keys, each atomically, as the library's add does: a key
 -- present in some layer is not added; otherwise its bits are set in the newest layer, whose key
 -- count grows by one, and a new layer is created first when the newest is full.
+-- Its strings end with the structure's id (guard.lua); a new layer is created with it.
 -- KEYS[1]: the counts (u64 little-endian per layer, as in the file); KEYS[2..]: layers 0, 1, ...
 -- ARGV[1] = P, the layers the client sent positions for; then per layer l < P: capacity (-1: the
 -- layer cannot exist), bytes, probes k_l; then per key, for each layer l < P, k_l Redis bit offsets.
@@ -14,6 +15,14 @@ for l = 0, P - 1 do
   a = a + 3
 end
 local L = redis.call('STRLEN', KEYS[1]) / 8
+if L < 1 or L ~= math.floor(L) then
+  error({err = "PROBKIT key '" .. KEYS[1] .. "' holds " .. (8 * L) .. " bytes, not a count per layer: "
+    .. "it was deleted, evicted or expired, or is damaged"})
+end
+-- Layer 0 was checked before the body (guard.lua); the others the client knows of are checked here.
+for l = 1, math.min(L, P) - 1 do
+  check(KEYS[l + 2], len[l], ID)
+end
 
 local function count(l)
   local b = {string.byte(redis.call('GETRANGE', KEYS[1], 8 * l, 8 * l + 7), 1, 8)}
@@ -63,7 +72,7 @@ while a <= #ARGV and L <= P do
         break
       end
       redis.call('DEL', KEYS[L + 2])
-      redis.call('SETRANGE', KEYS[L + 2], len[L] - 1, '\0')
+      redis.call('SETRANGE', KEYS[L + 2], len[L], ID)
       redis.call('APPEND', KEYS[1], '\0\0\0\0\0\0\0\0')
       L = L + 1
       top = L - 1

@@ -37,6 +37,31 @@ class ClusterTest {
     }
   }
 
+  /**
+   * A spread filter's shards live on other nodes than its metadata; the guard sits in each shard,
+   * so a handle opened before a delete and re-create fails there too, writing nothing.
+   */
+  @Test
+  void aStaleHandleOfASpreadFilterWritesNothingIntoTheNewOne() throws IOException {
+    RedisOptions spread = RedisOptions.defaults().layout(Layout.SPREAD).shards(12);
+    RedisBloomFilter stale = RedisBloomFilter.create(store, "spread-stale", 50_000, 0.01, spread);
+    assertThat(store.delete("spread-stale")).isTrue();
+    RedisBloomFilter fresh = RedisBloomFilter.create(store, "spread-stale", 50_000, 0.01, spread);
+    List<Object> keys = StoreTest.keys("n:", 1_000);
+    fresh.addAll(keys);
+    assertThatThrownBy(() -> stale.addAll(StoreTest.keys("s:", 1_000)))
+        .isInstanceOf(RedisStoreException.class)
+        .hasMessageContaining("belongs to another structure of the same name");
+    assertThatThrownBy(() -> stale.mightContainAll(keys))
+        .isInstanceOf(RedisStoreException.class)
+        .hasMessageContaining("belongs to another structure of the same name");
+    BloomFilter expected = BloomFilter.create(50_000, 0.01);
+    keys.forEach(k -> expected.add((String) k));
+    assertThat(fresh.bitCount()).isEqualTo(expected.bitCount());
+    assertThat(fresh.mightContainAll(keys)).doesNotContain(false);
+    store.delete("spread-stale");
+  }
+
   @Test
   void spreadFiltersUseEveryNodeAndExportTheLibrarysBytes() throws IOException {
     List<Object> keys = StoreTest.keys("c:", 20_000);
