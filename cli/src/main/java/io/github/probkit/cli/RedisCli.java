@@ -546,7 +546,7 @@ final class RedisCli {
             return reader.read(new ByteArrayInputStream(bytes.toByteArray()));
           });
     } catch (IOException e) {
-      throw new CliException(RedisUri.of(p) + ": " + Main.describe(e), e);
+      throw new CliException(Main.describe(RedisUri.of(p), e), e);
     }
   }
 

@@ -82,7 +82,7 @@ final class SketchFiles {
     } catch (SketchFormatException e) {
       throw new CliException(file + ": " + e.getMessage(), e);
     } catch (IOException e) {
-      throw new CliException(file + ": " + Main.describe(e), e);
+      throw new CliException(Main.describe(file, e), e);
     }
   }
 
@@ -265,7 +265,7 @@ final class SketchFiles {
       try {
         p = realDirectory(p).resolve(Files.readSymbolicLink(p));
       } catch (IOException e) {
-        throw new CliException(file + ": " + Main.describe(e), e);
+        throw new CliException(Main.describe(file, e), e);
       }
     }
     return realDirectory(p).resolve(p.getFileName());

@@ -167,7 +167,8 @@ class ShellIT {
                 + " (see 'probkit filter create --help')\n");
     assertThat(run("filter", "crate").err)
         .isEqualTo(
-            "probkit: Unmatched argument at index 1: 'crate'; did you mean create? (see 'probkit filter --help')\n");
+            "probkit: unknown command 'crate'; did you mean create? (commands: create, add,"
+                + " remove, query, info, merge; see 'probkit filter --help')\n");
     assertThat(run("dedupe", "--field", "0", "x.txt").err)
         .isEqualTo(
             "probkit: --field counts from 1 (without --field the key is the whole line), was 0\n");

@@ -1,6 +1,7 @@
 package io.github.probkit.filter;
 
 import static io.github.probkit.internal.Preconditions.checkAllocatable;
+import static io.github.probkit.internal.Preconditions.formatBytes;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
@@ -242,10 +243,13 @@ public final class BlockedBloomFilter implements MergeableFilter {
       lo = hi;
       checkArgument(
           hi < maxBlocks,
-          "%d keys at fpp %s need more than the maximum of %d bits",
+          "%d keys at fpp %s need at least %s, more than the largest blocked Bloom filter (%d"
+              + " bits, %s)",
           n,
           p,
-          MAX_BITS);
+          formatBytes((long) (Math.max(standard, MAX_BITS) / 8)),
+          MAX_BITS,
+          formatBytes(MAX_BITS / 8));
       hi = Math.min(maxBlocks, 2 * hi);
     } while (bestRate(hi, n) > p);
     // Invariant: rate(lo) > p >= rate(hi).
