@@ -136,7 +136,7 @@ final class KeyOptions {
    * Has {@link #forEach} commit what {@code writer} writes to the file of {@code lock} as it goes,
    * when it reads a stream; the add writes through the returned commits at its end.
    */
-  StreamCommits commitsTo(SketchFiles.Lock lock, SketchFiles.Writer writer, CommandSpec spec) {
+  StreamCommits commitsTo(SketchFiles.Lock lock, SketchFiles.Content writer, CommandSpec spec) {
     commits = new StreamCommits(lock, writer, lock.file(), spec.commandLine().getErr());
     return commits;
   }

@@ -630,7 +630,7 @@ final class RedisCli {
    * an existing one is checked, before anything is written, and merged in place.
    */
   private static int mergeInto(
-      Path p, Path firstSource, boolean replace, SketchFiles.Writer union, Merger merger)
+      Path p, Path firstSource, boolean replace, SketchFiles.Content union, Merger merger)
       throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     union.write(bytes);

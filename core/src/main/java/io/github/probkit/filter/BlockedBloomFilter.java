@@ -8,7 +8,7 @@ import static io.github.probkit.internal.Preconditions.formatBytes;
 import io.github.probkit.Concurrency;
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.Batch;
+import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.LongBitArray;
 import io.github.probkit.internal.MappedBytes;
@@ -511,23 +511,23 @@ public final class BlockedBloomFilter implements MergeableFilter {
     }
   }
 
-  // ---- batches: hash a chunk, touch each key's block, then test or set (see internal.Batch)
+  // ---- batches: hash a chunk, touch each key's block, then test or set (see internal.BatchPasses)
 
   @Override
   public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
-    Batch.checkRange(from, to, keys.length, present.length);
+    BatchPasses.checkRange(from, to, keys.length, present.length);
     return (int)
-        Batch.overLongs(
+        BatchPasses.overLongs(
             hash, keys, from, to, (h, base, n, at) -> containsChunk(h, base, n, present, at));
   }
 
   @Override
   public int mightContainAll(
       byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
-    Batch.checkSlices(buf, offsets, lengths, count);
-    Batch.checkRange(0, count, count, present.length);
+    BatchPasses.checkSlices(buf, offsets, lengths, count);
+    BatchPasses.checkRange(0, count, count, present.length);
     return (int)
-        Batch.overSlices(
+        BatchPasses.overSlices(
             hash,
             buf,
             offsets,
@@ -539,13 +539,13 @@ public final class BlockedBloomFilter implements MergeableFilter {
   @Override
   public long addAll(long[] keys, int from, int to) {
     Objects.checkFromToIndex(from, to, keys.length);
-    return Batch.overLongs(hash, keys, from, to, (h, base, n, at) -> addChunk(h, base, n));
+    return BatchPasses.overLongs(hash, keys, from, to, (h, base, n, at) -> addChunk(h, base, n));
   }
 
   @Override
   public long addAll(byte[] buf, int[] offsets, int[] lengths, int count) {
-    Batch.checkSlices(buf, offsets, lengths, count);
-    return Batch.overSlices(
+    BatchPasses.checkSlices(buf, offsets, lengths, count);
+    return BatchPasses.overSlices(
         hash, buf, offsets, lengths, count, (h, base, n, at) -> addChunk(h, base, n));
   }
 
@@ -557,16 +557,16 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   @Override
   public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
-    Batch.checkRange(from, to, hashes.length, present.length);
+    BatchPasses.checkRange(from, to, hashes.length, present.length);
     return (int)
-        Batch.overHashes(
+        BatchPasses.overHashes(
             hashes, from, to, (h, base, n, at) -> containsChunk(h, base, n, present, at));
   }
 
   @Override
   public long addAllHashes(long[] hashes, int from, int to) {
     Objects.checkFromToIndex(from, to, hashes.length);
-    return Batch.overHashes(hashes, from, to, (h, base, n, at) -> addChunk(h, base, n));
+    return BatchPasses.overHashes(hashes, from, to, (h, base, n, at) -> addChunk(h, base, n));
   }
 
   /**
@@ -585,7 +585,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
     // window.
     long[] w = words;
     long touched = 0;
-    if (8L * w.length >= Batch.ALIGNED_BYTES && Batch.largeArraysAligned()) {
+    if (8L * w.length >= BatchPasses.ALIGNED_BYTES && BatchPasses.largeArraysAligned()) {
       // Each block is one cache line (see Layout): one load brings it.
       for (int i = 0; i < n; i++) {
         touched += w[base[i]];
@@ -596,7 +596,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
         touched += w[base[i]] + w[base[i] + BLOCK_WORDS - 1];
       }
     }
-    Batch.consume(touched);
+    BatchPasses.consume(touched);
   }
 
   private int containsChunk(long[] h, int[] base, int n, boolean[] present, int at) {

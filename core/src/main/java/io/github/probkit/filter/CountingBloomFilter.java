@@ -7,7 +7,7 @@ import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.Batch;
+import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.PackedArray;
 import io.github.probkit.internal.Probes;
@@ -211,7 +211,7 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
       return MergeableFilter.super.addAllHashes(hashes, from, to);
     }
     // XXH3's second hash comes from the first alone (the key is not read).
-    return Batch.eachHash(hashes, from, to, h -> addHashes(h, hash.secondHash(0L, h)));
+    return BatchPasses.eachHash(hashes, from, to, h -> addHashes(h, hash.secondHash(0L, h)));
   }
 
   @Override
@@ -219,7 +219,7 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     if (exact) {
       return MergeableFilter.super.mightContainAllHashes(hashes, from, to, present);
     }
-    return Batch.eachHash(
+    return BatchPasses.eachHash(
         hashes, from, to, present, h -> containsHashes(h, hash.secondHash(0L, h)));
   }
 
