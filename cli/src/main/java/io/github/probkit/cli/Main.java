@@ -188,7 +188,7 @@ public final class Main {
             : null;
     StringBuilder line = new StringBuilder("probkit: ");
     if (command != null) {
-      line.append("unknown command '").append(command).append('\'');
+      line.append(HelpCommand.unknown(cl, command));
     } else {
       line.append(m.replaceFirst("^Error: ", "").replaceAll("\\s*\\R\\s*", "; "));
     }
@@ -200,13 +200,7 @@ public final class Main {
             .append('?');
       }
     }
-    line.append(" (");
-    if (command != null) {
-      line.append("commands: ")
-          .append(String.join(", ", cl.getSubcommands().keySet()))
-          .append("; ");
-    }
-    line.append("see '").append(cl.getCommandSpec().qualifiedName()).append(" --help')");
+    line.append(" (see '").append(cl.getCommandSpec().qualifiedName()).append(" --help')");
     err.println(line);
     err.flush();
     return EXIT_USAGE;

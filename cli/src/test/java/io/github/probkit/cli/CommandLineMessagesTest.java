@@ -92,13 +92,14 @@ class CommandLineMessagesTest {
     assertThat(c.exit).isEqualTo(2);
     assertThat(c.err)
         .isEqualTo(
-            "probkit: unknown command 'nosuch' (commands: demo, filter, cms, top, distinct,"
-                + " dedupe, hll, export, import, lab, help, generate-completion; see 'probkit"
-                + " --help')\n");
+            "probkit: unknown command 'nosuch': probkit has the subcommands demo, filter, cms,"
+                + " top, distinct, dedupe, hll, export, import, lab, help, generate-completion"
+                + " (see 'probkit --help')\n");
     assertThat(Cli.run("filter", "crate").err)
         .isEqualTo(
-            "probkit: unknown command 'crate'; did you mean create? (commands: create, add,"
-                + " remove, query, info, merge; see 'probkit filter --help')\n");
+            "probkit: unknown command 'crate': probkit filter has the subcommands create, add,"
+                + " remove, query, info, merge; did you mean create? (see 'probkit filter"
+                + " --help')\n");
   }
 
   @Test
