@@ -6,7 +6,7 @@
  */
 module io.github.probkit.core {
   requires com.dynatrace.hash4j;
-  // Only to learn which garbage collector runs (internal.Batch.largeArraysAligned).
+  // Only to learn which garbage collector runs (internal.BatchPasses.largeArraysAligned).
   requires java.management;
 
   exports io.github.probkit;

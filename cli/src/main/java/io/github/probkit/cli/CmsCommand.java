@@ -26,8 +26,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Count-min sketches: how often has each item appeared?",
       "",
-      "Estimates are never too low, and too high by more than epsilon * N (N the total count)",
-      "only with probability delta.",
+      "Estimates are never too low, and too high by more than epsilon * N (N the total count) only with probability delta.",
     })
 public final class CmsCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -48,11 +47,11 @@ public final class CmsCommand implements Runnable {
       name = "create",
       mixinStandardHelpOptions = true,
       description = {
-        "Create a sketch, sized by its error or by its dimensions, counting the items of",
-        "--items F..., or of stdin unless it is a terminal (an empty sketch then).",
+        "Create a sketch, sized by its error or by its dimensions.",
         "",
-        "--epsilon and --delta give ceil(e/epsilon) counters by ceil(ln(1/delta)) rows;",
-        "--width and --depth set them directly.",
+        "It counts the items of --items F..., or of stdin unless it is a terminal (an empty sketch then; </dev/null reads none).",
+        "",
+        "--epsilon and --delta give ceil(e/epsilon) counters by ceil(ln(1/delta)) rows; --width and --depth set them directly.",
       },
       footer = {
         "",
@@ -187,8 +186,7 @@ public final class CmsCommand implements Runnable {
       description = {
         "Count items (from arguments, --items FILE..., or stdin).",
         "",
-        "Each ITEM argument or line is one occurrence; with --counts each line is ITEM<TAB>COUNT.",
-        "Items read from a pipe (tail -f ... |) are written every 5 s and when stopped by Ctrl-C or kill.",
+        "Each ITEM argument or line is one occurrence; with --counts each line is ITEM<TAB>COUNT. Items read from a pipe (tail -f ... |) are written every 5 s and when stopped by Ctrl-C or kill.",
       },
       footer = {
         "",
@@ -345,10 +343,7 @@ public final class CmsCommand implements Runnable {
       description = {
         "Print ITEM<TAB>ESTIMATE for each item, in order.",
         "",
-        "The estimate is never below the true count. --json prints one JSON object",
-        "per item (JSON Lines): {\"item\": \"rain\", \"estimate\": 5}; an item that is",
-        "not UTF-8 has U+FFFD for its bad bytes, and itemBase64 its exact bytes.",
-        "Items from a pipe or a terminal are answered as each line comes.",
+        "The estimate is never below the true count. --json prints one JSON object per item (JSON Lines): {\"item\": \"rain\", \"estimate\": 5}; an item that is not UTF-8 has U+FFFD for its bad bytes, and itemBase64 its exact bytes. Items from a pipe or a terminal are answered as each line comes.",
       },
       footer = {
         "",
@@ -462,11 +457,7 @@ public final class CmsCommand implements Runnable {
         "Add the SRC sketches into DEST, as Redis's PFMERGE: an existing DEST is part of the sum.",
         "With --replace, DEST becomes the sum of the SRCs alone. Same dimensions and hashing.",
         "",
-        "Any SRC may be a redis:// URI (read whole). Into a redis:// DEST each",
-        "counter is added in place by an atomic saturating increment (a",
-        "conservative sketch's total first), so no count other clients add",
-        "meanwhile is lost. A missing DEST is created as the sum of the SRCs;",
-        "--replace deletes DEST and writes that sum.",
+        "Any SRC may be a redis:// URI (read whole). Into a redis:// DEST each counter is added in place by an atomic saturating increment (a conservative sketch's total first), so no count other clients add meanwhile is lost. A missing DEST is created as the sum of the SRCs; --replace deletes DEST and writes that sum.",
       },
       footer = {
         "",

@@ -22,27 +22,13 @@ import picocli.CommandLine.Spec;
     name = "dedupe",
     mixinStandardHelpOptions = true,
     description = {
-      "Print each line of the inputs (stdin when none) the first time it is seen,",
-      "in input order: awk '!seen[$0]++' for inputs too large to remember, in a",
-      "Bloom filter.",
+      "Print each line of the inputs (stdin when none) the first time it is seen.",
       "",
-      "The error is one-sided: a line is never printed twice, but a line seen for",
-      "the first time is dropped, wrongly, with probability about P at most (--fpp:",
-      "the filter's false-positive rate; such a line is not told from a repeat).",
-      "With --expected N the filter is sized for N distinct lines (or --field keys)",
-      "and holds that bound while at most N have come; past N the rate grows, and",
-      "a warning at the end says to what. Without --expected the filter grows as",
-      "lines come (a scalable Bloom filter, whose layers' rates add up to P), so",
-      "the bound holds however many come, in memory that grows with them: 2 to 4",
-      "bytes per distinct line at 1 %%, against 1.24 with --expected.",
-      "How many lines were kept and dropped is printed on stderr at the end. Lines",
-      "from a pipe or a terminal are printed as they come.",
+      "In input order: awk '!seen[$0]++' for inputs too large to remember, in a Bloom filter.",
       "",
-      "Lines are printed byte for byte as they came, a CR before the newline (CRLF)",
-      "included, and compared so too: 'x' and 'x<CR>' are two lines, as for awk and",
-      "sort -u. With --field the key is the field, without a line-ending CR; a line",
-      "that has no such field has the empty key (as awk's $F is empty), so the first",
-      "of them is kept. A UTF-8 byte-order mark starting an input is not part of it.",
+      "The error is one-sided: a line is never printed twice, but a line seen for the first time is dropped, wrongly, with probability about P at most (--fpp: the filter's false-positive rate; such a line is not told from a repeat). With --expected N the filter is sized for N distinct lines (or --field keys) and holds that bound while at most N have come; past N the rate grows, and a warning at the end says to what. Without --expected the filter grows as lines come (a scalable Bloom filter, whose layers' rates add up to P), so the bound holds however many come, in memory that grows with them: 2 to 4 bytes per distinct line at 1 %%, against 1.24 with --expected. How many lines were kept and dropped is printed on stderr at the end. Lines from a pipe or a terminal are printed as they come.",
+      "",
+      "Lines are printed byte for byte as they came, a CR before the newline (CRLF) included, and compared so too: 'x' and 'x<CR>' are two lines, as for awk and sort -u. With --field the key is the field, without a line-ending CR; a line that has no such field has the empty key (as awk's $F is empty), so the first of them is kept. A UTF-8 byte-order mark starting an input is not part of it.",
     },
     footer = {
       "",
@@ -83,7 +69,9 @@ final class DedupeCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     double p =
         FilterTypes.checkFpp(
-            expected == null ? "scalable" : "blocked", fpp == null ? FilterTypes.DEFAULT_FPP : fpp);
+            expected == null ? "scalable" : "blocked",
+            fpp == null ? FilterTypes.DEFAULT_FPP : fpp,
+            Numbers.typed(spec, "--fpp", FilterTypes.DEFAULT_FPP));
     if (expected != null && expected <= 0) {
       throw new IllegalArgumentException("--expected must be positive, was " + expected);
     }

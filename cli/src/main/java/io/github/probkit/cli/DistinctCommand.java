@@ -20,9 +20,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Estimate the number of distinct lines of the inputs (stdin when none).",
       "",
-      "A HyperLogLog sketch: fixed memory whatever the input, error about",
-      "0.83/sqrt(2^P) (0.65 %% in 12 KiB at the default P = 14); counts up to a",
-      "few hundred are exact.",
+      "A HyperLogLog sketch: fixed memory whatever the input, error about 0.83/sqrt(2^P) (0.65 %% in 12 KiB at the default P = 14); counts up to a few hundred are exact.",
     },
     footer = {
       "",

@@ -85,7 +85,7 @@ public final class FilterCommand implements Runnable {
     } catch (SketchFormatException e) {
       throw new CliException(file + ": " + e.getMessage(), e);
     } catch (IOException e) {
-      throw new CliException(file + ": " + Main.describe(e), e);
+      throw new CliException(Main.describe(file, e), e);
     }
   }
 
@@ -390,8 +390,7 @@ public final class FilterCommand implements Runnable {
       description = {
         "Create a filter sized for N keys at false-positive rate P, optionally adding keys.",
         "",
-        "Keys come from --keys FILE..., or from stdin unless it is a terminal.",
-        "An existing FILE is refused unless --force.",
+        "Keys come from --keys FILE..., or from stdin unless it is a terminal: inside a 'while read' loop, give </dev/null, or create reads the loop's input (it says on stderr how many keys it read). An existing FILE is refused unless --force.",
       },
       footer = {
         "",
@@ -456,25 +455,23 @@ public final class FilterCommand implements Runnable {
       HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
       HashStrategy strategy =
           algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
+      // The values first: a bad one is the error to name, not an option it makes seem missing.
+      FilterTypes.checkType(type);
+      String typedFpp = Numbers.typed(spec, "--fpp", FilterTypes.DEFAULT_FPP);
+      double p = FilterTypes.checkFpp(type, fpp == null ? FilterTypes.DEFAULT_FPP : fpp, typedFpp);
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
       ifAbsent(
           multiset, ifAbsent, type.equals("counting") || type.equals("cuckoo"), "--type " + type);
       if (RedisUri.is(file)) {
         return RedisCli.filterCreate(
-            file,
-            type,
-            expected,
-            FilterTypes.checkFpp(type, fpp == null ? FilterTypes.DEFAULT_FPP : fpp),
-            strategy,
-            force,
-            from,
-            ifAbsent,
-            spec);
+            file, type, expected, p, strategy, force, from, ifAbsent, spec);
       }
       if (FilterTypes.isStatic(type)) {
         try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-          lock.write(FilterTypes.buildStatic(type, expected, fpp, strategy, from, spec)::writeTo);
+          lock.write(
+              FilterTypes.buildStatic(type, expected, fpp, typedFpp, strategy, from, spec)
+                  ::writeTo);
         }
         return 0;
       }
@@ -485,7 +482,6 @@ public final class FilterCommand implements Runnable {
       if (expected <= 0) {
         throw new IllegalArgumentException("--expected must be positive, was " + expected);
       }
-      double p = FilterTypes.checkFpp(type, fpp == null ? FilterTypes.DEFAULT_FPP : fpp);
       try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
         lock.write(
             FilterTypes.create(type, expected, p, strategy, from, ifAbsent, spec, file)::writeTo);
@@ -500,10 +496,7 @@ public final class FilterCommand implements Runnable {
       description = {
         "Add keys to a filter (from arguments, --keys FILE..., or stdin).",
         "",
-        "A counting or cuckoo filter counts every add: a key added twice takes two removes.",
-        "Writers of one file take turns (a lock beside it); --no-wait fails instead of waiting.",
-        "A symbolic link is followed; a read-only file or one of several hard links is refused.",
-        "Keys read from a pipe (tail -f ... |) are written every 5 s and when stopped by Ctrl-C or kill.",
+        "A counting or cuckoo filter counts every add: a key added twice takes two removes. Writers of one file take turns (a lock beside it); --no-wait fails instead of waiting. A symbolic link is followed; a read-only file or one of several hard links is refused. Keys read from a pipe (tail -f ... |) are written every 5 s and when stopped by Ctrl-C or kill.",
       },
       footer = {
         "",
@@ -569,10 +562,7 @@ public final class FilterCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = {
         "Remove keys from a counting or cuckoo filter (from arguments, --keys FILE, or stdin).",
-        "Remove only keys that were added: removing another key can make a present key look absent.",
-        "A key added n times takes n removes. Keys that are certainly absent are left alone and",
-        "counted in the summary line; so are the keys of a counting filter whose counters are",
-        "saturated (15 adds), which stay present, each named on stderr.",
+        "Remove only keys that were added: removing another key can make a present key look absent. A key added n times takes n removes. Keys that are certainly absent are left alone and counted in the summary line; so are the keys of a counting filter whose counters are saturated (15 adds), which stay present, each named on stderr.",
       },
       footer = {"", "Example:", "  probkit filter remove sessions.bin expired-1 expired-2"})
   static final class Remove implements Callable<Integer> {
@@ -665,15 +655,7 @@ public final class FilterCommand implements Runnable {
       description = {
         "Print KEY<TAB>present or KEY<TAB>absent for each key (present: probably).",
         "",
-        "Like grep, --present and --absent print only the input lines whose key is",
-        "(probably) present or (certainly) absent, whole, also when --field picks the",
-        "key; --count prints how many; -q prints nothing. With any of these the exit",
-        "status is the answer, as grep's: 0 when some key was selected, 1 when none",
-        "was, 2 on an error.",
-        "--json prints one JSON object per key (JSON Lines): {\"key\": \"alice\",",
-        "\"present\": true}; a key that is not UTF-8 has U+FFFD for its bad bytes, and",
-        "keyBase64 its exact bytes.",
-        "Keys from a pipe or a terminal are answered as each line comes.",
+        "Like grep, --present and --absent print only the input lines whose key is (probably) present or (certainly) absent, whole, also when --field picks the key; --count prints how many; -q prints nothing. With any of these the exit status is the answer, as grep's: 0 when some key was selected, 1 when none was, 2 on an error. --json prints one JSON object per key (JSON Lines): {\"key\": \"alice\", \"present\": true}; a key that is not UTF-8 has U+FFFD for its bad bytes, and keyBase64 its exact bytes. Keys from a pipe or a terminal are answered as each line comes.",
       },
       footer = {
         "",
@@ -884,7 +866,7 @@ public final class FilterCommand implements Runnable {
       } catch (SketchFormatException e) {
         throw new CliException(f + ": " + e.getMessage(), e);
       } catch (IOException e) {
-        throw new CliException(f + ": " + Main.describe(e), e);
+        throw new CliException(Main.describe(f, e), e);
       }
     }
   }
@@ -1012,14 +994,9 @@ public final class FilterCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = {
         "Merge the SRC filters into DEST, as Redis's PFMERGE: an existing DEST is part of the union.",
-        "With --replace, DEST becomes the union of the SRCs alone.",
-        "Bloom, blocked, counting and cuckoo filters of one type, size and hashing merge.",
+        "With --replace, DEST becomes the union of the SRCs alone. Bloom, blocked, counting and cuckoo filters of one type, size and hashing merge.",
         "",
-        "Any SRC may be a redis:// URI (read whole). A redis:// DEST (a bloom,",
-        "blocked or counting filter) takes the union in place, losing none of the",
-        "keys other clients add meanwhile: each 1 MiB of bits is ORed, or each",
-        "counter added, by one atomic Redis command. A missing DEST is created as",
-        "the union of the SRCs; --replace deletes DEST and writes that union.",
+        "Any SRC may be a redis:// URI (read whole). A redis:// DEST (a bloom, blocked or counting filter) takes the union in place, losing none of the keys other clients add meanwhile: each 1 MiB of bits is ORed, or each counter added, by one atomic Redis command. A missing DEST is created as the union of the SRCs; --replace deletes DEST and writes that union.",
       },
       footer = {
         "",

@@ -42,11 +42,11 @@ final class FilterTypes {
    * {@code fpp}, checked for {@code type}: in (0, 1), and for the Bloom types no lower than 2^-255,
    * the rate of a filter probing each key's bits 255 times, the most the library allows (below it
    * the library would cap the probes and miss the rate; a scalable filter's first layer has 0.45 of
-   * its rate, so there 2^-253).
+   * its rate, so there 2^-253). Errors name the rate as {@code typed}: as the user wrote it.
    */
-  static double checkFpp(String type, double fpp) {
+  static double checkFpp(String type, double fpp, String typed) {
     if (!(fpp > 0 && fpp < 1)) {
-      throw new IllegalArgumentException("--fpp must be in (0, 1), was " + fpp);
+      throw new IllegalArgumentException("--fpp must be in (0, 1), was " + typed);
     }
     double min = Math.scalb(1.0, -BloomFilter.MAX_HASHES + (type.equals("scalable") ? 2 : 0));
     if ((type.equals("bloom") || type.equals("counting") || type.equals("scalable")) && fpp < min) {
@@ -54,13 +54,22 @@ final class FilterTypes {
           String.format(
               Locale.ROOT,
               "--fpp %s is below %.3g (2^%d), the lowest rate of a %s filter, which probes each key at most %d times",
-              fpp,
+              typed,
               min,
               Math.getExponent(min),
               type,
               BloomFilter.MAX_HASHES));
     }
     return fpp;
+  }
+
+  /** {@code type}, refused unless it is one of {@link #NAMES}. */
+  static String checkType(String type) {
+    if (!NAMES.contains(type)) {
+      throw new IllegalArgumentException(
+          "--type must be one of " + String.join(", ", NAMES) + ", was '" + type + "'");
+    }
+    return type;
   }
 
   /** Whether {@code type} is built once from all its keys (and so needs --keys, not --expected). */
@@ -110,8 +119,9 @@ final class FilterTypes {
         f = BlockedBloomFilter.create(expected, fpp, hash);
         break;
       default:
+        checkType(type);
         throw new IllegalArgumentException(
-            "--type must be one of " + String.join(", ", NAMES) + ", was '" + type + "'");
+            "--type " + type + " is built from its keys: see buildStatic");
     }
     if (keys != null) {
       FilterCommand.addKeys(f, List.of(), keys, ifAbsent, spec, file);
@@ -126,7 +136,13 @@ final class FilterTypes {
    * buffer.
    */
   static MembershipFilter buildStatic(
-      String type, Long expected, Double fpp, HashStrategy hash, KeyOptions keys, CommandSpec spec)
+      String type,
+      Long expected,
+      Double fpp,
+      String typedFpp,
+      HashStrategy hash,
+      KeyOptions keys,
+      CommandSpec spec)
       throws IOException {
     if (keys == null) {
       throw new IllegalArgumentException(
@@ -153,7 +169,7 @@ final class FilterTypes {
               type,
               bits.bits(),
               bits.fpp(),
-              fpp));
+              typedFpp));
     }
     // Only the 64-bit hashes are kept, never the keys.
     HashBuffer hashes = new HashBuffer(expected == null ? 0 : expected);

@@ -49,22 +49,29 @@ final class HelpCommand implements IHelpCommandInitializable2, Runnable {
     for (String name : path) {
       CommandLine sub = target.getSubcommands().get(name);
       if (sub == null) {
-        String has =
-            target.getSubcommands().isEmpty()
-                ? "no subcommands"
-                : "the subcommands " + String.join(", ", target.getSubcommands().keySet());
-        throw new CommandLine.ParameterException(
-            self,
-            "unknown command '"
-                + name
-                + "': "
-                + target.getCommandSpec().qualifiedName()
-                + " has "
-                + has);
+        throw new CommandLine.ParameterException(self, unknown(target, name));
       }
       target = sub;
     }
     target.usage(out, colors);
     out.flush();
+  }
+
+  /**
+   * What {@code probkit help} and a mistyped command both say of {@code name}, which is not a
+   * subcommand of {@code target}: "unknown command 'crate': probkit filter has the subcommands
+   * create, add, ...".
+   */
+  static String unknown(CommandLine target, String name) {
+    String has =
+        target.getSubcommands().isEmpty()
+            ? "no subcommands"
+            : "the subcommands " + String.join(", ", target.getSubcommands().keySet());
+    return "unknown command '"
+        + name
+        + "': "
+        + target.getCommandSpec().qualifiedName()
+        + " has "
+        + has;
   }
 }

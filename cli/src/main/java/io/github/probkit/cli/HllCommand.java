@@ -27,8 +27,7 @@ import picocli.CommandLine.Spec;
     description = {
       "HyperLogLog sketches in files: distinct counts over time and machines.",
       "",
-      "Create a sketch, add items to it over time, merge the sketches of",
-      "different days or machines, and count their union.",
+      "Create a sketch, add items to it over time, merge the sketches of different days or machines, and count their union.",
     })
 public final class HllCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -138,8 +137,9 @@ public final class HllCommand implements Runnable {
       name = "create",
       mixinStandardHelpOptions = true,
       description = {
-        "Create a sketch of 2^P registers, adding the items of --items F..., or of stdin",
-        "unless it is a terminal (an empty sketch then).",
+        "Create a sketch of 2^P registers.",
+        "",
+        "It takes the items of --items F..., or of stdin unless it is a terminal (an empty sketch then; </dev/null reads none).",
       },
       footer = {
         "",
@@ -290,11 +290,7 @@ public final class HllCommand implements Runnable {
         "",
         "Sketches of different precisions are combined at the lowest of them.",
         "",
-        "A sketch filled key by key is estimated with its martingale estimator, whose",
-        "error is about 20 %% lower than the registers' estimate. A merge ends it, so a",
-        "union of several sketches is estimated from its registers, except when the",
-        "union equals one of them (count A A, or A and a subset of it): then that one's",
-        "estimate still holds, and count A A prints what count A prints.",
+        "A sketch filled key by key is estimated with its martingale estimator, whose error is about 20 %% lower than the registers' estimate. A merge ends it, so a union of several sketches is estimated from its registers, except when the union equals one of them (count A A, or A and a subset of it): then that one's estimate still holds, and count A A prints what count A prints.",
       },
       footer = {
         "",

@@ -438,7 +438,7 @@ final class Inputs {
           } catch (NoSuchFileException e) {
             throw new CliException(name + ": no such file");
           } catch (IOException e) {
-            throw new CliException(name + ": " + Main.describe(e), e);
+            throw new CliException(Main.describe(name, e), e);
           }
           streams = !Files.isRegularFile(p);
         }
@@ -496,7 +496,7 @@ final class Inputs {
           throw e;
         } catch (IOException e) {
           // A read that fails after the open (EIO from /proc/self/mem, a device, a network mount).
-          throw new CliException(shown + ": " + Main.describe(e), e);
+          throw new CliException(Main.describe(shown, e), e);
         }
       }
       while (!pending.isEmpty()) {

@@ -1,9 +1,12 @@
 package io.github.probkit.cli;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Stack;
+import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -18,14 +21,26 @@ final class KeyOptions {
   @Option(
       names = "--keys",
       arity = "1..*",
+      parameterConsumer = FileNames.class,
       paramLabel = "FILE",
       description =
           "Read keys from the FILEs, one per line ('-' for stdin; gzip, xz and zstd are"
-              + " decompressed): --keys a.txt b.txt.gz, --keys logs/*.gz. The CR of a CRLF line"
-              + " is not part of its key, nor a UTF-8 byte-order mark starting a file.")
+              + " decompressed): --keys a.txt b.txt.gz, --keys logs/*.gz. After the structure's"
+              + " file, --keys takes every name up to the next option; before it, one name (so"
+              + " that 'query --keys k.txt f.bin' works): repeat --keys for more. The CR of a"
+              + " CRLF line is not part of its key, nor a UTF-8 byte-order mark starting a file.")
   List<String> keysFiles = new ArrayList<>();
 
   @Mixin InputFormat format = new InputFormat();
+
+  /** The option that names key files, for messages: --keys, or --items for a sketch's items. */
+  private String option = "--keys";
+
+  /**
+   * Whether to say on stderr how many keys came from standard input unasked: a create in a {@code
+   * while read} loop would otherwise swallow the loop's input without a word.
+   */
+  private boolean tellStdin;
 
   /** The commits of an add, made while it reads a stream; null for other commands. */
   private StreamCommits commits;
@@ -35,17 +50,59 @@ final class KeyOptions {
     @Option(
         names = "--items",
         arity = "1..*",
+        parameterConsumer = FileNames.class,
         paramLabel = "F",
         description =
-            "Read items from the files F, one per line ('-' for stdin; .gz is decompressed).")
+            "Read items from the files F, one per line ('-' for stdin; .gz is decompressed);"
+                + " before the sketch's FILE, one F per --items.")
     List<String> files = new ArrayList<>();
 
     /** Items from these files, in the line format {@code format}. */
     KeyOptions in(InputFormat format) {
       KeyOptions k = new KeyOptions();
       k.keysFiles = files;
+      k.option = "--items";
       k.format = format;
       return k;
+    }
+  }
+
+  /**
+   * The names {@code --keys} and {@code --items} take: after the command's FILE, every argument up
+   * to the next option, as {@code --keys logs/*.gz} wants; before it, one, since the command's FILE
+   * would otherwise be taken for a key file ({@code query --keys k.txt f.bin} said "Missing
+   * required parameter: 'FILE'").
+   */
+  static final class FileNames implements CommandLine.IParameterConsumer {
+    @Override
+    public void consumeParameters(
+        Stack<String> args, CommandLine.Model.ArgSpec arg, CommandSpec command) {
+      if (args.isEmpty() || isOption(args.peek(), command)) {
+        throw new CommandLine.ParameterException(
+            command.commandLine(),
+            "Missing required parameter for option '"
+                + ((CommandLine.Model.OptionSpec) arg).longestName()
+                + "' ("
+                + arg.paramLabel()
+                + ")");
+      }
+      List<String> names = arg.getValue();
+      names.add(args.pop());
+      boolean fileGiven =
+          command.positionalParameters().isEmpty()
+              || command.positionalParameters().get(0).getValue() != null;
+      while (fileGiven && !args.isEmpty() && !isOption(args.peek(), command)) {
+        names.add(args.pop());
+      }
+    }
+
+    private static boolean isOption(String a, CommandSpec command) {
+      int eq = a.indexOf('=');
+      return a.equals("--")
+          || command.optionsMap().containsKey(eq > 0 ? a.substring(0, eq) : a)
+          || command.posixOptionsMap().containsKey(a.length() > 1 ? a.charAt(1) : ' ')
+              && a.startsWith("-")
+              && !a.startsWith("--");
     }
   }
 
@@ -79,7 +136,7 @@ final class KeyOptions {
    * Has {@link #forEach} commit what {@code writer} writes to the file of {@code lock} as it goes,
    * when it reads a stream; the add writes through the returned commits at its end.
    */
-  StreamCommits commitsTo(SketchFiles.Lock lock, SketchFiles.Writer writer, CommandSpec spec) {
+  StreamCommits commitsTo(SketchFiles.Lock lock, SketchFiles.Content writer, CommandSpec spec) {
     commits = new StreamCommits(lock, writer, lock.file(), spec.commandLine().getErr());
     return commits;
   }
@@ -106,6 +163,7 @@ final class KeyOptions {
     if (commits != null && readsAStream(keys, spec)) {
       sink = commits.wrap(sink);
     }
+    hintAtFiles(keys, spec);
     long n = 0;
     try {
       for (String k : keys) {
@@ -122,7 +180,42 @@ final class KeyOptions {
     } catch (Inputs.Stop e) {
       // The sink has its answer.
     }
+    if (tellStdin && n > 0) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.printf(
+          "probkit: read %d %s from standard input (</dev/null reads none)%n",
+          n, option.substring(2));
+      err.flush();
+    }
     return n;
+  }
+
+  /**
+   * Says on stderr of each key argument that names an existing file that it may have been meant as
+   * a key file ({@code query f.bin --count access.log} answers about the string "access.log"); the
+   * key is still taken as given, since a key may well look like a file name.
+   */
+  private void hintAtFiles(List<String> keys, CommandSpec spec) {
+    for (String k : keys) {
+      boolean file;
+      try {
+        file = Files.isRegularFile(Args.path(k));
+      } catch (RuntimeException e) {
+        file = false;
+      }
+      if (file) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(
+            "probkit: the key '"
+                + k
+                + "' is the name of a file; did you mean "
+                + option
+                + " "
+                + k
+                + "? (taken as a key)");
+        err.flush();
+      }
+    }
   }
 
   /**
@@ -130,6 +223,10 @@ final class KeyOptions {
    * input is a terminal (an empty structure then).
    */
   KeyOptions orNoneAtATerminal(CommandSpec spec) {
-    return keysFiles.isEmpty() && ProbkitCommand.stdinIsTerminal(spec) ? null : this;
+    if (keysFiles.isEmpty() && ProbkitCommand.stdinIsTerminal(spec)) {
+      return null;
+    }
+    tellStdin = keysFiles.isEmpty();
+    return this;
   }
 }

@@ -182,9 +182,16 @@ public final class Main {
     CommandLine cl = e.getCommandLine();
     PrintWriter err = cl.getErr();
     String m = e.getMessage() == null ? "bad usage" : e.getMessage().strip();
-    StringBuilder line =
-        new StringBuilder("probkit: ")
-            .append(m.replaceFirst("^Error: ", "").replaceAll("\\s*\\R\\s*", "; "));
+    String command =
+        e instanceof CommandLine.UnmatchedArgumentException
+            ? unknownCommand((CommandLine.UnmatchedArgumentException) e)
+            : null;
+    StringBuilder line = new StringBuilder("probkit: ");
+    if (command != null) {
+      line.append(HelpCommand.unknown(cl, command));
+    } else {
+      line.append(m.replaceFirst("^Error: ", "").replaceAll("\\s*\\R\\s*", "; "));
+    }
     if (e instanceof CommandLine.UnmatchedArgumentException) {
       List<String> s = ((CommandLine.UnmatchedArgumentException) e).getSuggestions();
       if (!s.isEmpty()) {
@@ -197,6 +204,23 @@ public final class Main {
     err.println(line);
     err.flush();
     return EXIT_USAGE;
+  }
+
+  /**
+   * The word that stands where a command of {@code e}'s command line was expected, or null: picocli
+   * calls it an "unmatched argument at index 0", which says nothing to someone who mistyped a
+   * command.
+   */
+  private static String unknownCommand(CommandLine.UnmatchedArgumentException e) {
+    CommandLine cl = e.getCommandLine();
+    List<String> unmatched = e.getUnmatched();
+    if (cl.getSubcommands().isEmpty()
+        || unmatched.isEmpty()
+        || unmatched.get(0).startsWith("-")
+        || cl.getParseResult() != null && cl.getParseResult().hasSubcommand()) {
+      return null;
+    }
+    return unmatched.get(0);
   }
 
   private static int handleExecutionException(
@@ -212,6 +236,16 @@ public final class Main {
     }
     err.flush();
     return usage ? EXIT_USAGE : runtimeError(cl);
+  }
+
+  /**
+   * {@code e} about {@code file} as one line that names the file once: {@link #describe} with the
+   * file in front, unless the exception's own message starts with it (a FileSystemException's
+   * does).
+   */
+  static String describe(Object file, Throwable e) {
+    String d = describe(e);
+    return d.startsWith(file + ": ") ? d : file + ": " + d;
   }
 
   /** One line for the user: the message where it says what happened, the type where it does not. */

@@ -1,7 +1,10 @@
 package io.github.probkit.cli;
 
 import java.math.BigDecimal;
+import java.util.List;
+import picocli.CommandLine;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
@@ -63,6 +66,18 @@ final class Numbers {
       throw new TypeConversionException("'" + text + "' is not a number (write 0.01, 1e-2 or 1%)");
     }
     return percent ? v / 100 : v;
+  }
+
+  /**
+   * {@code option}'s value as the user typed it ({@code 1e-20}, {@code 0.45%}), for messages that
+   * echo it: a double prints as {@code 1.0E-20} or {@code 0.0045000000000000005}. {@code otherwise}
+   * when the option was not given.
+   */
+  static String typed(CommandSpec spec, String option, Object otherwise) {
+    CommandLine.ParseResult r = spec.commandLine().getParseResult();
+    CommandLine.Model.OptionSpec o = r == null ? null : r.matchedOption(option);
+    List<String> v = o == null ? List.of() : o.stringValues();
+    return v.isEmpty() ? String.valueOf(otherwise) : v.get(v.size() - 1);
   }
 
   static final class Longs implements ITypeConverter<Long> {

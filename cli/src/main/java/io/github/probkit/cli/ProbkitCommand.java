@@ -23,9 +23,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Probabilistic data structures at the shell, in fixed memory with a chosen error.",
       "",
-      "Bloom and related filters (is this key in the set?), count-min sketches",
-      "and heavy hitters (how often?), HyperLogLog (how many distinct?).",
-      "Numbers may be written 1000000, 1_000_000, 1e6 or 1M (k, M, G, T), rates 0.01 or 1%%.",
+      "Bloom and related filters (is this key in the set?), count-min sketches and heavy hitters (how often?), HyperLogLog (how many distinct?). Numbers may be written 1000000, 1_000_000, 1e6 or 1M (k, M, G, T), rates 0.01 or 1%%.",
     },
     footer = {
       "",

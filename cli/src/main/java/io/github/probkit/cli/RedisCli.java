@@ -546,7 +546,7 @@ final class RedisCli {
             return reader.read(new ByteArrayInputStream(bytes.toByteArray()));
           });
     } catch (IOException e) {
-      throw new CliException(RedisUri.of(p) + ": " + Main.describe(e), e);
+      throw new CliException(Main.describe(RedisUri.of(p), e), e);
     }
   }
 
@@ -649,7 +649,7 @@ final class RedisCli {
    * an existing one is checked, before anything is written, and merged in place.
    */
   private static int mergeInto(
-      Path p, Path firstSource, boolean replace, SketchFiles.Writer union, Merger merger)
+      Path p, Path firstSource, boolean replace, SketchFiles.Content union, Merger merger)
       throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     union.write(bytes);

@@ -61,8 +61,9 @@ final class SketchFiles {
     T read(InputStream in) throws IOException;
   }
 
+  /** What a file is written from: a structure's writeTo, which writes the file's bytes. */
   @FunctionalInterface
-  interface Writer {
+  interface Content {
     void write(OutputStream out) throws IOException;
   }
 
@@ -82,7 +83,7 @@ final class SketchFiles {
     } catch (SketchFormatException e) {
       throw new CliException(file + ": " + e.getMessage(), e);
     } catch (IOException e) {
-      throw new CliException(file + ": " + Main.describe(e), e);
+      throw new CliException(Main.describe(file, e), e);
     }
   }
 
@@ -123,7 +124,7 @@ final class SketchFiles {
     }
 
     /** Replaces the locked file with what {@code writer} writes (temporary file, fsync, rename). */
-    void write(Writer writer) {
+    void write(Content writer) {
       SketchFiles.write(file, target, writer);
     }
 
@@ -265,7 +266,7 @@ final class SketchFiles {
       try {
         p = realDirectory(p).resolve(Files.readSymbolicLink(p));
       } catch (IOException e) {
-        throw new CliException(file + ": " + Main.describe(e), e);
+        throw new CliException(Main.describe(file, e), e);
       }
     }
     return realDirectory(p).resolve(p.getFileName());
@@ -593,7 +594,7 @@ final class SketchFiles {
    * temporary file stays locked until after the rename, so that no other write's removeStale can
    * take it for a killed one.
    */
-  private static void write(Path file, Path abs, Writer writer) {
+  private static void write(Path file, Path abs, Content writer) {
     Path dir = abs.getParent();
     Path[] created = {null};
     boolean moved = false;

@@ -32,7 +32,7 @@ final class StreamCommits implements AutoCloseable {
   private static final long EXIT_WAIT_SECONDS = 10;
 
   private final SketchFiles.Lock lock;
-  private final SketchFiles.Writer writer;
+  private final SketchFiles.Content writer;
   private final Object name;
   private final PrintWriter err;
   private final ReentrantLock guard = new ReentrantLock(true);
@@ -50,7 +50,7 @@ final class StreamCommits implements AutoCloseable {
   private ScheduledExecutorService timer;
 
   /** Commits of the structure that {@code writer} writes to the file of {@code lock}. */
-  StreamCommits(SketchFiles.Lock lock, SketchFiles.Writer writer, Object name, PrintWriter err) {
+  StreamCommits(SketchFiles.Lock lock, SketchFiles.Content writer, Object name, PrintWriter err) {
     this.lock = lock;
     this.writer = writer;
     this.name = name;

@@ -52,8 +52,7 @@ final class TransferCommands {
       description = {
         "Publish a probkit file to Redis: checked whole first, readers see it once every byte is there.",
         "",
-        "Bloom, blocked, counting, scalable, count-min, HyperLogLog and UltraLogLog structures.",
-        "The password comes from the URI or from PROBKIT_REDIS_PASSWORD.",
+        "Bloom, blocked, counting, scalable, count-min, HyperLogLog and UltraLogLog structures. The password comes from the URI or from PROBKIT_REDIS_PASSWORD.",
       },
       footer = {"", "Example:", "  probkit import urls.bin redis://localhost/urls --force"})
   static final class Import implements Callable<Integer> {

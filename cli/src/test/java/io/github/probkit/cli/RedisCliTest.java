@@ -6,6 +6,8 @@ import io.github.probkit.redis.RedisServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -497,5 +499,32 @@ class RedisCliTest {
           .doesNotContain("redis.clients")
           .doesNotContain("io.github.probkit.redis");
     }
+  }
+
+  /**
+   * The README's command-line example of a HyperLogLog in Redis, run as written (its host replaced
+   * by this server): each command succeeds, and the count is the example's.
+   */
+  @Test
+  void theReadmeHyperLogLogExampleRunsAsWritten() throws IOException {
+    String host = "redis://cache:6380";
+    List<String> commands = new ArrayList<>();
+    for (String line : Files.readAllLines(Path.of("..", "README.md"))) {
+      if (line.strip().startsWith("probkit hll ") && line.contains(host + "/")) {
+        for (String command : line.strip().split(" && ")) {
+          commands.add(command.replace(host, server.uri()));
+        }
+      }
+    }
+    assertThat(commands).isNotEmpty();
+    Cli last = null;
+    for (String command : commands) {
+      String[] words = command.split(" +");
+      assertThat(words[0]).isEqualTo("probkit");
+      last = Cli.run(Arrays.copyOfRange(words, 1, words.length));
+      assertThat(last.exit).as(command + "\n" + last).isZero();
+    }
+    assertThat(commands.get(commands.size() - 1)).contains("hll count");
+    assertThat(last.out).isEqualTo("2\n");
   }
 }

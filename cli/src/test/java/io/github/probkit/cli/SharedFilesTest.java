@@ -185,7 +185,7 @@ class SharedFilesTest {
     return bytes(f::writeTo);
   }
 
-  private static byte[] bytes(SketchFiles.Writer w) throws IOException {
+  private static byte[] bytes(SketchFiles.Content w) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     w.write(out);
     return out.toByteArray();

@@ -141,7 +141,7 @@ class ShellIT {
     assertThat(tiny.exit).isEqualTo(2);
     assertThat(tiny.err)
         .isEqualTo(
-            "probkit: --fpp 1.0E-300 is below 1.73e-77 (2^-255), the lowest rate of a"
+            "probkit: --fpp 1e-300 is below 1.73e-77 (2^-255), the lowest rate of a"
                 + " bloom filter, which probes each key at most 255 times\n");
     assertThat(dir.resolve("b.bin")).doesNotExist();
   }
@@ -167,7 +167,9 @@ class ShellIT {
                 + " (see 'probkit filter create --help')\n");
     assertThat(run("filter", "crate").err)
         .isEqualTo(
-            "probkit: Unmatched argument at index 1: 'crate'; did you mean create? (see 'probkit filter --help')\n");
+            "probkit: unknown command 'crate': probkit filter has the subcommands create, add,"
+                + " remove, query, info, merge; did you mean create? (see 'probkit filter"
+                + " --help')\n");
     assertThat(run("dedupe", "--field", "0", "x.txt").err)
         .isEqualTo(
             "probkit: --field counts from 1 (without --field the key is the whole line), was 0\n");

@@ -48,18 +48,17 @@ public final class UltraLogLog implements CardinalitySketch {
    * Design notes.
    *
    * The registers live in hash4j's UltraLogLog [2], which implements the paper [1] by its author;
-   * merging and downsizing are hash4j's. (Measured against a version of probkit's own, hash4j's
-   * merges were 41 % faster; HyperLogLog keeps its own implementation: its sparse form holds small
-   * counts nearly exactly in 4 bytes per key.) Two things are this class's own, for speed:
+   * merging and downsizing are hash4j's, faster than probkit's own were. (HyperLogLog keeps its
+   * own implementation: its sparse form holds small counts nearly exactly in 4 bytes per key.) Two
+   * things are this class's own, for speed:
    *
    * - The register update (raise()), the same function of register and hash as hash4j's add, on
    *   the same state bytes (tests compare them register by register and martingale by martingale):
    *   hash4j's add does not say which value it replaced, and reading the register before and after
-   *   it cost 1.5 ns on a 3 ns add. Most values of a full sketch fall below what a register
-   *   records, which one comparison settles before the update is worked out: 2.2 ns an add
-   *   against hash4j's 3.1 in the same run.
+   *   it cost half an add. Most values of a full sketch fall below what a register records, which
+   *   one comparison settles before the update is worked out.
    * - The estimate, from inputs kept up to date (below), instead of hash4j's, which reads all 2^p
-   *   registers: 0.6 against 9 to 30 us at p = 14.
+   *   registers.
    *
    * A register keeps the largest update value u it has seen (as for HyperLogLog, LogLogMath) and
    * whether u - 1 and u - 2 were seen too. probkit's format stores it as

@@ -6,7 +6,7 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.Batch;
+import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.MappedBytes;
 import io.github.probkit.internal.Mix;
 import io.github.probkit.io.SketchReader;
@@ -487,22 +487,23 @@ public final class BinaryFuseFilter implements MembershipFilter {
     return (short) fingerprint(x) == (short) (t16[p0] ^ t16[p1] ^ t16[p2]);
   }
 
-  // ---- batches: hash a chunk, touch every key's three slots, then test (see internal.Batch)
+  // ---- batches: hash a chunk, touch every key's three slots, then test (see internal.BatchPasses)
 
   @Override
   public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
-    Batch.checkRange(from, to, keys.length, present.length);
+    BatchPasses.checkRange(from, to, keys.length, present.length);
     return (int)
-        Batch.overLongs(hash, keys, from, to, (h, ints, n, at) -> containsChunk(h, n, present, at));
+        BatchPasses.overLongs(
+            hash, keys, from, to, (h, ints, n, at) -> containsChunk(h, n, present, at));
   }
 
   @Override
   public int mightContainAll(
       byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
-    Batch.checkSlices(buf, offsets, lengths, count);
-    Batch.checkRange(0, count, count, present.length);
+    BatchPasses.checkSlices(buf, offsets, lengths, count);
+    BatchPasses.checkRange(0, count, count, present.length);
     return (int)
-        Batch.overSlices(
+        BatchPasses.overSlices(
             hash,
             buf,
             offsets,
@@ -519,9 +520,10 @@ public final class BinaryFuseFilter implements MembershipFilter {
 
   @Override
   public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
-    Batch.checkRange(from, to, hashes.length, present.length);
+    BatchPasses.checkRange(from, to, hashes.length, present.length);
     return (int)
-        Batch.overHashes(hashes, from, to, (h, ints, n, at) -> containsChunk(h, n, present, at));
+        BatchPasses.overHashes(
+            hashes, from, to, (h, ints, n, at) -> containsChunk(h, n, present, at));
   }
 
   private int containsChunk(long[] h, int n, boolean[] present, int at) {
@@ -535,7 +537,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
                 ? t8[p0] + t8[p1(x, p0)] + t8[p2(x, p0)]
                 : t16[p0] + t16[p1(x, p0)] + t16[p2(x, p0)];
       }
-      Batch.consume(touched);
+      BatchPasses.consume(touched);
     }
     int found = 0;
     for (int i = 0; i < n; i++) {

@@ -3,11 +3,12 @@ package io.github.probkit.filter;
 import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
+import static io.github.probkit.internal.Preconditions.formatBytes;
 
 import io.github.probkit.Concurrency;
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.Batch;
+import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.LongBitArray;
 import io.github.probkit.internal.MappedBytes;
@@ -81,8 +82,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
    * humongous array (over half a region: the filters too large for the cache, where alignment
    * matters) at a region boundary, and an array's data follows a 16-byte header; LEAD = 6 unused
    * words put block 0 on the next line. Unaligned, a block spans two lines, and a query waits for
-   * both: measured on 10^8 keys (120 MB), the batch's touching pass took 17.7 ns per key reading both
-   * lines of unaligned blocks and 13.0 reading one line of aligned ones. The file holds no lead.
+   * both (bench/NOTES.md has the figures). The file holds no lead.
    *
    * Probes (in the spirit of RocksDB's FastLocalBloom [1]): one 64-bit hash h per key. The block is
    * reduce(h, B), Lemire's multiply-high [2], which reads the high bits of h and needs no division.
@@ -118,9 +118,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   /**
    * Unused words before block 0, which align the blocks to cache lines (see Layout above). The
-   * offset costs a query of a filter in the cache about 1 ns (10^6 keys: 13.5 against 12.4 ns, the
-   * same with LEAD = 8 or a per-filter lead of 0: the JIT folds only a constant 0); it saves a
-   * batch query of 10^8 keys 7 ns (15.0 against 21.9).
+   * offset costs a query of a filter in the cache a little and saves a batch query of a filter
+   * larger than the cache much more (bench/NOTES.md).
    */
   private static final int LEAD = 6;
 
@@ -242,10 +241,13 @@ public final class BlockedBloomFilter implements MergeableFilter {
       lo = hi;
       checkArgument(
           hi < maxBlocks,
-          "%d keys at fpp %s need more than the maximum of %d bits",
+          "%d keys at fpp %s need at least %s, more than the largest blocked Bloom filter (%d"
+              + " bits, %s)",
           n,
           p,
-          MAX_BITS);
+          formatBytes((long) (Math.max(standard, MAX_BITS) / 8)),
+          MAX_BITS,
+          formatBytes(MAX_BITS / 8));
       hi = Math.min(maxBlocks, 2 * hi);
     } while (bestRate(hi, n) > p);
     // Invariant: rate(lo) > p >= rate(hi).
@@ -387,9 +389,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
   }
 
   // The hot paths are kept under the JIT's inlining limit (325 bytes of bytecode): one method per
-  // case, the common one (k <= 7, one group of fields) first. Measured: 15.2 against 13.2 ns per
-  // add
-  // when the whole add was one method that the JIT would not inline.
+  // case, the common one (k <= 7, one group of fields) first; a whole add in one method was not
+  // inlined, and slower.
 
   /** Sets the key's bits in the block at word {@code base}; whether any was clear. */
   private boolean addAt(int base, long h) {
@@ -397,12 +398,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
   }
 
   private boolean addUnlocked(int base, long h) {
-    // k = 6 (1 %, the default rate) given as a constant: the JIT then unrolls the loop (long keys
-    // at 10^6, runs alternating with the loop over k: 13.2 against 14.6 ns; unrolled by hand, with
-    // all six words and bits computed first, 16.5). FastFilter's blocked filter takes 4.0 in the
-    // same runs for 4 bits in 2 words; this loop with 2 probes takes 5.2: the gap is the number of
-    // bits set, which the false-positive rate needs (1.29 % there against 0.99 % here at 10 bits
-    // per key).
+    // k = 6 (1 %, the default rate) given as a constant: the JIT then unrolls the loop, faster than
+    // the loop over k or one unrolled by hand.
     if (k == 6) {
       return addPlain(base, h, 6);
     }
@@ -444,9 +441,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   /**
    * The concurrent add: the plain stores of {@link #addUnlocked}, under the spin lock of the key's
-   * block. One locked instruction per add, where an atomic operation per changed word took four or
-   * five (long keys at 10^6, one thread: 29.2 ns against 13.2 single-writer with
-   * compare-and-exchange per word).
+   * block: one locked instruction per add, where a compare-and-exchange per changed word took four
+   * or five.
    */
   private boolean addLocked(int base, long h) {
     int lock = lockOf(base);
@@ -482,8 +478,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
   /** Whether all the key's bits are set in the block at word {@code base}. */
   private boolean containsAt(int base, long h) {
     // k = 6 (1 %, the default rate) given as a constant: the JIT unrolls the loop, each load's word
-    // and shift then coming from g by constant shifts (long keys at 10^6: 9.9 against 13.7 ns for
-    // the loop over k, the same as unrolled by hand; FastFilter's blocked filter 11.0).
+    // and shift then coming from g by constant shifts.
     if (k == 6) {
       return containsInOneGroup(base, h, 6);
     }
@@ -516,23 +511,23 @@ public final class BlockedBloomFilter implements MergeableFilter {
     }
   }
 
-  // ---- batches: hash a chunk, touch each key's block, then test or set (see internal.Batch)
+  // ---- batches: hash a chunk, touch each key's block, then test or set (see internal.BatchPasses)
 
   @Override
   public int mightContainAll(long[] keys, int from, int to, boolean[] present) {
-    Batch.checkRange(from, to, keys.length, present.length);
+    BatchPasses.checkRange(from, to, keys.length, present.length);
     return (int)
-        Batch.overLongs(
+        BatchPasses.overLongs(
             hash, keys, from, to, (h, base, n, at) -> containsChunk(h, base, n, present, at));
   }
 
   @Override
   public int mightContainAll(
       byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
-    Batch.checkSlices(buf, offsets, lengths, count);
-    Batch.checkRange(0, count, count, present.length);
+    BatchPasses.checkSlices(buf, offsets, lengths, count);
+    BatchPasses.checkRange(0, count, count, present.length);
     return (int)
-        Batch.overSlices(
+        BatchPasses.overSlices(
             hash,
             buf,
             offsets,
@@ -544,13 +539,13 @@ public final class BlockedBloomFilter implements MergeableFilter {
   @Override
   public long addAll(long[] keys, int from, int to) {
     Objects.checkFromToIndex(from, to, keys.length);
-    return Batch.overLongs(hash, keys, from, to, (h, base, n, at) -> addChunk(h, base, n));
+    return BatchPasses.overLongs(hash, keys, from, to, (h, base, n, at) -> addChunk(h, base, n));
   }
 
   @Override
   public long addAll(byte[] buf, int[] offsets, int[] lengths, int count) {
-    Batch.checkSlices(buf, offsets, lengths, count);
-    return Batch.overSlices(
+    BatchPasses.checkSlices(buf, offsets, lengths, count);
+    return BatchPasses.overSlices(
         hash, buf, offsets, lengths, count, (h, base, n, at) -> addChunk(h, base, n));
   }
 
@@ -562,23 +557,22 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   @Override
   public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
-    Batch.checkRange(from, to, hashes.length, present.length);
+    BatchPasses.checkRange(from, to, hashes.length, present.length);
     return (int)
-        Batch.overHashes(
+        BatchPasses.overHashes(
             hashes, from, to, (h, base, n, at) -> containsChunk(h, base, n, present, at));
   }
 
   @Override
   public long addAllHashes(long[] hashes, int from, int to) {
     Objects.checkFromToIndex(from, to, hashes.length);
-    return Batch.overHashes(hashes, from, to, (h, base, n, at) -> addChunk(h, base, n));
+    return BatchPasses.overHashes(hashes, from, to, (h, base, n, at) -> addChunk(h, base, n));
   }
 
   /**
    * Turns the strategy's hashes of a chunk into the probes' ({@link #hashOf}), finds each key's
    * block and loads its first and last word. A long[]'s elements start 16 bytes past a cache line,
-   * so a block straddles two lines; touching only one left a miss in most tests (n = 10^8: 51
-   * against 21 ns per key).
+   * so a block straddles two lines; touching only one left a miss in most tests.
    */
   private void prepare(long[] h, int[] base, int n) {
     for (int i = 0; i < n; i++) {
@@ -588,22 +582,21 @@ public final class BlockedBloomFilter implements MergeableFilter {
       base[i] = blockBase(h[i]);
     }
     // A loop of bare loads, apart from the arithmetic above: more of them fit in the processor's
-    // window (measured: 6 against 13 ns per key at 10^8 with the block computed in the same loop).
+    // window.
     long[] w = words;
     long touched = 0;
-    if (8L * w.length >= Batch.ALIGNED_BYTES && Batch.largeArraysAligned()) {
+    if (8L * w.length >= BatchPasses.ALIGNED_BYTES && BatchPasses.largeArraysAligned()) {
       // Each block is one cache line (see Layout): one load brings it.
       for (int i = 0; i < n; i++) {
         touched += w[base[i]];
       }
     } else {
-      // A block may span two lines: touch both, or the test waits for the second one key by key
-      // (measured: 60 against 18 ns per key at 10^8 when blocks are not aligned).
+      // A block may span two lines: touch both, or the test waits for the second one key by key.
       for (int i = 0; i < n; i++) {
         touched += w[base[i]] + w[base[i] + BLOCK_WORDS - 1];
       }
     }
-    Batch.consume(touched);
+    BatchPasses.consume(touched);
   }
 
   private int containsChunk(long[] h, int[] base, int n, boolean[] present, int at) {
@@ -889,8 +882,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
     ByteBuffer region = words.region(at);
     int base = words.offsetIn(at);
     if (k == 6) {
-      // As containsAt (a MappedFilter query at 10^6: 10.9 against 15.3 ns with a region lookup per
-      // word and the loop over k).
+      // As containsAt: k = 6 as a constant, the region looked up once.
       return containsInOneGroup(region, base, h, 6);
     }
     if (k <= FIELDS_PER_REMIX) {

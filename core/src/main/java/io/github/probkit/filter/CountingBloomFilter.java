@@ -7,7 +7,7 @@ import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.Batch;
+import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.PackedArray;
 import io.github.probkit.internal.Probes;
@@ -211,7 +211,7 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
       return MergeableFilter.super.addAllHashes(hashes, from, to);
     }
     // XXH3's second hash comes from the first alone (the key is not read).
-    return Batch.eachHash(hashes, from, to, h -> addHashes(h, hash.secondHash(0L, h)));
+    return BatchPasses.eachHash(hashes, from, to, h -> addHashes(h, hash.secondHash(0L, h)));
   }
 
   @Override
@@ -219,7 +219,7 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     if (exact) {
       return MergeableFilter.super.mightContainAllHashes(hashes, from, to, present);
     }
-    return Batch.eachHash(
+    return BatchPasses.eachHash(
         hashes, from, to, present, h -> containsHashes(h, hash.secondHash(0L, h)));
   }
 
@@ -231,9 +231,8 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
     if (exact) {
       return addExact(h1, h2);
     }
-    // k = 7 (1 %, the default rate) given as a constant: the JIT then unrolls the loop (long keys
-    // at 10^6, alternating runs: 17.0 against 20.0 ns; the query's loop, which exits at the first
-    // zero counter, gains nothing so).
+    // k = 7 (1 %, the default rate) given as a constant: the JIT then unrolls the loop (the
+    // query's, which exits at the first zero counter, gains nothing so).
     return k == 7 ? addPlain(h1, h2, 7) : addPlain(h1, h2, k);
   }
 
@@ -245,8 +244,7 @@ public final class CountingBloomFilter implements DeletableFilter, MergeableFilt
       int at = (int) (p >>> 4);
       long old = w[at];
       // A saturated counter is rare, so this branch is all but always predicted: fewer
-      // instructions than a branch-free increment (long keys at 10^6: 21.0 against 28.4 ns,
-      // FastFilter's counting Bloom filter 18.9 in the same runs).
+      // instructions than a branch-free increment.
       if (((old >>> (p << 2)) & MAX_COUNT) != MAX_COUNT) {
         w[at] = old + (1L << (p << 2));
         changed = true;

@@ -7,7 +7,7 @@ import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.Batch;
+import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.internal.PackedArray;
 import io.github.probkit.io.SketchFormatException;
@@ -474,12 +474,12 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
 
   @Override
   public long addAllHashes(long[] hashes, int from, int to) {
-    return Batch.eachHash(hashes, from, to, h -> insert(bucketOf(h), fingerprintOf(h)));
+    return BatchPasses.eachHash(hashes, from, to, h -> insert(bucketOf(h), fingerprintOf(h)));
   }
 
   @Override
   public int mightContainAllHashes(long[] hashes, int from, int to, boolean[] present) {
-    return Batch.eachHash(hashes, from, to, present, this::containsHash);
+    return BatchPasses.eachHash(hashes, from, to, present, this::containsHash);
   }
 
   /** As {@link DeletableFilter#addIfAbsent}, hashing the key once. */

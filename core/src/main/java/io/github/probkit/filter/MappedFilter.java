@@ -1,7 +1,7 @@
 package io.github.probkit.filter;
 
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.Batch;
+import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.MappedBytes;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
@@ -210,7 +210,7 @@ public final class MappedFilter implements MembershipFilter, Closeable {
       return MembershipFilter.super.mightContainAllHashes(hashes, from, to, present);
     }
     try {
-      return Batch.eachHash(hashes, from, to, present, this::containsHash);
+      return BatchPasses.eachHash(hashes, from, to, present, this::containsHash);
     } catch (UncheckedIOException | InternalError e) {
       throw failure(e);
     }

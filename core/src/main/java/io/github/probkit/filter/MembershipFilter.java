@@ -2,7 +2,7 @@ package io.github.probkit.filter;
 
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.hash.KeyEncoder;
-import io.github.probkit.internal.Batch;
+import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
@@ -50,7 +50,7 @@ public interface MembershipFilter {
    * than the cache; the other filters make one call per key.
    */
   default int mightContainAll(long[] keys, int from, int to, boolean[] present) {
-    Batch.checkRange(from, to, keys.length, present.length);
+    BatchPasses.checkRange(from, to, keys.length, present.length);
     int found = 0;
     for (int i = from; i < to; i++) {
       present[i] = mightContain(keys[i]);
@@ -72,8 +72,8 @@ public interface MembershipFilter {
    */
   default int mightContainAll(
       byte[] buf, int[] offsets, int[] lengths, int count, boolean[] present) {
-    Batch.checkSlices(buf, offsets, lengths, count);
-    Batch.checkRange(0, count, count, present.length);
+    BatchPasses.checkSlices(buf, offsets, lengths, count);
+    BatchPasses.checkRange(0, count, count, present.length);
     int found = 0;
     for (int i = 0; i < count; i++) {
       present[i] = mightContain(buf, offsets[i], lengths[i]);

@@ -1,7 +1,7 @@
 package io.github.probkit.filter;
 
 import io.github.probkit.hash.KeyEncoder;
-import io.github.probkit.internal.Batch;
+import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.KeyBuffer;
 import java.util.Objects;
 import java.util.stream.Stream;
@@ -76,7 +76,7 @@ public interface MutableFilter extends MembershipFilter {
    * filter.
    */
   default long addAll(byte[] buf, int[] offsets, int[] lengths, int count) {
-    Batch.checkSlices(buf, offsets, lengths, count);
+    BatchPasses.checkSlices(buf, offsets, lengths, count);
     long changed = 0;
     for (int i = 0; i < count; i++) {
       changed += add(buf, offsets[i], lengths[i]) ? 1 : 0;

@@ -7,7 +7,7 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 import io.github.probkit.Concurrency;
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.Batch;
+import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.LongBitArray;
 import io.github.probkit.internal.Probes;
 import io.github.probkit.io.SketchFormatException;
@@ -325,7 +325,7 @@ public final class ScalableBloomFilter implements MutableFilter {
       return MutableFilter.super.addAllHashes(hashes, from, to);
     }
     // XXH3's second hash comes from the first alone (the key is not read).
-    return Batch.eachHash(hashes, from, to, h -> addHashes(h, hash.secondHash(0L, h)));
+    return BatchPasses.eachHash(hashes, from, to, h -> addHashes(h, hash.secondHash(0L, h)));
   }
 
   @Override
@@ -333,7 +333,8 @@ public final class ScalableBloomFilter implements MutableFilter {
     if (exact) {
       return MutableFilter.super.mightContainAllHashes(hashes, from, to, present);
     }
-    return Batch.eachHash(hashes, from, to, present, h -> contains(h, hash.secondHash(0L, h)));
+    return BatchPasses.eachHash(
+        hashes, from, to, present, h -> contains(h, hash.secondHash(0L, h)));
   }
 
   private boolean addHashes(long h1, long h2) {

@@ -165,11 +165,11 @@ final class Import {
             m -> {
               RedisStructure s = RedisStructure.of(store, name, m);
               boolean scalable = type == StructureType.SCALABLE_BLOOM_FILTER;
-              List<Object[]> segments = segments(name, m, layers);
+              List<Segment> segments = segments(name, m, layers);
               for (int i = 0; i < segments.size(); i++) {
-                Object[] seg = segments.get(i);
+                Segment seg = segments.get(i);
                 RedisStructure.presize(
-                    store, name, m, (String) seg[0], (Long) seg[1], !scalable || i > 0);
+                    store, name, m, seg.key(), seg.length(), !scalable || i > 0);
               }
               boolean swap = type == StructureType.COUNT_MIN_SKETCH;
               try (Segments out =
@@ -230,18 +230,18 @@ final class Import {
   }
 
   /** The strings the payload fills, in order, with their lengths. */
-  private static List<Object[]> segments(String name, Meta m, int scalableLayers) {
-    List<Object[]> out = new ArrayList<>();
+  private static List<Segment> segments(String name, Meta m, int scalableLayers) {
+    List<Segment> out = new ArrayList<>();
     if (m.type == StructureType.SCALABLE_BLOOM_FILTER) {
       ScalableLayers layers = new ScalableLayers(m);
-      out.add(new Object[] {RedisScalableBloomFilter.countsKey(name), 8L * scalableLayers});
+      out.add(new Segment(RedisScalableBloomFilter.countsKey(name), 8L * scalableLayers));
       for (int l = 0; l < scalableLayers; l++) {
-        out.add(new Object[] {m.layout.shardKey(name, l), layers.bytes(l)});
+        out.add(new Segment(m.layout.shardKey(name, l), layers.bytes(l)));
       }
       return out;
     }
     for (int i = 0; i < m.shards; i++) {
-      out.add(new Object[] {m.layout.shardKey(name, i), m.shardLength(i)});
+      out.add(new Segment(m.layout.shardKey(name, i), m.shardLength(i)));
     }
     return out;
   }
@@ -321,21 +321,24 @@ final class Import {
     void apply(int segment, String key, long offset, byte[] part);
   }
 
+  /** A string a payload fills, and how many of its bytes. */
+  record Segment(String key, long length) {}
+
   /**
    * Cuts a byte stream into chunks of at most {@code chunk} bytes that never straddle two of the
-   * consecutive strings {@code segments} ({key, length}) and hands each to an action: the import
-   * writes it there ({@code SETRANGE}), a merge combines it with what is there. Segments and chunks
-   * are multiples of 8 bytes, so a chunk holds whole counters.
+   * consecutive strings {@code segments} and hands each to an action: the import writes it there
+   * ({@code SETRANGE}), a merge combines it with what is there. Segments and chunks are multiples
+   * of 8 bytes, so a chunk holds whole counters.
    */
   static final class Segments implements AutoCloseable {
-    private final List<Object[]> segments;
+    private final List<Segment> segments;
     private final ChunkAction action;
     private final byte[] buf;
     private int fill;
     private int segment;
     private long offset;
 
-    Segments(List<Object[]> segments, int chunk, ChunkAction action) {
+    Segments(List<Segment> segments, int chunk, ChunkAction action) {
       this.segments = segments;
       this.action = action;
       this.buf = new byte[chunk];
@@ -346,7 +349,7 @@ final class Import {
         if (segment >= segments.size()) {
           throw new IllegalStateException("payload longer than its strings");
         }
-        long room = (Long) segments.get(segment)[1] - offset - fill;
+        long room = segments.get(segment).length() - offset - fill;
         int n = (int) Math.min(Math.min(len, buf.length - fill), room);
         System.arraycopy(b, off, buf, fill, n);
         fill += n;
@@ -361,11 +364,11 @@ final class Import {
     private void flush() {
       if (fill > 0) {
         action.apply(
-            segment, (String) segments.get(segment)[0], offset, java.util.Arrays.copyOf(buf, fill));
+            segment, segments.get(segment).key(), offset, java.util.Arrays.copyOf(buf, fill));
         offset += fill;
         fill = 0;
       }
-      if (offset == (Long) segments.get(segment)[1]) {
+      if (offset == segments.get(segment).length()) {
         segment++;
         offset = 0;
       }

@@ -429,9 +429,9 @@ public abstract class RedisStructure {
    * safe ({@code idempotent}: OR, not addition).
    */
   final void mergePayload(Import.FileWriter file, boolean idempotent, Import.ChunkAction action) {
-    List<Object[]> segments = new ArrayList<>();
+    List<Import.Segment> segments = new ArrayList<>();
     for (int s = 0; s < meta.shards; s++) {
-      segments.add(new Object[] {meta.layout.shardKey(name, s), meta.shardLength(s)});
+      segments.add(new Import.Segment(meta.layout.shardKey(name, s), meta.shardLength(s)));
     }
     long[] done = {0};
     try (Import.Segments out =

@@ -29,7 +29,7 @@ final class Sketches {
   private Sketches() {}
 
   /** Something that writes itself in the container format: every probkit structure's writeTo. */
-  interface Writer {
+  interface Encodable {
     void writeTo(OutputStream out) throws IOException;
   }
 
@@ -37,7 +37,7 @@ final class Sketches {
    * The bytes {@code w} writes. When {@code size} is their exact number (a Bloom filter's arrays
    * and 60 bytes of header), a gigabyte filter is written without growing a buffer or copying it.
    */
-  static byte[] toBytes(Writer w, long size) {
+  static byte[] toBytes(Encodable w, long size) {
     Buffer out = new Buffer((int) Math.min(Integer.MAX_VALUE - 8, size));
     try {
       w.writeTo(out);
@@ -102,7 +102,7 @@ final class Sketches {
         : StructureType.HEAVY_HITTERS.label();
   }
 
-  static Writer writer(Object s) {
+  static Encodable writer(Object s) {
     if (s instanceof MembershipFilter) {
       return ((MembershipFilter) s)::writeTo;
     }

@@ -30,7 +30,7 @@ final class TestSpark {
   }
 
   /** The probkit bytes a library structure writes. */
-  static byte[] bytes(Sketches.Writer w) {
+  static byte[] bytes(Sketches.Encodable w) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {
       w.writeTo(out);

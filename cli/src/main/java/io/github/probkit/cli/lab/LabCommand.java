@@ -23,11 +23,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Measure every claim of the specification, with a pass/FAIL line each.",
       "",
-      "The experiments use probkit's own structures, print tables, and write PNG",
-      "charts and a report (index.html, README.md, results.json) to --out. Each",
-      "measured value is judged against theory with a tolerance from its sampling",
-      "distribution (99.99 %% two-sided). Runs are reproducible: --seed N gives",
-      "another run on other keys, reproducible too.",
+      "The experiments use probkit's own structures, print tables, and write PNG charts and a report (index.html, README.md, results.json) to --out. Each measured value is judged against theory with a tolerance from its sampling distribution (99.99 %% two-sided). Runs are reproducible: --seed N gives another run on other keys, reproducible too.",
     },
     footer = {
       "",

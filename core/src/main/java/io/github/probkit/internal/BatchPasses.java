@@ -14,7 +14,7 @@ import java.util.function.LongPredicate;
  * (about 170 ns here) because little else fits in the processor's window behind it; a pass of bare
  * loads keeps some 20 in flight. Not public API.
  */
-public final class Batch {
+public final class BatchPasses {
   /** Keys per chunk: their cache lines (up to 7 each) stay in the L1 or L2 cache until tested. */
   public static final int CHUNK = 256;
 
@@ -25,7 +25,7 @@ public final class Batch {
   @SuppressWarnings("unused")
   private static long sink;
 
-  private Batch() {}
+  private BatchPasses() {}
 
   /**
    * Whether the heap starts every array of at least {@link #ALIGNED_BYTES} on a region or page
