@@ -424,16 +424,22 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
   /** Sets the key's bit in the k slices from {@code age} generations old. */
   private boolean insert(long h1, long h2, int age) {
     long changed = 0;
-    for (int i = age; i < age + k; i++) {
-      int s = physical(generation - i);
+    int s = older(physical(generation), age);
+    adds[s]++;
+    for (int i = 0; i < k; i++, s = older(s, 1)) {
       long p = DoubleHashing.reduce(h1 + s * h2, sliceBits);
       int w = s * sliceWords + (int) (p >>> 6);
       long old = words[w];
       words[w] = old | (1L << p);
       changed |= ~old & (1L << p);
     }
-    adds[physical(generation - age)]++;
     return changed != 0;
+  }
+
+  /** The physical slice {@code age} generations older than physical slice {@code s}. */
+  private int older(int s, int age) {
+    int t = s - age;
+    return t < 0 ? t + h : t;
   }
 
   /**
@@ -492,12 +498,15 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
    * through i exists, so the next window starts at i + 1 (about 2 bits read per k slices).
    */
   private boolean contains(long h1, long h2, int live) {
+    int newest = physical(generation);
     int start = 0;
     int checkedTo = -1; // ages [start, checkedTo] are known to be set
     while (start + k <= live) {
       int i = start + k - 1;
       for (; i > checkedTo; i--) {
-        if (!bit(h1, h2, i)) {
+        int s = older(newest, i);
+        long p = DoubleHashing.reduce(h1 + s * h2, sliceBits);
+        if ((words[s * sliceWords + (int) (p >>> 6)] & (1L << p)) == 0) {
           break;
         }
       }
@@ -508,12 +517,6 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       start = i + 1;
     }
     return false;
-  }
-
-  private boolean bit(long h1, long h2, int age) {
-    int s = physical(generation - age);
-    long p = DoubleHashing.reduce(h1 + s * h2, sliceBits);
-    return (words[s * sliceWords + (int) (p >>> 6)] & (1L << p)) != 0;
   }
 
   // ---- combining
