@@ -223,6 +223,41 @@ class AgePartitionedBloomFilterTest {
     assertThat((long) fp).isLessThanOrEqualTo(upper(absentQueries, p));
   }
 
+  /**
+   * A burst of three times the rate sized for: the filter forgets nothing inside the window (it
+   * shifts by time, never early), and expectedFpp reports the higher rate, which the measured rate
+   * of never-added keys matches within the binomial interval.
+   */
+  @Test
+  void aBurstRaisesTheRateButForgetsNothingInsideTheWindow() {
+    long hour = 3_600_000L;
+    AgePartitionedBloomFilter f =
+        AgePartitionedBloomFilter.create(
+            Duration.ofHours(1), 10_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+    long t0 = 100_000 * hour;
+    int n = 60_000; // 30,000 an hour for two hours
+    for (int i = 0; i < n; i++) {
+      f.add(key(i), t0 + i * 120L);
+    }
+    long now = t0 + (n - 1) * 120L;
+    int misses = 0;
+    for (int i = 0; i < n; i++) {
+      if (now - (t0 + i * 120L) < hour) {
+        misses += f.mightContain(key(i), now) ? 0 : 1;
+      }
+    }
+    assertThat(misses).isZero();
+    double expected = f.expectedFpp();
+    assertThat(expected).isGreaterThan(0.1);
+    int queries = 20_000;
+    int fp = 0;
+    for (int i = 0; i < queries; i++) {
+      fp += f.mightContain(absent(i), now) ? 1 : 0;
+    }
+    long[] interval = Binomial.interval(queries, expected, CONFIDENCE);
+    assertThat((long) fp).isBetween(interval[0], interval[1]);
+  }
+
   @Test
   void aLateEventGoesWhereItWouldHaveGoneAndOneOlderThanTheWindowIsIgnored() {
     long hour = 3_600_000L;
