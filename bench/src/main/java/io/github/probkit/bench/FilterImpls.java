@@ -4,6 +4,7 @@ import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
 import com.google.common.hash.Funnels;
 import io.github.probkit.Concurrency;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
 import io.github.probkit.filter.BlockedBloomFilter;
@@ -73,6 +74,7 @@ public final class FilterImpls {
   public static final String CUCKOO = "cuckoo";
   public static final String COUNTING = "counting Bloom";
   public static final String SCALABLE = "scalable Bloom";
+  public static final String WINDOW = "sliding window";
 
   private static final Map<String, Spec> ALL = new LinkedHashMap<>();
 
@@ -129,6 +131,9 @@ public final class FilterImpls {
         "probkit-scalable",
         SCALABLE,
         (n, p, s) -> new Probkit(ScalableBloomFilter.create(Math.max(1, n / 8), p)));
+    // The window is the n keys: each added key stays inside it, as in the other filters.
+    dynamic(
+        "probkit-window", WINDOW, (n, p, s) -> new Probkit(AgePartitionedBloomFilter.create(n, p)));
     dynamic("guava-bloom", BLOOM, GuavaBloom::new);
     dynamic("commons-bloom", BLOOM, CommonsBloom::new);
     dynamic("spark-bloom", BLOOM, (n, p, s) -> new SparkBloom(n, p));

@@ -119,6 +119,8 @@ public final class Filters {
         return BlockedBloomFilter.read(r, concurrency);
       case BINARY_FUSE_FILTER:
         return BinaryFuseFilter.read(r);
+      case AGE_PARTITIONED_BLOOM_FILTER:
+        return AgePartitionedBloomFilter.read(r);
       default:
         throw new SketchFormatException(
             "expected a filter, found a " + r.type().label() + " structure");

@@ -14,7 +14,9 @@ public enum StructureType {
   COUNT_MIN_SKETCH(16, "count-min"),
   HEAVY_HITTERS(17, "heavy-hitters"),
   HYPER_LOG_LOG(32, "hyperloglog"),
-  ULTRA_LOG_LOG(33, "ultraloglog");
+  ULTRA_LOG_LOG(33, "ultraloglog"),
+  // Windowed structures from 48 on, apart from the families' ranges that other types extend.
+  AGE_PARTITIONED_BLOOM_FILTER(48, "window");
 
   private final int id;
   private final String label;

@@ -1,0 +1,139 @@
+package io.github.probkit.cardinality;
+
+import static io.github.probkit.internal.Preconditions.checkArgument;
+
+import io.github.probkit.internal.KeyBuffer;
+import io.github.probkit.internal.SliceRing;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Distinct counts over sliding windows of time ("distinct users in the last 24 h"): a ring of
+ * HyperLogLog or UltraLogLog sketches, one per slice of time, slices aligned on the epoch ({@code
+ * floor(t / slice)}). {@link #sketchOfLast} merges the slices of the window into one sketch; as a
+ * merge of sketches is exactly the sketch of the union, its error is the underlying sketch's
+ * ({@link CardinalitySketch#relativeStandardError()}). Slices older than the ring are dropped as
+ * time advances.
+ *
+ * <p>The window ending at {@code now} counts the keys of every slice from the one holding {@code
+ * now - last} to the one holding {@code now}: all of the last {@code last}, plus the part of the
+ * oldest slice before {@code now - last} (at most one slice more). Finer slices make that slack
+ * smaller, at one sketch of memory each.
+ *
+ * <p>Time comes from the caller ({@code add(key, timeMillis)}; without a time, the clock's). A late
+ * event goes to its own slice while that slice is in the ring, and is ignored once it is not.
+ *
+ * <p>Thread safety: not thread-safe, like the sketches it holds.
+ */
+public final class WindowedCardinality {
+  private final CardinalitySketch empty;
+  private final SliceRing<CardinalitySketch> ring;
+  private final Clock clock;
+
+  private WindowedCardinality(
+      CardinalitySketch empty, SliceRing<CardinalitySketch> ring, Clock clock) {
+    this.empty = empty;
+    this.ring = ring;
+    this.clock = clock;
+  }
+
+  /**
+   * Windows of up to {@code maxWindow} in slices of {@code slice}, each a copy of the empty sketch
+   * {@code empty} (say {@code UltraLogLog.create(12)}): {@code ceil(maxWindow / slice) + 1}
+   * sketches, the last one for the slice the window's start falls in.
+   */
+  public static WindowedCardinality create(
+      Duration maxWindow, Duration slice, CardinalitySketch empty) {
+    return create(maxWindow, slice, empty, Clock.systemUTC());
+  }
+
+  public static WindowedCardinality create(
+      Duration maxWindow, Duration slice, CardinalitySketch empty, Clock clock) {
+    int slots = SliceRing.slotsFor(maxWindow.toMillis(), slice.toMillis());
+    checkArgument(empty.isEmpty(), "the prototype sketch must be empty");
+    CardinalitySketch proto = empty.copy();
+    return new WindowedCardinality(
+        proto,
+        new SliceRing<>(slots, slice.toMillis(), proto::copy),
+        Objects.requireNonNull(clock, "clock"));
+  }
+
+  /** Moves to the slice of {@code timeMillis}, dropping the slices that leave the ring. */
+  public void advanceTo(long timeMillis) {
+    ring.advanceTo(timeMillis);
+  }
+
+  /**
+   * Adds the key hash (the sketch's {@code hashStrategy().hash64} of the key) at {@code
+   * timeMillis}; returns whether a slice changed (false too for an event older than the ring).
+   */
+  public boolean addHash(long hash, long timeMillis) {
+    CardinalitySketch s = ring.at(timeMillis);
+    return s != null && s.addHash(hash);
+  }
+
+  public boolean add(byte[] key, int off, int len, long timeMillis) {
+    return addHash(empty.hashStrategy().hash64(key, off, len), timeMillis);
+  }
+
+  public boolean add(CharSequence key, long timeMillis) {
+    KeyBuffer b = KeyBuffer.utf8(key);
+    try {
+      return add(b.bytes(), 0, b.length(), timeMillis);
+    } finally {
+      b.release();
+    }
+  }
+
+  public boolean add(long key, long timeMillis) {
+    return addHash(empty.hashStrategy().hash64(key), timeMillis);
+  }
+
+  /** Adds the key at the clock's time. */
+  public boolean add(CharSequence key) {
+    return add(key, clock.millis());
+  }
+
+  /**
+   * The sketch of the keys of the window of {@code last} ending at {@code now} (a new sketch; this
+   * structure does not change). Throws IllegalArgumentException when the window needs more slices
+   * than the ring keeps.
+   */
+  public CardinalitySketch sketchOfLast(Duration last, long now) {
+    long[] span = ring.window(last.toMillis(), now);
+    CardinalitySketch out = empty.copy();
+    ring.forEach(span[0], span[1], out::merge);
+    return out;
+  }
+
+  /** The estimated distinct keys of the window of {@code last} ending at {@code now}. */
+  public double count(Duration last, long now) {
+    return sketchOfLast(last, now).estimate();
+  }
+
+  /** The estimated distinct keys of the window of {@code last} ending at the clock's time. */
+  public double count(Duration last) {
+    return count(last, clock.millis());
+  }
+
+  public long sliceMillis() {
+    return ring.sliceMillis();
+  }
+
+  public int sliceCount() {
+    return ring.slots();
+  }
+
+  /** The newest slice, {@code floor(latest event time / sliceMillis)}. */
+  public long newestSlice() {
+    return ring.newest();
+  }
+
+  /** The memory of the ring's sketches. */
+  public long byteSize() {
+    long[] b = {0};
+    ring.forEachSlot(s -> b[0] += s.byteSize());
+    return b[0];
+  }
+}

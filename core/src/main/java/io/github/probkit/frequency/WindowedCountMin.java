@@ -1,0 +1,118 @@
+package io.github.probkit.frequency;
+
+import static io.github.probkit.internal.Preconditions.checkArgument;
+
+import io.github.probkit.internal.SliceRing;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Frequencies over sliding windows of time ("how often in the last hour"): a ring of count-min
+ * sketches, one per slice of time aligned on the epoch. {@link #sketchOfLast} adds up the counters
+ * of the window's slices into one sketch, which is exactly the sketch of the window's stream: its
+ * estimates are never below the true counts of those slices and exceed them by at most {@code
+ * epsilon} times the window's total with probability {@code 1 - delta}, the underlying sketch's
+ * bound. Slices, not decay: a window then has sharp edges (a count is the window's, not a weighted
+ * past), the same answer for the same events in any order, and merges across processes.
+ *
+ * <p>The window ending at {@code now} counts every slice from the one holding {@code now - last} to
+ * the one holding {@code now}: all of the last {@code last}, plus the part of the oldest slice
+ * before it (at most one slice more). Time comes from the caller; a late event goes to its slice
+ * while that slice is in the ring, and is ignored once it is not.
+ *
+ * <p>Thread safety: one writer at a time, with no concurrent queries (slices are replaced as time
+ * advances).
+ */
+public final class WindowedCountMin {
+  private final CountMinSketch empty;
+  private final SliceRing<CountMinSketch> ring;
+  private final Clock clock;
+
+  private WindowedCountMin(CountMinSketch empty, SliceRing<CountMinSketch> ring, Clock clock) {
+    this.empty = empty;
+    this.ring = ring;
+    this.clock = clock;
+  }
+
+  /**
+   * Windows of up to {@code maxWindow} in slices of {@code slice}, each a copy of the empty sketch
+   * {@code empty} (say {@code CountMinSketch.create(0.001, 0.01)}).
+   */
+  public static WindowedCountMin create(Duration maxWindow, Duration slice, CountMinSketch empty) {
+    return create(maxWindow, slice, empty, Clock.systemUTC());
+  }
+
+  public static WindowedCountMin create(
+      Duration maxWindow, Duration slice, CountMinSketch empty, Clock clock) {
+    int slots = SliceRing.slotsFor(maxWindow.toMillis(), slice.toMillis());
+    checkArgument(empty.totalCount() == 0, "the prototype sketch must be empty");
+    CountMinSketch proto = empty.copy();
+    return new WindowedCountMin(
+        proto,
+        new SliceRing<>(slots, slice.toMillis(), proto::copy),
+        Objects.requireNonNull(clock, "clock"));
+  }
+
+  /** Adds {@code count} occurrences of the item at {@code timeMillis}; false when too late. */
+  public boolean add(CharSequence item, long count, long timeMillis) {
+    CountMinSketch s = ring.at(timeMillis);
+    if (s != null) {
+      s.add(item, count);
+    }
+    return s != null;
+  }
+
+  public boolean add(long item, long count, long timeMillis) {
+    CountMinSketch s = ring.at(timeMillis);
+    if (s != null) {
+      s.add(item, count);
+    }
+    return s != null;
+  }
+
+  /** Adds one occurrence at the clock's time. */
+  public boolean add(CharSequence item) {
+    return add(item, 1, clock.millis());
+  }
+
+  public void advanceTo(long timeMillis) {
+    ring.advanceTo(timeMillis);
+  }
+
+  /** The sketch of the window of {@code last} ending at {@code now} (a new sketch). */
+  public CountMinSketch sketchOfLast(Duration last, long now) {
+    long[] span = ring.window(last.toMillis(), now);
+    CountMinSketch out = empty.copy();
+    ring.forEach(span[0], span[1], out::merge);
+    return out;
+  }
+
+  /**
+   * The item's estimated count in the window of {@code last} ending at {@code now}: the sum of its
+   * slices' estimates. Each is at least the slice's true count, so the sum is never below the
+   * window's; and a sum of minima is at most the minimum of sums, so it is never above the estimate
+   * of {@link #sketchOfLast} either, and keeps its bound.
+   */
+  public long estimate(CharSequence item, Duration last, long now) {
+    long[] span = ring.window(last.toMillis(), now);
+    long[] sum = {0};
+    ring.forEach(span[0], span[1], s -> sum[0] += s.estimate(item));
+    return sum[0];
+  }
+
+  public long estimate(long item, Duration last, long now) {
+    long[] span = ring.window(last.toMillis(), now);
+    long[] sum = {0};
+    ring.forEach(span[0], span[1], s -> sum[0] += s.estimate(item));
+    return sum[0];
+  }
+
+  public long sliceMillis() {
+    return ring.sliceMillis();
+  }
+
+  public int sliceCount() {
+    return ring.slots();
+  }
+}

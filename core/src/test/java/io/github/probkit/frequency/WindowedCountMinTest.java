@@ -1,0 +1,76 @@
+package io.github.probkit.frequency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.probkit.testing.Binomial;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Windowed frequencies against exact counts over the same slices: a Zipf-like stream over six hours
+ * whose popular items change every hour, with late events; at several moments, for the last 10 min,
+ * 1 h and 5 h, every item's estimate is at least its exact count, above it by more than epsilon
+ * times the window's total for at most the binomial bound of delta of the items, and never above
+ * the window sketch's own estimate.
+ */
+class WindowedCountMinTest {
+  private static final long MINUTE = 60_000L;
+
+  @Test
+  void windowEstimatesAreBoundedByTheExactCountsOfTheSameSlices() {
+    double epsilon = 0.002;
+    double delta = 0.01;
+    WindowedCountMin w =
+        WindowedCountMin.create(
+            Duration.ofHours(5), Duration.ofMinutes(10), CountMinSketch.create(epsilon, delta));
+    SplittableRandom rnd = new SplittableRandom(0xC0_0417L);
+    int n = 300_000;
+    long[] times = new long[n];
+    long[] items = new long[n];
+    long t0 = 1_700_000_000_000L;
+    int checked = 0;
+    int beyond = 0;
+    for (int i = 0; i < n; i++) {
+      long clock = t0 + i * 72L; // six hours
+      times[i] = clock - (rnd.nextInt(20) == 0 ? rnd.nextLong(30 * MINUTE) : 0);
+      long hour = (clock - t0) / (60 * MINUTE);
+      // Zipf-like: rank r with probability about 1 / r, shifted every hour.
+      long rank = (long) Math.floor(Math.exp(rnd.nextDouble() * Math.log(50_000)));
+      items[i] = rank + 1_000_000 * hour;
+      w.add(items[i], 1, times[i]);
+      if (i > 0 && i % 50_000 == 0) {
+        for (Duration last :
+            new Duration[] {Duration.ofMinutes(10), Duration.ofHours(1), Duration.ofHours(5)}) {
+          long from = Math.floorDiv(clock - last.toMillis(), 10 * MINUTE);
+          long to = Math.floorDiv(clock, 10 * MINUTE);
+          Map<Long, Long> exact = new HashMap<>();
+          long total = 0;
+          for (int j = 0; j <= i; j++) {
+            long s = Math.floorDiv(times[j], 10 * MINUTE);
+            if (s >= from && s <= to) {
+              exact.merge(items[j], 1L, Long::sum);
+              total++;
+            }
+          }
+          CountMinSketch window = w.sketchOfLast(last, clock);
+          assertThat(window.totalCount()).isEqualTo(total);
+          for (Map.Entry<Long, Long> e : exact.entrySet()) {
+            if (rnd.nextInt(20) != 0 && e.getValue() < 50) {
+              continue; // every frequent item, and a sample of the rest
+            }
+            long est = w.estimate(e.getKey(), last, clock);
+            assertThat(est).isGreaterThanOrEqualTo(e.getValue());
+            assertThat(est).isLessThanOrEqualTo(window.estimate(e.getKey()));
+            checked++;
+            beyond += est - e.getValue() > epsilon * total ? 1 : 0;
+          }
+        }
+      }
+    }
+    assertThat(checked).isGreaterThan(1_000);
+    assertThat((long) beyond).isLessThanOrEqualTo(Binomial.upper(checked, delta, 0.999));
+  }
+}
