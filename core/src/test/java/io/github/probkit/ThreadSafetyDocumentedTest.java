@@ -33,6 +33,8 @@ class ThreadSafetyDocumentedTest {
               "BlockedBloomFilterTest.concurrentAddsGiveTheSameBitsAsSequentialOnes",
           "ScalableBloomFilter", "ScalableBloomFilterTest.concurrentAddsLoseNothing",
           "BinaryFuseFilter", "BinaryFuseFilterTest.concurrentQueriesGiveTheSerialAnswers",
+          "AgePartitionedBloomFilter",
+              "AgePartitionedBloomFilterTest.concurrentQueriesGiveTheSerialAnswers",
           "CountMinSketch",
               "CountMinSketchTest.concurrentAddsLoseNoCount, concurrentMergesAndAddsLoseNoCount,"
                   + " writeToDuringConcurrentAddsWritesAValidSketch");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Binomial;
+import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -423,5 +424,36 @@ class AgePartitionedBloomFilterTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     f.writeTo(out);
     return out.toByteArray();
+  }
+
+  /**
+   * The Javadoc's claim: queries alone may run from many threads, each giving the serial answers.
+   */
+  @Test
+  void concurrentQueriesGiveTheSerialAnswers() throws Exception {
+    int window = 20_000;
+    AgePartitionedBloomFilter f = AgePartitionedBloomFilter.create(window, 0.01);
+    for (long key = 0; key < 3L * window; key++) {
+      f.add(key);
+    }
+    int probes = 50_000;
+    boolean[] serial = new boolean[probes];
+    for (int i = 0; i < probes; i++) {
+      serial[i] = f.mightContain(1_000_000L + i);
+    }
+    Threads.run(
+        Threads.COUNT,
+        t -> {
+          for (long key = 2L * window; key < 3L * window; key++) {
+            if (!f.mightContain(key)) {
+              throw new AssertionError(key + " added within the window reads absent");
+            }
+          }
+          for (int i = 0; i < probes; i++) {
+            if (f.mightContain(1_000_000L + i) != serial[i]) {
+              throw new AssertionError("thread " + t + " answered differently for " + i);
+            }
+          }
+        });
   }
 }
