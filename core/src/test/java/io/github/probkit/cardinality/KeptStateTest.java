@@ -75,7 +75,7 @@ class KeptStateTest {
   @ParameterizedTest
   @EnumSource(Kind.class)
   void everyKeptSummaryIsTheOneRecomputedFromTheRegisters(Kind kind) throws IOException {
-    for (long seed = 0; seed < 60; seed++) {
+    for (long seed = 0; seed < 30; seed++) {
       SplittableRandom r = new SplittableRandom(0x6b657074L * 31 + seed);
       List<Tracked> pool = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
@@ -93,7 +93,7 @@ class KeptStateTest {
           case 1:
             {
               // Small and large runs: HLL's sparse form, its growth and its switch to dense.
-              int n = r.nextInt(3) == 0 ? r.nextInt(20_000) : r.nextInt(200);
+              int n = r.nextInt(3) == 0 ? r.nextInt(12_000) : r.nextInt(200);
               for (int j = 0; j < n; j++) {
                 long h = nextHash(r);
                 t.sketch.addHash(h);
