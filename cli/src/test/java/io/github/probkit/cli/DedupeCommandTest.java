@@ -122,6 +122,28 @@ class DedupeCommandTest {
     assertThat(dropped).as("the filter is a filter: some new lines do collide").isPositive();
   }
 
+  /**
+   * The growing filter is sized by --fpp as the sized one is: a Bloom layer takes -ln(p) / ln(2)^2
+   * bits per key, 4 times as many at 0.0001 as at 0.1 (3.3 times when the first layer gets half of
+   * P); a filter that ignored --fpp would be the same size at both.
+   */
+  @Test
+  void aGrowingFilterIsSizedByFpp() {
+    double loose = growingFilterKiB("0.1");
+    double tight = growingFilterKiB("0.0001");
+    assertThat(tight).as("KiB at 0.0001 against %s at 0.1", loose).isGreaterThan(2.5 * loose);
+  }
+
+  private static double growingFilterKiB(String fpp) {
+    Cli r = Cli.runWithInput("a\nb\na\n", "dedupe", "--fpp", fpp);
+    assertThat(r.exit).isZero();
+    assertThat(r.out).isEqualTo("a\nb\n");
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("in a filter of ([0-9.]+) (KiB|MiB)").matcher(r.err);
+    assertThat(m.find()).as(r.err).isTrue();
+    return Double.parseDouble(m.group(1)) * (m.group(2).equals("MiB") ? 1024 : 1);
+  }
+
   @Test
   void aFilterSizedTooSmallSaysSo() {
     List<String> lines = stream(10_000, 0x51ee5L);
