@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.Concurrency;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.internal.Batch;
+import io.github.probkit.internal.BatchPasses;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -93,7 +93,7 @@ class CollectorsAgreeTest {
       }
       System.out.println(
           "aligned="
-              + Batch.largeArraysAligned()
+              + BatchPasses.largeArraysAligned()
               + " bytes="
               + HexFormat.of().formatHex(bytes.digest())
               + " answers="
