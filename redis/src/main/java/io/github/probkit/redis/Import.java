@@ -168,8 +168,7 @@ final class Import {
               List<Segment> segments = segments(name, m, layers);
               for (int i = 0; i < segments.size(); i++) {
                 Segment seg = segments.get(i);
-                RedisStructure.presize(
-                    store, name, m, seg.key(), seg.length(), !scalable || i > 0);
+                RedisStructure.presize(store, name, m, seg.key(), seg.length(), !scalable || i > 0);
               }
               boolean swap = type == StructureType.COUNT_MIN_SKETCH;
               try (Segments out =
