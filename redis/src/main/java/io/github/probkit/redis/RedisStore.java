@@ -5,19 +5,18 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLException;
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
@@ -42,9 +41,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * once (each batch borrows its own connection).
  */
 public final class RedisStore implements AutoCloseable {
-  private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
-  private static final int SOCKET_TIMEOUT_MILLIS = 10_000;
-  private static final int MAX_ATTEMPTS = 4;
+  /** Where the command line takes a password not given in the URI from. */
+  private static final String PASSWORD_ENV = "PROBKIT_REDIS_PASSWORD";
+
   private static final SecureRandom IDS = new SecureRandom();
 
   private static final String CLAIM =
@@ -54,39 +53,98 @@ public final class RedisStore implements AutoCloseable {
 
   private final UnifiedJedis jedis;
   private final String server;
+  private final RedisSettings settings;
+
+  /** Where the password came from, for an authentication failure's message; null: none given. */
+  private final String passwordFrom;
+
   private volatile int batchSize = 1000;
 
   /** How long opening waits for a structure another client is still creating or importing. */
   volatile long creatingWaitMillis = 30_000;
 
-  private RedisStore(UnifiedJedis jedis, String server) {
+  private RedisStore(
+      UnifiedJedis jedis, String server, RedisSettings settings, String passwordFrom) {
     this.jedis = jedis;
     this.server = server;
+    this.settings = settings;
+    this.passwordFrom = passwordFrom;
   }
 
   /**
-   * Connects to {@code redis://[user[:password]@]host[:port][/db]} ({@code rediss://} for TLS; port
-   * 6379, database 0 by default). A password not given in the URI is taken from {@code password}
-   * (may be null: no authentication).
+   * Connects to the server, cluster or Sentinel group that {@code uri} names ({@link RedisEndpoint}
+   * gives the forms: {@code redis://}, {@code rediss://}, {@code redis+cluster://}, {@code
+   * redis+sentinel://}; a KEY in the path is ignored here). A password not given in the URI is
+   * taken from {@code password} (may be null: no authentication). The URI's query string ({@code
+   * ?socketTimeout=2s&poolSize=64}) overrides {@code settings}. A URI that makes no sense is an
+   * {@link IllegalArgumentException} naming the bad part.
    */
-  public static RedisStore connect(String uri, String password) {
-    Endpoint e = Endpoint.parse(uri);
-    String pass = e.password != null ? e.password : password;
-    JedisClientConfig config = config(e.user, pass, e.database, e.tls);
-    return new RedisStore(
-        RedisClient.builder()
-            .hostAndPort(new HostAndPort(e.host, e.port))
-            .clientConfig(config)
-            .build(),
-        e.host + ":" + e.port);
+  public static RedisStore connect(String uri, String password, RedisSettings settings) {
+    RedisEndpoint e = RedisEndpoint.parse(uri);
+    RedisSettings s = e.settings(Objects.requireNonNull(settings, "settings"));
+    String pass = e.password() != null ? e.password() : password;
+    String from =
+        e.password() != null
+            ? "the URI's user information"
+            : password != null
+                ? "connect()'s password (the command line's " + PASSWORD_ENV + ")"
+                : null;
+    JedisClientConfig config = config(e.user(), pass, e.database(), e.tls(), s);
+    switch (e.form()) {
+      case STANDALONE:
+        RedisEndpoint.Node n = e.nodes().get(0);
+        return new RedisStore(
+            RedisClient.builder()
+                .hostAndPort(new HostAndPort(n.host(), n.port()))
+                .clientConfig(config)
+                .poolConfig(pool(s))
+                .build(),
+            n.toString(),
+            s,
+            from);
+      case CLUSTER:
+        List<String> nodes = new ArrayList<>();
+        e.nodes().forEach(x -> nodes.add(x.toString()));
+        return cluster(config, nodes, s, from);
+      default:
+        // NOT YET WIRED: at the merge with branch redisfail, return
+        // sentinel(e.master(), <e.nodes() as host:port>, e.user(), pass) here.
+        throw new UnsupportedOperationException(
+            "redis+sentinel:// is parsed but not yet wired to a Sentinel client (master '"
+                + e.master()
+                + "', sentinels "
+                + e.hostPorts()
+                + ")");
+    }
   }
 
+  /** {@link #connect(String, String, RedisSettings)} with the default settings. */
+  public static RedisStore connect(String uri, String password) {
+    return connect(uri, password, RedisSettings.defaults());
+  }
+
+  /**
+   * {@link #connect(String, String, RedisSettings)}, no password but the URI's, default settings.
+   */
   public static RedisStore connect(String uri) {
     return connect(uri, null);
   }
 
-  /** Connects to a Redis Cluster through any of its nodes ({@code host:port}). */
+  /**
+   * Connects to a Redis Cluster through any of its nodes ({@code host:port}), with the default
+   * settings; {@code redis+cluster://} URIs also set them.
+   */
   public static RedisStore cluster(String user, String password, List<String> nodes) {
+    RedisSettings s = RedisSettings.defaults();
+    return cluster(
+        config(user, password, 0, false, s),
+        nodes,
+        s,
+        password == null ? null : "cluster()'s password");
+  }
+
+  private static RedisStore cluster(
+      JedisClientConfig config, List<String> nodes, RedisSettings s, String passwordFrom) {
     Set<HostAndPort> seeds = new HashSet<>();
     for (String n : nodes) {
       seeds.add(HostAndPort.from(n));
@@ -97,29 +155,55 @@ public final class RedisStore implements AutoCloseable {
     return new RedisStore(
         RedisClusterClient.builder()
             .nodes(seeds)
-            .clientConfig(config(user, password, 0, false))
+            .clientConfig(config)
+            .poolConfig(pool(s))
+            .maxAttempts(s.retries() + 1)
             .build(),
-        "cluster " + String.join(",", nodes));
+        "cluster " + String.join(",", nodes),
+        s,
+        passwordFrom);
   }
 
   /**
    * A store over a Jedis client the caller configured (Sentinel, TLS, pools); {@code server} names
-   * it in error messages. Closing the store closes the client.
+   * it in error messages. Closing the store closes the client. Retries follow {@link
+   * RedisSettings#defaults()}.
    */
   public static RedisStore wrap(UnifiedJedis jedis, String server) {
-    return new RedisStore(jedis, server);
+    return new RedisStore(jedis, server, RedisSettings.defaults(), null);
   }
 
-  private static JedisClientConfig config(String user, String password, int database, boolean tls) {
-    return DefaultJedisClientConfig.builder()
-        .user(user)
-        .password(password)
-        .database(database)
-        .ssl(tls)
-        .connectionTimeoutMillis(CONNECT_TIMEOUT_MILLIS)
-        .socketTimeoutMillis(SOCKET_TIMEOUT_MILLIS)
-        .clientName("probkit")
-        .build();
+  private static JedisClientConfig config(
+      String user, String password, int database, boolean tls, RedisSettings s) {
+    DefaultJedisClientConfig.Builder b =
+        DefaultJedisClientConfig.builder()
+            .user(user)
+            .password(password)
+            .database(database)
+            .ssl(tls)
+            .connectionTimeoutMillis((int) s.connectTimeout().toMillis())
+            .socketTimeoutMillis((int) s.socketTimeout().toMillis())
+            .clientName("probkit");
+    if (tls) {
+      b.sslSocketFactory(Tls.socketFactory(s));
+    }
+    return b.build();
+  }
+
+  /**
+   * Up to {@code poolSize} connections per node, all kept when idle: commons-pool's defaults (8, 8
+   * idle) make threads beyond 8 queue, and close and reopen connections under bursts.
+   */
+  private static ConnectionPoolConfig pool(RedisSettings s) {
+    ConnectionPoolConfig c = new ConnectionPoolConfig();
+    c.setMaxTotal(s.poolSize());
+    c.setMaxIdle(s.poolSize());
+    return c;
+  }
+
+  /** The settings this store was connected with. */
+  public RedisSettings settings() {
+    return settings;
   }
 
   /** The server named in messages: {@code host:port}, or {@code cluster} and its seed nodes. */
@@ -252,11 +336,11 @@ public final class RedisStore implements AutoCloseable {
   // ---- metadata
 
   /**
-   * The structure that a URI of the form {@code redis://[user@]host[:port][/db]/KEY} names (KEY,
-   * decoded), or null when it names none; {@link #connect} ignores that part.
+   * The structure that a URI names (its KEY, decoded; see {@link RedisEndpoint}), or null when it
+   * names none; {@link #connect} ignores that part.
    */
   public static String keyOf(String uri) {
-    return Endpoint.parse(uri).rest;
+    return RedisEndpoint.parse(uri).key();
   }
 
   /**
@@ -467,7 +551,7 @@ public final class RedisStore implements AutoCloseable {
         }
         return b;
       } catch (JedisException e) {
-        boolean retry = idempotent && attempt < MAX_ATTEMPTS && transientFailure(e);
+        boolean retry = idempotent && attempt <= settings.retries() && transientFailure(e);
         if (!retry) {
           throw failure(
               what + " of " + (b == null ? 0 : b.keys()) + " keys",
@@ -475,7 +559,8 @@ public final class RedisStore implements AutoCloseable {
               b == null ? 0 : b.acknowledged(),
               before);
         }
-        sleep(100L << (2 * attempt)); // 0.4, 1.6, 6.4 s: long enough for a cluster failover
+        // 0.4, 1.6, 6.4 s, then 6.4 s each: long enough for a cluster failover
+        sleep(Math.min(100L << (2 * attempt), 6_400));
         if (jedis instanceof RedisClusterClient) {
           try {
             ((RedisClusterClient) jedis).refreshClusterTopology();
@@ -499,6 +584,9 @@ public final class RedisStore implements AutoCloseable {
   static volatile Runnable afterSync = () -> {};
 
   private static boolean transientFailure(JedisException e) {
+    if (Tls.find(e) != null) {
+      return false; // a handshake fails the same way again
+    }
     if (e instanceof JedisConnectionException) {
       return true;
     }
@@ -520,8 +608,20 @@ public final class RedisStore implements AutoCloseable {
    */
   RedisStoreException failure(String what, JedisException e, int acknowledged, int before) {
     String m = String.valueOf(e.getMessage());
+    String refused = refusal(e);
     String why;
-    if (e instanceof JedisConnectionException) {
+    SSLException tls = Tls.find(e);
+    if (tls != null) {
+      why = Tls.why(tls, settings);
+    } else if (refused != null) {
+      why = notAllowed(refused);
+    } else if (timedOut(e)) {
+      why =
+          "no reply within the socket timeout of "
+              + settings.socketTimeout().toMillis()
+              + " ms (the server accepted the connection but did not answer; socketTimeout= sets"
+              + " the wait)";
+    } else if (e instanceof JedisConnectionException) {
       why = "unreachable or timed out (" + m + ")";
     } else if (m.startsWith("PROBKIT ")) {
       int script = m.indexOf(" script: ");
@@ -532,8 +632,11 @@ public final class RedisStore implements AutoCloseable {
       why = "a key of this structure holds another Redis type: " + m;
     } else if (m.startsWith("READONLY")) {
       why = "a read-only replica answered (failover?): " + m;
-    } else if (m.startsWith("NOAUTH") || m.startsWith("WRONGPASS") || m.startsWith("NOPERM")) {
-      why = "not allowed: " + m;
+    } else if (m.contains("DB index is out of range")) {
+      why =
+          "the URI's database does not exist on this server ("
+              + m
+              + "); a KEY with a '/' after digits is written with %2F";
     } else {
       why = m;
     }
@@ -550,85 +653,47 @@ public final class RedisStore implements AutoCloseable {
         server, (what.isEmpty() ? "" : what + " failed: ") + why + ack, acknowledged, e);
   }
 
+  /** The NOAUTH, WRONGPASS or NOPERM reply among {@code e}'s causes, or null. */
+  private static String refusal(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = String.valueOf(t.getMessage());
+      if (m.startsWith("NOAUTH") || m.startsWith("WRONGPASS") || m.startsWith("NOPERM")) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  private String notAllowed(String reply) {
+    if (reply.startsWith("NOPERM")) {
+      return "not allowed: " + reply + " (docs/REDIS.md gives the ACL rules a probkit user needs)";
+    }
+    return "authentication failed: "
+        + reply
+        + "; "
+        + (passwordFrom == null
+            ? "no password was given"
+            : "the password came from " + passwordFrom)
+        + ": give it in the URI's user information (redis://USER:PASSWORD@host/KEY,"
+        + " percent-encoded) or, on the command line, in "
+        + PASSWORD_ENV;
+  }
+
+  private static boolean timedOut(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.SocketTimeoutException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static void sleep(long millis) {
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
-    }
-  }
-
-  /** A parsed {@code redis[s]://[user[:password]@]host[:port][/db]}. */
-  static final class Endpoint {
-    final String host;
-    final int port;
-    final String user;
-    final String password;
-    final int database;
-    final boolean tls;
-
-    /** What follows the database in the path (the CLI's key), or null. */
-    final String rest;
-
-    private Endpoint(
-        String host,
-        int port,
-        String user,
-        String password,
-        int database,
-        boolean tls,
-        String rest) {
-      this.host = host;
-      this.port = port;
-      this.user = user;
-      this.password = password;
-      this.database = database;
-      this.tls = tls;
-      this.rest = rest;
-    }
-
-    static Endpoint parse(String uri) {
-      URI u;
-      try {
-        u = new URI(uri);
-      } catch (URISyntaxException e) {
-        throw new IllegalArgumentException(
-            "not a redis URI: '" + uri + "' (" + e.getReason() + ")");
-      }
-      String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
-      if (!scheme.equals("redis") && !scheme.equals("rediss") || u.getHost() == null) {
-        throw new IllegalArgumentException(
-            "redis URI must be redis://[user@]host[:port][/db] or rediss://..., was '" + uri + "'");
-      }
-      String user = null;
-      String password = null;
-      if (u.getRawUserInfo() != null) {
-        String[] parts = u.getRawUserInfo().split(":", 2);
-        user = parts[0].isEmpty() ? null : URLDecoder.decode(parts[0], StandardCharsets.UTF_8);
-        password = parts.length == 2 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : null;
-      }
-      String path = u.getRawPath() == null ? "" : u.getRawPath();
-      int database = 0;
-      String rest = null;
-      if (path.length() > 1) {
-        String[] parts = path.substring(1).split("/", 2);
-        if (parts[0].matches("[0-9]{1,5}")) {
-          database = Integer.parseInt(parts[0]);
-          rest = parts.length == 2 ? parts[1] : null;
-        } else {
-          rest = path.substring(1);
-        }
-      }
-      int port = u.getPort() == -1 ? 6379 : u.getPort();
-      return new Endpoint(
-          u.getHost(),
-          port,
-          user,
-          password,
-          database,
-          scheme.equals("rediss"),
-          rest == null || rest.isEmpty() ? null : URLDecoder.decode(rest, StandardCharsets.UTF_8));
     }
   }
 }
