@@ -81,7 +81,8 @@ public record RedisEndpoint(
     try {
       return parseOrThrow(uri);
     } catch (Bad b) {
-      throw new IllegalArgumentException("bad redis URI '" + masked(uri) + "': " + b.getMessage());
+      throw new IllegalArgumentException(
+          "not a redis URI: '" + masked(uri) + "': " + b.getMessage());
     }
   }
 

@@ -55,6 +55,9 @@ public final class RedisStore implements AutoCloseable {
   private final String server;
   private final RedisSettings settings;
 
+  /** Whether the client came from {@link #wrap}, whose timeouts this class does not know. */
+  private final boolean wrapped;
+
   /** Where the password came from, for an authentication failure's message; null: none given. */
   private final String passwordFrom;
 
@@ -67,8 +70,9 @@ public final class RedisStore implements AutoCloseable {
       UnifiedJedis jedis, String server, RedisSettings settings, String passwordFrom) {
     this.jedis = jedis;
     this.server = server;
-    this.settings = settings;
+    this.settings = settings == null ? RedisSettings.defaults() : settings;
     this.passwordFrom = passwordFrom;
+    this.wrapped = settings == null;
   }
 
   /**
@@ -167,10 +171,10 @@ public final class RedisStore implements AutoCloseable {
   /**
    * A store over a Jedis client the caller configured (Sentinel, TLS, pools); {@code server} names
    * it in error messages. Closing the store closes the client. Retries follow {@link
-   * RedisSettings#defaults()}.
+   * RedisSettings#defaults()}; the client's own configuration decides the rest.
    */
   public static RedisStore wrap(UnifiedJedis jedis, String server) {
-    return new RedisStore(jedis, server, RedisSettings.defaults(), null);
+    return new RedisStore(jedis, server, null, null);
   }
 
   private static JedisClientConfig config(
@@ -617,10 +621,9 @@ public final class RedisStore implements AutoCloseable {
       why = notAllowed(refused);
     } else if (timedOut(e)) {
       why =
-          "no reply within the socket timeout of "
-              + settings.socketTimeout().toMillis()
-              + " ms (the server accepted the connection but did not answer; socketTimeout= sets"
-              + " the wait)";
+          "timed out: no reply within the socket timeout"
+              + (wrapped ? "" : " of " + settings.socketTimeout().toMillis() + " ms")
+              + " (the server accepted the connection but did not answer in time)";
     } else if (e instanceof JedisConnectionException) {
       why = "unreachable or timed out (" + m + ")";
     } else if (m.startsWith("PROBKIT ")) {
@@ -673,10 +676,11 @@ public final class RedisStore implements AutoCloseable {
         + "; "
         + (passwordFrom == null
             ? "no password was given"
-            : "the password came from " + passwordFrom)
-        + ": give it in the URI's user information (redis://USER:PASSWORD@host/KEY,"
-        + " percent-encoded) or, on the command line, in "
-        + PASSWORD_ENV;
+            : "the password was taken from " + passwordFrom)
+        + " (a password is given in the URI's user information, redis://USER:PASSWORD@host/KEY,"
+        + " percent-encoded, or on the command line in "
+        + PASSWORD_ENV
+        + ")";
   }
 
   private static boolean timedOut(Throwable e) {

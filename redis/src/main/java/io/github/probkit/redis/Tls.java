@@ -1,22 +1,31 @@
 package io.github.probkit.redis;
 
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.Principal;
+import java.security.PrivateKey;
 import java.security.cert.CertPathBuilderException;
 import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedKeyManager;
 
 /**
  * TLS for {@code rediss://}: the context from {@link RedisSettings}' stores, a handshake bounded by
@@ -37,17 +46,16 @@ final class Tls {
         tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(load("truststore", s.truststore(), s.truststorePassword()));
       }
-      KeyManagerFactory kmf = null;
+      KeyManager[] keys = {new NoCertificate()};
       if (s.keystore() != null) {
         char[] pw = s.keystorePassword() == null ? new char[0] : s.keystorePassword().toCharArray();
-        kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        KeyManagerFactory kmf =
+            KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(load("keystore", s.keystore(), s.keystorePassword()), pw);
+        keys = kmf.getKeyManagers();
       }
       SSLContext ctx = SSLContext.getInstance("TLS");
-      ctx.init(
-          kmf == null ? null : kmf.getKeyManagers(),
-          tmf == null ? null : tmf.getTrustManagers(),
-          null);
+      ctx.init(keys, tmf == null ? null : tmf.getTrustManagers(), null);
       return new Handshaking(ctx.getSocketFactory(), s);
     } catch (GeneralSecurityException e) {
       throw new IllegalArgumentException("TLS cannot be set up: " + e.getMessage(), e);
@@ -64,6 +72,52 @@ final class Tls {
               : String.valueOf(e.getMessage());
       throw new IllegalArgumentException(
           what + " '" + file + "' cannot be read as a PKCS#12 or JKS store: " + why, e);
+    }
+  }
+
+  /**
+   * No client certificate, noting on the handshaking thread that the server asked for one. In TLS
+   * 1.3 a server that requires one ({@code tls-auth-clients yes}) says so only after the client's
+   * handshake is over, and the client's first write then fails as a broken pipe.
+   */
+  private static final class NoCertificate extends X509ExtendedKeyManager {
+    static final ThreadLocal<Boolean> ASKED = ThreadLocal.withInitial(() -> false);
+
+    @Override
+    public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+      ASKED.set(true);
+      return null;
+    }
+
+    @Override
+    public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine engine) {
+      ASKED.set(true);
+      return null;
+    }
+
+    @Override
+    public String[] getClientAliases(String keyType, Principal[] issuers) {
+      return null;
+    }
+
+    @Override
+    public String[] getServerAliases(String keyType, Principal[] issuers) {
+      return null;
+    }
+
+    @Override
+    public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+      return null;
+    }
+
+    @Override
+    public X509Certificate[] getCertificateChain(String alias) {
+      return null;
+    }
+
+    @Override
+    public PrivateKey getPrivateKey(String alias) {
+      return null;
     }
   }
 
@@ -101,7 +155,9 @@ final class Tls {
             + ")";
       }
     }
-    if (m.contains("certificate_required") || m.contains("bad_certificate")) {
+    if (m.startsWith("no client certificate")
+        || m.contains("certificate_required")
+        || m.contains("bad_certificate")) {
       return "TLS handshake failed: the server refused "
           + (s.keystore() == null
               ? "to go on without a client certificate (give one in keystore=FILE)"
@@ -142,7 +198,11 @@ final class Tls {
       ssl.setSSLParameters(p);
       try {
         ssl.setSoTimeout(handshakeMillis);
+        NoCertificate.ASKED.set(false);
         ssl.startHandshake();
+        if (NoCertificate.ASKED.get()) {
+          ping(ssl);
+        }
         ssl.setSoTimeout(socketMillis);
         return ssl;
       } catch (SocketTimeoutException e) {
@@ -161,6 +221,33 @@ final class Tls {
       } catch (IOException e) {
         ssl.close();
         throw e;
+      }
+    }
+
+    /**
+     * One inline {@code PING} and its one-line reply (PONG, or NOAUTH before authentication), so
+     * that a server refusing to go on without a client certificate says so now.
+     */
+    private static void ping(SSLSocket ssl) throws IOException {
+      try {
+        ssl.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+        ssl.getOutputStream().flush();
+        InputStream in = ssl.getInputStream();
+        int b;
+        while ((b = in.read()) != '\n') {
+          if (b < 0) {
+            throw new EOFException("connection closed");
+          }
+        }
+      } catch (IOException e) {
+        SSLHandshakeException t =
+            new SSLHandshakeException(
+                "no client certificate was given, which the server asked for, and it closed the"
+                    + " connection ("
+                    + e.getMessage()
+                    + ")");
+        t.initCause(e);
+        throw t;
       }
     }
 
