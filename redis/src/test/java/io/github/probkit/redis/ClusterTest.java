@@ -37,6 +37,29 @@ class ClusterTest {
     }
   }
 
+  @Test
+  void aClusterUriConnectsThroughItsNodes() {
+    String uri =
+        "redis+cluster://" + String.join(",", cluster.hostPorts()) + "/uri-spread?poolSize=4";
+    List<Object> keys = StoreTest.keys("u:", 2_000);
+    try (RedisStore s = RedisStore.connect(uri)) {
+      assertThat(s.server()).isEqualTo("cluster " + String.join(",", cluster.hostPorts()));
+      assertThat(s.settings().poolSize()).isEqualTo(4);
+      RedisBloomFilter f =
+          RedisBloomFilter.create(
+              s,
+              RedisStore.keyOf(uri),
+              10_000,
+              0.01,
+              RedisOptions.defaults().layout(Layout.SPREAD).shards(6));
+      f.addAll(keys);
+    }
+    RedisBloomFilter seen = RedisBloomFilter.open(store, "uri-spread");
+    assertThat(seen.mightContainAll(keys)).containsOnly(true);
+    assertThat(cluster.keysPerNode()).allMatch(n -> n > 0);
+    store.delete("uri-spread");
+  }
+
   /**
    * A spread filter's shards live on other nodes than its metadata; the guard sits in each shard,
    * so a handle opened before a delete and re-create fails there too, writing nothing.
