@@ -99,8 +99,7 @@ public final class RedisSettings {
 
   /**
    * How many times an idempotent batch is sent again after a lost connection, a timeout or a
-   * failover, in [0, 10]; waits of 0.4, 1.6, then 6.4 s between attempts (a cluster also passes
-   * this to Jedis, for its single commands).
+   * failover, in [0, 10]; waits of 0.4, 1.6, then 6.4 s between attempts.
    */
   public RedisSettings retries(int retries) {
     if (retries < 0 || retries > 10) {

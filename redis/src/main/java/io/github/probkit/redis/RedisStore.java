@@ -107,10 +107,10 @@ public final class RedisStore implements AutoCloseable {
             s,
             from);
       case CLUSTER:
-        List<String> nodes = new ArrayList<>();
-        e.nodes().forEach(x -> nodes.add(x.toString()));
-        return cluster(config, nodes, s, from);
-      default:
+        Set<HostAndPort> seeds = new HashSet<>();
+        e.nodes().forEach(x -> seeds.add(new HostAndPort(x.host(), x.port())));
+        return cluster(config, seeds, e.hostPorts(), s, from);
+      default: // SENTINEL
         // NOT YET WIRED: at the merge with branch redisfail, return
         // sentinel(e.master(), <e.nodes() as host:port>, e.user(), pass) here.
         throw new UnsupportedOperationException(
@@ -139,31 +139,31 @@ public final class RedisStore implements AutoCloseable {
    * settings; {@code redis+cluster://} URIs also set them.
    */
   public static RedisStore cluster(String user, String password, List<String> nodes) {
+    Set<HostAndPort> seeds = new HashSet<>();
+    for (String n : nodes) {
+      seeds.add(HostAndPort.from(n));
+    }
     RedisSettings s = RedisSettings.defaults();
     return cluster(
         config(user, password, 0, false, s),
-        nodes,
+        seeds,
+        String.join(",", nodes),
         s,
         password == null ? null : "cluster()'s password");
   }
 
   private static RedisStore cluster(
-      JedisClientConfig config, List<String> nodes, RedisSettings s, String passwordFrom) {
-    Set<HostAndPort> seeds = new HashSet<>();
-    for (String n : nodes) {
-      seeds.add(HostAndPort.from(n));
-    }
+      JedisClientConfig config,
+      Set<HostAndPort> seeds,
+      String names,
+      RedisSettings s,
+      String passwordFrom) {
     if (seeds.isEmpty()) {
       throw new IllegalArgumentException("a cluster needs at least one node, was none");
     }
     return new RedisStore(
-        RedisClusterClient.builder()
-            .nodes(seeds)
-            .clientConfig(config)
-            .poolConfig(pool(s))
-            .maxAttempts(s.retries() + 1)
-            .build(),
-        "cluster " + String.join(",", nodes),
+        RedisClusterClient.builder().nodes(seeds).clientConfig(config).poolConfig(pool(s)).build(),
+        "cluster " + names,
         s,
         passwordFrom);
   }
