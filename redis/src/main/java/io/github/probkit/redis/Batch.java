@@ -13,6 +13,7 @@ import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.args.Rawable;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * The commands of one pipelined round trip, grouped by the key of the batch they serve, so that
@@ -38,9 +39,55 @@ final class Batch {
 
   private int keys;
 
-  Batch(AbstractPipeline pipe, RedisStructure structure) {
+  /** The replicas that must confirm each write (0: none), within waitMillis. */
+  private final int replicas;
+
+  private final long waitMillis;
+  private final List<Response<Long>> waits = new ArrayList<>();
+  private int writes;
+
+  Batch(AbstractPipeline pipe, RedisStructure structure, int replicas, long waitMillis) {
     this.pipe = pipe;
     this.structure = structure;
+    this.replicas = replicas;
+    this.waitMillis = waitMillis;
+  }
+
+  /** Queues a script that writes, with a {@code WAIT} after it on its node when asked for. */
+  Response<Object> eval(byte[] script, List<byte[]> keys, List<byte[]> args) {
+    Response<Object> r = pipe.eval(script, keys, args);
+    wrote(keys.get(0));
+    return add(r);
+  }
+
+  private void wrote(byte[] key) {
+    writes++;
+    if (replicas > 0) {
+      waits.add(pipe.waitReplicas(key, replicas, waitMillis));
+    }
+  }
+
+  /** The commands of the batch that write: scripts, each atomic. */
+  int writes() {
+    return writes;
+  }
+
+  /** After the round trip: null, or how a write's {@code WAIT} fell short. */
+  String unreplicated() {
+    for (Response<Long> w : waits) {
+      long got = w.get();
+      if (got < replicas) {
+        return "confirmed by "
+            + got
+            + " of "
+            + replicas
+            + (replicas == 1 ? " replica" : " replicas")
+            + " within "
+            + waitMillis
+            + " ms";
+      }
+    }
+    return null;
   }
 
   <T> Response<T> add(Response<T> r) {
@@ -116,6 +163,7 @@ final class Batch {
       eval.add(Arg.of(g)).add(new Arg(RedisStructure.bytes(structure.meta.id)));
       Response<Object> reply =
           pipe.executeCommand(new CommandObject<>(eval, BuilderFactory.RAW_OBJECT));
+      wrote(keyList.get(0));
       for (Pending p : group) {
         p.script = reply;
       }
@@ -225,6 +273,20 @@ final class Batch {
    */
   List<Response<?>> of(int k) {
     return responses.subList(k == 0 ? 0 : ends[k - 1], ends[k]);
+  }
+
+  /**
+   * Throws the error reply of key {@code k}'s commands; a reply that never came (a cluster pipeline
+   * leaves a dead node's replies unset) as the lost connection it is.
+   */
+  void throwReplyOf(int k) {
+    for (Response<?> r : of(k)) {
+      try {
+        r.get();
+      } catch (IllegalStateException noReply) {
+        throw new JedisConnectionException("no reply (connection to the node lost)", noReply);
+      }
+    }
   }
 
   /** The keys, from the first, whose every command has a reply that is not an error. */

@@ -191,6 +191,7 @@ public final class RedisBloomFilter extends RedisStructure {
               what,
               true,
               from,
+              to - from,
               bt -> {
                 for (int i = first; i < to; i++) {
                   queue(bt, keys.get(i), set, pos, shard);
@@ -316,7 +317,7 @@ public final class RedisBloomFilter extends RedisStructure {
     for (int i = 0; i < shardKeys.length; i++) {
       byte[] s = shardKeys[i];
       long end = payloadBytes(i) - 1; // not the id that ends the shard
-      sum += store.call(() -> store.jedis().bitcount(s, 0, end));
+      sum += store.read(() -> store.jedis().bitcount(s, 0, end));
     }
     return sum;
   }

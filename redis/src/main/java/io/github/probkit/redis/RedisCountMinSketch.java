@@ -29,10 +29,11 @@ import redis.clients.jedis.Response;
  * two exact 32-bit halves (Lua numbers are doubles). The total N is the sum of row 0 (standard) or
  * kept in {@code {name}:total} (conservative). Every shard lives in one hash slot.
  *
- * <p>An add is not idempotent: it is not retried after a lost connection, and the error says how
- * many items of the batch were acknowledged. Adding them again after such an error counts twice
- * those that had been applied: the estimates stay upper bounds of the true counts (count-min never
- * underestimates), larger by those items, and so does the total.
+ * <p>An add is not idempotent: it is sent again only when Redis refused it or its connection never
+ * opened, never after a lost reply, and the error says how many items of the batch were
+ * acknowledged. Adding them again after such an error counts twice those that had been applied: the
+ * estimates stay upper bounds of the true counts (count-min never underestimates), larger by those
+ * items, and so does the total.
  *
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
@@ -209,6 +210,7 @@ public final class RedisCountMinSketch extends RedisStructure {
           "add",
           false,
           from,
+          to - from,
           bt -> {
             for (int i = first; i < to; i++) {
               if (counts[i] != 0) {
@@ -252,6 +254,7 @@ public final class RedisCountMinSketch extends RedisStructure {
               "estimate",
               true,
               from,
+              to - from,
               bt -> {
                 for (int i = first; i < to; i++) {
                   byte[] item = ks.get(i);
@@ -307,7 +310,7 @@ public final class RedisCountMinSketch extends RedisStructure {
     List<byte[]> keys = new ArrayList<>(List.of(shardKeys));
     keys.add(totalKey);
     List<byte[]> args = guard(new ArrayList<>(), 1, 0, meta.shards);
-    List<?> got = (List<?>) store.call(() -> store.jedis().eval(Scripts.SNAPSHOT, keys, args));
+    List<?> got = (List<?>) store.read(() -> store.jedis().eval(Scripts.SNAPSHOT, keys, args));
     byte[][] out = new byte[got.size()][];
     for (int i = 0; i < out.length; i++) {
       out[i] = got.get(i) instanceof byte[] ? (byte[]) got.get(i) : null;
@@ -388,6 +391,7 @@ public final class RedisCountMinSketch extends RedisStructure {
           "merge",
           false,
           0,
+          1,
           bt -> {
             queue(
                 bt,

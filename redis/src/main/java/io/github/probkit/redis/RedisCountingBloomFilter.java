@@ -20,9 +20,10 @@ import redis.clients.jedis.Response;
  * counter underflows, however many clients run at once or die. An add to a filter of one shard is
  * one {@code BITFIELD} per key; removes, and adds to a filter of several shards, run in a Lua
  * script, one call per batch. So every shard lives in one hash slot ({@link Layout#SLOT}). Queries
- * read the counters with {@code BITFIELD_RO}. Adds and removes are not idempotent and are not
- * retried: after a failure, the error says how many keys of the batch were acknowledged (for a
- * script, all or none); the others may or may not be applied, each whole or not at all.
+ * read the counters with {@code BITFIELD_RO}. Adds and removes are not idempotent: a batch is sent
+ * again only when Redis refused it or its connection never opened, never after a lost reply
+ * (RedisStore#run); then the error says how many keys of the batch were acknowledged (all or none:
+ * the batch is one script), and the others may or may not be applied.
  *
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
@@ -139,6 +140,7 @@ public final class RedisCountingBloomFilter extends RedisStructure {
               "add",
               false,
               from,
+              to - from,
               bt -> {
                 for (int i = first; i < to; i++) {
                   cells(keys.get(i), shard, off);
@@ -210,6 +212,7 @@ public final class RedisCountingBloomFilter extends RedisStructure {
               "query",
               true,
               from,
+              to - from,
               bt -> {
                 for (int i = first; i < to; i++) {
                   cells(ks.get(i), shard, off);

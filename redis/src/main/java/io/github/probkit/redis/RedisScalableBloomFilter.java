@@ -236,6 +236,7 @@ public final class RedisScalableBloomFilter extends RedisStructure {
               "query",
               true,
               from,
+              to - from,
               bt -> {
                 for (int i = first; i < to; i++) {
                   byte[] k = ks.get(i);
@@ -280,7 +281,7 @@ public final class RedisScalableBloomFilter extends RedisStructure {
 
   /** The number of layers now. */
   public int layerCount() {
-    return (int) (store.call(() -> store.jedis().strlen(countsKey)) / 8);
+    return (int) (store.read(() -> store.jedis().strlen(countsKey)) / 8);
   }
 
   /**
@@ -293,7 +294,7 @@ public final class RedisScalableBloomFilter extends RedisStructure {
     keys.add(countsKey);
     keys.addAll(List.of(shardKeys));
     List<byte[]> args = guard(new ArrayList<>(), 2, 0, 1);
-    List<?> got = (List<?>) store.call(() -> store.jedis().eval(Scripts.SNAPSHOT, keys, args));
+    List<?> got = (List<?>) store.read(() -> store.jedis().eval(Scripts.SNAPSHOT, keys, args));
     byte[] counts = got.get(0) instanceof byte[] ? (byte[]) got.get(0) : null;
     checkLength(
         countsKey, counts, counts == null ? 8 : Math.max(8, counts.length - counts.length % 8));

@@ -5,9 +5,12 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,7 +25,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.Response;
+import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -62,6 +65,8 @@ public final class RedisStore implements AutoCloseable {
   private final String passwordFrom;
 
   private volatile int batchSize = 1000;
+  private volatile int replicasToWait;
+  private volatile long waitMillis;
 
   /** How long opening waits for a structure another client is still creating or importing. */
   volatile long creatingWaitMillis = 30_000;
@@ -111,14 +116,9 @@ public final class RedisStore implements AutoCloseable {
         e.nodes().forEach(x -> seeds.add(new HostAndPort(x.host(), x.port())));
         return cluster(config, seeds, e.hostPorts(), s, from);
       default: // SENTINEL
-        // NOT YET WIRED: at the merge with branch redisfail, return
-        // sentinel(e.master(), <e.nodes() as host:port>, e.user(), pass) here.
-        throw new UnsupportedOperationException(
-            "redis+sentinel:// is parsed but not yet wired to a Sentinel client (master '"
-                + e.master()
-                + "', sentinels "
-                + e.hostPorts()
-                + ")");
+        Set<HostAndPort> sentinels = new LinkedHashSet<>();
+        e.nodes().forEach(x -> sentinels.add(new HostAndPort(x.host(), x.port())));
+        return sentinel(e.master(), sentinels, e.hostPorts(), config, s, from);
     }
   }
 
@@ -166,6 +166,60 @@ public final class RedisStore implements AutoCloseable {
         "cluster " + names,
         s,
         passwordFrom);
+  }
+
+  /**
+   * Connects to the master that the Sentinels at {@code sentinelHostPorts} ({@code host:port}) know
+   * as {@code masterName}, following it through failovers. {@code user} and {@code password} (may
+   * be null) authenticate to the master and its replicas; the Sentinels are asked without
+   * credentials. Writes wait for one replica, at most 1 s ({@link #waitForReplicas}): see
+   * docs/REDIS.md, Sentinel, for what that protects and what it does not.
+   */
+  public static RedisStore sentinel(
+      String masterName, List<String> sentinelHostPorts, String user, String password) {
+    Set<HostAndPort> sentinels = new LinkedHashSet<>();
+    for (String n : sentinelHostPorts) {
+      sentinels.add(HostAndPort.from(n));
+    }
+    RedisSettings s = RedisSettings.defaults();
+    return sentinel(
+        masterName,
+        sentinels,
+        String.join(",", sentinelHostPorts),
+        config(user, password, 0, false, s),
+        s,
+        password == null ? null : "sentinel()'s password");
+  }
+
+  private static RedisStore sentinel(
+      String masterName,
+      Set<HostAndPort> sentinels,
+      String named,
+      JedisClientConfig config,
+      RedisSettings s,
+      String passwordFrom) {
+    if (masterName == null || masterName.isEmpty()) {
+      throw new IllegalArgumentException("a Sentinel store needs a master name, was none");
+    }
+    if (sentinels.isEmpty()) {
+      throw new IllegalArgumentException("a Sentinel store needs at least one Sentinel, was none");
+    }
+    String server = "sentinel " + masterName + " via " + named;
+    RedisSentinelClient client;
+    try {
+      client =
+          RedisSentinelClient.builder()
+              .masterName(masterName)
+              .sentinels(sentinels)
+              .clientConfig(config)
+              .sentinelClientConfig(config(null, null, 0, false, s))
+              .build();
+    } catch (JedisException e) {
+      throw new RedisStoreException(
+          server, "no Sentinel named a master '" + masterName + "': " + e.getMessage(), -1, e);
+    }
+    return new RedisStore(client, server, s, passwordFrom)
+        .waitForReplicas(1, Duration.ofSeconds(1));
   }
 
   /**
@@ -229,6 +283,32 @@ public final class RedisStore implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Makes every batch that writes (adds, removes, merges) acknowledged only once {@code replicas}
+   * replicas have it, waiting at most {@code timeout} ({@code WAIT} in the batch's round trip, on
+   * each node it wrote to); 0 replicas turns it off. Default: 0, and 1 replica within 1 s for
+   * {@link #sentinel}. A batch that fewer replicas confirmed is not acknowledged: an idempotent one
+   * is sent again, another fails (docs/REDIS.md, Batches, atomicity, retries).
+   */
+  public RedisStore waitForReplicas(int replicas, Duration timeout) {
+    if (replicas < 0 || replicas > 64) {
+      throw new IllegalArgumentException("replicas must be in [0, 64], was " + replicas);
+    }
+    long millis = timeout.toMillis();
+    if (replicas > 0 && (millis < 1 || millis > 60_000)) {
+      throw new IllegalArgumentException(
+          "the replicas' timeout must be in [1 ms, 60 s], was " + timeout);
+    }
+    waitMillis = millis;
+    replicasToWait = replicas;
+    return this;
+  }
+
+  /** The replicas each writing batch waits for (0: none). */
+  public int replicasToWait() {
+    return replicasToWait;
+  }
+
   /** The Jedis client, for what this library does not cover. */
   public UnifiedJedis jedis() {
     return jedis;
@@ -244,7 +324,7 @@ public final class RedisStore implements AutoCloseable {
   /** Whether a structure of this name exists (complete or still being created). */
   public boolean exists(String name) {
     checkName(name);
-    return call(() -> jedis.exists(Layout.SLOT.metaKey(name)));
+    return read(() -> jedis.exists(Layout.SLOT.metaKey(name)));
   }
 
   /** Opens the structure of this name, whatever its type; fails when there is none. */
@@ -314,7 +394,7 @@ public final class RedisStore implements AutoCloseable {
       // A scalable filter's layers differ in size: its id sits at the string's end.
       String length =
           meta.type == StructureType.SCALABLE_BLOOM_FILTER
-              ? Long.toString(Math.max(0, call(() -> jedis.strlen(k)) - RedisStructure.ID_BYTES))
+              ? Long.toString(Math.max(0, read(() -> jedis.strlen(k)) - RedisStructure.ID_BYTES))
               : Long.toString(meta.shardLength(i));
       eval(Scripts.DROP_DATA, List.of(k, k), List.of(meta.id, length));
     }
@@ -367,7 +447,7 @@ public final class RedisStore implements AutoCloseable {
   /** The fields of metadata key {@code key} (none when it does not exist). */
   private Map<String, String> metaFields(String key) {
     try {
-      return call(() -> jedis.hgetAll(key));
+      return read(() -> jedis.hgetAll(key));
     } catch (RedisStoreException e) {
       if (e.getCause() instanceof JedisDataException
           && e.getCause().getMessage().startsWith("WRONGTYPE")) {
@@ -376,7 +456,7 @@ public final class RedisStore implements AutoCloseable {
             "key '"
                 + key
                 + "' holds a "
-                + call(() -> jedis.type(key))
+                + read(() -> jedis.type(key))
                 + ", not probkit metadata (a hash)");
       }
       throw e;
@@ -519,25 +599,53 @@ public final class RedisStore implements AutoCloseable {
     try {
       return c.run();
     } catch (JedisException e) {
+      refreshTopology(e);
       throw failure("", e, -1, 0);
     }
   }
 
+  /** Runs one command that writes nothing, retried as batches are (docs/REDIS.md's table). */
+  <T> T read(Call<T> c) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return c.run();
+      } catch (JedisException e) {
+        if (attempt > settings.retries() || !transientFailure(e)) {
+          refreshTopology(e);
+          throw failure("", e, -1, 0);
+        }
+        backOff(attempt);
+        refreshTopology(e);
+      }
+    }
+  }
+
   /**
-   * Runs one pipelined batch: {@code queue} adds each key's commands (calling {@link Batch#endKey}
-   * after each); every command runs in a guarded script (guard.lua), so that a batch against a
-   * structure deleted or re-created meanwhile, or whose strings were evicted, fails before writing.
-   * Idempotent batches are retried, whole, on a lost connection, a timeout or a failover; others
-   * fail with the count of keys acknowledged. {@code before}: the keys of the same call in earlier
-   * batches, all acknowledged (for the message).
+   * Runs one pipelined batch of {@code size} keys: {@code queue} adds each key's commands (calling
+   * {@link Batch#endKey} after each); every command runs in a guarded script (guard.lua), so that a
+   * batch against a structure deleted or re-created meanwhile, or whose strings were evicted, fails
+   * before writing. {@code before}: the keys of the same call in earlier batches, all acknowledged
+   * (for the message).
+   *
+   * <p>A transient failure (lost connection, timeout, failover, too few replicas) is retried, the
+   * topology refreshed first in a cluster, when sending the batch again cannot apply it twice: the
+   * batch is idempotent, or it was certainly not applied (its one write command was refused by an
+   * error reply such as {@code READONLY} or {@code NOREPLICAS}, or its connection never opened).
+   * Otherwise it fails with the count of keys acknowledged.
    */
-  Batch run(RedisStructure s, String what, boolean idempotent, int before, Consumer<Batch> queue) {
+  Batch run(
+      RedisStructure s,
+      String what,
+      boolean idempotent,
+      int before,
+      int size,
+      Consumer<Batch> queue) {
     for (int attempt = 1; ; attempt++) {
       AbstractPipeline pipe = null;
       Batch b = null;
       try {
         pipe = jedis.pipelined();
-        b = new Batch(pipe, s);
+        b = new Batch(pipe, s, replicasToWait, waitMillis);
         b.retried = attempt > 1;
         queue.accept(b);
         b.flush();
@@ -546,32 +654,33 @@ public final class RedisStore implements AutoCloseable {
         String stale = b.failedCheck();
         if (stale != null) {
           throw new RedisStoreException(
-              server,
-              what + " of " + b.keys() + " keys failed: " + stale + "; no answer was given");
+              server, what + " of " + size + " keys failed: " + stale + "; no answer was given");
         }
         int ok = b.acknowledged();
         if (ok < b.keys()) {
-          b.of(ok).forEach(Response::get); // throws the first error reply
+          b.throwReplyOf(ok);
+        }
+        String unreplicated = b.unreplicated();
+        if (unreplicated != null) {
+          throw new NotReplicated(unreplicated);
         }
         return b;
       } catch (JedisException e) {
-        boolean retry = idempotent && attempt <= settings.retries() && transientFailure(e);
+        boolean notApplied =
+            b == null
+                || b.writes() <= 1 && b.acknowledged() == 0 && (refused(e) || neverConnected(e));
+        boolean retry = attempt <= settings.retries() && transientFailure(e) && (idempotent || notApplied);
         if (!retry) {
-          throw failure(
-              what + " of " + (b == null ? 0 : b.keys()) + " keys",
-              e,
-              b == null ? 0 : b.acknowledged(),
-              before);
+          refreshTopology(e); // for the next batch
+          int ok = b == null || e instanceof NotReplicated ? 0 : b.acknowledged();
+          String more =
+              idempotent || notApplied || e instanceof JedisDataException && ok == 0
+                  ? ""
+                  : ", and not sent again, which could apply it twice";
+          throw failure(what + " of " + size + " keys", e, ok, before, more);
         }
-        // 0.4, 1.6, 6.4 s, then 6.4 s each: long enough for a cluster failover
-        sleep(Math.min(100L << (2 * attempt), 6_400));
-        if (jedis instanceof RedisClusterClient) {
-          try {
-            ((RedisClusterClient) jedis).refreshClusterTopology();
-          } catch (JedisException stillDown) {
-            // the next attempt reports it
-          }
-        }
+        backOff(attempt);
+        refreshTopology(e); // once the failover had time to happen
       } finally {
         if (pipe != null) {
           try {
@@ -587,23 +696,79 @@ public final class RedisStore implements AutoCloseable {
   /** Run after each batch's round trip: tests lose its reply there. */
   static volatile Runnable afterSync = () -> {};
 
+  /** 0.4, 1.6, 6.4 s, then 6.4 s each: long enough for a cluster's or Sentinel's failover. */
+  private static void backOff(int attempt) {
+    sleep(Math.min(100L << (2 * Math.min(attempt, 3)), 6_400));
+  }
+
+  /** Asks a cluster for its slot map again after a failure that may mean it changed. */
+  private void refreshTopology(JedisException e) {
+    if (jedis instanceof RedisClusterClient
+        && (e instanceof JedisConnectionException
+            || startsWith(e, "MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN"))) {
+      try {
+        ((RedisClusterClient) jedis).refreshClusterTopology();
+      } catch (JedisException stillDown) {
+        // the next attempt reports it
+      }
+    }
+  }
+
+  /** A batch that its replicas did not all confirm in time ({@link #waitForReplicas}). */
+  static final class NotReplicated extends JedisException {
+    private static final long serialVersionUID = 1L;
+
+    NotReplicated(String message) {
+      super(message);
+    }
+  }
+
   private static boolean transientFailure(JedisException e) {
     if (Tls.find(e) != null) {
       return false; // a handshake fails the same way again
     }
-    if (e instanceof JedisConnectionException) {
-      return true;
-    }
-    String m = String.valueOf(e.getMessage());
-    for (String p :
-        new String[] {
-          "READONLY", "LOADING", "TRYAGAIN", "CLUSTERDOWN", "MOVED", "ASK", "MASTERDOWN"
-        }) {
-      if (m.startsWith(p)) {
+    return e instanceof JedisConnectionException
+        || e instanceof NotReplicated
+        || refused(e)
+        || e.getCause() instanceof java.net.SocketTimeoutException;
+  }
+
+  /**
+   * An error reply by which Redis refused a command without running it: a replica, a server still
+   * loading, a master without its replicas, a slot elsewhere or moving.
+   */
+  private static boolean refused(JedisException e) {
+    return e instanceof JedisDataException
+        && startsWith(
+            e,
+            "READONLY",
+            "NOREPLICAS",
+            "LOADING",
+            "MASTERDOWN",
+            "MOVED",
+            "ASK",
+            "TRYAGAIN",
+            "CLUSTERDOWN");
+  }
+
+  /** A connection that failed to open: nothing was sent on it. */
+  private static boolean neverConnected(JedisException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException) {
         return true;
       }
     }
-    return e.getCause() instanceof java.net.SocketTimeoutException;
+    return false;
+  }
+
+  private static boolean startsWith(JedisException e, String... prefixes) {
+    String m = String.valueOf(e.getMessage());
+    for (String p : prefixes) {
+      if (m.startsWith(p + " ") || m.equals(p)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -611,6 +776,12 @@ public final class RedisStore implements AutoCloseable {
    * before} the keys of the same call in earlier batches.
    */
   RedisStoreException failure(String what, JedisException e, int acknowledged, int before) {
+    return failure(what, e, acknowledged, before, "");
+  }
+
+  /** {@link #failure}, {@code more} appended to the message. */
+  private RedisStoreException failure(
+      String what, JedisException e, int acknowledged, int before, String more) {
     String m = String.valueOf(e.getMessage());
     String refused = refusal(e);
     String why;
@@ -640,6 +811,10 @@ public final class RedisStore implements AutoCloseable {
           "the URI's database does not exist on this server ("
               + m
               + "); a KEY with a '/' after digits is written with %2F";
+    } else if (m.startsWith("NOREPLICAS")) {
+      why = "the master has too few replicas (min-replicas-to-write; failover?): " + m;
+    } else if (e instanceof NotReplicated) {
+      why = "applied by the master but " + m + ", so not acknowledged (a failover may lose it)";
     } else {
       why = m;
     }
@@ -653,7 +828,7 @@ public final class RedisStore implements AutoCloseable {
                     ? ""
                     : " (and the " + before + " keys of the call's earlier batches)");
     return new RedisStoreException(
-        server, (what.isEmpty() ? "" : what + " failed: ") + why + ack, acknowledged, e);
+        server, (what.isEmpty() ? "" : what + " failed: ") + why + more + ack, acknowledged, e);
   }
 
   /** The NOAUTH, WRONGPASS or NOPERM reply among {@code e}'s causes, or null. */

@@ -129,7 +129,7 @@ public abstract class RedisStructure {
     // A script may name the metadata when it shares the key's slot, or on a single server; a
     // spread shard in a cluster lives elsewhere, so there the id is checked just before.
     boolean together = meta.layout == Layout.SLOT || !store.isCluster();
-    if (!together && !meta.id.equals(store.call(() -> store.jedis().hget(metaKey, "id")))) {
+    if (!together && !meta.id.equals(store.read(() -> store.jedis().hget(metaKey, "id")))) {
       throw store.replacedWhileCreating(name);
     }
     List<byte[]> keys = together ? List.of(bytes(key), bytes(metaKey)) : List.of(bytes(key));
@@ -367,8 +367,9 @@ public abstract class RedisStructure {
         what,
         idempotent,
         before,
+        n,
         bt -> {
-          bt.add(bt.pipe.eval(script, keys, args));
+          bt.eval(script, keys, args);
           for (int i = 0; i < n; i++) {
             bt.endKey();
           }
@@ -479,6 +480,7 @@ public abstract class RedisStructure {
         "merge",
         false,
         0,
+        (n + per - 1) / per,
         bt -> {
           for (int from = 0; from < n; from += per) {
             Cmd args = bitfield(s, false).add(OVERFLOW).add(SAT);
@@ -556,7 +558,7 @@ public abstract class RedisStructure {
   public long memoryUsage() {
     long sum = 0;
     for (String k : redisKeys()) {
-      Long m = store.call(() -> store.jedis().memoryUsage(k));
+      Long m = store.read(() -> store.jedis().memoryUsage(k));
       sum += m == null ? 0 : m;
     }
     return sum;
@@ -587,7 +589,7 @@ public abstract class RedisStructure {
     for (long off = 0; off < length; off += CHUNK) {
       long end = Math.min(length, off + CHUNK);
       long from = off;
-      byte[] b = store.call(() -> store.jedis().getrange(key, from, end - 1));
+      byte[] b = store.read(() -> store.jedis().getrange(key, from, end - 1));
       checkLength(key, b, end - from);
       w.writeBytes(b, 0, b.length);
     }

@@ -118,8 +118,8 @@ class EndpointTest {
     assertThat(s.key()).isEqualTo("urls");
     assertThat(RedisEndpoint.parse("redis+sentinel://m@s1/k").user()).isNull();
     assertThatThrownBy(() -> RedisStore.connect("redis+sentinel://m@127.0.0.1:1/k"))
-        .isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("not yet wired");
+        .isInstanceOf(RedisStoreException.class)
+        .hasMessageContaining("no Sentinel named a master 'm'");
   }
 
   @Test

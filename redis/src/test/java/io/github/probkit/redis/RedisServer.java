@@ -94,6 +94,33 @@ public final class RedisServer implements AutoCloseable {
     return s;
   }
 
+  /**
+   * Starts a Sentinel (redis-server --sentinel) that monitors master {@code name} at {@code
+   * masterPort} with a quorum of 2, marking it down after 1 s without an answer.
+   */
+  static RedisServer sentinel(String name, int masterPort) throws IOException {
+    Path binary = requireBinary();
+    Path dir = Files.createTempDirectory("probkit-sentinel-");
+    int port = freePort();
+    Path conf = dir.resolve("sentinel.conf");
+    Files.writeString(
+        conf,
+        String.join(
+            "\n",
+            "port " + port,
+            "bind 127.0.0.1",
+            "dir " + dir,
+            "logfile sentinel.log",
+            "sentinel monitor " + name + " 127.0.0.1 " + masterPort + " 2",
+            "sentinel down-after-milliseconds " + name + " 1000",
+            "sentinel failover-timeout " + name + " 10000",
+            "sentinel parallel-syncs " + name + " 1",
+            ""));
+    RedisServer s = new RedisServer(binary, dir, port, List.of(conf.toString(), "--sentinel"));
+    s.launch();
+    return s;
+  }
+
   /** A free port whose cluster bus port (+10000) is free too. */
   static int freePort() throws IOException {
     for (int attempt = 0; attempt < 100; attempt++) {
@@ -148,7 +175,8 @@ public final class RedisServer implements AutoCloseable {
 
   String log() {
     try {
-      Path l = dir.resolve("redis.log");
+      Path l =
+          dir.resolve(Files.exists(dir.resolve("sentinel.log")) ? "sentinel.log" : "redis.log");
       return Files.exists(l) ? Files.readString(l) : Files.readString(dir.resolve("stdout.log"));
     } catch (IOException e) {
       return e.toString();

@@ -1,0 +1,81 @@
+package io.github.probkit.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/**
+ * Counting and count-min batches, which are not idempotent: sent again after Redis refused them
+ * (nothing applied), never after a lost reply (maybe applied): counted once either way.
+ */
+class ExactlyOnceTest extends WithServer {
+  @AfterEach
+  void noHook() {
+    RedisStore.afterSync = () -> {};
+  }
+
+  @Test
+  void aBatchWhoseReplyIsLostFailsAndIsCountedOnce() {
+    RedisCountMinSketch cms =
+        RedisCountMinSketch.create(store, "lost-cms", 1000, 4, false, RedisOptions.defaults());
+    RedisCountingBloomFilter counting =
+        RedisCountingBloomFilter.create(
+            store, "lost-counting", 1000, 0.01, RedisOptions.defaults());
+    List<Object> keys = StoreTest.keys("k", 100);
+    for (Runnable add : List.<Runnable>of(() -> cms.addAll(keys), () -> counting.addAll(keys))) {
+      // The batch is applied, then its reply is lost, as when a connection drops after the write
+      // (here after Jedis read it, so the message counts it acknowledged).
+      boolean[] lose = {true};
+      RedisStore.afterSync =
+          () -> {
+            if (lose[0]) {
+              lose[0] = false;
+              throw new JedisConnectionException("reply lost");
+            }
+          };
+      assertThatThrownBy(add::run)
+          .isInstanceOf(RedisStoreException.class)
+          .hasMessageContaining("add of 100 keys failed")
+          .hasMessageContaining("not sent again");
+    }
+    assertThat(cms.totalCount()).isEqualTo(100);
+    assertThat(cms.estimateAll(keys)).containsOnly(1L);
+    assertThat(counting.countAll(keys)).containsOnly(1);
+  }
+
+  @Test
+  void aBatchRefusedByAReplicaIsSentAgainAndCountedOnce() throws Exception {
+    RedisCountMinSketch cms =
+        RedisCountMinSketch.create(store, "refused-cms", 1000, 4, false, RedisOptions.defaults());
+    RedisCountingBloomFilter counting =
+        RedisCountingBloomFilter.create(
+            store, "refused-counting", 1000, 0.01, RedisOptions.defaults());
+    List<Object> keys = StoreTest.keys("k", 100);
+    for (Runnable add : List.<Runnable>of(() -> cms.addAll(keys), () -> counting.addAll(keys))) {
+      // A replica of a master that does not answer keeps its data and refuses writes (READONLY)
+      // until it is made a master again, 0.3 s later: a retry 0.4 s after the refusal goes through.
+      try (Jedis j = new Jedis("127.0.0.1", server.port())) {
+        j.replicaof("127.0.0.1", RedisServer.freePort());
+      }
+      Thread promote =
+          new Thread(
+              () -> {
+                RedisServer.sleep(300);
+                try (Jedis j = new Jedis("127.0.0.1", server.port())) {
+                  j.replicaofNoOne();
+                }
+              });
+      promote.start();
+      add.run();
+      promote.join();
+    }
+    assertThat(cms.totalCount()).isEqualTo(100);
+    assertThat(cms.estimateAll(keys)).containsOnly(1L);
+    assertThat(counting.countAll(keys)).containsOnly(1);
+  }
+}
