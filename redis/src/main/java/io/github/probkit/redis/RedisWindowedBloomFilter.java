@@ -326,7 +326,7 @@ public final class RedisWindowedBloomFilter extends RedisStructure {
     boolean[] out = new boolean[ks.size()];
     for (int from = 0; from < ks.size(); from += store.batchSize()) {
       int to = Math.min(ks.size(), from + store.batchSize());
-      List<byte[]> args = new ArrayList<>(head.size() + (to - from) * (k + 1));
+      List<byte[]> args = new ArrayList<>(head.size() + (to - from) * 2);
       args.addAll(head);
       for (int i = from; i < to; i++) {
         byte[] key = ks.get(i);
@@ -334,9 +334,7 @@ public final class RedisWindowedBloomFilter extends RedisStructure {
         long h2 = meta.hash.secondHash(key, 0, key.length, h1);
         long e = Math.floorDiv(timesMillis[i], generationMillis);
         args.add(ascii(e));
-        for (int j = 0; j < k; j++) {
-          args.add(ascii(offset(h1, h2, e - j)));
-        }
+        args.add(offsets(h1, h2, e, k));
       }
       List<?> reply =
           (List<?>) script("add", false, Scripts.WINDOW, scriptKeys, args, from, to - from);
@@ -346,10 +344,17 @@ public final class RedisWindowedBloomFilter extends RedisStructure {
     return out;
   }
 
-  /** The Redis bit offset, in its slot, of the key's bit in the slice of generation {@code gen}. */
-  private long offset(long h1, long h2, long gen) {
-    long s = Math.floorMod(gen, (long) h);
-    return redisBit(DoubleHashing.reduce(h1 + s * h2, sliceBits));
+  /**
+   * The Redis bit offsets, in their slots, of the key's bit in the slices of generations {@code
+   * newest}, {@code newest - 1}, ... ({@code n} of them), as 4 big-endian bytes each (window.lua).
+   */
+  private byte[] offsets(long h1, long h2, long newest, int n) {
+    ByteBuffer b = ByteBuffer.allocate(4 * n);
+    for (int a = 0; a < n; a++) {
+      long s = Math.floorMod(newest - a, (long) h);
+      b.putInt((int) redisBit(DoubleHashing.reduce(h1 + s * h2, sliceBits)));
+    }
+    return b.array();
   }
 
   // ---- querying
@@ -401,15 +406,13 @@ public final class RedisWindowedBloomFilter extends RedisStructure {
         asked = true;
         continue;
       }
-      List<byte[]> args = new ArrayList<>(head.size() + 2 + h1.length * (int) n);
+      List<byte[]> args = new ArrayList<>(head.size() + 2 + h1.length);
       args.addAll(head);
       args.set(1, QUERY);
       args.add(ascii(e0));
       args.add(ascii(n));
       for (int i = 0; i < h1.length; i++) {
-        for (int a = 0; a < n; a++) {
-          args.add(ascii(offset(h1[i], h2[i], e0 - a)));
-        }
+        args.add(offsets(h1[i], h2[i], e0, (int) n));
       }
       List<?> reply =
           (List<?>) script("query", true, Scripts.WINDOW, scriptKeys, args, from, h1.length);

@@ -9,6 +9,8 @@
 --   'query' e0 (the generation the offsets were computed for), n, then per key n offsets, for the
 --           generations e0, e0 - 1, ..., e0 - n + 1. Returns {generation, 1 | 0 per key}, or
 --           {generation} alone when it is no longer e0 (the client computes again).
+--   A key's offsets are one argument of 4 bytes each, big-endian: parsing one argument per offset
+--   cost Redis more than the bits themselves, and a query decodes only the few its walk reads.
 --   'read'  returns {generation or false, then each slot's string or false}.
 --   'put'   slot index, bytes: writes the slot (an import); 'generation' g: sets it (an import).
 local id, op = ARGV[1], ARGV[2]
@@ -22,6 +24,11 @@ local E = tonumber(redis.call('HGET', meta, 'generation'))
 
 local function slot(g)
   return KEYS[2 + g % H]
+end
+
+local function offset(packed, i)
+  local b1, b2, b3, b4 = string.byte(packed, 4 * i + 1, 4 * i + 4)
+  return ((b1 * 256 + b2) * 256 + b3) * 256 + b4
 end
 
 -- A cleared slot at its final size, ended by the id; the TTL only frees a structure no one writes.
@@ -62,13 +69,13 @@ if op == 'add' then
     if E - e <= l then
       redis.call('BITFIELD', slot(e), 'INCRBY', 'i64', bytes * 8, 1)
       for j = 0, k - 1 do
-        if redis.call('SETBIT', slot(e - j), ARGV[i + 1 + j], 1) == 0 then
+        if redis.call('SETBIT', slot(e - j), offset(ARGV[i + 1], j), 1) == 0 then
           changed = 1
         end
       end
     end
     out[#out + 1] = changed
-    i = i + 1 + k
+    i = i + 2
   end
   out[1] = E
   return out
@@ -78,14 +85,15 @@ elseif op == 'query' then
     return {E}
   end
   local out = {E}
-  for base = 8, #ARGV - n, n do
+  for arg = 9, #ARGV do
+    local packed = ARGV[arg]
     -- A run of k set bits among ages [0, n) from e0; a window [start, start + k) is tested from
     -- its oldest end, and a clear bit at age a moves the next window past a (the library's walk).
     local found, start, checked = 0, 0, -1
     while start + k <= n do
       local a = start + k - 1
       while a > checked do
-        if redis.call('GETBIT', slot(e0 - a), ARGV[base + 1 + a]) == 0 then
+        if redis.call('GETBIT', slot(e0 - a), offset(packed, a)) == 0 then
           break
         end
         a = a - 1

@@ -193,6 +193,47 @@ class WindowedBloomFilterTest extends WithServer {
     assertThat(w.maxSkewMillis()).isGreaterThanOrEqualTo(skew.toMillis());
   }
 
+  /**
+   * Every slot carries a TTL once the window has an event; a slot freed by it reads as empty, and
+   * the next add recreates it at its size, so the filter keeps working and exporting.
+   */
+  @Test
+  void slotsExpireAsASafetyNetAndComeBackEmpty() {
+    RedisWindowedBloomFilter w = redis("w-ttl", Duration.ofSeconds(1));
+    long d = w.generationMillis();
+    w.add("a", T0);
+    w.add("b", T0 + 3 * d);
+    List<String> slots = w.redisKeys().subList(1, w.redisKeys().size());
+    assertThat(slots).hasSize(w.slotCount());
+    for (String slot : slots) {
+      assertThat(store.jedis().pttl(slot)).as(slot).isGreaterThan(Duration.ofHours(23).toMillis());
+    }
+    store.jedis().del(slots.toArray(new String[0]));
+    assertThat(w.mightContain("b", T0 + 3 * d)).isFalse();
+    assertThat(w.add("c", T0 + 3 * d)).isTrue();
+    assertThat(w.mightContain("c", T0 + 3 * d)).isTrue();
+    assertThat(w.toFilter().mightContain("c", T0 + 3 * d)).isTrue();
+    for (String slot : slots) {
+      assertThat(store.jedis().strlen(slot)).as(slot).isEqualTo(w.sliceBits() / 8 + 8 + 16);
+    }
+  }
+
+  /** A handle of a filter deleted and created again fails before writing; delete leaves no key. */
+  @Test
+  void aHandleOfADeletedFilterWritesNothing() {
+    RedisWindowedBloomFilter old = redis("w-stale", Duration.ofSeconds(1));
+    old.add("x", T0);
+    List<String> keys = old.redisKeys();
+    assertThat(store.delete("w-stale")).isTrue();
+    assertThat(store.jedis().exists(keys.toArray(new String[0]))).isZero();
+    RedisWindowedBloomFilter fresh = redis("w-stale", Duration.ofSeconds(1));
+    assertThatThrownBy(() -> old.add("y", T0))
+        .isInstanceOf(RedisStoreException.class)
+        .hasMessageContaining("deleted or re-created");
+    assertThat(fresh.generation()).isEqualTo(Long.MIN_VALUE);
+    assertThat(fresh.mightContain("x", T0)).isFalse();
+  }
+
   @Test
   void refusesWhatItCannotKeep() {
     assertThatThrownBy(() -> redis("w-skewed", Duration.ofHours(1)))
