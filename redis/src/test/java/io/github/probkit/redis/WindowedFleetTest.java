@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.math3.distribution.BinomialDistribution;
 import org.junit.jupiter.api.Test;
 
@@ -37,11 +37,11 @@ class WindowedFleetTest extends WithServer {
     // clocks, half an hour behind, still in the generation before, whose oldest slice they need.
     long end = Math.floorDiv(1_700_000_000_000L, d) * d;
     long t0 = end - span;
-    AtomicLong next = new AtomicLong();
     long[] stamped = new long[EVENTS];
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
     List<Future<?>> done = new ArrayList<>();
     for (int w = 0; w < WRITERS; w++) {
+      int writer = w;
       long offset = SKEW.toMillis() * w / (WRITERS - 1) - SKEW.toMillis() / 2;
       done.add(
           pool.submit(
@@ -50,22 +50,21 @@ class WindowedFleetTest extends WithServer {
                   // Each writer "creates" it, as every process of a fleet would.
                   RedisWindowedBloomFilter f =
                       RedisWindowedBloomFilter.create(own, "fleet", WINDOW, EVENTS / 2, FPP, o);
-                  while (true) {
-                    long from = next.getAndAdd(100);
-                    if (from >= EVENTS) {
-                      return null;
+                  // Writer w sends the events w, w + 8, ... in batches of 100: all the writers'
+                  // last events are near the end, the fastest clock's past the last boundary.
+                  List<Object> keys = new ArrayList<>();
+                  long[] times = new long[100];
+                  for (int e = writer; e < EVENTS; e += WRITERS) {
+                    // Event e happens at this true time, stamped by this writer's clock.
+                    times[keys.size()] = t0 + span * e / EVENTS + offset;
+                    stamped[e] = times[keys.size()];
+                    keys.add("user-" + e);
+                    if (keys.size() == times.length || e + WRITERS >= EVENTS) {
+                      f.addAll(keys, Arrays.copyOf(times, keys.size()));
+                      keys.clear();
                     }
-                    List<Object> keys = new ArrayList<>();
-                    long[] times = new long[(int) Math.min(100, EVENTS - from)];
-                    for (int i = 0; i < times.length; i++) {
-                      int e = (int) from + i;
-                      // Event e happens at this true time, stamped by this writer's clock.
-                      times[i] = t0 + span * e / EVENTS + offset;
-                      stamped[e] = times[i];
-                      keys.add("user-" + e);
-                    }
-                    f.addAll(keys, times);
                   }
+                  return null;
                 }
               }));
     }
@@ -75,6 +74,9 @@ class WindowedFleetTest extends WithServer {
     pool.shutdown();
 
     RedisWindowedBloomFilter f = RedisWindowedBloomFilter.open(store, "fleet");
+    assertThat(f.generation())
+        .as("the fastest clocks reached the end's generation")
+        .isEqualTo(end / d);
     // Readers at the true end and at the clocks of the slowest and the fastest writer.
     for (long at : new long[] {end, end - SKEW.toMillis() / 2, end + SKEW.toMillis() / 2}) {
       List<Object> inside = new ArrayList<>();
