@@ -42,14 +42,15 @@ import java.util.Objects;
  * generationMillis)}, {@link RedisOptions#maxSkew}) keep the slices a reader whose clock is behind
  * still needs, and a query reads from its own time's window up to the latest generation. So, while
  * no time passed by any writer is more than {@code maxSkew} ahead of a query's time: a key added at
- * time {@code t} is reported present by every query at time {@code T} with {@code T - t < window}
- * (and {@code T < t}). A query at a time behind the latest generation reads up to {@code grace}
- * more slices than the library, which raises its false-positive rate slightly (docs/REDIS.md).
+ * time {@code t} is reported present by every query at time {@code T} with {@code T - t < window},
+ * a T before t (a key stamped by a faster clock) included. A query at a time behind the latest
+ * generation reads up to {@code grace} more slices than the library, which raises its
+ * false-positive rate slightly (docs/REDIS.md).
  *
- * <p>{@code EXPIRE}: each slot gets a TTL of twice its span in the window, at least a day, from the
- * moment it is cleared for a generation: a safety net that frees the slices of a filter no one
- * writes any more. Rotation, not the TTL, removes what leaves the window; a slot freed by its TTL
- * reads as empty and is recreated by the next add.
+ * <p>{@code EXPIRE}: each slot gets a TTL of {@code 2 (slots + grace)} generations, at least a day,
+ * from the moment it is cleared for a generation (or the first event): a safety net that frees the
+ * slices of a filter no one writes any more. Rotation, not the TTL, removes what leaves the window;
+ * a slot freed by its TTL reads as empty and is recreated by the next add.
  *
  * <p>Only time-based windows are kept: a fleet has no common count of adds.
  *
