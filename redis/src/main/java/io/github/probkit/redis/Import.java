@@ -2,6 +2,7 @@ package io.github.probkit.redis;
 
 import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cardinality.UltraLogLog;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
@@ -129,6 +130,9 @@ final class Import {
           source = out -> out.write(regs, 0, regs.length);
           break;
         }
+      case AGE_PARTITIONED_BLOOM_FILTER:
+        return RedisWindowedBloomFilter.importFrom(
+            store, name, AgePartitionedBloomFilter.readFrom(in), o);
       case SCALABLE_BLOOM_FILTER:
         {
           ScalableBloomFilter f = ScalableBloomFilter.readFrom(in);
@@ -151,7 +155,7 @@ final class Import {
         }
       default:
         throw new IllegalArgumentException(
-            "probkit-redis keeps bloom, blocked, counting, scalable, "
+            "probkit-redis keeps bloom, blocked, counting, scalable, window, "
                 + "count-min, hyperloglog and ultraloglog structures, not "
                 + type.label());
     }

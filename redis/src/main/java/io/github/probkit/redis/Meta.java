@@ -16,7 +16,8 @@ import java.util.Map;
  *
  * <pre>
  *   probkit     1                     the layout version of these fields
- *   type        bloom | blocked | counting | count-min | hyperloglog | ultraloglog | scalable
+ *   type        bloom | blocked | counting | count-min | hyperloglog | ultraloglog | scalable |
+ *               window
  *   state       creating | ready      readers refuse a structure that is not ready
  *   id          16 hex digits         random per creation: a batch notices a delete or re-create
  *   hash, seed  xxh3 | fnv1a, signed decimal
@@ -26,6 +27,7 @@ import java.util.Map;
  *   payload     bytes of the arrays (scalable: of the first layer)
  *   params      hex of the probkit file's parameter bytes (docs/FORMAT.md); the fields that change
  *               (count-min total, scalable layer count) are kept elsewhere and written here as 0 / 1
+ *   generation  window filters only, once an event came: the latest generation any writer reached
  * </pre>
  */
 final class Meta {
@@ -182,7 +184,7 @@ final class Meta {
    * parameters, hashing and layout, or null.
    */
   private String disagreement() {
-    int[] lengths = {28, 28, 28, 17, 15, 10, 32};
+    int[] lengths = {28, 28, 28, 17, 15, 10, 32, 48};
     StructureType[] types = {
       StructureType.BLOOM_FILTER,
       StructureType.BLOCKED_BLOOM_FILTER,
@@ -190,7 +192,8 @@ final class Meta {
       StructureType.COUNT_MIN_SKETCH,
       StructureType.HYPER_LOG_LOG,
       StructureType.ULTRA_LOG_LOG,
-      StructureType.SCALABLE_BLOOM_FILTER
+      StructureType.SCALABLE_BLOOM_FILTER,
+      StructureType.AGE_PARTITIONED_BLOOM_FILTER
     };
     int t = Arrays.asList(types).indexOf(type);
     if (t < 0) {
@@ -222,6 +225,19 @@ final class Meta {
         case HYPER_LOG_LOG:
         case ULTRA_LOG_LOG:
           expected = RedisCardinalitySketch.meta(type, p.get(), o);
+          break;
+        case AGE_PARTITIONED_BLOOM_FILTER:
+          expected =
+              RedisWindowedBloomFilter.meta(
+                  p.getInt(),
+                  p.getInt(),
+                  p.getLong(),
+                  p.getLong(),
+                  p.getLong(),
+                  p.getLong(),
+                  p.getDouble(),
+                  shards,
+                  o);
           break;
         default:
           expected =
@@ -294,6 +310,9 @@ final class Meta {
                 p.getDouble(),
                 p.getInt(),
                 p.getDouble());
+        break;
+      case AGE_PARTITIONED_BLOOM_FILTER:
+        shape = RedisWindowedBloomFilter.shape(p, shards);
         break;
       default:
         shape = type.label();

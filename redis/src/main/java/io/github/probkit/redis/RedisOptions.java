@@ -1,6 +1,7 @@
 package io.github.probkit.redis;
 
 import io.github.probkit.hash.HashStrategy;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -16,19 +17,25 @@ public final class RedisOptions {
    */
   public static final long MAX_SHARD_BYTES = (512L << 20) - 64;
 
+  /** The clock skew a window filter tolerates unless told: what NTP keeps hosts well within. */
+  public static final Duration DEFAULT_MAX_SKEW = Duration.ofSeconds(1);
+
   private static final RedisOptions DEFAULTS =
-      new RedisOptions(HashStrategy.xxh3(), Layout.SLOT, 0, false);
+      new RedisOptions(HashStrategy.xxh3(), Layout.SLOT, 0, false, DEFAULT_MAX_SKEW);
 
   private final HashStrategy hash;
   private final Layout layout;
   private final int shards;
   private final boolean openIfExists;
+  private final Duration maxSkew;
 
-  private RedisOptions(HashStrategy hash, Layout layout, int shards, boolean openIfExists) {
+  private RedisOptions(
+      HashStrategy hash, Layout layout, int shards, boolean openIfExists, Duration maxSkew) {
     this.hash = hash;
     this.layout = layout;
     this.shards = shards;
     this.openIfExists = openIfExists;
+    this.maxSkew = maxSkew;
   }
 
   /** XXH3 with seed 0, {@link Layout#SLOT}, as few shards as the size needs. */
@@ -37,11 +44,13 @@ public final class RedisOptions {
   }
 
   public RedisOptions hash(HashStrategy hash) {
-    return new RedisOptions(Objects.requireNonNull(hash, "hash"), layout, shards, openIfExists);
+    return new RedisOptions(
+        Objects.requireNonNull(hash, "hash"), layout, shards, openIfExists, maxSkew);
   }
 
   public RedisOptions layout(Layout layout) {
-    return new RedisOptions(hash, Objects.requireNonNull(layout, "layout"), shards, openIfExists);
+    return new RedisOptions(
+        hash, Objects.requireNonNull(layout, "layout"), shards, openIfExists, maxSkew);
   }
 
   /**
@@ -52,7 +61,7 @@ public final class RedisOptions {
     if (shards < 1 || shards > 65536) {
       throw new IllegalArgumentException("shards must be in [1, 65536], was " + shards);
     }
-    return new RedisOptions(hash, layout, shards, openIfExists);
+    return new RedisOptions(hash, layout, shards, openIfExists, maxSkew);
   }
 
   /**
@@ -60,7 +69,25 @@ public final class RedisOptions {
    * for (a fleet of processes can all "create" it), instead of failing.
    */
   public RedisOptions openIfExists(boolean open) {
-    return new RedisOptions(hash, layout, shards, open);
+    return new RedisOptions(hash, layout, shards, open, maxSkew);
+  }
+
+  /**
+   * How far apart the clocks of a window filter's writers and readers may be ({@link
+   * RedisWindowedBloomFilter}): it keeps {@code ceil(maxSkew / generation)} more slices, so that a
+   * writer whose clock is ahead never clears a slice a reader whose clock is behind still needs.
+   * Default {@link #DEFAULT_MAX_SKEW}; at most the window.
+   */
+  public RedisOptions maxSkew(Duration maxSkew) {
+    Objects.requireNonNull(maxSkew, "maxSkew");
+    if (maxSkew.isNegative()) {
+      throw new IllegalArgumentException("maxSkew must be >= 0, was " + maxSkew);
+    }
+    return new RedisOptions(hash, layout, shards, openIfExists, maxSkew);
+  }
+
+  public Duration maxSkew() {
+    return maxSkew;
   }
 
   public HashStrategy hash() {

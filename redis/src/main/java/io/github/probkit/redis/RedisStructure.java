@@ -57,6 +57,8 @@ public abstract class RedisStructure {
         return new RedisCardinalitySketch(store, name, meta);
       case SCALABLE_BLOOM_FILTER:
         return new RedisScalableBloomFilter(store, name, meta);
+      case AGE_PARTITIONED_BLOOM_FILTER:
+        return new RedisWindowedBloomFilter(store, name, meta);
       default:
         throw new RedisStoreException(
             store.server(),
