@@ -54,9 +54,6 @@ public final class GuavaBloomFilter {
 
   private static final Hasher128 MURMUR3 = Hashing.murmur3_128();
 
-  /** Longs read at a time before the array grows: a corrupt length allocates no more than this. */
-  private static final int READ_CHUNK = 1 << 16;
-
   private final Strategy strategy;
   private final int hashes;
   private final long[] bits;
@@ -124,18 +121,7 @@ public final class GuavaBloomFilter {
       throw new SketchFormatException(
           "guava BloomFilter: bit array length is " + length + " longs, must be > 0");
     }
-    long[] bits = new long[Math.min(length, READ_CHUNK)];
-    for (int i = 0; i < length; i++) {
-      if (i == bits.length) {
-        bits = Arrays.copyOf(bits, (int) Math.min(length, 2L * bits.length));
-      }
-      try {
-        bits[i] = data.readLong();
-      } catch (EOFException e) {
-        throw new SketchFormatException(
-            "guava BloomFilter: the stream ends after " + i + " of " + length + " longs");
-      }
-    }
+    long[] bits = Longs.read(data, length, "guava BloomFilter");
     return new GuavaBloomFilter(Strategy.values()[ordinal], hashes, bits);
   }
 

@@ -37,7 +37,6 @@ import java.util.Locale;
  */
 public final class SparkBloomFilter {
   private static final int VERSION = 1;
-  private static final int READ_CHUNK = 1 << 16;
 
   private final int hashes;
   private final long[] bits;
@@ -92,18 +91,7 @@ public final class SparkBloomFilter {
       throw new SketchFormatException(
           "spark BloomFilter: bit array length is " + length + " longs, must be > 0");
     }
-    long[] bits = new long[Math.min(length, READ_CHUNK)];
-    for (int i = 0; i < length; i++) {
-      if (i == bits.length) {
-        bits = Arrays.copyOf(bits, (int) Math.min(length, 2L * bits.length));
-      }
-      try {
-        bits[i] = data.readLong();
-      } catch (EOFException e) {
-        throw new SketchFormatException(
-            "spark BloomFilter: the stream ends after " + i + " of " + length + " longs");
-      }
-    }
+    long[] bits = Longs.read(data, length, "spark BloomFilter");
     return new SparkBloomFilter(hashes, bits);
   }
 
