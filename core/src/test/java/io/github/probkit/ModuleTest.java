@@ -33,6 +33,7 @@ class ModuleTest {
             "io.github.probkit",
             "io.github.probkit.cardinality",
             "io.github.probkit.filter",
+            "io.github.probkit.foreign",
             "io.github.probkit.frequency",
             "io.github.probkit.hash",
             "io.github.probkit.io");

@@ -590,6 +590,67 @@ public final class HyperLogLog implements CardinalitySketch {
     return out;
   }
 
+  /**
+   * The dense registers packed as the design notes lay them out (register i in bits 6i .. 6i + 5 of
+   * the array read as one little-endian number; {@link #denseBytes} bytes), the layout Redis's
+   * dense {@code HYLL} strings share. A sparse sketch is folded to its precision.
+   */
+  public byte[] denseRegisters() {
+    HyperLogLog d = this;
+    if (dense == null) {
+      d = copy();
+      d.densify();
+    }
+    return Arrays.copyOf(d.dense, denseBytes(p));
+  }
+
+  /**
+   * A dense sketch of the registers {@code packed} in the layout of {@link #denseRegisters()}, with
+   * no martingale estimate, as after a merge.
+   *
+   * @throws IllegalArgumentException if {@code packed} is not {@link #denseBytes} long or a
+   *     register exceeds 65 - precision
+   */
+  public static HyperLogLog fromDenseRegisters(int precision, HashStrategy hash, byte[] packed) {
+    HyperLogLog s = create(precision, hash);
+    checkArgument(
+        packed.length == denseBytes(precision),
+        "packed registers must be %d bytes at precision %d, were %d",
+        denseBytes(precision),
+        precision,
+        packed.length);
+    String bad = s.useDense(packed);
+    checkArgument(bad == null, "%s", bad);
+    s.martingale = Double.NaN;
+    s.recount();
+    return s;
+  }
+
+  /**
+   * Makes {@code packed} (a copy) this sketch's dense registers; returns what is wrong with them,
+   * or null.
+   */
+  private String useDense(byte[] packed) {
+    table = null;
+    entries = 0;
+    dense = Arrays.copyOf(packed, packed.length + 1);
+    int max = 65 - p;
+    for (int i = 0, m = 1 << p; i < m; i++) {
+      int v = register(i);
+      if (v > max) {
+        return "hyperloglog register "
+            + i
+            + " is "
+            + v
+            + ", must be at most "
+            + max
+            + " at precision "
+            + p;
+      }
+    }
+    return null;
+  }
+
   @Override
   public HashStrategy hashStrategy() {
     return hash;
@@ -684,22 +745,9 @@ public final class HyperLogLog implements CardinalitySketch {
       r.expectPayloadLength(denseBytes(p));
       byte[] registers = r.readBytes(denseBytes(p), "registers");
       r.finish();
-      s.table = null;
-      s.dense = Arrays.copyOf(registers, registers.length + 1);
-      int max = 65 - p;
-      for (int i = 0, m = 1 << p; i < m; i++) {
-        int v = s.register(i);
-        if (v > max) {
-          throw new SketchFormatException(
-              "hyperloglog register "
-                  + i
-                  + " is "
-                  + v
-                  + ", must be at most "
-                  + max
-                  + " at precision "
-                  + p);
-        }
+      String bad = s.useDense(registers);
+      if (bad != null) {
+        throw new SketchFormatException(bad);
       }
     } else {
       r.expectPayloadLength(4L * entries);

@@ -1,6 +1,7 @@
 package io.github.probkit.cardinality;
 
 import io.github.probkit.internal.Compatibility;
+import io.github.probkit.internal.Ertl;
 
 /**
  * What HyperLogLog and UltraLogLog share: how a hash becomes a register index and an update value,
@@ -75,47 +76,12 @@ final class LogLogMath {
     if (counts[0] == m) {
       return 0;
     }
-    double z = m * tau(1 - counts[q + 1] / m);
+    double z = m * Ertl.tau(1 - counts[q + 1] / m);
     for (int k = q; k >= 1; k--) {
       z = 0.5 * (z + counts[k]);
     }
-    z += m * sigma(counts[0] / m);
+    z += m * Ertl.sigma(counts[0] / m);
     return ALPHA_INF * m * m / z / (1 + HARMONIC_VARIANCE / m);
-  }
-
-  /** sigma(x) = x + sum_{k >= 1} x^(2^k) 2^(k-1), summed until the terms no longer matter. */
-  static double sigma(double x) {
-    if (x == 1) {
-      return Double.POSITIVE_INFINITY;
-    }
-    double y = 1;
-    double z = x;
-    double before;
-    do {
-      x *= x;
-      before = z;
-      z += x * y;
-      y += y;
-    } while (z != before);
-    return z;
-  }
-
-  /** tau(x) = (1 - x - sum_{k >= 1} (1 - x^(2^-k))^2 2^-k) / 3, summed likewise. */
-  static double tau(double x) {
-    if (x == 0 || x == 1) {
-      return 0;
-    }
-    double y = 1;
-    double z = 1 - x;
-    double before;
-    do {
-      x = Math.sqrt(x);
-      before = z;
-      y *= 0.5;
-      double d = 1 - x;
-      z -= d * d * y;
-    } while (z != before);
-    return z / 3;
   }
 
   // ---- maximum likelihood under the Poisson model

@@ -14,7 +14,17 @@ public enum HashAlgorithm {
    * computed exactly, as with unbounded integers. Slow and weak on similar keys; it exists so that
    * the walkthroughs of the specification can be reproduced bit for bit.
    */
-  FNV1A_64(2, "fnv1a");
+  FNV1A_64(2, "fnv1a"),
+  /**
+   * Redis's HyperLogLog hash: MurmurHash64A ({@link Murmur64A}, seed 0xadc83b19 by default) with
+   * its bits rearranged so that a {@code HyperLogLog} of precision 14 sets exactly the registers
+   * Redis's {@code PFADD} sets. Redis takes the register from the hash's low 14 bits and the value
+   * from the trailing zeros of the other 50; probkit takes the register from the top bits and the
+   * value from the leading zeros of the rest. So the low 14 bits move to the top and the other 50
+   * are reversed below them. A uniform hash like any other at every precision and for every
+   * structure, but equal to Redis's registers only at precision 14.
+   */
+  REDIS_MURMUR64A(3, "redis");
 
   private final int id;
   private final String label;

@@ -26,10 +26,13 @@ public final class HashStrategy {
   private static final HashStrategy XXH3_DEFAULT = new HashStrategy(HashAlgorithm.XXH3_64, 0L);
   private static final HashStrategy FNV_DEFAULT =
       new HashStrategy(HashAlgorithm.FNV1A_64, Fnv1a.OFFSET_BASIS);
+  private static final HashStrategy REDIS_DEFAULT =
+      new HashStrategy(HashAlgorithm.REDIS_MURMUR64A, Murmur64A.REDIS_SEED);
 
   private final HashAlgorithm algorithm;
   private final long seed;
   private final boolean fnv;
+  private final boolean redis;
 
   /** XXH3 with seed 0, whose hash of a long is computed here (see xxh3Long). */
   private final boolean xxh3Default;
@@ -42,10 +45,12 @@ public final class HashStrategy {
     this.algorithm = algorithm;
     this.seed = seed;
     this.fnv = algorithm == HashAlgorithm.FNV1A_64;
-    this.xxh3Default = !fnv && seed == 0;
+    this.redis = algorithm == HashAlgorithm.REDIS_MURMUR64A;
+    boolean xxh3Family = !fnv && !redis;
+    this.xxh3Default = xxh3Family && seed == 0;
     this.secondSeed = Long.rotateLeft(seed, 32);
-    this.xxh3 = fnv ? null : Hashing.xxh3_64(seed);
-    this.xxh3Second = fnv ? null : Hashing.xxh3_64(secondSeed);
+    this.xxh3 = xxh3Family ? Hashing.xxh3_64(seed) : null;
+    this.xxh3Second = xxh3Family ? Hashing.xxh3_64(secondSeed) : null;
   }
 
   /** XXH3-64 with seed 0: the default of every structure. */
@@ -75,9 +80,24 @@ public final class HashStrategy {
         : new HashStrategy(HashAlgorithm.FNV1A_64, seed);
   }
 
+  /**
+   * Redis's HyperLogLog hash ({@link HashAlgorithm#REDIS_MURMUR64A}, seed 0xadc83b19): a {@code
+   * HyperLogLog} of precision 14 built with it has the registers {@code PFADD} gives the same keys.
+   */
+  public static HashStrategy redis() {
+    return REDIS_DEFAULT;
+  }
+
   public static HashStrategy of(HashAlgorithm algorithm, long seed) {
     Objects.requireNonNull(algorithm, "algorithm");
-    return algorithm == HashAlgorithm.FNV1A_64 ? fnv1a(seed) : xxh3(seed);
+    switch (algorithm) {
+      case FNV1A_64:
+        return fnv1a(seed);
+      case REDIS_MURMUR64A:
+        return seed == Murmur64A.REDIS_SEED ? REDIS_DEFAULT : new HashStrategy(algorithm, seed);
+      default:
+        return xxh3(seed);
+    }
   }
 
   public HashAlgorithm algorithm() {
@@ -112,7 +132,22 @@ public final class HashStrategy {
 
   /** The 64-bit hash of {@code len} bytes of {@code key} from {@code off}. */
   public long hash64(byte[] key, int off, int len) {
-    return fnv ? Fnv1a.hash64(key, off, len, seed) : xxh3.hashBytesToLong(key, off, len);
+    if (fnv) {
+      return Fnv1a.hash64(key, off, len, seed);
+    }
+    return redis
+        ? redisOrder(Murmur64A.hash64(key, off, len, seed))
+        : xxh3.hashBytesToLong(key, off, len);
+  }
+
+  /**
+   * Redis takes a key's register from the low 14 bits of its hash and its value from the trailing
+   * zeros of the other 50; probkit from the top bits and the leading zeros below them. Moving the
+   * low 14 bits to the top and reversing the other 50 below them makes the two agree at precision
+   * 14 (see HashAlgorithm.REDIS_MURMUR64A).
+   */
+  private static long redisOrder(long h) {
+    return (h & 0x3FFF) << 50 | Long.reverse(h >>> 14) >>> 14;
   }
 
   public long hash64(byte[] key) {
@@ -121,7 +156,7 @@ public final class HashStrategy {
 
   /** The hash of the UTF-8 bytes of {@code key}. */
   public long hash64(CharSequence key) {
-    if (!fnv && key instanceof String && key.length() <= AsciiXxh3.MAX_CHARS) {
+    if (xxh3 != null && key instanceof String && key.length() <= AsciiXxh3.MAX_CHARS) {
       return AsciiXxh3.hash64((String) key, seed, xxh3);
     }
     return hashBuffered(KeyBuffer.utf8(key));
@@ -132,7 +167,10 @@ public final class HashStrategy {
     if (xxh3Default) {
       return xxh3Long(key);
     }
-    return fnv ? Fnv1a.hash64(key, seed) : xxh3.hashLongToLong(key);
+    if (fnv) {
+      return Fnv1a.hash64(key, seed);
+    }
+    return redis ? redisOrder(Murmur64A.hash64(key, seed)) : xxh3.hashLongToLong(key);
   }
 
   /**
@@ -177,14 +215,20 @@ public final class HashStrategy {
    * count-min row 1 and, made odd, its Bloom step).
    */
   public long secondSeedHash64(byte[] key, int off, int len) {
-    return fnv
-        ? Fnv1a.hash64(key, off, len, secondSeed)
+    if (fnv) {
+      return Fnv1a.hash64(key, off, len, secondSeed);
+    }
+    return redis
+        ? Murmur64A.hash64(key, off, len, secondSeed)
         : xxh3Second.hashBytesToLong(key, off, len);
   }
 
   /** {@link #secondSeedHash64(byte[], int, int)} of the 8 little-endian bytes of {@code key}. */
   public long secondSeedHash64(long key) {
-    return fnv ? Fnv1a.hash64(key, secondSeed) : xxh3Second.hashLongToLong(key);
+    if (fnv) {
+      return Fnv1a.hash64(key, secondSeed);
+    }
+    return redis ? Murmur64A.hash64(key, secondSeed) : xxh3Second.hashLongToLong(key);
   }
 
   private static long derived(long first) {

@@ -1,0 +1,151 @@
+package io.github.probkit.foreign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.probkit.io.SketchFormatException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.SplittableRandom;
+import java.util.function.BiConsumer;
+import java.util.function.BiPredicate;
+import java.util.function.IntFunction;
+import org.apache.spark.util.sketch.BloomFilter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SparkBloomFilter against Spark's sketch jar (test scope, the project's Spark version): a million
+ * present and a million absent keys get Spark's answers for strings, longs and byte arrays, and the
+ * bytes written are Spark's, both ways.
+ */
+class SparkBloomFilterTest {
+  private static final int N = 1_000_000;
+
+  private static byte[] bytesOf(BloomFilter f) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    f.writeTo(out);
+    return out.toByteArray();
+  }
+
+  private static byte[] bytesOf(SparkBloomFilter f) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    f.writeTo(out);
+    return out.toByteArray();
+  }
+
+  private static SparkBloomFilter read(byte[] b) throws IOException {
+    return SparkBloomFilter.readFrom(new ByteArrayInputStream(b));
+  }
+
+  private static <T> void agreesWithSpark(
+      IntFunction<T> present,
+      IntFunction<T> absent,
+      BiConsumer<SparkBloomFilter, T> put,
+      BiPredicate<SparkBloomFilter, T> query)
+      throws IOException {
+    BloomFilter spark = BloomFilter.create(N, 0.03);
+    SparkBloomFilter probkit = SparkBloomFilter.create(N, 0.03);
+    for (int i = 0; i < N; i++) {
+      spark.put(present.apply(i));
+      put.accept(probkit, present.apply(i));
+    }
+    byte[] sparkBytes = bytesOf(spark);
+    assertThat(bytesOf(probkit)).isEqualTo(sparkBytes);
+
+    SparkBloomFilter fromSpark = read(sparkBytes);
+    assertThat(BloomFilter.readFrom(new ByteArrayInputStream(bytesOf(fromSpark)))).isEqualTo(spark);
+    int falsePositives = 0;
+    for (int i = 0; i < N; i++) {
+      assertThat(query.test(fromSpark, present.apply(i))).as("present key %d", i).isTrue();
+      T a = absent.apply(i);
+      boolean answer = query.test(fromSpark, a);
+      if (answer != spark.mightContain(a)) {
+        throw new AssertionError("absent key " + i + ": probkit " + answer + ", Spark not");
+      }
+      falsePositives += answer ? 1 : 0;
+    }
+    assertThat(falsePositives).isBetween(N / 100, N / 15);
+  }
+
+  @Test
+  void stringsAnswerAsSpark() throws IOException {
+    agreesWithSpark(
+        i -> (i % 3 == 0 ? "ключ-" : "key:") + i + (i % 7 == 0 ? "€𝄞" : ""),
+        i -> "absent:" + i,
+        SparkBloomFilter::put,
+        SparkBloomFilter::mightContain);
+  }
+
+  @Test
+  void longsAnswerAsSpark() throws IOException {
+    long seed = 0x6a09e667f3bcc908L;
+    agreesWithSpark(
+        i -> i * seed,
+        i -> -1 - i * seed,
+        (f, k) -> f.put((long) k),
+        (f, k) -> f.mightContain((long) k));
+  }
+
+  @Test
+  void byteArraysOfEveryTailLengthAnswerAsSpark() throws IOException {
+    agreesWithSpark(
+        i -> bytes(1, 0xb5e8_1f2a_0000_0000L + i),
+        i -> bytes(2, 0x7777_0000_0000_0000L + i),
+        SparkBloomFilter::put,
+        SparkBloomFilter::mightContain);
+  }
+
+  /**
+   * {@code tag}, then 4 to 40 pseudo-random bytes (some negative, as Spark's tail sign-extends).
+   */
+  private static byte[] bytes(int tag, long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    byte[] b = new byte[5 + r.nextInt(37)];
+    r.nextBytes(b);
+    b[0] = (byte) tag;
+    return b;
+  }
+
+  @Test
+  void mergeIsSparksMergeInPlace() throws Exception {
+    BloomFilter a = BloomFilter.create(10_000, 0.01);
+    BloomFilter b = BloomFilter.create(10_000, 0.01);
+    for (int i = 0; i < 8_000; i++) {
+      a.putString("a" + i);
+      b.putLong(i);
+    }
+    SparkBloomFilter merged = read(bytesOf(a)).merge(read(bytesOf(b)));
+    a.mergeInPlace(b);
+    assertThat(bytesOf(merged)).isEqualTo(bytesOf(a));
+    assertThatThrownBy(() -> merged.merge(SparkBloomFilter.create(10, 0.5)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "cannot merge a Spark filter of 1 hashes, 64 bits into one of 7 hashes, 95872 bits");
+  }
+
+  @Test
+  void refusesWhatItCannotReadInOneLine() {
+    assertRefused(
+        new byte[] {0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 1},
+        "spark BloomFilter: version is 2, probkit reads version 1");
+    assertRefused(
+        new byte[] {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1},
+        "spark BloomFilter: number of hash functions is 0, must be > 0");
+    assertRefused(
+        new byte[] {0, 0, 0, 1, 0, 0, 0, 3, -1, -1, -1, -1},
+        "spark BloomFilter: bit array length is -1 longs, must be > 0");
+    assertRefused(
+        new byte[] {0, 0, 0, 1, 0, 0},
+        "spark BloomFilter: the stream ends within the 12-byte header");
+    assertRefused(
+        new byte[] {0, 0, 0, 1, 0, 0, 0, 3, 0x7f, -1, -1, -1},
+        "spark BloomFilter: the stream ends after 0 of 2147483647 longs");
+  }
+
+  private static void assertRefused(byte[] bytes, String message) {
+    assertThatThrownBy(() -> read(bytes))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessage(message);
+  }
+}
