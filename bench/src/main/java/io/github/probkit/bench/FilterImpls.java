@@ -134,6 +134,13 @@ public final class FilterImpls {
     // The window is the n keys: each added key stays inside it, as in the other filters.
     dynamic(
         "probkit-window", WINDOW, (n, p, s) -> new Probkit(AgePartitionedBloomFilter.create(n, p)));
+    dynamic(
+        "probkit-window-c",
+        WINDOW,
+        (n, p, s) ->
+            new Probkit(
+                AgePartitionedBloomFilter.create(
+                    n, p, HashStrategy.xxh3(), Concurrency.CONCURRENT)));
     dynamic("guava-bloom", BLOOM, GuavaBloom::new);
     dynamic("commons-bloom", BLOOM, CommonsBloom::new);
     dynamic("spark-bloom", BLOOM, (n, p, s) -> new SparkBloom(n, p));

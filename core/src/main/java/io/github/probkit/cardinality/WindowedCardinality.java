@@ -4,6 +4,11 @@ import static io.github.probkit.internal.Preconditions.checkArgument;
 
 import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.internal.SliceRing;
+import io.github.probkit.io.SketchReader;
+import io.github.probkit.io.StructureType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -135,5 +140,48 @@ public final class WindowedCardinality {
     long[] b = {0};
     ring.forEachSlot(s -> b[0] += s.byteSize());
     return b[0];
+  }
+
+  /**
+   * Writes the ring in the probkit format (type 49, docs/FORMAT.md): the slice span, the slots, the
+   * newest slice, then the empty sketch and each slot's sketch as its own container. The same
+   * events give the same bytes, in any order within the ring.
+   */
+  public void writeTo(OutputStream out) throws IOException {
+    ring.writeTo(
+        out,
+        StructureType.WINDOWED_CARDINALITY,
+        empty.hashStrategy(),
+        empty,
+        CardinalitySketch::writeTo);
+  }
+
+  /**
+   * Reads a ring written by {@link #writeTo}, with the system clock; corrupt bytes, or slices that
+   * disagree in type, precision or hashing, throw SketchFormatException.
+   */
+  public static WindowedCardinality readFrom(InputStream in) throws IOException {
+    return readFrom(in, Clock.systemUTC());
+  }
+
+  public static WindowedCardinality readFrom(InputStream in, Clock clock) throws IOException {
+    SketchReader r = SketchReader.open(in, StructureType.WINDOWED_CARDINALITY);
+    SliceRing.Read<CardinalitySketch> read =
+        SliceRing.read(r, CardinalitySketches::readFrom, CardinalitySketch::copy);
+    CardinalitySketch e = read.empty();
+    r.check(e.isEmpty(), "empty slice", "a sketch of keys", "empty");
+    r.check(
+        e.hashStrategy().equals(r.hash()), "empty slice's hash", e.hashStrategy(), "" + r.hash());
+    int slot = 0;
+    for (CardinalitySketch s : read.slices()) {
+      r.check(
+          s.type() == e.type()
+              && s.precision() == e.precision()
+              && s.hashStrategy().equals(e.hashStrategy()),
+          "slot " + slot++,
+          s,
+          "a sketch like the empty one (" + e + ")");
+    }
+    return new WindowedCardinality(e, read.ring(), Objects.requireNonNull(clock, "clock"));
   }
 }

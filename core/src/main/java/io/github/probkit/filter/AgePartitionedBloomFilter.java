@@ -5,6 +5,7 @@ import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 import static io.github.probkit.internal.Preconditions.checkUniformHash;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.internal.KeyBuffer;
@@ -15,6 +16,8 @@ import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
@@ -64,9 +67,23 @@ import java.util.Objects;
  *   p = 0.1 %   k = 15, l = 60: 27.1 bits per window key (rotated pair 31.6)
  * </pre>
  *
- * <p>Thread safety: a single writer. {@code add}, {@code advanceTo} and {@code merge} must be
- * called by one thread at a time, and queries from other threads need external synchronization with
- * it (a shift clears a slice in place). Queries alone may run from many threads.
+ * <p>Thread safety: chosen when the filter is created or read ({@link Concurrency}); both modes
+ * write the same bytes.
+ *
+ * <ul>
+ *   <li>{@link Concurrency#SINGLE_WRITER} (the default): {@code add}, {@code advanceTo} and {@code
+ *       merge} must be called by one thread at a time, and queries from other threads need external
+ *       synchronization with it (a shift clears a slice in place). Queries alone may run from many
+ *       threads.
+ *   <li>{@link Concurrency#CONCURRENT}: {@code add}, {@code advanceTo}, {@code merge} and {@code
+ *       mightContain} may all run from many threads at once. Bits are set by compare-and-exchange;
+ *       a shift (once a generation) takes the filter's lock. The window's promise holds for every
+ *       add that has returned: by count, a key is present while at most {@code window()} adds have
+ *       started after its add returned; by time, as in order. A query sees every key still inside
+ *       the window when it returns (shifts may run during it). An add that overlaps a shift is
+ *       written again to the generation it ends in, so a shift never costs it a generation. {@code
+ *       writeTo} and {@code copy} need the writers to pause.
+ * </ul>
  *
  * <p>Only time-based filters merge ({@link #merge}): their generations are the same spans of time.
  * Two count-based windows over different streams have no common notion of "the last N".
@@ -130,6 +147,24 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
   /** The current generation: shifts so far by count; floor(t / generationMillis) by time. */
   private long generation;
 
+  /** {@code physical(generation)}, kept so that adds and queries need no 64-bit division. */
+  private int newest;
+
+  private final boolean concurrent;
+
+  private static final VarHandle GENERATION;
+  private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+  static {
+    try {
+      GENERATION =
+          MethodHandles.lookup()
+              .findVarHandle(AgePartitionedBloomFilter.class, "generation", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private AgePartitionedBloomFilter(
       int k,
       int l,
@@ -142,7 +177,9 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       Clock clock,
       long[] words,
       long[] adds,
-      long generation) {
+      long generation,
+      Concurrency concurrency) {
+    this.concurrent = Objects.requireNonNull(concurrency, "concurrency") == Concurrency.CONCURRENT;
     this.k = k;
     this.l = l;
     this.h = k + l;
@@ -156,7 +193,7 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
     this.clock = clock;
     this.words = words;
     this.adds = adds;
-    this.generation = generation;
+    setGeneration(generation);
   }
 
   // ---- creation
@@ -167,11 +204,17 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
   }
 
   public static AgePartitionedBloomFilter create(long window, double fpp, HashStrategy hash) {
+    return create(window, fpp, hash, Concurrency.SINGLE_WRITER);
+  }
+
+  /** As {@link #create(long, double, HashStrategy)}, written in the given mode. */
+  public static AgePartitionedBloomFilter create(
+      long window, double fpp, HashStrategy hash, Concurrency concurrency) {
     checkArgument(window > 0, "window must be positive, was %d", window);
     checkOpenUnit("fpp", fpp);
     int[] kl = optimalSlices(fpp);
     long g = ceilDiv(window, kl[1]);
-    return allocate(kl[0], kl[1], g, 0, window, fpp, hash, Clock.systemUTC());
+    return allocate(kl[0], kl[1], g, 0, window, fpp, hash, Clock.systemUTC(), concurrency);
   }
 
   /**
@@ -185,6 +228,17 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
 
   public static AgePartitionedBloomFilter create(
       Duration window, long expectedKeys, double fpp, HashStrategy hash, Clock clock) {
+    return create(window, expectedKeys, fpp, hash, clock, Concurrency.SINGLE_WRITER);
+  }
+
+  /** As {@link #create(Duration, long, double, HashStrategy, Clock)}, written in the given mode. */
+  public static AgePartitionedBloomFilter create(
+      Duration window,
+      long expectedKeys,
+      double fpp,
+      HashStrategy hash,
+      Clock clock,
+      Concurrency concurrency) {
     Objects.requireNonNull(window, "window");
     long millis = window.toMillis();
     checkArgument(millis > 0, "window must be at least 1 ms, was %s", window);
@@ -193,7 +247,8 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
     int[] kl = optimalSlices(fpp);
     long g = ceilDiv(expectedKeys, kl[1]);
     long d = ceilDiv(millis, kl[1]);
-    return allocate(kl[0], kl[1], g, d, millis, fpp, hash, Objects.requireNonNull(clock, "clock"));
+    return allocate(
+        kl[0], kl[1], g, d, millis, fpp, hash, Objects.requireNonNull(clock, "clock"), concurrency);
   }
 
   /**
@@ -216,11 +271,20 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
         w,
         falsePositiveRate(k, l),
         hash,
-        Objects.requireNonNull(clock, "clock"));
+        Objects.requireNonNull(clock, "clock"),
+        Concurrency.SINGLE_WRITER);
   }
 
   private static AgePartitionedBloomFilter allocate(
-      int k, int l, long g, long d, long window, double p, HashStrategy hash, Clock clock) {
+      int k,
+      int l,
+      long g,
+      long d,
+      long window,
+      double p,
+      HashStrategy hash,
+      Clock clock,
+      Concurrency concurrency) {
     checkUniformHash(hash, "an age-partitioned Bloom filter");
     long m = sliceBits(k, g);
     checkArgument(
@@ -243,7 +307,8 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
         clock,
         new long[(int) total],
         new long[k + l],
-        d > 0 ? NO_GENERATION : 0);
+        d > 0 ? NO_GENERATION : 0,
+        concurrency);
   }
 
   /** {@code ceil(k g / ln 2)} rounded up to a multiple of 64: a slice half full after k g keys. */
@@ -347,8 +412,22 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
   public void advanceTo(long timeMillis) {
     requireTime();
     long e = Math.floorDiv(timeMillis, generationMillis);
+    if (concurrent) {
+      long g = (long) GENERATION.getAcquire(this);
+      if (g != NO_GENERATION && e <= g) {
+        return;
+      }
+      synchronized (this) {
+        moveTo(e);
+      }
+    } else {
+      moveTo(e);
+    }
+  }
+
+  private void moveTo(long e) {
     if (generation == NO_GENERATION) {
-      generation = e;
+      setGeneration(e);
     } else if (e > generation) {
       shift(e - generation);
     }
@@ -362,7 +441,19 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       Arrays.fill(words, s * sliceWords, (s + 1) * sliceWords, 0L);
       adds[s] = 0;
     }
-    generation += n;
+    setGeneration(generation + n);
+  }
+
+  private void setGeneration(long g) {
+    // The slices are cleared before the new generation is published: an add or query that reads
+    // it finds them ready.
+    newest = physical(g);
+    GENERATION.setRelease(this, g);
+  }
+
+  /** The current generation, as a concurrent add or query must read it. */
+  private long generationNow() {
+    return concurrent ? (long) GENERATION.getAcquire(this) : generation;
   }
 
   private int physical(long gen) {
@@ -380,11 +471,60 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
     if (generationMillis > 0) {
       return add(key, off, len, clock.millis());
     }
-    if (adds[physical(generation)] >= generationKeys) {
+    long h1 = hash.hash64(key, off, len);
+    return addByCount(h1, hash.secondHash(key, off, len, h1));
+  }
+
+  @Override
+  public boolean add(long key) {
+    if (generationMillis > 0) {
+      return add(key, clock.millis());
+    }
+    long h1 = hash.hash64(key);
+    return addByCount(h1, hash.secondHash(key, h1));
+  }
+
+  private boolean addByCount(long h1, long h2) {
+    if (concurrent) {
+      return addByCountConcurrently(h1, h2);
+    }
+    if (adds[newest] >= generationKeys) {
       shift(1);
     }
-    long h1 = hash.hash64(key, off, len);
-    return insert(h1, hash.secondHash(key, off, len, h1), 0);
+    return insert(h1, h2, 0);
+  }
+
+  /**
+   * Takes one of the newest slice's g places (shifting under the lock when they are all taken),
+   * sets the key's bits from that slice, and sets them again from the newest slice if a shift
+   * happened meanwhile: a key is then in the generation current when its add returns.
+   */
+  private boolean addByCountConcurrently(long h1, long h2) {
+    boolean counted = false;
+    boolean changed = false;
+    for (; ; ) {
+      long g = (long) GENERATION.getAcquire(this);
+      int s = physical(g);
+      if (!counted) {
+        long a = (long) LONGS.getVolatile(adds, s);
+        if (a >= generationKeys) {
+          synchronized (this) {
+            if (generation == g) {
+              shift(1);
+            }
+          }
+          continue;
+        }
+        if (!LONGS.compareAndSet(adds, s, a, a + 1)) {
+          continue;
+        }
+        counted = true;
+      }
+      changed |= setBits(h1, h2, s);
+      if ((long) GENERATION.getAcquire(this) == g) {
+        return changed;
+      }
+    }
   }
 
   /**
@@ -393,14 +533,37 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
    * to in order; one later than the window is ignored. Returns whether any bit changed.
    */
   public boolean add(byte[] key, int off, int len, long timeMillis) {
-    requireTime();
-    advanceTo(timeMillis);
-    long lag = generation - Math.floorDiv(timeMillis, generationMillis);
-    if (lag > l) {
+    int lag = lagOf(timeMillis);
+    if (lag < 0) {
       return false;
     }
     long h1 = hash.hash64(key, off, len);
-    return insert(h1, hash.secondHash(key, off, len, h1), (int) lag);
+    return insertAt(h1, hash.secondHash(key, off, len, h1), lag, timeMillis);
+  }
+
+  /**
+   * Time-based adds: concurrently, the slices come from the event's own generation, so a shift
+   * between reading the generation and setting the bits cannot move them (a slice it recycles
+   * belonged to a generation the event is already out of the window of).
+   */
+  private boolean insertAt(long h1, long h2, int lag, long timeMillis) {
+    if (!concurrent) {
+      return insert(h1, h2, lag);
+    }
+    int s = physical(Math.floorDiv(timeMillis, generationMillis));
+    LONGS.getAndAdd(adds, s, 1L);
+    return setBits(h1, h2, s);
+  }
+
+  /**
+   * Advances to {@code timeMillis} and returns how many generations before the current one it falls
+   * in, or -1 if that is outside the window.
+   */
+  private int lagOf(long timeMillis) {
+    requireTime();
+    advanceTo(timeMillis);
+    long lag = generationNow() - Math.floorDiv(timeMillis, generationMillis);
+    return lag > l ? -1 : (int) lag;
   }
 
   public boolean add(CharSequence key, long timeMillis) {
@@ -413,18 +576,18 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
   }
 
   public boolean add(long key, long timeMillis) {
-    KeyBuffer b = KeyBuffer.ofLong(key);
-    try {
-      return add(b.bytes(), 0, b.length(), timeMillis);
-    } finally {
-      b.release();
+    int lag = lagOf(timeMillis);
+    if (lag < 0) {
+      return false;
     }
+    long h1 = hash.hash64(key);
+    return insertAt(h1, hash.secondHash(key, h1), lag, timeMillis);
   }
 
   /** Sets the key's bit in the k slices from {@code age} generations old. */
   private boolean insert(long h1, long h2, int age) {
     long changed = 0;
-    int s = older(physical(generation), age);
+    int s = older(newest, age);
     adds[s]++;
     for (int i = 0; i < k; i++, s = older(s, 1)) {
       long p = DoubleHashing.reduce(h1 + s * h2, sliceBits);
@@ -434,6 +597,19 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       changed |= ~old & (1L << p);
     }
     return changed != 0;
+  }
+
+  /**
+   * Sets the key's bit in the k slices from physical slice {@code s} back, by compare-and-exchange
+   * where it is clear.
+   */
+  private boolean setBits(long h1, long h2, int s) {
+    boolean changed = false;
+    for (int i = 0; i < k; i++, s = older(s, 1)) {
+      long p = DoubleHashing.reduce(h1 + s * h2, sliceBits);
+      changed |= LongBitArray.orWord(words, s * sliceWords + (int) (p >>> 6), 1L << p);
+    }
+    return changed;
   }
 
   /** The physical slice {@code age} generations older than physical slice {@code s}. */
@@ -452,7 +628,21 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       return mightContain(key, off, len, clock.millis());
     }
     long h1 = hash.hash64(key, off, len);
-    return contains(h1, hash.secondHash(key, off, len, h1), h);
+    return contains(h1, hash.secondHash(key, off, len, h1), h, newestNow());
+  }
+
+  /** The newest physical slice, as a concurrent query must read it. */
+  private int newestNow() {
+    return concurrent ? physical((long) GENERATION.getAcquire(this)) : newest;
+  }
+
+  @Override
+  public boolean mightContain(long key) {
+    if (generationMillis > 0) {
+      return mightContain(key, clock.millis());
+    }
+    long h1 = hash.hash64(key);
+    return contains(h1, hash.secondHash(key, h1), h, newestNow());
   }
 
   /**
@@ -461,17 +651,23 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
    * after shifting to it (nothing changes); an earlier time is answered as of the latest event.
    */
   public boolean mightContain(byte[] key, int off, int len, long timeMillis) {
-    requireTime();
-    if (generation == NO_GENERATION) {
-      return false;
-    }
-    long ahead = Math.floorDiv(timeMillis, generationMillis) - generation;
-    int live = ahead <= 0 ? h : (int) Math.max(0, h - Math.min(ahead, h));
+    long g = generationNow();
+    int live = liveAt(timeMillis, g);
     if (live < k) {
       return false;
     }
     long h1 = hash.hash64(key, off, len);
-    return contains(h1, hash.secondHash(key, off, len, h1), live);
+    return contains(h1, hash.secondHash(key, off, len, h1), live, physical(g));
+  }
+
+  /** The slices (newest first) still in the window at {@code timeMillis}; none before any event. */
+  private int liveAt(long timeMillis, long gen) {
+    requireTime();
+    if (gen == NO_GENERATION) {
+      return 0;
+    }
+    long ahead = Math.floorDiv(timeMillis, generationMillis) - gen;
+    return ahead <= 0 ? h : (int) Math.max(0, h - Math.min(ahead, h));
   }
 
   public boolean mightContain(CharSequence key, long timeMillis) {
@@ -484,21 +680,23 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
   }
 
   public boolean mightContain(long key, long timeMillis) {
-    KeyBuffer b = KeyBuffer.ofLong(key);
-    try {
-      return mightContain(b.bytes(), 0, b.length(), timeMillis);
-    } finally {
-      b.release();
+    long g = generationNow();
+    int live = liveAt(timeMillis, g);
+    if (live < k) {
+      return false;
     }
+    long h1 = hash.hash64(key);
+    return contains(h1, hash.secondHash(key, h1), live, physical(g));
   }
 
   /**
    * Whether slices {@code [0, live)} (0 the newest) hold a run of k with the key's bit. A window
    * {@code [start, start + k)} is tested from its oldest end down; at a clear bit at age i no run
-   * through i exists, so the next window starts at i + 1 (about 2 bits read per k slices).
+   * through i exists, so the next window starts at i + 1 (about 2 bits read per k slices). Reading
+   * all h bits without a branch, so that their misses overlap, measured slower: h reads against
+   * about 2h/k.
    */
-  private boolean contains(long h1, long h2, int live) {
-    int newest = physical(generation);
+  private boolean contains(long h1, long h2, int live, int newest) {
     int start = 0;
     int checkedTo = -1; // ages [start, checkedTo] are known to be set
     while (start + k <= live) {
@@ -527,6 +725,15 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
    */
   @Override
   public AgePartitionedBloomFilter merge(MembershipFilter other) {
+    if (concurrent) {
+      synchronized (this) {
+        return mergeLocked(other);
+      }
+    }
+    return mergeLocked(other);
+  }
+
+  private AgePartitionedBloomFilter mergeLocked(MembershipFilter other) {
     String why = incompatibility(other);
     checkArgument(why == null, "cannot merge: %s", why);
     AgePartitionedBloomFilter o = (AgePartitionedBloomFilter) other;
@@ -534,7 +741,7 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       return this;
     }
     if (generation == NO_GENERATION) {
-      generation = o.generation;
+      setGeneration(o.generation);
     } else if (o.generation > generation) {
       shift(o.generation - generation);
     }
@@ -545,9 +752,17 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       }
       int s = physical(gen);
       for (int w = s * sliceWords; w < (s + 1) * sliceWords; w++) {
-        words[w] |= o.words[w];
+        if (concurrent) {
+          LongBitArray.orWord(words, w, o.words[w]);
+        } else {
+          words[w] |= o.words[w];
+        }
       }
-      adds[s] += o.adds[s];
+      if (concurrent) {
+        LONGS.getAndAdd(adds, s, o.adds[s]);
+      } else {
+        adds[s] += o.adds[s];
+      }
     }
     return this;
   }
@@ -604,7 +819,13 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
         clock,
         words.clone(),
         adds.clone(),
-        generation);
+        generation,
+        concurrency());
+  }
+
+  /** How adds reach memory (see the class comment). */
+  public Concurrency concurrency() {
+    return concurrent ? Concurrency.CONCURRENT : Concurrency.SINGLE_WRITER;
   }
 
   // ---- introspection
@@ -747,10 +968,22 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
   }
 
   public static AgePartitionedBloomFilter readFrom(InputStream in) throws IOException {
-    return read(SketchReader.open(in, StructureType.AGE_PARTITIONED_BLOOM_FILTER));
+    return readFrom(in, Concurrency.SINGLE_WRITER);
+  }
+
+  /** As {@link #readFrom(InputStream)}, written afterwards in the given mode. */
+  public static AgePartitionedBloomFilter readFrom(InputStream in, Concurrency concurrency)
+      throws IOException {
+    Objects.requireNonNull(concurrency, "concurrency");
+    return read(SketchReader.open(in, StructureType.AGE_PARTITIONED_BLOOM_FILTER), concurrency);
   }
 
   static AgePartitionedBloomFilter read(SketchReader r) throws IOException {
+    return read(r, Concurrency.SINGLE_WRITER);
+  }
+
+  static AgePartitionedBloomFilter read(SketchReader r, Concurrency concurrency)
+      throws IOException {
     int k = r.paramInt("k");
     r.check(k >= 1 && k <= MAX_K, "k", k, "in [1, " + MAX_K + "]");
     int l = r.paramInt("l");
@@ -784,7 +1017,7 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
     long[] words = r.readLongs((int) (h * (m / 64)), "slices");
     r.finish();
     return new AgePartitionedBloomFilter(
-        k, l, g, m, d, window, p, r.hash(), Clock.systemUTC(), words, adds, gen);
+        k, l, g, m, d, window, p, r.hash(), Clock.systemUTC(), words, adds, gen, concurrency);
   }
 
   // ---- identity

@@ -2,7 +2,13 @@ package io.github.probkit.frequency;
 
 import static io.github.probkit.internal.Preconditions.checkArgument;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.internal.SliceRing;
+import io.github.probkit.io.SketchReader;
+import io.github.probkit.io.StructureType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -21,8 +27,8 @@ import java.util.Objects;
  * before it (at most one slice more). Time comes from the caller; a late event goes to its slice
  * while that slice is in the ring, and is ignored once it is not.
  *
- * <p>Thread safety: one writer at a time, with no concurrent queries (slices are replaced as time
- * advances).
+ * <p>Thread safety: not thread-safe: one thread at a time, queries included (slices are replaced as
+ * time advances).
  */
 public final class WindowedCountMin {
   private final CountMinSketch empty;
@@ -114,5 +120,42 @@ public final class WindowedCountMin {
 
   public int sliceCount() {
     return ring.slots();
+  }
+
+  /**
+   * Writes the ring in the probkit format (type 50, docs/FORMAT.md): the slice span, the slots, the
+   * newest slice, then the empty sketch and each slot's sketch as its own container.
+   */
+  public void writeTo(OutputStream out) throws IOException {
+    ring.writeTo(
+        out,
+        StructureType.WINDOWED_COUNT_MIN,
+        empty.hashStrategy(),
+        empty,
+        CountMinSketch::writeTo);
+  }
+
+  /**
+   * Reads a ring written by {@link #writeTo}, with the system clock; corrupt bytes, or slices that
+   * do not merge with one another, throw SketchFormatException.
+   */
+  public static WindowedCountMin readFrom(InputStream in) throws IOException {
+    return readFrom(in, Clock.systemUTC());
+  }
+
+  public static WindowedCountMin readFrom(InputStream in, Clock clock) throws IOException {
+    SketchReader r = SketchReader.open(in, StructureType.WINDOWED_COUNT_MIN);
+    SliceRing.Read<CountMinSketch> read =
+        SliceRing.read(
+            r, s -> CountMinSketch.readFrom(s, Concurrency.SINGLE_WRITER), CountMinSketch::copy);
+    CountMinSketch e = read.empty();
+    r.check(e.totalCount() == 0, "empty slice's total", e.totalCount(), "0");
+    r.check(
+        e.hashStrategy().equals(r.hash()), "empty slice's hash", e.hashStrategy(), "" + r.hash());
+    int slot = 0;
+    for (CountMinSketch s : read.slices()) {
+      r.check(e.isCompatible(s), "slot " + slot++, s, "a sketch like the empty one (" + e + ")");
+    }
+    return new WindowedCountMin(e, read.ring(), Objects.requireNonNull(clock, "clock"));
   }
 }

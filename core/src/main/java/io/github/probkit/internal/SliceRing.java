@@ -1,5 +1,14 @@
 package io.github.probkit.internal;
 
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.SketchReader;
+import io.github.probkit.io.SketchWriter;
+import io.github.probkit.io.StructureType;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -11,6 +20,9 @@ import java.util.function.Supplier;
  */
 public final class SliceRing<S> {
   private static final long NONE = Long.MIN_VALUE;
+
+  /** The most slices a ring keeps. */
+  public static final int MAX_SLOTS = 1 << 16;
 
   private final Supplier<S> fresh;
   private final long sliceMillis;
@@ -26,6 +38,13 @@ public final class SliceRing<S> {
     for (int i = 0; i < slots; i++) {
       this.slots[i] = fresh.get();
     }
+  }
+
+  private SliceRing(Object[] slots, long sliceMillis, long newest, Supplier<S> fresh) {
+    this.fresh = fresh;
+    this.sliceMillis = sliceMillis;
+    this.slots = slots;
+    this.newest = newest;
   }
 
   public long slice(long timeMillis) {
@@ -127,7 +146,89 @@ public final class SliceRing<S> {
         maxWindowMillis,
         sliceMillis);
     long n = -Math.floorDiv(-maxWindowMillis, sliceMillis) + 1;
-    Preconditions.checkArgument(n <= 1 << 16, "%d slices, more than 65536", n);
+    Preconditions.checkArgument(n <= MAX_SLOTS, "%d slices, more than %d", n, MAX_SLOTS);
     return (int) n;
+  }
+
+  // ---- the probkit format (docs/FORMAT.md, "Windowed sketches")
+
+  /** Writes one slice's structure as a complete probkit container. */
+  public interface Encoder<S> {
+    void write(S slice, OutputStream out) throws IOException;
+  }
+
+  /** Reads one slice's structure from a complete probkit container. */
+  public interface Decoder<S> {
+    S read(InputStream in) throws IOException;
+  }
+
+  /** A ring read back, and the empty structure its new slices copy. */
+  public record Read<S>(SliceRing<S> ring, S empty) {
+    /** The slots' structures, in slot order. */
+    public java.util.List<S> slices() {
+      java.util.List<S> all = new java.util.ArrayList<>();
+      ring.forEachSlot(all::add);
+      return all;
+    }
+  }
+
+  /**
+   * Writes the ring as a structure of {@code type}. Parameters: the slice span in ms (u64), the
+   * slots (u32), the newest slice (i64, {@link Long#MIN_VALUE} before the first event). Payload:
+   * {@code empty}, then each slot in slot order, each as a u32 length and that many bytes holding
+   * the structure's own probkit container. Nesting whole containers keeps one reader per structure
+   * and lets a store that keeps one key per slice (probkit-redis) hold exactly those bytes.
+   */
+  public void writeTo(
+      OutputStream out, StructureType type, HashStrategy hash, S empty, Encoder<S> encoder)
+      throws IOException {
+    byte[][] parts = new byte[slots.length + 1][];
+    long payload = 0;
+    for (int i = 0; i <= slots.length; i++) {
+      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      @SuppressWarnings("unchecked")
+      S s = i == 0 ? empty : (S) slots[i - 1];
+      encoder.write(s, b);
+      parts[i] = b.toByteArray();
+      payload += 4 + parts[i].length;
+    }
+    java.nio.ByteBuffer p = SketchWriter.params(20);
+    p.putLong(sliceMillis).putInt(slots.length).putLong(newest);
+    SketchWriter w = SketchWriter.begin(out, type, hash, p.array(), payload);
+    for (byte[] part : parts) {
+      w.writeInt(part.length);
+      w.writeBytes(part, 0, part.length);
+    }
+    w.finish();
+  }
+
+  /**
+   * Reads a ring written by {@link #writeTo}; {@code copy} makes the new slices from the empty
+   * structure. The caller checks that the structures agree with one another.
+   */
+  public static <S> Read<S> read(
+      SketchReader r, Decoder<S> decoder, java.util.function.UnaryOperator<S> copy)
+      throws IOException {
+    long sliceMillis = r.paramLong("sliceMillis");
+    r.check(sliceMillis >= 1, "sliceMillis", sliceMillis, "positive");
+    int n = r.paramInt("slots");
+    r.check(n >= 2 && n <= MAX_SLOTS, "slots", n, "in [2, " + MAX_SLOTS + "]");
+    long newest = r.paramLong("newest");
+    S empty = readPart(r, decoder, "empty slice");
+    Object[] slots = new Object[n];
+    for (int i = 0; i < n; i++) {
+      slots[i] = readPart(r, decoder, "slot " + i);
+    }
+    r.finish();
+    return new Read<>(new SliceRing<>(slots, sliceMillis, newest, () -> copy.apply(empty)), empty);
+  }
+
+  private static <S> S readPart(SketchReader r, Decoder<S> decoder, String field)
+      throws IOException {
+    int len = r.readInt(field + " length");
+    ByteArrayInputStream in = new ByteArrayInputStream(r.readBytes(len, field));
+    S s = decoder.read(in);
+    r.check(in.available() == 0, field, in.available() + " trailing bytes", "one structure");
+    return s;
   }
 }

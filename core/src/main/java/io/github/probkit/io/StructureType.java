@@ -16,7 +16,9 @@ public enum StructureType {
   HYPER_LOG_LOG(32, "hyperloglog"),
   ULTRA_LOG_LOG(33, "ultraloglog"),
   // Windowed structures from 48 on, apart from the families' ranges that other types extend.
-  AGE_PARTITIONED_BLOOM_FILTER(48, "window");
+  AGE_PARTITIONED_BLOOM_FILTER(48, "window"),
+  WINDOWED_CARDINALITY(49, "window-cardinality"),
+  WINDOWED_COUNT_MIN(50, "window-count-min");
 
   private final int id;
   private final String label;

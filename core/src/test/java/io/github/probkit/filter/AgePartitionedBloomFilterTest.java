@@ -3,6 +3,7 @@ package io.github.probkit.filter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Binomial;
@@ -14,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -452,6 +454,95 @@ class AgePartitionedBloomFilterTest {
           for (int i = 0; i < probes; i++) {
             if (f.mightContain(1_000_000L + i) != serial[i]) {
               throw new AssertionError("thread " + t + " answered differently for " + i);
+            }
+          }
+        });
+  }
+
+  /**
+   * Concurrent adds by count race with the shifts they cause (a window of 2,000 adds shifts every
+   * 46): each thread adds its own keys and at once asks for the one just added and for one of its
+   * earlier keys that fewer than the window's adds can have followed. Every add first takes a
+   * number from a shared counter; an add that starts after key x's returned took a later number
+   * than x's, unless its thread took it before and was delayed (one per other thread). So if the
+   * counter reads c' after a query that misses x, numbered c, at most c' - c + 7 adds followed x. A
+   * single key missing fails. With the adds of the single-writer mode (plain stores, the shift
+   * unguarded), keys go missing.
+   */
+  @Test
+  void concurrentAddsByCountLoseNoKeyInsideTheWindow() throws Exception {
+    int window = 2_000;
+    int perThread = 60_000;
+    AgePartitionedBloomFilter f =
+        AgePartitionedBloomFilter.create(window, 0.01, HashStrategy.xxh3(), Concurrency.CONCURRENT);
+    AtomicLong order = new AtomicLong();
+    Threads.run(
+        Threads.COUNT,
+        t -> {
+          long[] taken = new long[perThread];
+          SplittableRandom rnd = new SplittableRandom(0x5EED_0000L + t);
+          for (int i = 0; i < perThread; i++) {
+            long key = ((long) t << 40) | i;
+            taken[i] = order.incrementAndGet();
+            f.add(key);
+            int[] asked = {i, i - rnd.nextInt(Math.min(i, window) + 1)};
+            for (int j : asked) {
+              boolean present = f.mightContain(((long) t << 40) | j);
+              // Read after the query: a query answers as of its end (shifts may run during it).
+              long now = order.get();
+              if (!present && now - taken[j] + Threads.COUNT <= window) {
+                throw new AssertionError(
+                    "key "
+                        + j
+                        + " of thread "
+                        + t
+                        + " absent, "
+                        + (now - taken[j])
+                        + " adds after");
+              }
+            }
+          }
+        });
+  }
+
+  /**
+   * Concurrent adds by time, with late events (up to half the window) and threads whose clocks
+   * disagree by up to a generation, lose no key inside the window: a key of event time a must be
+   * present while the latest event time any thread has added (raised before each add) is less than
+   * a window after a. A single key missing fails.
+   */
+  @Test
+  void concurrentAddsByTimeLoseNoKeyInsideTheWindow() throws Exception {
+    AgePartitionedBloomFilter f =
+        AgePartitionedBloomFilter.create(
+            Duration.ofSeconds(60),
+            3_000,
+            0.01,
+            HashStrategy.xxh3(),
+            Clock.systemUTC(),
+            Concurrency.CONCURRENT);
+    long t0 = 1_700_000_000_000L;
+    long d = f.generationMillis();
+    long window = f.window();
+    AtomicLong tick = new AtomicLong();
+    AtomicLong latest = new AtomicLong(Long.MIN_VALUE);
+    int perThread = 40_000;
+    Threads.run(
+        Threads.COUNT,
+        t -> {
+          long[] at = new long[perThread];
+          SplittableRandom rnd = new SplittableRandom(0x71DE_0000L + t);
+          for (int i = 0; i < perThread; i++) {
+            // 50 adds a second in all, the rate the filter is sized for.
+            long now = t0 + 20L * tick.incrementAndGet() + rnd.nextLong(d);
+            at[i] = now - (rnd.nextInt(10) == 0 ? rnd.nextLong(window / 2) : 0);
+            latest.accumulateAndGet(at[i], Math::max);
+            f.add(((long) t << 40) | i, at[i]);
+            int j = i - rnd.nextInt(Math.min(i, 4_000) + 1);
+            boolean present = f.mightContain(((long) t << 40) | j, now);
+            if (!present && Math.max(latest.get(), now) - at[j] < window) {
+              throw new AssertionError(
+                  "key " + j + " of thread " + t + " absent, " + (now - at[j]) + " ms after it");
             }
           }
         });

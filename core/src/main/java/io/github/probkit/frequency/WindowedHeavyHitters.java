@@ -1,0 +1,137 @@
+package io.github.probkit.frequency;
+
+import static io.github.probkit.internal.Preconditions.checkArgument;
+
+import io.github.probkit.internal.KeyBuffer;
+import io.github.probkit.internal.SliceRing;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The most frequent items over sliding windows of time ("top terms in the last hour"): a ring of
+ * Space-Saving summaries ({@link HeavyHitters}), one per slice of time aligned on the epoch. {@link
+ * #summaryOfLast} merges the window's slices into one summary, which has a summary's guarantees for
+ * the window's stream: with N the window's total and m the capacity, every listed count is at least
+ * the item's true count in the window and at most N / m above it, and every item occurring more
+ * than N / m times in the window is listed.
+ *
+ * <p>Slices, not decay, for the reasons {@link WindowedCountMin} gives: a count is the window's, so
+ * it can be checked against exact counts; the same events give the same answer in any order within
+ * the ring; and summaries of other processes merge slice by slice. A decayed count answers a
+ * different question (a weighted past) and has no sharp window to be exact over. The price is one
+ * summary per slice: {@code ceil(maxWindow / slice) + 1} of them, each up to m items.
+ *
+ * <p>The window ending at {@code now} counts every slice from the one holding {@code now - last} to
+ * the one holding {@code now}: all of the last {@code last}, plus the part of the oldest slice
+ * before it (at most one slice more). Time comes from the caller; a late event goes to its slice
+ * while that slice is in the ring, and is ignored once it is not.
+ *
+ * <p>Thread safety: not thread-safe, like {@link HeavyHitters}.
+ */
+public final class WindowedHeavyHitters {
+  private final HeavyHitters empty;
+  private final SliceRing<HeavyHitters> ring;
+  private final Clock clock;
+
+  private WindowedHeavyHitters(HeavyHitters empty, SliceRing<HeavyHitters> ring, Clock clock) {
+    this.empty = empty;
+    this.ring = ring;
+    this.clock = clock;
+  }
+
+  /** Windows of up to {@code maxWindow} in slices of {@code slice}, summaries of capacity m. */
+  public static WindowedHeavyHitters create(Duration maxWindow, Duration slice, int capacity) {
+    return create(maxWindow, slice, capacity, Clock.systemUTC());
+  }
+
+  public static WindowedHeavyHitters create(
+      Duration maxWindow, Duration slice, int capacity, Clock clock) {
+    int slots = SliceRing.slotsFor(maxWindow.toMillis(), slice.toMillis());
+    HeavyHitters proto = HeavyHitters.withCapacity(capacity);
+    return new WindowedHeavyHitters(
+        proto,
+        new SliceRing<>(slots, slice.toMillis(), proto::copy),
+        Objects.requireNonNull(clock, "clock"));
+  }
+
+  /** Adds {@code count} occurrences of the item at {@code timeMillis}; false when too late. */
+  public boolean add(byte[] item, int off, int len, long count, long timeMillis) {
+    HeavyHitters s = ring.at(timeMillis);
+    if (s != null) {
+      s.add(item, off, len, count);
+    }
+    return s != null;
+  }
+
+  public boolean add(CharSequence item, long count, long timeMillis) {
+    KeyBuffer b = KeyBuffer.utf8(item);
+    try {
+      return add(b.bytes(), 0, b.length(), count, timeMillis);
+    } finally {
+      b.release();
+    }
+  }
+
+  public boolean add(long item, long count, long timeMillis) {
+    KeyBuffer b = KeyBuffer.ofLong(item);
+    try {
+      return add(b.bytes(), 0, b.length(), count, timeMillis);
+    } finally {
+      b.release();
+    }
+  }
+
+  /** Adds one occurrence at the clock's time. */
+  public boolean add(CharSequence item) {
+    return add(item, 1, clock.millis());
+  }
+
+  /** Moves to the slice of {@code timeMillis}, dropping the slices that leave the ring. */
+  public void advanceTo(long timeMillis) {
+    ring.advanceTo(timeMillis);
+  }
+
+  /**
+   * The summary of the window of {@code last} ending at {@code now} (a new summary; this structure
+   * does not change). Throws IllegalArgumentException when the window needs more slices than the
+   * ring keeps.
+   */
+  public HeavyHitters summaryOfLast(Duration last, long now) {
+    long[] span = ring.window(last.toMillis(), now);
+    HeavyHitters out = empty.copy();
+    ring.forEach(span[0], span[1], out::merge);
+    return out;
+  }
+
+  /** The {@code k} most frequent items of the window of {@code last} ending at {@code now}. */
+  public List<HeavyHitters.Entry> top(int k, Duration last, long now) {
+    checkArgument(k >= 1, "k must be positive, was %d", k);
+    return summaryOfLast(last, now).top(k);
+  }
+
+  /** The {@code k} most frequent items of the window of {@code last} ending at the clock's time. */
+  public List<HeavyHitters.Entry> top(int k, Duration last) {
+    return top(k, last, clock.millis());
+  }
+
+  public int capacity() {
+    return empty.capacity();
+  }
+
+  public long sliceMillis() {
+    return ring.sliceMillis();
+  }
+
+  public int sliceCount() {
+    return ring.slots();
+  }
+
+  /** The memory of the ring's summaries now (they grow as items arrive). */
+  public long byteSize() {
+    long[] b = {0};
+    ring.forEachSlot(s -> b[0] += s.byteSize());
+    return b[0];
+  }
+}
