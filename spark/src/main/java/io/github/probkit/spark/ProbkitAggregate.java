@@ -26,6 +26,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
 import scala.collection.immutable.IndexedSeq;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
@@ -45,15 +46,17 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
   private static final long serialVersionUID = 1L;
 
   /**
-   * {@code struct<sketch: binary, keys: bigint, nulls: bigint>}; keys and nulls are null when
-   * unknown.
+   * {@code struct<sketch: binary, keys: bigint, nulls: bigint, key_type: string>}; keys, nulls and
+   * key_type are null when unknown. The key type ({@link Keys#typeName}) lives here because the
+   * probkit format has no field for it.
    */
   public static final StructType RESULT =
       new StructType(
           new StructField[] {
             DataTypes.createStructField("sketch", DataTypes.BinaryType, true),
             DataTypes.createStructField("keys", DataTypes.LongType, true),
-            DataTypes.createStructField("nulls", DataTypes.LongType, true)
+            DataTypes.createStructField("nulls", DataTypes.LongType, true),
+            DataTypes.createStructField("key_type", DataTypes.StringType, true)
           });
 
   /** The functions, with their SQL names and how many arguments they take. */
@@ -289,9 +292,16 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
     if (sketch == null) {
       return null;
     }
+    String keyType =
+        function == Function.UNION
+            ? ((Accumulator.Union) buffer).keyType()
+            : arg(0).dataType() instanceof NullType ? null : Keys.typeName(arg(0).dataType());
     return new GenericInternalRow(
         new Object[] {
-          sketch, buffer.keys < 0 ? null : buffer.keys, buffer.nulls < 0 ? null : buffer.nulls
+          sketch,
+          buffer.keys < 0 ? null : buffer.keys,
+          buffer.nulls < 0 ? null : buffer.nulls,
+          keyType == null ? null : UTF8String.fromString(keyType)
         });
   }
 

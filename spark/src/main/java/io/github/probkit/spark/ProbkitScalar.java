@@ -62,6 +62,11 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
   private transient volatile Decoded decoded;
 
   private transient Keys keys;
+
+  /** The last key type recorded by a structure that passed {@link #checkKeyType}. */
+  private transient UTF8String acceptedKeyType;
+
+  private transient Boolean mixKeyTypes;
   private transient int k;
   private transient String itemType;
 
@@ -164,6 +169,7 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     if (bytes == null || keyed && key == null) {
       return null;
     }
+    checkKeyType(s);
     Object structure = structure(bytes);
     switch (function) {
       case MIGHT_CONTAIN:
@@ -227,6 +233,58 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
         }
         return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong();
     }
+  }
+
+  /**
+   * Refuses a key column, or a decoding of topk's items, of another type than the one the structure
+   * recorded (unless the session allows it); bare bytes record none.
+   */
+  private void checkKeyType(Object s) {
+    if (function == Function.ESTIMATE || !(s instanceof InternalRow)) {
+      return;
+    }
+    InternalRow r = (InternalRow) s;
+    if (r.numFields() <= SketchArg.KEY_TYPE || r.isNullAt(SketchArg.KEY_TYPE)) {
+      return;
+    }
+    UTF8String t = r.getUTF8String(SketchArg.KEY_TYPE);
+    if (t.equals(acceptedKeyType)) {
+      return;
+    }
+    String recorded = t.toString();
+    if (mixKeyTypes == null) {
+      mixKeyTypes = SketchArg.mixKeyTypes();
+    }
+    if (!mixKeyTypes) {
+      if (function == Function.TOPK) {
+        topkArgs();
+        if (!Keys.decodes(recorded, itemType)) {
+          throw SketchArg.mixed(
+              function.signature.sqlName,
+              String.format(
+                  Locale.ROOT,
+                  "the summary holds %s keys, which do not decode as '%s'; "
+                      + "call probkit_topk(sketch, k, '%s')",
+                  recorded,
+                  itemType,
+                  Keys.decodesAs(recorded)));
+        }
+      } else {
+        String given = Keys.typeName(arg(1).dataType());
+        if (!recorded.equals(given)) {
+          throw SketchArg.mixed(
+              function.signature.sqlName,
+              String.format(
+                  Locale.ROOT,
+                  "the %s holds %s keys, the key is of type %s; cast the key (CAST(key AS %s))",
+                  function == Function.MIGHT_CONTAIN ? "filter" : "sketch",
+                  recorded,
+                  arg(1).dataType().sql(),
+                  recorded.toUpperCase(Locale.ROOT)));
+        }
+      }
+    }
+    acceptedKeyType = t.clone();
   }
 
   private <T> T expect(Object s, Class<T> type, String what) {
