@@ -46,9 +46,10 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
   private static final long serialVersionUID = 1L;
 
   /**
-   * {@code struct<sketch: binary, keys: bigint, nulls: bigint, key_type: string>}; keys, nulls and
-   * key_type are null when unknown. The key type ({@link Keys#typeName}) lives here because the
-   * probkit format has no field for it.
+   * {@code struct<sketch: binary, keys: bigint, nulls: bigint, key_type: string, digest: binary>};
+   * keys, nulls and key_type are null when unknown. The key type ({@link Keys#typeName}) lives here
+   * because the probkit format has no field for it; the digest ({@link SketchArg#digest}) lets a
+   * scalar function recognise a sketch it decoded without reading it again.
    */
   public static final StructType RESULT =
       new StructType(
@@ -56,7 +57,8 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
             DataTypes.createStructField("sketch", DataTypes.BinaryType, true),
             DataTypes.createStructField("keys", DataTypes.LongType, true),
             DataTypes.createStructField("nulls", DataTypes.LongType, true),
-            DataTypes.createStructField("key_type", DataTypes.StringType, true)
+            DataTypes.createStructField("key_type", DataTypes.StringType, true),
+            DataTypes.createStructField("digest", DataTypes.BinaryType, true)
           });
 
   /** The functions, with their SQL names and how many arguments they take. */
@@ -301,7 +303,8 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
           sketch,
           buffer.keys < 0 ? null : buffer.keys,
           buffer.nulls < 0 ? null : buffer.nulls,
-          keyType == null ? null : UTF8String.fromString(keyType)
+          keyType == null ? null : UTF8String.fromString(keyType),
+          SketchArg.digest(sketch)
         });
   }
 

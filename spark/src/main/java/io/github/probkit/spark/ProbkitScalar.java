@@ -9,7 +9,6 @@ import io.github.probkit.frequency.HeavyHitters;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -21,6 +20,7 @@ import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback;
 import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
+import org.apache.spark.sql.execution.ScalarSubquery;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NullType;
@@ -34,9 +34,10 @@ import scala.collection.immutable.Seq;
  * The scalar functions {@code probkit_might_contain(filter, key)}, {@code
  * probkit_estimate(sketch)}, {@code probkit_cms_estimate(sketch, key)} and {@code
  * probkit_topk(sketch, k[, type])}. The structure argument is a probkit file's bytes or an
- * aggregate's result; it is decoded once when it is a constant (a filter broadcast as a literal)
- * and otherwise once per distinct value in a row. Keys are encoded as the aggregates encode them,
- * so a filter built from a bigint column answers for an int column.
+ * aggregate's result; it is decoded once per task when it is a constant (a literal, a scalar
+ * subquery) and otherwise once per distinct value in a task ({@link StructureCache}). Keys are
+ * encoded as the aggregates encode them, so a filter built from a bigint column answers for an int
+ * column.
  */
 public final class ProbkitScalar extends Expression implements CodegenFallback, Serializable {
   private static final long serialVersionUID = 1L;
@@ -58,8 +59,13 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
   private final Function function;
   private final Seq<Expression> children;
 
-  /** The last structure decoded, with its bytes. */
-  private transient volatile Decoded decoded;
+  /** The structure of a {@link #isConstant constant} argument, once decoded. */
+  private transient Object constant;
+
+  private transient boolean constantArg;
+
+  /** The structures decoded from a column. */
+  private transient StructureCache cache;
 
   private transient Keys keys;
 
@@ -164,13 +170,28 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
   public Object eval(InternalRow row) {
     boolean keyed = function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE;
     Object key = keyed ? arg(1).eval(row) : null;
-    Object s = arg(0).eval(row);
-    byte[] bytes = s == null ? null : SketchArg.bytes(s);
-    if (bytes == null || keyed && key == null) {
+    if (keyed && key == null) {
       return null;
     }
-    checkKeyType(s);
-    Object structure = structure(bytes);
+    Object structure = constant;
+    if (structure == null) {
+      Object s = arg(0).eval(row);
+      if (s == null) {
+        return null;
+      }
+      checkKeyType(s);
+      if (cache == null) {
+        cache = new StructureCache();
+        constantArg = isConstant(arg(0));
+      }
+      structure = cache.get(s, Sketches::read);
+      if (structure == null) {
+        return null;
+      }
+      if (constantArg) {
+        constant = structure;
+      }
+    }
     switch (function) {
       case MIGHT_CONTAIN:
         return keys().apply(key, new Query(expect(structure, MembershipFilter.class, "a filter")));
@@ -185,6 +206,24 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
         return topk(
             expect(structure, HeavyHitters.class, "a heavy-hitters summary (probkit_topk_agg)"));
     }
+  }
+
+  /**
+   * Whether {@code e} has one value for the whole query: a constant, a scalar subquery (run once,
+   * before the rows), or a deterministic expression of those. Such a structure is decoded once and
+   * its argument not evaluated again.
+   */
+  private static boolean isConstant(Expression e) {
+    if (e.foldable()) {
+      return true;
+    }
+    if (!e.deterministic()) {
+      return false;
+    }
+    if (e instanceof ScalarSubquery) {
+      return true;
+    }
+    return !e.children().isEmpty() && e.children().forall(ProbkitScalar::isConstant);
   }
 
   private Object estimate(Object s) {
@@ -300,27 +339,6 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
       keys = Keys.of(arg(1).dataType());
     }
     return keys;
-  }
-
-  private Object structure(byte[] bytes) {
-    Decoded d = decoded;
-    // A constant structure is decoded once; a column's is compared by its bytes.
-    if (d != null && (arg(0).foldable() || Arrays.equals(d.bytes, bytes))) {
-      return d.structure;
-    }
-    d = new Decoded(bytes, Sketches.read(bytes));
-    decoded = d;
-    return d.structure;
-  }
-
-  private static final class Decoded {
-    final byte[] bytes;
-    final Object structure;
-
-    Decoded(byte[] bytes, Object structure) {
-      this.bytes = bytes;
-      this.structure = structure;
-    }
   }
 
   /** A key looked up in a filter (present or not) or a frequency sketch (its estimated count). */

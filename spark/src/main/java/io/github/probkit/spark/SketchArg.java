@@ -1,5 +1,8 @@
 package io.github.probkit.spark;
 
+import com.dynatrace.hash4j.hashing.HashValue128;
+import com.dynatrace.hash4j.hashing.Hasher128;
+import com.dynatrace.hash4j.hashing.Hashing;
 import java.util.Locale;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.internal.SQLConf;
@@ -21,6 +24,11 @@ final class SketchArg {
 
   /** The index of {@code key_type} in {@link ProbkitAggregate#RESULT}. */
   static final int KEY_TYPE = 3;
+
+  /** The index of {@code digest} in {@link ProbkitAggregate#RESULT}. */
+  static final int DIGEST = 4;
+
+  private static final Hasher128 DIGEST_HASH = Hashing.xxh3_128();
 
   static boolean accepts(DataType type) {
     if (type instanceof BinaryType) {
@@ -63,6 +71,17 @@ final class SketchArg {
           : null;
     }
     return null;
+  }
+
+  /**
+   * The {@code digest} of a sketch: its XXH3-128 hash, 16 bytes, by which {@link StructureCache}
+   * finds it without reading it.
+   */
+  static byte[] digest(byte[] sketch) {
+    HashValue128 h = DIGEST_HASH.hashBytesTo128Bits(sketch);
+    byte[] d = Keys.longBytes(h.getLeastSignificantBits(), new byte[16]);
+    System.arraycopy(Keys.longBytes(h.getMostSignificantBits(), new byte[8]), 0, d, 8, 8);
+    return d;
   }
 
   /** Whether the session allows structures of different key types to be merged and queried. */

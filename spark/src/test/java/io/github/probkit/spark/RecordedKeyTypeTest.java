@@ -74,7 +74,8 @@ class RecordedKeyTypeTest {
                 "SELECT probkit_union_agg(s).key_type FROM ("
                     + "SELECT probkit_hll_agg(id) AS s FROM range(10) "
                     + "UNION ALL SELECT named_struct('sketch', probkit_hll_agg(id).sketch, 'keys', 1L, "
-                    + "'nulls', 0L, 'key_type', CAST(NULL AS STRING)) FROM range(10))")
+                    + "'nulls', 0L, 'key_type', CAST(NULL AS STRING), 'digest', CAST(NULL AS BINARY)) "
+                    + "FROM range(10))")
             .first();
     assertThat(mixed.isNullAt(0)).isTrue();
   }
