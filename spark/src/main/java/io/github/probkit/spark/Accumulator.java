@@ -320,7 +320,18 @@ abstract class Accumulator implements Keys.Visitor<Void> {
    * of different key types are refused unless the session allows mixing them.
    */
   static final class Union extends Accumulator {
+    /** The SQL function, for its messages. */
+    private final String function;
+
     private Object sketch;
+
+    Union() {
+      this("probkit_union_agg");
+    }
+
+    Union(String function) {
+      this.function = function;
+    }
 
     /** The first key type recorded by an input, or null. */
     private String keyType;
@@ -349,7 +360,7 @@ abstract class Accumulator implements Keys.Visitor<Void> {
       if (keyType != null && other != null && !keyType.equals(other)) {
         if (!SketchArg.mixKeyTypes()) {
           throw SketchArg.mixed(
-              "probkit_union_agg",
+              function,
               "cannot merge a structure of " + keyType + " keys with one of " + other + " keys");
         }
         keyTypeUnknown = true;

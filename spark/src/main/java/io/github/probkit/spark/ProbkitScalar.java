@@ -44,11 +44,63 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
 
   /** The functions, with their SQL names and how many arguments they take. */
   enum Function {
-    MIGHT_CONTAIN(new Signature("probkit_might_contain", 2, 2, "filter, key")),
-    ESTIMATE(new Signature("probkit_estimate", 1, 1, "sketch")),
-    CMS_ESTIMATE(new Signature("probkit_cms_estimate", 2, 2, "sketch, key")),
-    TOPK(new Signature("probkit_topk", 2, 3, "sketch, k[, type]"));
-
+    MIGHT_CONTAIN(
+        new Signature(
+            "probkit_might_contain",
+            2,
+            2,
+            "filter, key",
+            "Whether the filter may contain the key: false means certainly absent; null for a null"
+                + " key.",
+            "SELECT * FROM clicks WHERE probkit_might_contain((SELECT vip FROM vip_filter), user)",
+            "SELECT probkit_might_contain(X'504B4954...', 'user:42')")),
+    ESTIMATE(
+        new Signature(
+            "probkit_estimate",
+            1,
+            1,
+            "sketch",
+            "The distinct keys estimated by an HLL or ULL sketch, or a filter's approximate count.",
+            "SELECT probkit_estimate(probkit_hll_agg(user)) FROM events")),
+    CMS_ESTIMATE(
+        new Signature(
+            "probkit_cms_estimate",
+            2,
+            2,
+            "sketch, key",
+            "The key's count estimated by a count-min sketch (never too low) or heavy-hitters"
+                + " summary.",
+            "SELECT probkit_cms_estimate(counts, 'spark') FROM daily_counts")),
+    TOPK(
+        new Signature(
+            "probkit_topk",
+            2,
+            3,
+            "sketch, k[, type]",
+            "The k most frequent items of a heavy-hitters summary, as array<struct<item, count,"
+                + " error>>; `type` decodes items as string (default), bigint or binary, and must"
+                + " fit the summary's key type.",
+            "SELECT probkit_topk(top, 10) FROM daily_top",
+            "SELECT probkit_topk(probkit_topk_agg(user_id, 5), 5, 'bigint') FROM clicks")),
+    UNION(
+        new Signature(
+            "probkit_union",
+            2,
+            64,
+            "sketch, sketch[, ...]",
+            "The union of the structures of one row (one type, one key type), null ones skipped;"
+                + " returns struct<sketch, keys, nulls, key_type, digest>.",
+            "SELECT probkit_estimate(probkit_union(web_users, app_users)) FROM daily")),
+    INFO(
+        new Signature(
+            "probkit_info",
+            1,
+            1,
+            "sketch",
+            "What a structure is: struct<type, key_type, shape, bytes, count> (count: a filter's"
+                + " approximate keys, a cardinality sketch's estimate, a frequency sketch's total).",
+            "SELECT probkit_info(users) FROM daily",
+            "SELECT probkit_info(X'504B4954...')"));
     final Signature signature;
 
     Function(Signature signature) {
@@ -101,14 +153,16 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     String name = function.signature.sqlName;
     int n = children.size();
     function.signature.checkArity(n);
-    DataType sketchType = arg(0).dataType();
-    if (!SketchArg.accepts(sketchType) && !(sketchType instanceof NullType)) {
-      throw Params.fail(
-          name,
-          "%s must be binary or %s, was of type %s",
-          function == Function.MIGHT_CONTAIN ? "filter" : "sketch",
-          ProbkitAggregate.RESULT.sql(),
-          sketchType.sql());
+    for (int i = 0; i < (function == Function.UNION ? n : 1); i++) {
+      DataType sketchType = arg(i).dataType();
+      if (!SketchArg.accepts(sketchType) && !(sketchType instanceof NullType)) {
+        throw Params.fail(
+            name,
+            "%s must be binary or %s, was of type %s",
+            function == Function.MIGHT_CONTAIN ? "filter" : "sketch",
+            ProbkitAggregate.RESULT.sql(),
+            sketchType.sql());
+      }
     }
     if (function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE) {
       DataType keyType = arg(1).dataType();
@@ -159,15 +213,33 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
                   DataTypes.createStructField("error", DataTypes.LongType, false)
                 }),
             false);
+      case UNION:
+        return ProbkitAggregate.RESULT;
+      case INFO:
+        return INFO_TYPE;
       default:
         return DataTypes.LongType;
     }
   }
 
+  /** What probkit_info returns. */
+  static final StructType INFO_TYPE =
+      new StructType(
+          new StructField[] {
+            DataTypes.createStructField("type", DataTypes.StringType, false),
+            DataTypes.createStructField("key_type", DataTypes.StringType, true),
+            DataTypes.createStructField("shape", DataTypes.StringType, false),
+            DataTypes.createStructField("bytes", DataTypes.LongType, false),
+            DataTypes.createStructField("count", DataTypes.LongType, true)
+          });
+
   // ---- evaluation
 
   @Override
   public Object eval(InternalRow row) {
+    if (function == Function.UNION) {
+      return union(row);
+    }
     boolean keyed = function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE;
     Object key = keyed ? arg(1).eval(row) : null;
     if (keyed && key == null) {
@@ -202,6 +274,8 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
         return keys().apply(key, new Query(structure));
       case ESTIMATE:
         return estimate(structure);
+      case INFO:
+        return info(structure, arg(0).eval(row));
       default:
         return topk(
             expect(structure, HeavyHitters.class, "a heavy-hitters summary (probkit_topk_agg)"));
@@ -224,6 +298,63 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
       return true;
     }
     return !e.children().isEmpty() && e.children().forall(ProbkitScalar::isConstant);
+  }
+
+  /** The union of the row's structures, null ones skipped; null when all are. */
+  private Object union(InternalRow row) {
+    Accumulator.Union u = new Accumulator.Union(function.signature.sqlName);
+    boolean any = false;
+    for (int i = 0; i < children.size(); i++) {
+      Object v = arg(i).eval(row);
+      if (v != null && SketchArg.bytes(v) != null) {
+        SketchArg.addTo(u, v);
+        any = true;
+      }
+    }
+    byte[] sketch = any ? u.result() : null;
+    return sketch == null ? null : ProbkitAggregate.result(sketch, u.keys, u.nulls, u.keyType());
+  }
+
+  private static Object info(Object s, Object v) {
+    String shape;
+    Long count = null;
+    if (s instanceof MembershipFilter) {
+      MembershipFilter f = (MembershipFilter) s;
+      shape =
+          String.format(
+              Locale.ROOT, "%d bits, false-positive rate %.3g", f.bitSize(), f.expectedFpp());
+      if (s instanceof MutableFilter) {
+        count = ((MutableFilter) s).approximateCount();
+      } else if (s instanceof BinaryFuseFilter) {
+        count = (long) ((BinaryFuseFilter) s).keyCount();
+      }
+    } else if (s instanceof CardinalitySketch) {
+      CardinalitySketch c = (CardinalitySketch) s;
+      shape =
+          String.format(
+              Locale.ROOT,
+              "precision %d, relative standard error %.3g",
+              c.precision(),
+              c.bestRelativeStandardError());
+      count = Math.round(c.bestEstimate());
+    } else if (s instanceof CountMinSketch) {
+      CountMinSketch c = (CountMinSketch) s;
+      shape = String.format(Locale.ROOT, "width %d, depth %d", c.width(), c.depth());
+      count = c.totalCount();
+    } else {
+      HeavyHitters h = (HeavyHitters) s;
+      shape = String.format(Locale.ROOT, "capacity %d, %d items", h.capacity(), h.size());
+      count = h.totalCount();
+    }
+    String keyType = SketchArg.keyType(v);
+    return new GenericInternalRow(
+        new Object[] {
+          UTF8String.fromString(Sketches.label(s)),
+          keyType == null ? null : UTF8String.fromString(keyType),
+          UTF8String.fromString(shape),
+          (long) SketchArg.bytes(v).length,
+          count
+        });
   }
 
   private Object estimate(Object s) {
@@ -279,7 +410,7 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
    * recorded (unless the session allows it); bare bytes record none.
    */
   private void checkKeyType(Object s) {
-    if (function == Function.ESTIMATE || !(s instanceof InternalRow)) {
+    if (function == Function.ESTIMATE || function == Function.INFO || !(s instanceof InternalRow)) {
       return;
     }
     InternalRow r = (InternalRow) s;
