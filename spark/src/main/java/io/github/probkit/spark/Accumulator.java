@@ -314,19 +314,61 @@ abstract class Accumulator implements Keys.Visitor<Void> {
     }
   }
 
-  /** probkit_union_agg: merges structures given as bytes, whatever their type, as they come. */
+  /**
+   * probkit_union_agg: merges structures given as bytes, whatever their type, as they come, and
+   * keeps their key type: the one all inputs recorded, or null when one was bare bytes; two inputs
+   * of different key types are refused unless the session allows mixing them.
+   */
   static final class Union extends Accumulator {
+    /** The SQL function, for its messages. */
+    private final String function;
+
     private Object sketch;
 
+    Union() {
+      this("probkit_union_agg");
+    }
+
+    Union(String function) {
+      this.function = function;
+    }
+
+    /** The first key type recorded by an input, or null. */
+    private String keyType;
+
+    /** Whether an input had no key type (bare bytes), or two had different ones. */
+    private boolean keyTypeUnknown;
+
+    /** The key type of the union, or null when unknown. */
+    String keyType() {
+      return keyTypeUnknown ? null : keyType;
+    }
+
     /**
-     * Merges the structure in {@code bytes}; its keys and nulls are those of the row, or -1 when
-     * unknown.
+     * Merges the structure in {@code bytes}; its keys, nulls and key type are those of the row, or
+     * -1 and null when unknown.
      */
-    void addSketch(byte[] bytes, long rowKeys, long rowNulls) {
+    void addSketch(byte[] bytes, long rowKeys, long rowNulls, String rowKeyType) {
       keys = keys < 0 || rowKeys < 0 ? -1 : keys + rowKeys;
       nulls = nulls < 0 || rowNulls < 0 ? -1 : nulls + rowNulls;
       Object s = Sketches.read(bytes);
+      addKeyType(rowKeyType, rowKeyType == null);
       sketch = sketch == null ? Sketches.mergeable(s) : Sketches.merge(sketch, s);
+    }
+
+    private void addKeyType(String other, boolean otherUnknown) {
+      if (keyType != null && other != null && !keyType.equals(other)) {
+        if (!SketchArg.mixKeyTypes()) {
+          throw SketchArg.mixed(
+              function,
+              "cannot merge a structure of " + keyType + " keys with one of " + other + " keys");
+        }
+        keyTypeUnknown = true;
+      }
+      if (keyType == null) {
+        keyType = other;
+      }
+      keyTypeUnknown |= otherUnknown;
     }
 
     @Override
@@ -341,9 +383,16 @@ abstract class Accumulator implements Keys.Visitor<Void> {
 
     @Override
     void mergeStructure(Accumulator other) {
-      Object s = ((Union) other).sketch;
-      if (s != null) {
-        sketch = sketch == null ? s : Sketches.merge(sketch, s);
+      Union u = (Union) other;
+      if (u.sketch != null) {
+        if (sketch == null) {
+          keyType = u.keyType;
+          keyTypeUnknown = u.keyTypeUnknown;
+          sketch = u.sketch;
+        } else {
+          addKeyType(u.keyType, u.keyTypeUnknown);
+          sketch = Sketches.merge(sketch, u.sketch);
+        }
       }
     }
 
@@ -358,18 +407,28 @@ abstract class Accumulator implements Keys.Visitor<Void> {
     void writeState(OutputStream out) throws IOException {
       out.write(sketch == null ? 0 : 1);
       if (sketch != null) {
+        DataOutputStream d = new DataOutputStream(out);
+        d.writeBoolean(keyTypeUnknown);
+        d.writeUTF(keyType == null ? "" : keyType);
+        d.flush();
         Sketches.writer(sketch).writeTo(out);
       }
     }
 
     @Override
     long stateSize() {
-      return sketch == null ? 1 : Sketches.byteSize(sketch) + 65;
+      return sketch == null ? 1 : Sketches.byteSize(sketch) + 100;
     }
 
     @Override
     void readState(InputStream in) throws IOException {
-      sketch = in.read() == 1 ? Sketches.read(in) : null;
+      if (in.read() == 1) {
+        DataInputStream d = new DataInputStream(in);
+        keyTypeUnknown = d.readBoolean();
+        String t = d.readUTF();
+        keyType = t.isEmpty() ? null : t;
+        sketch = Sketches.read(in);
+      }
     }
   }
 }

@@ -84,6 +84,53 @@ enum Keys {
     return null;
   }
 
+  /**
+   * The key type a structure built from a column of {@code type} records: the column types that
+   * make the same keys and mean the same values share one name ({@code bigint} for every integral
+   * type, {@code double} for float and double). Dates, timestamps and booleans are widened to longs
+   * as integers are, but a filter of dates asked about a number of microseconds would answer for
+   * another value, so they keep their own names.
+   */
+  static String typeName(DataType type) {
+    if (type instanceof DateType) {
+      return "date";
+    }
+    if (type instanceof TimestampType) {
+      return "timestamp";
+    }
+    if (type instanceof TimestampNTZType) {
+      return "timestamp_ntz";
+    }
+    Keys k = of(type);
+    return k == LONG ? "bigint" : k.name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /**
+   * Whether items of a heavy-hitters summary of keys of type {@code keyType} decode as {@code
+   * itemType} (probkit_topk's {@code string}, {@code binary} or {@code bigint}): binary always, as
+   * the key's bytes.
+   */
+  static boolean decodes(String keyType, String itemType) {
+    return itemType.equals("binary") || itemType.equals(decodesAs(keyType));
+  }
+
+  /** The item type that decodes keys of type {@code keyType} as their values. */
+  static String decodesAs(String keyType) {
+    switch (keyType) {
+      case "string":
+      case "decimal":
+        return "string";
+      case "bigint":
+      case "date":
+      case "timestamp":
+      case "timestamp_ntz":
+      case "boolean":
+        return "bigint";
+      default:
+        return "binary";
+    }
+  }
+
   /** Why {@code type} cannot be a key: for the analysis error. */
   static String unsupported(DataType type) {
     String why =

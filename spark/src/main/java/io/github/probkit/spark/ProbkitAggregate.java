@@ -26,6 +26,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
 import scala.collection.immutable.IndexedSeq;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
@@ -45,26 +46,79 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
   private static final long serialVersionUID = 1L;
 
   /**
-   * {@code struct<sketch: binary, keys: bigint, nulls: bigint>}; keys and nulls are null when
-   * unknown.
+   * {@code struct<sketch: binary, keys: bigint, nulls: bigint, key_type: string, digest: binary>};
+   * keys, nulls and key_type are null when unknown. The key type ({@link Keys#typeName}) lives here
+   * because the probkit format has no field for it; the digest ({@link SketchArg#digest}) lets a
+   * scalar function recognise a sketch it decoded without reading it again.
    */
   public static final StructType RESULT =
       new StructType(
           new StructField[] {
             DataTypes.createStructField("sketch", DataTypes.BinaryType, true),
             DataTypes.createStructField("keys", DataTypes.LongType, true),
-            DataTypes.createStructField("nulls", DataTypes.LongType, true)
+            DataTypes.createStructField("nulls", DataTypes.LongType, true),
+            DataTypes.createStructField("key_type", DataTypes.StringType, true),
+            DataTypes.createStructField("digest", DataTypes.BinaryType, true)
           });
 
   /** The functions, with their SQL names and how many arguments they take. */
   enum Function {
-    BLOOM(new Signature("probkit_bloom_agg", 3, 4, "key, expected, fpp[, type]")),
-    CMS(new Signature("probkit_cms_agg", 3, 3, "key, epsilon, delta")),
-    TOPK(new Signature("probkit_topk_agg", 2, 3, "key, k[, capacity]")),
-    HLL(new Signature("probkit_hll_agg", 1, 2, "key[, precision]")),
-    ULL(new Signature("probkit_ull_agg", 1, 2, "key[, precision]")),
-    UNION(new Signature("probkit_union_agg", 1, 1, "sketch"));
-
+    BLOOM(
+        new Signature(
+            "probkit_bloom_agg",
+            3,
+            4,
+            "key, expected, fpp[, type]",
+            "A filter of the keys, sized for `expected` keys at false-positive rate `fpp`; `type` is"
+                + " bloom (default), blocked, binary-fuse8, binary-fuse16 or fuse. Returns"
+                + " struct<sketch, keys, nulls, key_type, digest>.",
+            "SELECT probkit_bloom_agg(user, 1000000, 0.01) AS vip FROM users WHERE vip",
+            "SELECT probkit_bloom_agg(url, 100000000, 0.01, 'blocked').sketch FROM crawled")),
+    CMS(
+        new Signature(
+            "probkit_cms_agg",
+            3,
+            3,
+            "key, epsilon, delta",
+            "A count-min sketch of the keys: a count is too high by more than epsilon times the"
+                + " total with probability at most delta.",
+            "SELECT probkit_cms_estimate(probkit_cms_agg(term, 0.001, 0.01), 'spark') FROM searches")),
+    TOPK(
+        new Signature(
+            "probkit_topk_agg",
+            2,
+            3,
+            "key, k[, capacity]",
+            "A heavy-hitters summary for the k most frequent keys (capacity max(1000, 100 k) by"
+                + " default); read it with probkit_topk.",
+            "SELECT probkit_topk(probkit_topk_agg(term, 10), 10) FROM searches",
+            "SELECT probkit_topk(probkit_topk_agg(user_id, 10), 10, 'bigint') FROM clicks")),
+    HLL(
+        new Signature(
+            "probkit_hll_agg",
+            1,
+            2,
+            "key[, precision]",
+            "A HyperLogLog sketch of the keys, precision 14 (12 KB, 0.81 % error) by default.",
+            "SELECT day, probkit_hll_agg(user) AS users FROM events GROUP BY day",
+            "SELECT probkit_estimate(probkit_hll_agg(user, 16)) FROM events")),
+    ULL(
+        new Signature(
+            "probkit_ull_agg",
+            1,
+            2,
+            "key[, precision]",
+            "An UltraLogLog sketch of the keys, precision 14 (16 KB, 0.59 % error) by default.",
+            "SELECT probkit_estimate(probkit_ull_agg(user)) FROM events")),
+    UNION(
+        new Signature(
+            "probkit_union_agg",
+            1,
+            1,
+            "sketch",
+            "The union of a column of structures of one type and one key type (daily sketches to a"
+                + " month).",
+            "SELECT probkit_estimate(probkit_union_agg(users)) FROM daily WHERE month = '2026-11'"));
     final Signature signature;
 
     Function(Signature signature) {
@@ -289,9 +343,22 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
     if (sketch == null) {
       return null;
     }
+    String keyType =
+        function == Function.UNION
+            ? ((Accumulator.Union) buffer).keyType()
+            : arg(0).dataType() instanceof NullType ? null : Keys.typeName(arg(0).dataType());
+    return result(sketch, buffer.keys, buffer.nulls, keyType);
+  }
+
+  /** The {@link #RESULT} row of a sketch; counts below 0 and a null key type are unknown. */
+  static InternalRow result(byte[] sketch, long keys, long nulls, String keyType) {
     return new GenericInternalRow(
         new Object[] {
-          sketch, buffer.keys < 0 ? null : buffer.keys, buffer.nulls < 0 ? null : buffer.nulls
+          sketch,
+          keys < 0 ? null : keys,
+          nulls < 0 ? null : nulls,
+          keyType == null ? null : UTF8String.fromString(keyType),
+          SketchArg.digest(sketch)
         });
   }
 

@@ -5,7 +5,6 @@ import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
@@ -68,12 +67,7 @@ public final class ProbkitFunctions {
   }
 
   private static ExpressionInfo info(Class<?> c, Signature s) {
-    return new ExpressionInfo(
-        c.getName(),
-        null,
-        s.sqlName,
-        String.format(Locale.ROOT, "%s(%s) - see docs/SPARK.md of probkit", s.sqlName, s.arguments),
-        "");
+    return new ExpressionInfo(c.getName(), null, s.sqlName, s.usage(), s.extended());
   }
 
   // ---- aggregates
@@ -176,5 +170,15 @@ public final class ProbkitFunctions {
    */
   public static Column topk(Column sketch, int k, String itemType) {
     return call_function("probkit_topk", sketch, lit(k), lit(itemType));
+  }
+
+  /** The union of one row's structures (null ones skipped), as the aggregates' struct. */
+  public static Column union(Column... sketches) {
+    return call_function("probkit_union", sketches);
+  }
+
+  /** {@code struct<type, key_type, shape, bytes, count>}: what the structure is. */
+  public static Column info(Column sketch) {
+    return call_function("probkit_info", sketch);
   }
 }

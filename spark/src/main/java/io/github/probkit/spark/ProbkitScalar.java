@@ -9,7 +9,6 @@ import io.github.probkit.frequency.HeavyHitters;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -21,6 +20,7 @@ import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback;
 import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
+import org.apache.spark.sql.execution.ScalarSubquery;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NullType;
@@ -34,20 +34,73 @@ import scala.collection.immutable.Seq;
  * The scalar functions {@code probkit_might_contain(filter, key)}, {@code
  * probkit_estimate(sketch)}, {@code probkit_cms_estimate(sketch, key)} and {@code
  * probkit_topk(sketch, k[, type])}. The structure argument is a probkit file's bytes or an
- * aggregate's result; it is decoded once when it is a constant (a filter broadcast as a literal)
- * and otherwise once per distinct value in a row. Keys are encoded as the aggregates encode them,
- * so a filter built from a bigint column answers for an int column.
+ * aggregate's result; it is decoded once per task when it is a constant (a literal, a scalar
+ * subquery) and otherwise once per distinct value in a task ({@link StructureCache}). Keys are
+ * encoded as the aggregates encode them, so a filter built from a bigint column answers for an int
+ * column.
  */
 public final class ProbkitScalar extends Expression implements CodegenFallback, Serializable {
   private static final long serialVersionUID = 1L;
 
   /** The functions, with their SQL names and how many arguments they take. */
   enum Function {
-    MIGHT_CONTAIN(new Signature("probkit_might_contain", 2, 2, "filter, key")),
-    ESTIMATE(new Signature("probkit_estimate", 1, 1, "sketch")),
-    CMS_ESTIMATE(new Signature("probkit_cms_estimate", 2, 2, "sketch, key")),
-    TOPK(new Signature("probkit_topk", 2, 3, "sketch, k[, type]"));
-
+    MIGHT_CONTAIN(
+        new Signature(
+            "probkit_might_contain",
+            2,
+            2,
+            "filter, key",
+            "Whether the filter may contain the key: false means certainly absent; null for a null"
+                + " key.",
+            "SELECT * FROM clicks WHERE probkit_might_contain((SELECT vip FROM vip_filter), user)",
+            "SELECT probkit_might_contain(X'504B4954...', 'user:42')")),
+    ESTIMATE(
+        new Signature(
+            "probkit_estimate",
+            1,
+            1,
+            "sketch",
+            "The distinct keys estimated by an HLL or ULL sketch, or a filter's approximate count.",
+            "SELECT probkit_estimate(probkit_hll_agg(user)) FROM events")),
+    CMS_ESTIMATE(
+        new Signature(
+            "probkit_cms_estimate",
+            2,
+            2,
+            "sketch, key",
+            "The key's count estimated by a count-min sketch (never too low) or heavy-hitters"
+                + " summary.",
+            "SELECT probkit_cms_estimate(counts, 'spark') FROM daily_counts")),
+    TOPK(
+        new Signature(
+            "probkit_topk",
+            2,
+            3,
+            "sketch, k[, type]",
+            "The k most frequent items of a heavy-hitters summary, as array<struct<item, count,"
+                + " error>>; `type` decodes items as string (default), bigint or binary, and must"
+                + " fit the summary's key type.",
+            "SELECT probkit_topk(top, 10) FROM daily_top",
+            "SELECT probkit_topk(probkit_topk_agg(user_id, 5), 5, 'bigint') FROM clicks")),
+    UNION(
+        new Signature(
+            "probkit_union",
+            2,
+            64,
+            "sketch, sketch[, ...]",
+            "The union of the structures of one row (one type, one key type), null ones skipped;"
+                + " returns struct<sketch, keys, nulls, key_type, digest>.",
+            "SELECT probkit_estimate(probkit_union(web_users, app_users)) FROM daily")),
+    INFO(
+        new Signature(
+            "probkit_info",
+            1,
+            1,
+            "sketch",
+            "What a structure is: struct<type, key_type, shape, bytes, count> (count: a filter's"
+                + " approximate keys, a cardinality sketch's estimate, a frequency sketch's total).",
+            "SELECT probkit_info(users) FROM daily",
+            "SELECT probkit_info(X'504B4954...')"));
     final Signature signature;
 
     Function(Signature signature) {
@@ -58,10 +111,20 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
   private final Function function;
   private final Seq<Expression> children;
 
-  /** The last structure decoded, with its bytes. */
-  private transient volatile Decoded decoded;
+  /** The structure of a {@link #isConstant constant} argument, once decoded. */
+  private transient Object constant;
+
+  private transient boolean constantArg;
+
+  /** The structures decoded from a column. */
+  private transient StructureCache cache;
 
   private transient Keys keys;
+
+  /** The last key type recorded by a structure that passed {@link #checkKeyType}. */
+  private transient UTF8String acceptedKeyType;
+
+  private transient Boolean mixKeyTypes;
   private transient int k;
   private transient String itemType;
 
@@ -90,14 +153,16 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     String name = function.signature.sqlName;
     int n = children.size();
     function.signature.checkArity(n);
-    DataType sketchType = arg(0).dataType();
-    if (!SketchArg.accepts(sketchType) && !(sketchType instanceof NullType)) {
-      throw Params.fail(
-          name,
-          "%s must be binary or %s, was of type %s",
-          function == Function.MIGHT_CONTAIN ? "filter" : "sketch",
-          ProbkitAggregate.RESULT.sql(),
-          sketchType.sql());
+    for (int i = 0; i < (function == Function.UNION ? n : 1); i++) {
+      DataType sketchType = arg(i).dataType();
+      if (!SketchArg.accepts(sketchType) && !(sketchType instanceof NullType)) {
+        throw Params.fail(
+            name,
+            "%s must be binary or %s, was of type %s",
+            function == Function.MIGHT_CONTAIN ? "filter" : "sketch",
+            ProbkitAggregate.RESULT.sql(),
+            sketchType.sql());
+      }
     }
     if (function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE) {
       DataType keyType = arg(1).dataType();
@@ -148,23 +213,57 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
                   DataTypes.createStructField("error", DataTypes.LongType, false)
                 }),
             false);
+      case UNION:
+        return ProbkitAggregate.RESULT;
+      case INFO:
+        return INFO_TYPE;
       default:
         return DataTypes.LongType;
     }
   }
 
+  /** What probkit_info returns. */
+  static final StructType INFO_TYPE =
+      new StructType(
+          new StructField[] {
+            DataTypes.createStructField("type", DataTypes.StringType, false),
+            DataTypes.createStructField("key_type", DataTypes.StringType, true),
+            DataTypes.createStructField("shape", DataTypes.StringType, false),
+            DataTypes.createStructField("bytes", DataTypes.LongType, false),
+            DataTypes.createStructField("count", DataTypes.LongType, true)
+          });
+
   // ---- evaluation
 
   @Override
   public Object eval(InternalRow row) {
+    if (function == Function.UNION) {
+      return union(row);
+    }
     boolean keyed = function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE;
     Object key = keyed ? arg(1).eval(row) : null;
-    Object s = arg(0).eval(row);
-    byte[] bytes = s == null ? null : SketchArg.bytes(s);
-    if (bytes == null || keyed && key == null) {
+    if (keyed && key == null) {
       return null;
     }
-    Object structure = structure(bytes);
+    Object structure = constant;
+    if (structure == null) {
+      Object s = arg(0).eval(row);
+      if (s == null) {
+        return null;
+      }
+      checkKeyType(s);
+      if (cache == null) {
+        cache = new StructureCache();
+        constantArg = isConstant(arg(0));
+      }
+      structure = cache.get(s, Sketches::read);
+      if (structure == null) {
+        return null;
+      }
+      if (constantArg) {
+        constant = structure;
+      }
+    }
     switch (function) {
       case MIGHT_CONTAIN:
         return keys().apply(key, new Query(expect(structure, MembershipFilter.class, "a filter")));
@@ -175,10 +274,87 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
         return keys().apply(key, new Query(structure));
       case ESTIMATE:
         return estimate(structure);
+      case INFO:
+        return info(structure, arg(0).eval(row));
       default:
         return topk(
             expect(structure, HeavyHitters.class, "a heavy-hitters summary (probkit_topk_agg)"));
     }
+  }
+
+  /**
+   * Whether {@code e} has one value for the whole query: a constant, a scalar subquery (run once,
+   * before the rows), or a deterministic expression of those. Such a structure is decoded once and
+   * its argument not evaluated again.
+   */
+  private static boolean isConstant(Expression e) {
+    if (e.foldable()) {
+      return true;
+    }
+    if (!e.deterministic()) {
+      return false;
+    }
+    if (e instanceof ScalarSubquery) {
+      return true;
+    }
+    return !e.children().isEmpty() && e.children().forall(ProbkitScalar::isConstant);
+  }
+
+  /** The union of the row's structures, null ones skipped; null when all are. */
+  private Object union(InternalRow row) {
+    Accumulator.Union u = new Accumulator.Union(function.signature.sqlName);
+    boolean any = false;
+    for (int i = 0; i < children.size(); i++) {
+      Object v = arg(i).eval(row);
+      if (v != null && SketchArg.bytes(v) != null) {
+        SketchArg.addTo(u, v);
+        any = true;
+      }
+    }
+    byte[] sketch = any ? u.result() : null;
+    return sketch == null ? null : ProbkitAggregate.result(sketch, u.keys, u.nulls, u.keyType());
+  }
+
+  private static Object info(Object s, Object v) {
+    String shape;
+    Long count = null;
+    if (s instanceof MembershipFilter) {
+      MembershipFilter f = (MembershipFilter) s;
+      shape =
+          String.format(
+              Locale.ROOT, "%d bits, false-positive rate %.3g", f.bitSize(), f.expectedFpp());
+      if (s instanceof MutableFilter) {
+        count = ((MutableFilter) s).approximateCount();
+      } else if (s instanceof BinaryFuseFilter) {
+        count = (long) ((BinaryFuseFilter) s).keyCount();
+      }
+    } else if (s instanceof CardinalitySketch) {
+      CardinalitySketch c = (CardinalitySketch) s;
+      shape =
+          String.format(
+              Locale.ROOT,
+              "precision %d, relative standard error %.3g",
+              c.precision(),
+              c.bestRelativeStandardError());
+      count = Math.round(c.bestEstimate());
+    } else if (s instanceof CountMinSketch) {
+      CountMinSketch c = (CountMinSketch) s;
+      shape = String.format(Locale.ROOT, "width %d, depth %d", c.width(), c.depth());
+      count = c.totalCount();
+    } else {
+      HeavyHitters h = (HeavyHitters) s;
+      shape = String.format(Locale.ROOT, "capacity %d, %d items", h.capacity(), h.size());
+      count = h.totalCount();
+    }
+    String keyType = SketchArg.keyType(v);
+    return new GenericInternalRow(
+        new Object[] {
+          UTF8String.fromString(Sketches.label(s)),
+          keyType == null ? null : UTF8String.fromString(keyType),
+          UTF8String.fromString(shape),
+          (long) SketchArg.bytes(v).length,
+          count
+        });
   }
 
   private Object estimate(Object s) {
@@ -229,6 +405,58 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     }
   }
 
+  /**
+   * Refuses a key column, or a decoding of topk's items, of another type than the one the structure
+   * recorded (unless the session allows it); bare bytes record none.
+   */
+  private void checkKeyType(Object s) {
+    if (function == Function.ESTIMATE || function == Function.INFO || !(s instanceof InternalRow)) {
+      return;
+    }
+    InternalRow r = (InternalRow) s;
+    if (r.numFields() <= SketchArg.KEY_TYPE || r.isNullAt(SketchArg.KEY_TYPE)) {
+      return;
+    }
+    UTF8String t = r.getUTF8String(SketchArg.KEY_TYPE);
+    if (t.equals(acceptedKeyType)) {
+      return;
+    }
+    String recorded = t.toString();
+    if (mixKeyTypes == null) {
+      mixKeyTypes = SketchArg.mixKeyTypes();
+    }
+    if (!mixKeyTypes) {
+      if (function == Function.TOPK) {
+        topkArgs();
+        if (!Keys.decodes(recorded, itemType)) {
+          throw SketchArg.mixed(
+              function.signature.sqlName,
+              String.format(
+                  Locale.ROOT,
+                  "the summary holds %s keys, which do not decode as '%s'; "
+                      + "call probkit_topk(sketch, k, '%s')",
+                  recorded,
+                  itemType,
+                  Keys.decodesAs(recorded)));
+        }
+      } else {
+        String given = Keys.typeName(arg(1).dataType());
+        if (!recorded.equals(given)) {
+          throw SketchArg.mixed(
+              function.signature.sqlName,
+              String.format(
+                  Locale.ROOT,
+                  "the %s holds %s keys, the key is of type %s; cast the key (CAST(key AS %s))",
+                  function == Function.MIGHT_CONTAIN ? "filter" : "sketch",
+                  recorded,
+                  arg(1).dataType().sql(),
+                  recorded.toUpperCase(Locale.ROOT)));
+        }
+      }
+    }
+    acceptedKeyType = t.clone();
+  }
+
   private <T> T expect(Object s, Class<T> type, String what) {
     if (!type.isInstance(s)) {
       throw new IllegalArgumentException(
@@ -242,27 +470,6 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
       keys = Keys.of(arg(1).dataType());
     }
     return keys;
-  }
-
-  private Object structure(byte[] bytes) {
-    Decoded d = decoded;
-    // A constant structure is decoded once; a column's is compared by its bytes.
-    if (d != null && (arg(0).foldable() || Arrays.equals(d.bytes, bytes))) {
-      return d.structure;
-    }
-    d = new Decoded(bytes, Sketches.read(bytes));
-    decoded = d;
-    return d.structure;
-  }
-
-  private static final class Decoded {
-    final byte[] bytes;
-    final Object structure;
-
-    Decoded(byte[] bytes, Object structure) {
-      this.bytes = bytes;
-      this.structure = structure;
-    }
   }
 
   /** A key looked up in a filter (present or not) or a frequency sketch (its estimated count). */

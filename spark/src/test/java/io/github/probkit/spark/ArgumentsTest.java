@@ -33,7 +33,7 @@ class ArgumentsTest {
         "probkit_topk_agg(k, 10, 5)|probkit_topk_agg: capacity must be in [k = 10, 268435456], was 5",
         "probkit_hll_agg(k, 19)|probkit_hll_agg: precision must be in [4, 18], was 19",
         "probkit_ull_agg(k, 3)|probkit_ull_agg: precision must be in [4, 18], was 3",
-        "probkit_union_agg(k)|probkit_union_agg: sketch must be binary or STRUCT<sketch: BINARY, keys: BIGINT, nulls: BIGINT>, was of type STRING",
+        "probkit_union_agg(k)|probkit_union_agg: sketch must be binary or STRUCT<sketch: BINARY, keys: BIGINT, nulls: BIGINT, key_type: STRING, digest: BINARY>, was of type STRING",
         "probkit_estimate(k)|probkit_estimate: sketch must be binary",
         "probkit_topk(X'00', 5, 'double')|probkit_topk: type must be string, binary or bigint",
         "probkit_might_contain(X'00')|probkit_might_contain: takes (filter, key), was given 1 argument",

@@ -26,7 +26,9 @@ class ExtensionsTest {
           "probkit_might_contain",
           "probkit_estimate",
           "probkit_cms_estimate",
-          "probkit_topk"
+          "probkit_topk",
+          "probkit_union",
+          "probkit_info"
         }) {
       assertThat(registry.functionExists(FunctionIdentifier.apply(name))).as(name).isTrue();
     }
