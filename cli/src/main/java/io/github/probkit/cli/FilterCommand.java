@@ -66,9 +66,7 @@ public final class FilterCommand implements Runnable {
 
   /** The filter in {@code file}, or of a {@code redis://} URI (read whole, its export). */
   static MembershipFilter load(Path file) {
-    return RedisUri.is(file)
-        ? RedisCli.read(file, Filters::readFrom)
-        : SketchFiles.read(file, Filters::readFrom);
+    return Location.of(file).read(Filters::readFrom);
   }
 
   /**
@@ -463,30 +461,14 @@ public final class FilterCommand implements Runnable {
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
       ifAbsent(
           multiset, ifAbsent, type.equals("counting") || type.equals("cuckoo"), "--type " + type);
-      if (RedisUri.is(file)) {
-        return RedisCli.filterCreate(
-            file, type, expected, p, strategy, force, from, ifAbsent, spec);
-      }
-      if (FilterTypes.isStatic(type)) {
-        try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-          lock.write(
-              FilterTypes.buildStatic(type, expected, fpp, typedFpp, strategy, from, spec)
-                  ::writeTo);
-        }
-        return 0;
-      }
-      if (expected == null) {
-        throw new IllegalArgumentException(
-            "missing required option --expected=N (needed by --type " + type + ")");
-      }
-      if (expected <= 0) {
-        throw new IllegalArgumentException("--expected must be positive, was " + expected);
-      }
-      try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-        lock.write(
-            FilterTypes.create(type, expected, p, strategy, from, ifAbsent, spec, file)::writeTo);
-      }
-      return 0;
+      return Location.of(file)
+          .createFilter(
+              new Location.FilterShape(type, expected, fpp, typedFpp, p, strategy),
+              force,
+              from,
+              ifAbsent,
+              spec,
+              writing);
     }
   }
 
@@ -533,27 +515,7 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       keyOptions.require(keys, spec);
-      if (RedisUri.is(file)) {
-        return RedisCli.filterAdd(file, keys, keyOptions, multiset, ifAbsent, spec);
-      }
-      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
-        MutableFilter f = loadMutable(file);
-        try (StreamCommits commits = keyOptions.commitsTo(lock, f::writeTo, spec)) {
-          addKeys(
-              f,
-              keys,
-              keyOptions,
-              ifAbsent(
-                  multiset,
-                  ifAbsent,
-                  f instanceof DeletableFilter,
-                  "a " + f.type().label() + " filter"),
-              spec,
-              file);
-          commits.write();
-        }
-      }
-      return 0;
+      return Location.of(file).addToFilter(keys, keyOptions, multiset, ifAbsent, spec, writing);
     }
   }
 
@@ -586,49 +548,8 @@ public final class FilterCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      long[] removed = {0};
-      long[] stayed = {0};
-      long total;
       keyOptions.require(keys, spec);
-      if (RedisUri.is(file)) {
-        return RedisCli.filterRemove(file, keys, keyOptions, spec);
-      }
-      Saturated saturated = new Saturated(file, spec.commandLine().getErr());
-      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
-        MembershipFilter f = load(file);
-        if (!(f instanceof DeletableFilter)) {
-          throw new CliException(
-              file
-                  + ": a "
-                  + f.type().label()
-                  + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed");
-        }
-        DeletableFilter d = (DeletableFilter) f;
-        CountingBloomFilter counting =
-            f instanceof CountingBloomFilter ? (CountingBloomFilter) f : null;
-        total =
-            keyOptions.forEach(
-                keys,
-                spec,
-                (buf, off, len) -> {
-                  if (!d.remove(buf, off, len)) {
-                    return;
-                  }
-                  if (counting != null
-                      && counting.count(buf, off, len) == CountingBloomFilter.MAX_COUNT) {
-                    // Nothing changed: saturated counters are never decremented.
-                    saturated.stays(buf, off, len);
-                    stayed[0]++;
-                  } else {
-                    removed[0]++;
-                  }
-                });
-        lock.write(f::writeTo);
-      } finally {
-        saturated.finish();
-      }
-      summary(spec, removed[0], stayed[0], total);
-      return 0;
+      return Location.of(file).removeFromFilter(keys, keyOptions, spec, writing);
     }
   }
 
@@ -727,50 +648,13 @@ public final class FilterCommand implements Runnable {
       boolean select = statusAnswers();
       LineReader.LineConsumer header =
           select && !quiet && !count && !json ? Stdout.firstLineTo(out) : null;
-      if (RedisUri.is(file)) {
-        // A round trip per batch of keys; a batch is also answered whenever input would wait.
-        return RedisCli.filterQuery(
-            file,
-            redis ->
-                finish(
-                    out,
-                    Inputs.KeySink.answeringInBatches(
-                        redis.batchSize(),
-                        (lines, batch) -> {
-                          boolean[] in = redis.query(batch);
-                          for (int i = 0; i < batch.size(); i++) {
-                            byte[] l = lines.get(i);
-                            byte[] k = batch.get(i);
-                            answer(out, l, 0, l.length, k, 0, k.length, in[i]);
-                          }
-                        },
-                        header,
-                        out)));
-      }
-      MembershipFilter f = open(file);
-      try {
-        return finish(
-            out,
-            Inputs.KeySink.answering(
-                (line, off, len, key, keyOff, keyLen) ->
-                    answer(
-                        out,
-                        line,
-                        off,
-                        len,
-                        key,
-                        keyOff,
-                        keyLen,
-                        f.mightContain(key, keyOff, keyLen)),
-                header,
-                out));
-      } catch (InternalError e) {
-        throw truncatedWhileMapped(file, e);
-      } finally {
-        if (f instanceof MappedFilter) {
-          ((MappedFilter) f).close();
-        }
-      }
+      return Location.of(file)
+          .queryFilter(
+              (line, off, len, key, keyOff, keyLen, in) ->
+                  answer(out, line, off, len, key, keyOff, keyLen, in),
+              header,
+              out,
+              sink -> finish(out, sink));
     }
 
     private long selected;
@@ -1028,15 +912,7 @@ public final class FilterCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      if (RedisUri.is(out)) {
-        return RedisCli.filterMerge(out, sources, replace);
-      }
-      try (SketchFiles.Lock lock = writing.lock(out)) {
-        MembershipFilter union = merge(SketchFiles.mergeInputs(out, sources, replace));
-        warnIfOverfull(out, union, spec.commandLine().getErr());
-        lock.write(union::writeTo);
-      }
-      return 0;
+      return Location.of(out).mergeFilters(sources, replace, spec, writing);
     }
 
     /** The union of the filters in {@code inputs}; one that cannot be merged is refused, named. */

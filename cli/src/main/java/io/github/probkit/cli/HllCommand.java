@@ -51,9 +51,7 @@ public final class HllCommand implements Runnable {
   }
 
   static CardinalitySketch load(Path file) {
-    return RedisUri.is(file)
-        ? RedisCli.sketch(file)
-        : SketchFiles.read(file, CardinalitySketches::readFrom);
+    return Location.of(file).readCardinality();
   }
 
   /**
@@ -196,19 +194,6 @@ public final class HllCommand implements Runnable {
       checkPrecision(precision);
       // Items piped in are counted, as filter create adds its keys: not silently dropped.
       KeyOptions from = itemFiles.in(format).orNoneAtATerminal(spec);
-      if (RedisUri.is(file)) {
-        boolean ultra =
-            type.equalsIgnoreCase(StructureType.ULTRA_LOG_LOG.label())
-                || type.equalsIgnoreCase("ull");
-        if (!ultra
-            && !type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label())
-            && !type.equalsIgnoreCase("hll")) {
-          throw new IllegalArgumentException(
-              "--type must be hyperloglog or ultraloglog, was '" + type + "'");
-        }
-        RedisCli.hllCreate(file, ultra, precision, force);
-        return from == null ? 0 : RedisCli.hllAdd(file, List.of(), from, spec);
-      }
       CardinalitySketch s;
       if (type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label())
           || type.equalsIgnoreCase("hll")) {
@@ -220,13 +205,7 @@ public final class HllCommand implements Runnable {
         throw new IllegalArgumentException(
             "--type must be hyperloglog or ultraloglog, was '" + type + "'");
       }
-      try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-        if (from != null) {
-          from.forEach(List.of(), spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
-        }
-        lock.write(s::writeTo);
-      }
-      return 0;
+      return Location.of(file).createHll(s, force, from, spec, writing);
     }
   }
 
@@ -268,17 +247,7 @@ public final class HllCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
-      if (RedisUri.is(file)) {
-        return RedisCli.hllAdd(file, items, from, spec);
-      }
-      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
-        CardinalitySketch s = load(file);
-        try (StreamCommits commits = from.commitsTo(lock, s::writeTo, spec)) {
-          from.forEach(items, spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
-          commits.write();
-        }
-      }
-      return 0;
+      return Location.of(file).addToHll(items, from, spec, writing);
     }
   }
 
@@ -357,13 +326,7 @@ public final class HllCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      if (RedisUri.is(out)) {
-        return replace ? RedisCli.hllReplace(out, sources) : RedisCli.hllMerge(out, sources);
-      }
-      try (SketchFiles.Lock lock = writing.lock(out)) {
-        lock.write(union(SketchFiles.mergeInputs(out, sources, replace))::writeTo);
-      }
-      return 0;
+      return Location.of(out).mergeHll(sources, replace, writing);
     }
   }
 

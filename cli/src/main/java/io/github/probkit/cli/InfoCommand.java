@@ -23,7 +23,7 @@ abstract class InfoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    TextTable.print(spec, RedisUri.is(file) ? RedisCli.info(file) : describe(file, json), json);
+    TextTable.print(spec, Location.of(file).info(this::describe, json), json);
     return 0;
   }
 }

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * Whether a command's FILE argument is a {@code redis://} or {@code rediss://} URI. Kept apart from
- * {@link RedisCli} so that a run on files loads no class of probkit-redis or Jedis.
+ * {@link RedisLocation} so that a run on files loads no class of probkit-redis or Jedis.
  */
 final class RedisUri {
   private RedisUri() {}
@@ -25,5 +25,12 @@ final class RedisUri {
 
   static boolean is(Path p) {
     return of(p) != null;
+  }
+
+  /**
+   * {@code uri} for a warning: {@code redis://user:secret@host/k} as {@code redis://user@host/k}.
+   */
+  static String withoutPassword(String uri) {
+    return uri.replaceFirst("^(rediss?://[^:@/]*):[^@/]*@", "$1@");
   }
 }

@@ -1,0 +1,327 @@
+package io.github.probkit.cli;
+
+import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.CardinalitySketches;
+import io.github.probkit.filter.CountingBloomFilter;
+import io.github.probkit.filter.DeletableFilter;
+import io.github.probkit.filter.MappedFilter;
+import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.filter.MutableFilter;
+import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.hash.HashStrategy;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Supplier;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * A structure in a probkit file: read whole (or mapped, for a filter's queries), changed in memory
+ * and written back through {@link SketchFiles} (locked, a temporary file, fsync and a rename).
+ */
+final class FileLocation implements Location {
+  private final Path file;
+
+  FileLocation(Path file) {
+    this.file = file;
+  }
+
+  @Override
+  public String toString() {
+    return file.toString();
+  }
+
+  @Override
+  public <T> T read(SketchFiles.Reader<T> reader) {
+    return SketchFiles.read(file, reader);
+  }
+
+  // ---- filters
+
+  @Override
+  public int createFilter(
+      FilterShape shape,
+      boolean force,
+      KeyOptions from,
+      boolean ifAbsent,
+      CommandSpec spec,
+      WriteOptions writing)
+      throws IOException {
+    if (FilterTypes.isStatic(shape.type)) {
+      try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
+        lock.write(
+            FilterTypes.buildStatic(
+                    shape.type, shape.expected, shape.fpp, shape.typedFpp, shape.hash, from, spec)
+                ::writeTo);
+      }
+      return 0;
+    }
+    if (shape.expected == null) {
+      throw new IllegalArgumentException(
+          "missing required option --expected=N (needed by --type " + shape.type + ")");
+    }
+    if (shape.expected <= 0) {
+      throw new IllegalArgumentException("--expected must be positive, was " + shape.expected);
+    }
+    try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
+      lock.write(
+          FilterTypes.create(
+                  shape.type,
+                  shape.expected,
+                  shape.checkedFpp,
+                  shape.hash,
+                  from,
+                  ifAbsent,
+                  spec,
+                  file)
+              ::writeTo);
+    }
+    return 0;
+  }
+
+  @Override
+  public int addToFilter(
+      List<String> keys,
+      KeyOptions from,
+      boolean multiset,
+      boolean ifAbsent,
+      CommandSpec spec,
+      WriteOptions writing)
+      throws IOException {
+    try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+      MutableFilter f = FilterCommand.loadMutable(file);
+      try (StreamCommits commits = from.commitsTo(lock, f::writeTo, spec)) {
+        FilterCommand.addKeys(
+            f,
+            keys,
+            from,
+            FilterCommand.ifAbsent(
+                multiset,
+                ifAbsent,
+                f instanceof DeletableFilter,
+                "a " + f.type().label() + " filter"),
+            spec,
+            file);
+        commits.write();
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  public int removeFromFilter(
+      List<String> keys, KeyOptions from, CommandSpec spec, WriteOptions writing)
+      throws IOException {
+    long[] removed = {0};
+    long[] stayed = {0};
+    long total;
+    FilterCommand.Saturated saturated =
+        new FilterCommand.Saturated(file, spec.commandLine().getErr());
+    try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+      MembershipFilter f = FilterCommand.load(file);
+      if (!(f instanceof DeletableFilter)) {
+        throw new CliException(
+            file
+                + ": a "
+                + f.type().label()
+                + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed");
+      }
+      DeletableFilter d = (DeletableFilter) f;
+      CountingBloomFilter counting =
+          f instanceof CountingBloomFilter ? (CountingBloomFilter) f : null;
+      total =
+          from.forEach(
+              keys,
+              spec,
+              (buf, off, len) -> {
+                if (!d.remove(buf, off, len)) {
+                  return;
+                }
+                if (counting != null
+                    && counting.count(buf, off, len) == CountingBloomFilter.MAX_COUNT) {
+                  // Nothing changed: saturated counters are never decremented.
+                  saturated.stays(buf, off, len);
+                  stayed[0]++;
+                } else {
+                  removed[0]++;
+                }
+              });
+      lock.write(f::writeTo);
+    } finally {
+      saturated.finish();
+    }
+    FilterCommand.summary(spec, removed[0], stayed[0], total);
+    return 0;
+  }
+
+  @Override
+  public int queryFilter(
+      FilterAnswer answer, LineReader.LineConsumer header, OutputStream out, Reading reading)
+      throws IOException {
+    MembershipFilter f = FilterCommand.open(file);
+    try {
+      return reading.run(
+          Inputs.KeySink.answering(
+              (line, off, len, key, keyOff, keyLen) ->
+                  answer.answer(
+                      line, off, len, key, keyOff, keyLen, f.mightContain(key, keyOff, keyLen)),
+              header,
+              out));
+    } catch (InternalError e) {
+      throw FilterCommand.truncatedWhileMapped(file, e);
+    } finally {
+      if (f instanceof MappedFilter) {
+        ((MappedFilter) f).close();
+      }
+    }
+  }
+
+  @Override
+  public int mergeFilters(
+      List<Path> sources, boolean replace, CommandSpec spec, WriteOptions writing)
+      throws IOException {
+    try (SketchFiles.Lock lock = writing.lock(file)) {
+      MembershipFilter union =
+          FilterCommand.Merge.merge(SketchFiles.mergeInputs(file, sources, replace));
+      FilterCommand.warnIfOverfull(file, union, spec.commandLine().getErr());
+      lock.write(union::writeTo);
+    }
+    return 0;
+  }
+
+  // ---- count-min sketches
+
+  @Override
+  public int createCms(
+      int width,
+      int depth,
+      boolean conservative,
+      HashStrategy hash,
+      Supplier<CountMinSketch> sketch,
+      boolean force,
+      KeyOptions from,
+      boolean counts,
+      Fill<CountMinSketch> fill,
+      CommandSpec spec,
+      WriteOptions writing)
+      throws IOException {
+    try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
+      CountMinSketch s = sketch.get();
+      if (from != null) {
+        fill.into(s);
+      }
+      lock.write(s::writeTo);
+    }
+    return 0;
+  }
+
+  @Override
+  public int addToCms(
+      List<String> items,
+      KeyOptions from,
+      boolean counts,
+      Fill<CountMinSketch> fill,
+      CommandSpec spec,
+      WriteOptions writing)
+      throws IOException {
+    try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+      CountMinSketch s = read(CountMinSketch::readFrom);
+      try (StreamCommits commits = from.commitsTo(lock, s::writeTo, spec)) {
+        fill.into(s);
+        commits.write();
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  public int queryCms(CountAnswer answer, OutputStream out, Reading reading) throws IOException {
+    CountMinSketch s = read(CountMinSketch::readFrom);
+    return reading.run(
+        Inputs.KeySink.answering(
+            (line, off, len, item, itemOff, itemLen) ->
+                answer.answer(item, itemOff, itemLen, s.estimate(item, itemOff, itemLen)),
+            null,
+            out));
+  }
+
+  @Override
+  public int mergeCms(List<Path> sources, boolean replace, WriteOptions writing)
+      throws IOException {
+    try (SketchFiles.Lock lock = writing.lock(file)) {
+      lock.write(CmsCommand.Merge.sum(SketchFiles.mergeInputs(file, sources, replace))::writeTo);
+    }
+    return 0;
+  }
+
+  // ---- cardinality sketches
+
+  @Override
+  public CardinalitySketch readCardinality() {
+    return read(CardinalitySketches::readFrom);
+  }
+
+  @Override
+  public int createHll(
+      CardinalitySketch empty,
+      boolean force,
+      KeyOptions from,
+      CommandSpec spec,
+      WriteOptions writing)
+      throws IOException {
+    try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
+      if (from != null) {
+        from.forEach(List.of(), spec, Inputs.KeySink.hashes(empty.hashStrategy(), empty::addHash));
+      }
+      lock.write(empty::writeTo);
+    }
+    return 0;
+  }
+
+  @Override
+  public int addToHll(List<String> items, KeyOptions from, CommandSpec spec, WriteOptions writing)
+      throws IOException {
+    try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+      CardinalitySketch s = readCardinality();
+      try (StreamCommits commits = from.commitsTo(lock, s::writeTo, spec)) {
+        from.forEach(items, spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
+        commits.write();
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  public int mergeHll(List<Path> sources, boolean replace, WriteOptions writing)
+      throws IOException {
+    try (SketchFiles.Lock lock = writing.lock(file)) {
+      lock.write(HllCommand.union(SketchFiles.mergeInputs(file, sources, replace))::writeTo);
+    }
+    return 0;
+  }
+
+  // ---- any structure
+
+  @Override
+  public Json info(Description description, boolean json) {
+    return description.of(file, json);
+  }
+
+  @Override
+  public int exportTo(Path target, boolean force, PrintWriter err) {
+    throw notRedis();
+  }
+
+  @Override
+  public int importFrom(Path source, boolean force, boolean spread, int shards) {
+    throw notRedis();
+  }
+
+  /** export and import move structures between files and Redis: a file is not their URI. */
+  private IllegalArgumentException notRedis() {
+    return new IllegalArgumentException(
+        "expected redis://[user@]host[:port][/db]/KEY or rediss://..., was '" + file + "'");
+  }
+}
