@@ -38,7 +38,7 @@ public final class CmsCommand implements Runnable {
 
   /** The sketch in {@code file}, or of a {@code redis://} URI (read whole, its export). */
   static CountMinSketch load(Path file) {
-    return Location.of(file).read(CountMinSketch::readFrom);
+    return Location.of(file).read(Format.Kind.COUNT_MIN);
   }
 
   @Command(
@@ -61,7 +61,10 @@ public final class CmsCommand implements Runnable {
   static final class Create implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file to write.")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The sketch file to write." + RedisUri.CMS)
     Path file;
 
     @Mixin Counted input;
@@ -187,7 +190,7 @@ public final class CmsCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "FILE",
-        description = "The sketch file, rewritten in place.")
+        description = "The sketch file, rewritten in place." + RedisUri.CMS)
     Path file;
 
     @Parameters(
@@ -329,7 +332,7 @@ public final class CmsCommand implements Runnable {
   static final class Query implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file.")
+    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file." + RedisUri.CMS)
     Path file;
 
     @Parameters(
@@ -421,14 +424,14 @@ public final class CmsCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "DEST",
-        description = "The sketch to merge into (created if missing).")
+        description = "The sketch to merge into (created if missing)." + RedisUri.CMS)
     Path out;
 
     @Parameters(
         index = "1..*",
         arity = "1..*",
         paramLabel = "SRC",
-        description = "Sketches to merge.")
+        description = "Sketches to merge." + RedisUri.SOURCES)
     List<Path> sources;
 
     @Option(names = "--replace", description = "Write the sum of the SRCs alone, replacing DEST.")
@@ -448,7 +451,7 @@ public final class CmsCommand implements Runnable {
         try {
           sum.merge(load(p));
         } catch (IllegalArgumentException e) {
-          throw new CliException(p + ": " + e.getMessage());
+          throw new CliException(Location.of(p) + ": " + e.getMessage());
         }
       }
       return sum;

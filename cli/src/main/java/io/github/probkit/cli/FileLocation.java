@@ -1,7 +1,6 @@
 package io.github.probkit.cli;
 
 import io.github.probkit.cardinality.CardinalitySketch;
-import io.github.probkit.cardinality.CardinalitySketches;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.DeletableFilter;
 import io.github.probkit.filter.MappedFilter;
@@ -34,8 +33,8 @@ final class FileLocation implements Location {
   }
 
   @Override
-  public <T> T read(SketchFiles.Reader<T> reader) {
-    return SketchFiles.read(file, reader);
+  public <T> T read(Format.Kind<T> kind) {
+    return SketchFiles.read(file, in -> Format.of(in).read(in, kind));
   }
 
   // ---- filters
@@ -227,7 +226,7 @@ final class FileLocation implements Location {
       WriteOptions writing)
       throws IOException {
     try (SketchFiles.Lock lock = writing.lockExisting(file)) {
-      CountMinSketch s = read(CountMinSketch::readFrom);
+      CountMinSketch s = read(Format.Kind.COUNT_MIN);
       try (StreamCommits commits = from.commitsTo(lock, s::writeTo, spec)) {
         fill.into(s);
         commits.write();
@@ -238,7 +237,7 @@ final class FileLocation implements Location {
 
   @Override
   public int queryCms(CountAnswer answer, OutputStream out, Reading reading) throws IOException {
-    CountMinSketch s = read(CountMinSketch::readFrom);
+    CountMinSketch s = read(Format.Kind.COUNT_MIN);
     return reading.run(
         Inputs.KeySink.answering(
             (line, off, len, item, itemOff, itemLen) ->
@@ -260,7 +259,7 @@ final class FileLocation implements Location {
 
   @Override
   public CardinalitySketch readCardinality() {
-    return read(CardinalitySketches::readFrom);
+    return read(Format.Kind.CARDINALITY);
   }
 
   @Override

@@ -7,7 +7,6 @@ import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.DeletableFilter;
-import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
@@ -66,7 +65,7 @@ public final class FilterCommand implements Runnable {
 
   /** The filter in {@code file}, or of a {@code redis://} URI (read whole, its export). */
   static MembershipFilter load(Path file) {
-    return Location.of(file).read(Filters::readFrom);
+    return Location.of(file).read(Format.Kind.FILTER);
   }
 
   /**
@@ -107,12 +106,7 @@ public final class FilterCommand implements Runnable {
       return false; // load() says what is wrong with it
     }
     try (InputStream in = Files.newInputStream(file)) {
-      byte[] head = in.readNBytes(6);
-      if (head.length < 6 || head[0] != 'P' || head[1] != 'K' || head[2] != 'I' || head[3] != 'T') {
-        return false;
-      }
-      StructureType type = StructureType.byId(head[5] & 0xFF);
-      return type != null && MappedFilter.supports(type);
+      return ProbkitFormat.INSTANCE.maps(in.readNBytes(Format.HEAD_BYTES));
     } catch (IOException e) {
       return false;
     }
@@ -399,7 +393,10 @@ public final class FilterCommand implements Runnable {
   static final class Create implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The filter file to write.")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The filter file to write." + RedisUri.FILTER)
     Path file;
 
     @Option(
@@ -493,7 +490,7 @@ public final class FilterCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "FILE",
-        description = "The filter file, rewritten in place.")
+        description = "The filter file, rewritten in place." + RedisUri.FILTER)
     Path file;
 
     @Parameters(
@@ -533,7 +530,7 @@ public final class FilterCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "FILE",
-        description = "The filter file, rewritten in place.")
+        description = "The filter file, rewritten in place." + RedisUri.FILTER)
     Path file;
 
     @Parameters(
@@ -589,7 +586,10 @@ public final class FilterCommand implements Runnable {
   static final class Query implements Callable<Integer>, Main.StatusAnswers {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The filter file.")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The filter file." + RedisUri.FILTER)
     Path file;
 
     @Parameters(
@@ -895,14 +895,14 @@ public final class FilterCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "DEST",
-        description = "The filter to merge into (created if missing).")
+        description = "The filter to merge into (created if missing)." + RedisUri.FILTER)
     Path out;
 
     @Parameters(
         index = "1..*",
         arity = "1..*",
         paramLabel = "SRC",
-        description = "Filters to merge.")
+        description = "Filters to merge." + RedisUri.SOURCES)
     List<Path> sources;
 
     @Option(names = "--replace", description = "Write the union of the SRCs alone, replacing DEST.")
@@ -923,7 +923,7 @@ public final class FilterCommand implements Runnable {
           || union instanceof CountingBloomFilter
           || union instanceof CuckooFilter)) {
         throw new CliException(
-            inputs.get(0)
+            Location.of(inputs.get(0))
                 + ": merging "
                 + union.type().label()
                 + " filters is not supported (bloom, blocked, counting and cuckoo filters merge)");
@@ -932,7 +932,7 @@ public final class FilterCommand implements Runnable {
         MembershipFilter f = load(p);
         if (f.getClass() != union.getClass()) {
           throw new CliException(
-              p
+              Location.of(p)
                   + ": cannot merge a "
                   + f.type().label()
                   + " filter into a "
@@ -950,7 +950,7 @@ public final class FilterCommand implements Runnable {
             ((CuckooFilter) union).merge((CuckooFilter) f);
           }
         } catch (IllegalArgumentException | IllegalStateException e) {
-          throw new CliException(p + ": " + e.getMessage());
+          throw new CliException(Location.of(p) + ": " + e.getMessage());
         }
       }
       return union;

@@ -73,22 +73,22 @@ public final class HllCommand implements Runnable {
         CardinalitySketch first = sketches.get(0);
         if (s.type() != first.type()) {
           throw new CliException(
-              p
+              Location.of(p)
                   + ": cannot combine "
                   + (s.type().label().startsWith("u") ? "an " : "a ")
                   + s.type().label()
                   + " sketch with the "
                   + first.type().label()
                   + " sketch of "
-                  + files.get(0));
+                  + Location.of(files.get(0)));
         }
         if (!s.hashStrategy().equals(first.hashStrategy())) {
           throw new CliException(
-              p
+              Location.of(p)
                   + ": hashed with "
                   + s.hashStrategy()
                   + ", "
-                  + files.get(0)
+                  + Location.of(files.get(0))
                   + " with "
                   + first.hashStrategy()
                   + "; such sketches cannot be combined");
@@ -149,7 +149,10 @@ public final class HllCommand implements Runnable {
   static final class Create implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file to write.")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The sketch file to write." + RedisUri.HLL)
     Path file;
 
     @Mixin KeyOptions.Items itemFiles;
@@ -229,7 +232,7 @@ public final class HllCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "FILE",
-        description = "The sketch file, rewritten in place.")
+        description = "The sketch file, rewritten in place." + RedisUri.HLL)
     Path file;
 
     @Parameters(
@@ -270,7 +273,7 @@ public final class HllCommand implements Runnable {
   static final class Count implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Sketch files.")
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Sketch files." + RedisUri.HLL)
     List<Path> files;
 
     @Option(
@@ -309,14 +312,14 @@ public final class HllCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "DEST",
-        description = "The sketch to merge into (created if missing).")
+        description = "The sketch to merge into (created if missing)." + RedisUri.HLL)
     Path out;
 
     @Parameters(
         index = "1..*",
         arity = "1..*",
         paramLabel = "SRC",
-        description = "Sketches to merge.")
+        description = "Sketches to merge." + RedisUri.SOURCES)
     List<Path> sources;
 
     @Option(names = "--replace", description = "Write the union of the SRCs alone, replacing DEST.")

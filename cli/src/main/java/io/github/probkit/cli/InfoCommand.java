@@ -12,7 +12,10 @@ import picocli.CommandLine.Spec;
 abstract class InfoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The file to describe.")
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE",
+      description = "The file to describe." + RedisUri.ANY)
   Path file;
 
   @Option(names = "--json", description = "Print one JSON object.")

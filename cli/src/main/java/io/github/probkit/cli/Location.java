@@ -32,8 +32,8 @@ interface Location {
   @Override
   String toString();
 
-  /** The structure read whole, by {@code reader} from its probkit bytes. */
-  <T> T read(SketchFiles.Reader<T> reader);
+  /** The structure, of {@code kind}, read whole. */
+  <T> T read(Format.Kind<T> kind);
 
   /** Runs the reading of a command's keys with a sink; returns the exit status. */
   interface Reading {

@@ -3,6 +3,7 @@ package io.github.probkit.cli;
 import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.StructureType;
@@ -375,6 +376,9 @@ final class RedisLocation implements Location {
     return with(
         t -> {
           RedisStructure s = t.store.open(t.name);
+          if (s instanceof RedisScalableBloomFilter) {
+            return scalableInfo(t, (RedisScalableBloomFilter) s, json);
+          }
           Json j = new Json().put("type", s.type().label()).put("structure", s.describe());
           if (s instanceof RedisBloomFilter) {
             RedisBloomFilter b = (RedisBloomFilter) s;
@@ -392,15 +396,35 @@ final class RedisLocation implements Location {
           } else if (s instanceof RedisCardinalitySketch) {
             RedisCardinalitySketch c = (RedisCardinalitySketch) s;
             j.put("precision", c.precision()).put("estimate", Math.round(c.estimate()));
-          } else if (s instanceof RedisScalableBloomFilter) {
-            j.put("layers", ((RedisScalableBloomFilter) s).layerCount());
           }
-          return j.put("bytes", s.byteSize())
-              .put("redisKeys", String.join(" ", s.redisKeys()))
-              .put("memoryUsage", s.memoryUsage())
-              .put("layout", s.layout().name().toLowerCase(Locale.ROOT))
-              .put("server", t.store.server());
+          return whereKept(j.put("bytes", s.byteSize()), t, s, s.redisKeys());
         });
+  }
+
+  /** The fields every description of a structure in Redis ends with. */
+  private static Json whereKept(Json j, Target t, RedisStructure s, List<String> keys) {
+    return j.put("redisKeys", String.join(" ", keys))
+        .put("memoryUsage", s.memoryUsage())
+        .put("layout", s.layout().name().toLowerCase(Locale.ROOT))
+        .put("server", t.store.server());
+  }
+
+  /**
+   * A scalable filter keeps room for all its possible layers (64 shards in its metadata) but holds
+   * only those it has grown: it is described as its file is (its layers, the bytes they take), from
+   * one consistent read of them, with the keys those layers are in.
+   */
+  private static Json scalableInfo(Target t, RedisScalableBloomFilter s, boolean json)
+      throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    s.exportTo(bytes);
+    MembershipFilter f =
+        ProbkitFormat.INSTANCE.read(
+            new ByteArrayInputStream(bytes.toByteArray()), Format.Kind.FILTER);
+    int layers = ((ScalableBloomFilter) f).layers().size();
+    // The metadata key, the layers' counts, then a key per layer.
+    List<String> keys = s.redisKeys().subList(0, 2 + layers);
+    return whereKept(FilterCommand.describe(f, json), t, s, keys);
   }
 
   // ---- cms
@@ -550,44 +574,40 @@ final class RedisLocation implements Location {
    * Merges the sketch files {@code sources} into the sketch in Redis (created like the first when
    * missing).
    */
+  /**
+   * {@code hll merge} into a sketch in Redis: the union of {@code sources} (files or URIs, at the
+   * lowest of their precisions) merged in place, register by register, by one atomic script. A
+   * missing DEST (or, with {@code replace}, the one deleted) is created as that union, with the
+   * default layout (one shard). A sketch of another type, precision or hashing is refused before
+   * anything is written.
+   */
   @Override
   public int mergeHll(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
-    return replace ? replaceHll(sources) : mergeHll(sources);
-  }
-
-  private int mergeHll(List<Path> sources) throws IOException {
-    return with(
-        t -> {
-          for (Path src : sources) {
-            RedisCardinalitySketch into = RedisCardinalitySketch.open(t.store, t.name);
-            String other = RedisUri.of(src);
-            if (other != null) {
-              try (Target o = new Target(other)) {
-                into.merge(RedisCardinalitySketch.open(o.store, o.name));
-              }
-            } else {
-              into.merge(HllCommand.load(src));
-            }
+    CardinalitySketch union = HllCommand.union(sources);
+    return mergeInto(
+        sources.get(0),
+        replace,
+        union::writeTo,
+        s -> {
+          if (!(s instanceof RedisCardinalitySketch)) {
+            throw new CliException(uri + ": a " + s.describe() + ", not a cardinality sketch");
           }
-          return 0;
-        });
-  }
-
-  /**
-   * {@code hll merge --replace}: the union of {@code sources} (files or URIs, the DEST among them
-   * too), read whole before DEST changes, then written in DEST's place. Between the delete and the
-   * import a reader may find DEST missing; the new sketch has the default layout (one shard).
-   */
-  private int replaceHll(List<Path> sources) throws IOException {
-    ByteArrayOutputStream union = new ByteArrayOutputStream();
-    HllCommand.union(sources).writeTo(union);
-    return with(
-        t -> {
-          t.store.delete(t.name);
-          t.store.importFrom(
-              t.name, new ByteArrayInputStream(union.toByteArray()), RedisOptions.defaults());
-          return 0;
+          RedisCardinalitySketch c = (RedisCardinalitySketch) s;
+          if (union.type() != c.type()
+              || union.precision() != c.precision()
+              || !union.hashStrategy().equals(c.hashStrategy())) {
+            throw new IllegalArgumentException(
+                String.format(
+                    Locale.ROOT,
+                    "cannot merge a %s of precision %d and %s into '%s', a %s",
+                    union.type().label(),
+                    union.precision(),
+                    union.hashStrategy(),
+                    c.name(),
+                    c.describe()));
+          }
+          return () -> c.merge(union);
         });
   }
 
@@ -595,13 +615,14 @@ final class RedisLocation implements Location {
 
   /** The structure a URI names, read whole (its export) by {@code reader}: a merge's SRC. */
   @Override
-  public <T> T read(SketchFiles.Reader<T> reader) {
+  public <T> T read(Format.Kind<T> kind) {
     try {
       return with(
           t -> {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             t.store.open(t.name).exportTo(bytes);
-            return reader.read(new ByteArrayInputStream(bytes.toByteArray()));
+            // Redis keeps a structure as probkit's bytes, whatever format it came from.
+            return ProbkitFormat.INSTANCE.read(new ByteArrayInputStream(bytes.toByteArray()), kind);
           });
     } catch (IOException e) {
       throw new CliException(Main.describe(uri, e), e);
@@ -733,7 +754,8 @@ final class RedisLocation implements Location {
           try {
             merge = merger.check(t.store.open(t.name));
           } catch (IllegalArgumentException e) {
-            throw new CliException(firstSource + ": " + e.getMessage() + "; nothing was changed");
+            throw new CliException(
+                Location.of(firstSource) + ": " + e.getMessage() + "; nothing was changed");
           }
           merge.run();
           return 0;
