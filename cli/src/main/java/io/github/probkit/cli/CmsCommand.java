@@ -150,22 +150,24 @@ public final class CmsCommand implements Runnable {
               : sizing.byDimensions.depth;
       return Location.of(file)
           .createCms(
-              width,
-              depth,
-              conservative,
-              strategy,
-              () ->
-                  sizing.byError != null
-                      ? CountMinSketch.create(
-                          sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
-                      : CountMinSketch.withDimensions(
-                          sizing.byDimensions.width, sizing.byDimensions.depth, strategy, rule),
+              new Location.CmsShape(
+                  width,
+                  depth,
+                  conservative,
+                  strategy,
+                  () ->
+                      sizing.byError != null
+                          ? CountMinSketch.create(
+                              sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
+                          : CountMinSketch.withDimensions(
+                              sizing.byDimensions.width,
+                              sizing.byDimensions.depth,
+                              strategy,
+                              rule)),
               force,
-              from,
               input.counts,
               s -> input.add(s, List.of(), from, spec),
-              spec,
-              writing);
+              new Location.Keys(List.of(), from, spec, writing));
     }
   }
 
@@ -207,7 +209,10 @@ public final class CmsCommand implements Runnable {
     public Integer call() throws IOException {
       KeyOptions from = input.keys().require(items, spec);
       return Location.of(file)
-          .addToCms(items, from, input.counts, s -> input.add(s, items, from, spec), spec, writing);
+          .addToCms(
+              new Location.Keys(items, from, spec, writing),
+              input.counts,
+              s -> input.add(s, items, from, spec));
     }
   }
 

@@ -7,13 +7,11 @@ import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.frequency.CountMinSketch;
-import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -40,40 +38,40 @@ final class FileLocation implements Location {
   // ---- filters
 
   @Override
-  public int createFilter(
-      FilterShape shape,
-      boolean force,
-      KeyOptions from,
-      boolean ifAbsent,
-      CommandSpec spec,
-      WriteOptions writing)
+  public int createFilter(FilterShape shape, boolean force, boolean ifAbsent, Keys in)
       throws IOException {
-    if (FilterTypes.isStatic(shape.type)) {
-      try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
+    if (FilterTypes.isStatic(shape.type())) {
+      try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
         lock.write(
             FilterTypes.buildStatic(
-                    shape.type, shape.expected, shape.fpp, shape.typedFpp, shape.hash, from, spec)
+                    shape.type(),
+                    shape.expected(),
+                    shape.fpp(),
+                    shape.typedFpp(),
+                    shape.hash(),
+                    in.from(),
+                    in.spec())
                 ::writeTo);
       }
       return 0;
     }
-    if (shape.expected == null) {
+    if (shape.expected() == null) {
       throw new IllegalArgumentException(
-          "missing required option --expected=N (needed by --type " + shape.type + ")");
+          "missing required option --expected=N (needed by --type " + shape.type() + ")");
     }
-    if (shape.expected <= 0) {
-      throw new IllegalArgumentException("--expected must be positive, was " + shape.expected);
+    if (shape.expected() <= 0) {
+      throw new IllegalArgumentException("--expected must be positive, was " + shape.expected());
     }
-    try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
+    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
       lock.write(
           FilterTypes.create(
-                  shape.type,
-                  shape.expected,
-                  shape.checkedFpp,
-                  shape.hash,
-                  from,
+                  shape.type(),
+                  shape.expected(),
+                  shape.checkedFpp(),
+                  shape.hash(),
+                  in.from(),
                   ifAbsent,
-                  spec,
+                  in.spec(),
                   file)
               ::writeTo);
     }
@@ -81,27 +79,20 @@ final class FileLocation implements Location {
   }
 
   @Override
-  public int addToFilter(
-      List<String> keys,
-      KeyOptions from,
-      boolean multiset,
-      boolean ifAbsent,
-      CommandSpec spec,
-      WriteOptions writing)
-      throws IOException {
-    try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+  public int addToFilter(Keys in, boolean multiset, boolean ifAbsent) throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
       MutableFilter f = FilterCommand.loadMutable(file);
-      try (StreamCommits commits = from.commitsTo(lock, f::writeTo, spec)) {
+      try (StreamCommits commits = in.from().commitsTo(lock, f::writeTo, in.spec())) {
         FilterCommand.addKeys(
             f,
-            keys,
-            from,
+            in.given(),
+            in.from(),
             FilterCommand.ifAbsent(
                 multiset,
                 ifAbsent,
                 f instanceof DeletableFilter,
                 "a " + f.type().label() + " filter"),
-            spec,
+            in.spec(),
             file);
         commits.write();
       }
@@ -110,15 +101,13 @@ final class FileLocation implements Location {
   }
 
   @Override
-  public int removeFromFilter(
-      List<String> keys, KeyOptions from, CommandSpec spec, WriteOptions writing)
-      throws IOException {
+  public int removeFromFilter(Keys in) throws IOException {
     long[] removed = {0};
     long[] stayed = {0};
     long total;
     FilterCommand.Saturated saturated =
-        new FilterCommand.Saturated(file, spec.commandLine().getErr());
-    try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+        new FilterCommand.Saturated(file, in.spec().commandLine().getErr());
+    try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
       MembershipFilter f = FilterCommand.load(file);
       if (!(f instanceof DeletableFilter)) {
         throw new CliException(
@@ -131,27 +120,28 @@ final class FileLocation implements Location {
       CountingBloomFilter counting =
           f instanceof CountingBloomFilter ? (CountingBloomFilter) f : null;
       total =
-          from.forEach(
-              keys,
-              spec,
-              (buf, off, len) -> {
-                if (!d.remove(buf, off, len)) {
-                  return;
-                }
-                if (counting != null
-                    && counting.count(buf, off, len) == CountingBloomFilter.MAX_COUNT) {
-                  // Nothing changed: saturated counters are never decremented.
-                  saturated.stays(buf, off, len);
-                  stayed[0]++;
-                } else {
-                  removed[0]++;
-                }
-              });
+          in.from()
+              .forEach(
+                  in.given(),
+                  in.spec(),
+                  (buf, off, len) -> {
+                    if (!d.remove(buf, off, len)) {
+                      return;
+                    }
+                    if (counting != null
+                        && counting.count(buf, off, len) == CountingBloomFilter.MAX_COUNT) {
+                      // Nothing changed: saturated counters are never decremented.
+                      saturated.stays(buf, off, len);
+                      stayed[0]++;
+                    } else {
+                      removed[0]++;
+                    }
+                  });
       lock.write(f::writeTo);
     } finally {
       saturated.finish();
     }
-    FilterCommand.summary(spec, removed[0], stayed[0], total);
+    FilterCommand.summary(in.spec(), removed[0], stayed[0], total);
     return 0;
   }
 
@@ -194,21 +184,11 @@ final class FileLocation implements Location {
 
   @Override
   public int createCms(
-      int width,
-      int depth,
-      boolean conservative,
-      HashStrategy hash,
-      Supplier<CountMinSketch> sketch,
-      boolean force,
-      KeyOptions from,
-      boolean counts,
-      Fill<CountMinSketch> fill,
-      CommandSpec spec,
-      WriteOptions writing)
+      CmsShape shape, boolean force, boolean counts, Fill<CountMinSketch> fill, Keys in)
       throws IOException {
-    try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-      CountMinSketch s = sketch.get();
-      if (from != null) {
+    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
+      CountMinSketch s = shape.inMemory().get();
+      if (in.from() != null) {
         fill.into(s);
       }
       lock.write(s::writeTo);
@@ -217,17 +197,10 @@ final class FileLocation implements Location {
   }
 
   @Override
-  public int addToCms(
-      List<String> items,
-      KeyOptions from,
-      boolean counts,
-      Fill<CountMinSketch> fill,
-      CommandSpec spec,
-      WriteOptions writing)
-      throws IOException {
-    try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+  public int addToCms(Keys in, boolean counts, Fill<CountMinSketch> fill) throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
       CountMinSketch s = read(Format.Kind.COUNT_MIN);
-      try (StreamCommits commits = from.commitsTo(lock, s::writeTo, spec)) {
+      try (StreamCommits commits = in.from().commitsTo(lock, s::writeTo, in.spec())) {
         fill.into(s);
         commits.write();
       }
@@ -263,16 +236,12 @@ final class FileLocation implements Location {
   }
 
   @Override
-  public int createHll(
-      CardinalitySketch empty,
-      boolean force,
-      KeyOptions from,
-      CommandSpec spec,
-      WriteOptions writing)
-      throws IOException {
-    try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-      if (from != null) {
-        from.forEach(List.of(), spec, Inputs.KeySink.hashes(empty.hashStrategy(), empty::addHash));
+  public int createHll(CardinalitySketch empty, boolean force, Keys in) throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
+      if (in.from() != null) {
+        in.from()
+            .forEach(
+                List.of(), in.spec(), Inputs.KeySink.hashes(empty.hashStrategy(), empty::addHash));
       }
       lock.write(empty::writeTo);
     }
@@ -280,12 +249,12 @@ final class FileLocation implements Location {
   }
 
   @Override
-  public int addToHll(List<String> items, KeyOptions from, CommandSpec spec, WriteOptions writing)
-      throws IOException {
-    try (SketchFiles.Lock lock = writing.lockExisting(file)) {
+  public int addToHll(Keys in) throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
       CardinalitySketch s = readCardinality();
-      try (StreamCommits commits = from.commitsTo(lock, s::writeTo, spec)) {
-        from.forEach(items, spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
+      try (StreamCommits commits = in.from().commitsTo(lock, s::writeTo, in.spec())) {
+        in.from()
+            .forEach(in.given(), in.spec(), Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
         commits.write();
       }
     }

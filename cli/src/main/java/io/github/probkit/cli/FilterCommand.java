@@ -462,10 +462,8 @@ public final class FilterCommand implements Runnable {
           .createFilter(
               new Location.FilterShape(type, expected, fpp, typedFpp, p, strategy),
               force,
-              from,
               ifAbsent,
-              spec,
-              writing);
+              new Location.Keys(List.of(), from, spec, writing));
     }
   }
 
@@ -512,7 +510,8 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       keyOptions.require(keys, spec);
-      return Location.of(file).addToFilter(keys, keyOptions, multiset, ifAbsent, spec, writing);
+      return Location.of(file)
+          .addToFilter(new Location.Keys(keys, keyOptions, spec, writing), multiset, ifAbsent);
     }
   }
 
@@ -546,7 +545,7 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       keyOptions.require(keys, spec);
-      return Location.of(file).removeFromFilter(keys, keyOptions, spec, writing);
+      return Location.of(file).removeFromFilter(new Location.Keys(keys, keyOptions, spec, writing));
     }
   }
 

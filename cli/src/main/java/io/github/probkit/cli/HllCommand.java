@@ -208,7 +208,8 @@ public final class HllCommand implements Runnable {
         throw new IllegalArgumentException(
             "--type must be hyperloglog or ultraloglog, was '" + type + "'");
       }
-      return Location.of(file).createHll(s, force, from, spec, writing);
+      return Location.of(file)
+          .createHll(s, force, new Location.Keys(List.of(), from, spec, writing));
     }
   }
 
@@ -250,7 +251,7 @@ public final class HllCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
-      return Location.of(file).addToHll(items, from, spec, writing);
+      return Location.of(file).addToHll(new Location.Keys(items, from, spec, writing));
     }
   }
 

@@ -56,53 +56,31 @@ interface Location {
     void into(S structure) throws IOException;
   }
 
-  /** What {@code filter create} asks for; {@code fpp} is null when not given. */
-  final class FilterShape {
-    final String type;
-    final Long expected;
-    final Double fpp;
-    final String typedFpp;
-    final double checkedFpp;
-    final HashStrategy hash;
+  /**
+   * What {@code filter create} asks for: {@code fpp} as given (null when not), {@code typedFpp} as
+   * typed, {@code checkedFpp} the rate to build with.
+   */
+  record FilterShape(
+      String type,
+      Long expected,
+      Double fpp,
+      String typedFpp,
+      double checkedFpp,
+      HashStrategy hash) {}
 
-    FilterShape(
-        String type,
-        Long expected,
-        Double fpp,
-        String typedFpp,
-        double checkedFpp,
-        HashStrategy hash) {
-      this.type = type;
-      this.expected = expected;
-      this.fpp = fpp;
-      this.typedFpp = typedFpp;
-      this.checkedFpp = checkedFpp;
-      this.hash = hash;
-    }
-  }
+  /**
+   * A command's keys or items: its arguments, where the rest come from ({@code from}; null for a
+   * create that reads none), its spec (stdin, stderr) and how it locks a file.
+   */
+  record Keys(List<String> given, KeyOptions from, CommandSpec spec, WriteOptions writing) {}
 
   // ---- filters
 
-  int createFilter(
-      FilterShape shape,
-      boolean force,
-      KeyOptions from,
-      boolean ifAbsent,
-      CommandSpec spec,
-      WriteOptions writing)
-      throws IOException;
+  int createFilter(FilterShape shape, boolean force, boolean ifAbsent, Keys in) throws IOException;
 
-  int addToFilter(
-      List<String> keys,
-      KeyOptions from,
-      boolean multiset,
-      boolean ifAbsent,
-      CommandSpec spec,
-      WriteOptions writing)
-      throws IOException;
+  int addToFilter(Keys in, boolean multiset, boolean ifAbsent) throws IOException;
 
-  int removeFromFilter(List<String> keys, KeyOptions from, CommandSpec spec, WriteOptions writing)
-      throws IOException;
+  int removeFromFilter(Keys in) throws IOException;
 
   /**
    * Answers the keys that {@code reading} reads through {@code answer}: the header line of each
@@ -119,31 +97,23 @@ interface Location {
   // ---- count-min sketches
 
   /**
-   * Creates a sketch of {@code width} by {@code depth}; a file's is {@code sketch}, filled by
-   * {@code fill} when {@code from} has items.
+   * What {@code cms create} asks for: {@code width} by {@code depth}, and the same sketch made in
+   * memory (for a file) by {@code inMemory}.
    */
-  int createCms(
+  record CmsShape(
       int width,
       int depth,
       boolean conservative,
       HashStrategy hash,
-      java.util.function.Supplier<CountMinSketch> sketch,
-      boolean force,
-      KeyOptions from,
-      boolean counts,
-      Fill<CountMinSketch> fill,
-      CommandSpec spec,
-      WriteOptions writing)
+      java.util.function.Supplier<CountMinSketch> inMemory) {}
+
+  /**
+   * Creates the sketch, then counts the items {@code fill} counts (lines ITEM TAB COUNT: counts).
+   */
+  int createCms(CmsShape shape, boolean force, boolean counts, Fill<CountMinSketch> fill, Keys in)
       throws IOException;
 
-  int addToCms(
-      List<String> items,
-      KeyOptions from,
-      boolean counts,
-      Fill<CountMinSketch> fill,
-      CommandSpec spec,
-      WriteOptions writing)
-      throws IOException;
+  int addToCms(Keys in, boolean counts, Fill<CountMinSketch> fill) throws IOException;
 
   int queryCms(CountAnswer answer, OutputStream out, Reading reading) throws IOException;
 
@@ -154,17 +124,10 @@ interface Location {
   /** The sketch, for a count or a merge. */
   CardinalitySketch readCardinality();
 
-  /** Creates {@code empty} (a HyperLogLog, or an UltraLogLog when {@code ultra}) and its items. */
-  int createHll(
-      CardinalitySketch empty,
-      boolean force,
-      KeyOptions from,
-      CommandSpec spec,
-      WriteOptions writing)
-      throws IOException;
+  /** Creates {@code empty} (its type and precision) with its items. */
+  int createHll(CardinalitySketch empty, boolean force, Keys in) throws IOException;
 
-  int addToHll(List<String> items, KeyOptions from, CommandSpec spec, WriteOptions writing)
-      throws IOException;
+  int addToHll(Keys in) throws IOException;
 
   int mergeHll(List<Path> sources, boolean replace, WriteOptions writing) throws IOException;
 

@@ -5,7 +5,6 @@ import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
-import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.StructureType;
 import io.github.probkit.redis.Layout;
 import io.github.probkit.redis.RedisBloomFilter;
@@ -36,7 +35,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -151,22 +149,16 @@ final class RedisLocation implements Location {
   // ---- filter
 
   @Override
-  public int createFilter(
-      FilterShape shape,
-      boolean force,
-      KeyOptions from,
-      boolean ifAbsent,
-      CommandSpec spec,
-      WriteOptions writing)
+  public int createFilter(FilterShape shape, boolean force, boolean ifAbsent, Keys in)
       throws IOException {
-    String type = shape.type;
-    Long expected = shape.expected;
-    double fpp = shape.checkedFpp;
+    String type = shape.type();
+    Long expected = shape.expected();
+    double fpp = shape.checkedFpp();
     if (expected == null) {
       throw new IllegalArgumentException(
           "missing required option --expected=N (needed by --type " + type + ")");
     }
-    RedisOptions o = RedisOptions.defaults().hash(shape.hash);
+    RedisOptions o = RedisOptions.defaults().hash(shape.hash());
     return with(
         t -> {
           replace(t, force);
@@ -188,20 +180,13 @@ final class RedisLocation implements Location {
                   "a filter in Redis is of --type bloom, blocked, counting or scalable, was "
                       + type);
           }
-          return filterAdd(t, List.of(), from, false, ifAbsent, spec);
+          return filterAdd(t, List.of(), in.from(), false, ifAbsent, in.spec());
         });
   }
 
   @Override
-  public int addToFilter(
-      List<String> keys,
-      KeyOptions from,
-      boolean multiset,
-      boolean ifAbsent,
-      CommandSpec spec,
-      WriteOptions writing)
-      throws IOException {
-    return with(t -> filterAdd(t, keys, from, multiset, ifAbsent, spec));
+  public int addToFilter(Keys in, boolean multiset, boolean ifAbsent) throws IOException {
+    return with(t -> filterAdd(t, in.given(), in.from(), multiset, ifAbsent, in.spec()));
   }
 
   /**
@@ -317,13 +302,12 @@ final class RedisLocation implements Location {
   }
 
   @Override
-  public int removeFromFilter(
-      List<String> keys, KeyOptions from, CommandSpec spec, WriteOptions writing)
-      throws IOException {
+  public int removeFromFilter(Keys in) throws IOException {
     long[] removed = {0};
     long[] stayed = {0};
     FilterCommand.Saturated saturated =
-        new FilterCommand.Saturated(RedisUri.withoutPassword(uri), spec.commandLine().getErr());
+        new FilterCommand.Saturated(
+            RedisUri.withoutPassword(uri), in.spec().commandLine().getErr());
     long total;
     try {
       total =
@@ -339,9 +323,9 @@ final class RedisLocation implements Location {
                 }
                 return batches(
                     t,
-                    from,
-                    keys,
-                    spec,
+                    in.from(),
+                    in.given(),
+                    in.spec(),
                     batch -> {
                       RedisCountingBloomFilter c = (RedisCountingBloomFilter) s;
                       boolean[] done = c.removeAll(batch);
@@ -366,7 +350,7 @@ final class RedisLocation implements Location {
     } finally {
       saturated.finish();
     }
-    FilterCommand.summary(spec, removed[0], stayed[0], total);
+    FilterCommand.summary(in.spec(), removed[0], stayed[0], total);
     return 0;
   }
 
@@ -431,38 +415,28 @@ final class RedisLocation implements Location {
 
   @Override
   public int createCms(
-      int width,
-      int depth,
-      boolean conservative,
-      HashStrategy hash,
-      Supplier<CountMinSketch> sketch,
-      boolean force,
-      KeyOptions from,
-      boolean counts,
-      Fill<CountMinSketch> fill,
-      CommandSpec spec,
-      WriteOptions writing)
+      CmsShape shape, boolean force, boolean counts, Fill<CountMinSketch> fill, Keys in)
       throws IOException {
     with(
         t -> {
           replace(t, force);
           RedisCountMinSketch.create(
-              t.store, t.name, width, depth, conservative, RedisOptions.defaults().hash(hash));
+              t.store,
+              t.name,
+              shape.width(),
+              shape.depth(),
+              shape.conservative(),
+              RedisOptions.defaults().hash(shape.hash()));
           return 0;
         });
-    return from == null ? 0 : addToCms(List.of(), from, counts, fill, spec, writing);
+    return in.from() == null ? 0 : addToCms(in, counts, fill);
   }
 
   @Override
-  public int addToCms(
-      List<String> items,
-      KeyOptions from,
-      boolean counts,
-      Fill<CountMinSketch> fill,
-      CommandSpec spec,
-      WriteOptions writing)
-      throws IOException {
-    return counts ? addCountsToCms(items, from, spec) : addItemsToCms(items, from, spec);
+  public int addToCms(Keys in, boolean counts, Fill<CountMinSketch> fill) throws IOException {
+    return counts
+        ? addCountsToCms(in.given(), in.from(), in.spec())
+        : addItemsToCms(in.given(), in.from(), in.spec());
   }
 
   private int addItemsToCms(List<String> items, KeyOptions from, CommandSpec spec)
@@ -525,13 +499,7 @@ final class RedisLocation implements Location {
   // ---- hll
 
   @Override
-  public int createHll(
-      CardinalitySketch empty,
-      boolean force,
-      KeyOptions from,
-      CommandSpec spec,
-      WriteOptions writing)
-      throws IOException {
+  public int createHll(CardinalitySketch empty, boolean force, Keys in) throws IOException {
     boolean ultra = empty.type() == StructureType.ULTRA_LOG_LOG;
     int precision = empty.precision();
     with(
@@ -546,16 +514,17 @@ final class RedisLocation implements Location {
           }
           return 0;
         });
-    return from == null ? 0 : addToHll(List.of(), from, spec, writing);
+    return in.from() == null
+        ? 0
+        : addToHll(new Keys(List.of(), in.from(), in.spec(), in.writing()));
   }
 
   @Override
-  public int addToHll(List<String> items, KeyOptions from, CommandSpec spec, WriteOptions writing)
-      throws IOException {
+  public int addToHll(Keys in) throws IOException {
     return with(
         t -> {
           RedisCardinalitySketch s = RedisCardinalitySketch.open(t.store, t.name);
-          batches(t, from, items, spec, s::addAll);
+          batches(t, in.from(), in.given(), in.spec(), s::addAll);
           return 0;
         });
   }
