@@ -38,9 +38,7 @@ public final class CmsCommand implements Runnable {
 
   /** The sketch in {@code file}, or of a {@code redis://} URI (read whole, its export). */
   static CountMinSketch load(Path file) {
-    return RedisUri.is(file)
-        ? RedisCli.read(file, CountMinSketch::readFrom)
-        : SketchFiles.read(file, CountMinSketch::readFrom);
+    return Location.of(file).read(Format.Kind.COUNT_MIN);
   }
 
   @Command(
@@ -63,7 +61,10 @@ public final class CmsCommand implements Runnable {
   static final class Create implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file to write.")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The sketch file to write." + RedisUri.CMS)
     Path file;
 
     @Mixin Counted input;
@@ -139,44 +140,34 @@ public final class CmsCommand implements Runnable {
           conservative
               ? CountMinSketch.UpdateRule.CONSERVATIVE
               : CountMinSketch.UpdateRule.STANDARD;
-      if (RedisUri.is(file)) {
-        if (sizing.byError != null) {
-          RedisCli.cmsCreate(
-              file,
-              CountMinSketch.widthFor(sizing.byError.epsilon, sizing.byError.delta),
-              CountMinSketch.depthFor(sizing.byError.delta),
-              conservative,
-              strategy,
-              force);
-        } else {
-          RedisCli.cmsCreate(
-              file,
-              sizing.byDimensions.width,
-              sizing.byDimensions.depth,
-              conservative,
-              strategy,
-              force);
-        }
-        if (from == null) {
-          return 0;
-        }
-        return input.counts
-            ? RedisCli.cmsAddCounts(file, List.of(), from, spec)
-            : RedisCli.cmsAdd(file, List.of(), from, spec);
-      }
-      try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-        CountMinSketch s =
-            sizing.byError != null
-                ? CountMinSketch.create(
-                    sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
-                : CountMinSketch.withDimensions(
-                    sizing.byDimensions.width, sizing.byDimensions.depth, strategy, rule);
-        if (from != null) {
-          input.add(s, List.of(), from, spec);
-        }
-        lock.write(s::writeTo);
-      }
-      return 0;
+      int width =
+          sizing.byError != null
+              ? CountMinSketch.widthFor(sizing.byError.epsilon, sizing.byError.delta)
+              : sizing.byDimensions.width;
+      int depth =
+          sizing.byError != null
+              ? CountMinSketch.depthFor(sizing.byError.delta)
+              : sizing.byDimensions.depth;
+      return Location.of(file)
+          .createCms(
+              new Location.CmsShape(
+                  width,
+                  depth,
+                  conservative,
+                  strategy,
+                  () ->
+                      sizing.byError != null
+                          ? CountMinSketch.create(
+                              sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
+                          : CountMinSketch.withDimensions(
+                              sizing.byDimensions.width,
+                              sizing.byDimensions.depth,
+                              strategy,
+                              rule)),
+              force,
+              input.counts,
+              s -> input.add(s, List.of(), from, spec),
+              new Location.Keys(List.of(), from, spec, writing));
     }
   }
 
@@ -201,7 +192,7 @@ public final class CmsCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "FILE",
-        description = "The sketch file, rewritten in place.")
+        description = "The sketch file, rewritten in place." + RedisUri.CMS)
     Path file;
 
     @Parameters(
@@ -217,19 +208,11 @@ public final class CmsCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       KeyOptions from = input.keys().require(items, spec);
-      if (RedisUri.is(file)) {
-        return input.counts
-            ? RedisCli.cmsAddCounts(file, items, from, spec)
-            : RedisCli.cmsAdd(file, items, from, spec);
-      }
-      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
-        CountMinSketch s = load(file);
-        try (StreamCommits commits = from.commitsTo(lock, s::writeTo, spec)) {
-          input.add(s, items, from, spec);
-          commits.write();
-        }
-      }
-      return 0;
+      return Location.of(file)
+          .addToCms(
+              new Location.Keys(items, from, spec, writing),
+              input.counts,
+              s -> input.add(s, items, from, spec));
     }
   }
 
@@ -354,7 +337,7 @@ public final class CmsCommand implements Runnable {
   static final class Query implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file.")
+    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file." + RedisUri.CMS)
     Path file;
 
     @Parameters(
@@ -374,39 +357,15 @@ public final class CmsCommand implements Runnable {
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
       OutputStream out = ProbkitCommand.stdout(spec);
-      if (RedisUri.is(file)) {
-        // A round trip per batch of items; a batch is also answered whenever input would wait.
-        return RedisCli.cmsQuery(
-            file,
-            redis -> {
-              from.forEach(
-                  items,
-                  spec,
-                  Inputs.KeySink.answeringInBatches(
-                      redis.batchSize(),
-                      (lines, batch) -> {
-                        long[] estimates = redis.query(batch);
-                        for (int i = 0; i < batch.size(); i++) {
-                          answer(out, batch.get(i), 0, batch.get(i).length, estimates[i]);
-                        }
-                      },
-                      null,
-                      out));
-              out.flush();
-              return 0;
-            });
-      }
-      CountMinSketch s = load(file);
-      from.forEach(
-          items,
-          spec,
-          Inputs.KeySink.answering(
-              (line, off, len, item, itemOff, itemLen) ->
-                  answer(out, item, itemOff, itemLen, s.estimate(item, itemOff, itemLen)),
-              null,
-              out));
-      out.flush();
-      return 0;
+      return Location.of(file)
+          .queryCms(
+              (item, off, len, estimate) -> answer(out, item, off, len, estimate),
+              out,
+              sink -> {
+                from.forEach(items, spec, sink);
+                out.flush();
+                return 0;
+              });
     }
 
     private void answer(OutputStream out, byte[] item, int off, int len, long estimate)
@@ -470,14 +429,14 @@ public final class CmsCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "DEST",
-        description = "The sketch to merge into (created if missing).")
+        description = "The sketch to merge into (created if missing)." + RedisUri.CMS)
     Path out;
 
     @Parameters(
         index = "1..*",
         arity = "1..*",
         paramLabel = "SRC",
-        description = "Sketches to merge.")
+        description = "Sketches to merge." + RedisUri.SOURCES)
     List<Path> sources;
 
     @Option(names = "--replace", description = "Write the sum of the SRCs alone, replacing DEST.")
@@ -487,13 +446,7 @@ public final class CmsCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      if (RedisUri.is(out)) {
-        return RedisCli.cmsMerge(out, sources, replace);
-      }
-      try (SketchFiles.Lock lock = writing.lock(out)) {
-        lock.write(sum(SketchFiles.mergeInputs(out, sources, replace))::writeTo);
-      }
-      return 0;
+      return Location.of(out).mergeCms(sources, replace, writing);
     }
 
     /** The sum of the sketches in {@code inputs}; one that cannot be added is refused, named. */
@@ -503,7 +456,7 @@ public final class CmsCommand implements Runnable {
         try {
           sum.merge(load(p));
         } catch (IllegalArgumentException e) {
-          throw new CliException(p + ": " + e.getMessage());
+          throw new CliException(Location.of(p) + ": " + e.getMessage());
         }
       }
       return sum;

@@ -7,7 +7,6 @@ import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.DeletableFilter;
-import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
@@ -66,9 +65,7 @@ public final class FilterCommand implements Runnable {
 
   /** The filter in {@code file}, or of a {@code redis://} URI (read whole, its export). */
   static MembershipFilter load(Path file) {
-    return RedisUri.is(file)
-        ? RedisCli.read(file, Filters::readFrom)
-        : SketchFiles.read(file, Filters::readFrom);
+    return Location.of(file).read(Format.Kind.FILTER);
   }
 
   /**
@@ -109,12 +106,7 @@ public final class FilterCommand implements Runnable {
       return false; // load() says what is wrong with it
     }
     try (InputStream in = Files.newInputStream(file)) {
-      byte[] head = in.readNBytes(6);
-      if (head.length < 6 || head[0] != 'P' || head[1] != 'K' || head[2] != 'I' || head[3] != 'T') {
-        return false;
-      }
-      StructureType type = StructureType.byId(head[5] & 0xFF);
-      return type != null && MappedFilter.supports(type);
+      return ProbkitFormat.INSTANCE.maps(in.readNBytes(Format.HEAD_BYTES));
     } catch (IOException e) {
       return false;
     }
@@ -401,7 +393,10 @@ public final class FilterCommand implements Runnable {
   static final class Create implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The filter file to write.")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The filter file to write." + RedisUri.FILTER)
     Path file;
 
     @Option(
@@ -463,30 +458,12 @@ public final class FilterCommand implements Runnable {
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
       ifAbsent(
           multiset, ifAbsent, type.equals("counting") || type.equals("cuckoo"), "--type " + type);
-      if (RedisUri.is(file)) {
-        return RedisCli.filterCreate(
-            file, type, expected, p, strategy, force, from, ifAbsent, spec);
-      }
-      if (FilterTypes.isStatic(type)) {
-        try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-          lock.write(
-              FilterTypes.buildStatic(type, expected, fpp, typedFpp, strategy, from, spec)
-                  ::writeTo);
-        }
-        return 0;
-      }
-      if (expected == null) {
-        throw new IllegalArgumentException(
-            "missing required option --expected=N (needed by --type " + type + ")");
-      }
-      if (expected <= 0) {
-        throw new IllegalArgumentException("--expected must be positive, was " + expected);
-      }
-      try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-        lock.write(
-            FilterTypes.create(type, expected, p, strategy, from, ifAbsent, spec, file)::writeTo);
-      }
-      return 0;
+      return Location.of(file)
+          .createFilter(
+              new Location.FilterShape(type, expected, fpp, typedFpp, p, strategy),
+              force,
+              ifAbsent,
+              new Location.Keys(List.of(), from, spec, writing));
     }
   }
 
@@ -511,7 +488,7 @@ public final class FilterCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "FILE",
-        description = "The filter file, rewritten in place.")
+        description = "The filter file, rewritten in place." + RedisUri.FILTER)
     Path file;
 
     @Parameters(
@@ -533,27 +510,8 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       keyOptions.require(keys, spec);
-      if (RedisUri.is(file)) {
-        return RedisCli.filterAdd(file, keys, keyOptions, multiset, ifAbsent, spec);
-      }
-      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
-        MutableFilter f = loadMutable(file);
-        try (StreamCommits commits = keyOptions.commitsTo(lock, f::writeTo, spec)) {
-          addKeys(
-              f,
-              keys,
-              keyOptions,
-              ifAbsent(
-                  multiset,
-                  ifAbsent,
-                  f instanceof DeletableFilter,
-                  "a " + f.type().label() + " filter"),
-              spec,
-              file);
-          commits.write();
-        }
-      }
-      return 0;
+      return Location.of(file)
+          .addToFilter(new Location.Keys(keys, keyOptions, spec, writing), multiset, ifAbsent);
     }
   }
 
@@ -571,7 +529,7 @@ public final class FilterCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "FILE",
-        description = "The filter file, rewritten in place.")
+        description = "The filter file, rewritten in place." + RedisUri.FILTER)
     Path file;
 
     @Parameters(
@@ -586,49 +544,8 @@ public final class FilterCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      long[] removed = {0};
-      long[] stayed = {0};
-      long total;
       keyOptions.require(keys, spec);
-      if (RedisUri.is(file)) {
-        return RedisCli.filterRemove(file, keys, keyOptions, spec);
-      }
-      Saturated saturated = new Saturated(file, spec.commandLine().getErr());
-      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
-        MembershipFilter f = load(file);
-        if (!(f instanceof DeletableFilter)) {
-          throw new CliException(
-              file
-                  + ": a "
-                  + f.type().label()
-                  + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed");
-        }
-        DeletableFilter d = (DeletableFilter) f;
-        CountingBloomFilter counting =
-            f instanceof CountingBloomFilter ? (CountingBloomFilter) f : null;
-        total =
-            keyOptions.forEach(
-                keys,
-                spec,
-                (buf, off, len) -> {
-                  if (!d.remove(buf, off, len)) {
-                    return;
-                  }
-                  if (counting != null
-                      && counting.count(buf, off, len) == CountingBloomFilter.MAX_COUNT) {
-                    // Nothing changed: saturated counters are never decremented.
-                    saturated.stays(buf, off, len);
-                    stayed[0]++;
-                  } else {
-                    removed[0]++;
-                  }
-                });
-        lock.write(f::writeTo);
-      } finally {
-        saturated.finish();
-      }
-      summary(spec, removed[0], stayed[0], total);
-      return 0;
+      return Location.of(file).removeFromFilter(new Location.Keys(keys, keyOptions, spec, writing));
     }
   }
 
@@ -668,7 +585,10 @@ public final class FilterCommand implements Runnable {
   static final class Query implements Callable<Integer>, Main.StatusAnswers {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The filter file.")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The filter file." + RedisUri.FILTER)
     Path file;
 
     @Parameters(
@@ -727,50 +647,13 @@ public final class FilterCommand implements Runnable {
       boolean select = statusAnswers();
       LineReader.LineConsumer header =
           select && !quiet && !count && !json ? Stdout.firstLineTo(out) : null;
-      if (RedisUri.is(file)) {
-        // A round trip per batch of keys; a batch is also answered whenever input would wait.
-        return RedisCli.filterQuery(
-            file,
-            redis ->
-                finish(
-                    out,
-                    Inputs.KeySink.answeringInBatches(
-                        redis.batchSize(),
-                        (lines, batch) -> {
-                          boolean[] in = redis.query(batch);
-                          for (int i = 0; i < batch.size(); i++) {
-                            byte[] l = lines.get(i);
-                            byte[] k = batch.get(i);
-                            answer(out, l, 0, l.length, k, 0, k.length, in[i]);
-                          }
-                        },
-                        header,
-                        out)));
-      }
-      MembershipFilter f = open(file);
-      try {
-        return finish(
-            out,
-            Inputs.KeySink.answering(
-                (line, off, len, key, keyOff, keyLen) ->
-                    answer(
-                        out,
-                        line,
-                        off,
-                        len,
-                        key,
-                        keyOff,
-                        keyLen,
-                        f.mightContain(key, keyOff, keyLen)),
-                header,
-                out));
-      } catch (InternalError e) {
-        throw truncatedWhileMapped(file, e);
-      } finally {
-        if (f instanceof MappedFilter) {
-          ((MappedFilter) f).close();
-        }
-      }
+      return Location.of(file)
+          .queryFilter(
+              (line, off, len, key, keyOff, keyLen, in) ->
+                  answer(out, line, off, len, key, keyOff, keyLen, in),
+              header,
+              out,
+              sink -> finish(out, sink));
     }
 
     private long selected;
@@ -1011,14 +894,14 @@ public final class FilterCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "DEST",
-        description = "The filter to merge into (created if missing).")
+        description = "The filter to merge into (created if missing)." + RedisUri.FILTER)
     Path out;
 
     @Parameters(
         index = "1..*",
         arity = "1..*",
         paramLabel = "SRC",
-        description = "Filters to merge.")
+        description = "Filters to merge." + RedisUri.SOURCES)
     List<Path> sources;
 
     @Option(names = "--replace", description = "Write the union of the SRCs alone, replacing DEST.")
@@ -1028,15 +911,7 @@ public final class FilterCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      if (RedisUri.is(out)) {
-        return RedisCli.filterMerge(out, sources, replace);
-      }
-      try (SketchFiles.Lock lock = writing.lock(out)) {
-        MembershipFilter union = merge(SketchFiles.mergeInputs(out, sources, replace));
-        warnIfOverfull(out, union, spec.commandLine().getErr());
-        lock.write(union::writeTo);
-      }
-      return 0;
+      return Location.of(out).mergeFilters(sources, replace, spec, writing);
     }
 
     /** The union of the filters in {@code inputs}; one that cannot be merged is refused, named. */
@@ -1047,7 +922,7 @@ public final class FilterCommand implements Runnable {
           || union instanceof CountingBloomFilter
           || union instanceof CuckooFilter)) {
         throw new CliException(
-            inputs.get(0)
+            Location.of(inputs.get(0))
                 + ": merging "
                 + union.type().label()
                 + " filters is not supported (bloom, blocked, counting and cuckoo filters merge)");
@@ -1056,7 +931,7 @@ public final class FilterCommand implements Runnable {
         MembershipFilter f = load(p);
         if (f.getClass() != union.getClass()) {
           throw new CliException(
-              p
+              Location.of(p)
                   + ": cannot merge a "
                   + f.type().label()
                   + " filter into a "
@@ -1074,7 +949,7 @@ public final class FilterCommand implements Runnable {
             ((CuckooFilter) union).merge((CuckooFilter) f);
           }
         } catch (IllegalArgumentException | IllegalStateException e) {
-          throw new CliException(p + ": " + e.getMessage());
+          throw new CliException(Location.of(p) + ": " + e.getMessage());
         }
       }
       return union;

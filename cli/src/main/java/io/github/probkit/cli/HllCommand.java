@@ -51,9 +51,7 @@ public final class HllCommand implements Runnable {
   }
 
   static CardinalitySketch load(Path file) {
-    return RedisUri.is(file)
-        ? RedisCli.sketch(file)
-        : SketchFiles.read(file, CardinalitySketches::readFrom);
+    return Location.of(file).readCardinality();
   }
 
   /**
@@ -75,22 +73,22 @@ public final class HllCommand implements Runnable {
         CardinalitySketch first = sketches.get(0);
         if (s.type() != first.type()) {
           throw new CliException(
-              p
+              Location.of(p)
                   + ": cannot combine "
                   + (s.type().label().startsWith("u") ? "an " : "a ")
                   + s.type().label()
                   + " sketch with the "
                   + first.type().label()
                   + " sketch of "
-                  + files.get(0));
+                  + Location.of(files.get(0)));
         }
         if (!s.hashStrategy().equals(first.hashStrategy())) {
           throw new CliException(
-              p
+              Location.of(p)
                   + ": hashed with "
                   + s.hashStrategy()
                   + ", "
-                  + files.get(0)
+                  + Location.of(files.get(0))
                   + " with "
                   + first.hashStrategy()
                   + "; such sketches cannot be combined");
@@ -151,7 +149,10 @@ public final class HllCommand implements Runnable {
   static final class Create implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file to write.")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The sketch file to write." + RedisUri.HLL)
     Path file;
 
     @Mixin KeyOptions.Items itemFiles;
@@ -196,19 +197,6 @@ public final class HllCommand implements Runnable {
       checkPrecision(precision);
       // Items piped in are counted, as filter create adds its keys: not silently dropped.
       KeyOptions from = itemFiles.in(format).orNoneAtATerminal(spec);
-      if (RedisUri.is(file)) {
-        boolean ultra =
-            type.equalsIgnoreCase(StructureType.ULTRA_LOG_LOG.label())
-                || type.equalsIgnoreCase("ull");
-        if (!ultra
-            && !type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label())
-            && !type.equalsIgnoreCase("hll")) {
-          throw new IllegalArgumentException(
-              "--type must be hyperloglog or ultraloglog, was '" + type + "'");
-        }
-        RedisCli.hllCreate(file, ultra, precision, force);
-        return from == null ? 0 : RedisCli.hllAdd(file, List.of(), from, spec);
-      }
       CardinalitySketch s;
       if (type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label())
           || type.equalsIgnoreCase("hll")) {
@@ -220,13 +208,8 @@ public final class HllCommand implements Runnable {
         throw new IllegalArgumentException(
             "--type must be hyperloglog or ultraloglog, was '" + type + "'");
       }
-      try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-        if (from != null) {
-          from.forEach(List.of(), spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
-        }
-        lock.write(s::writeTo);
-      }
-      return 0;
+      return Location.of(file)
+          .createHll(s, force, new Location.Keys(List.of(), from, spec, writing));
     }
   }
 
@@ -250,7 +233,7 @@ public final class HllCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "FILE",
-        description = "The sketch file, rewritten in place.")
+        description = "The sketch file, rewritten in place." + RedisUri.HLL)
     Path file;
 
     @Parameters(
@@ -268,17 +251,7 @@ public final class HllCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
-      if (RedisUri.is(file)) {
-        return RedisCli.hllAdd(file, items, from, spec);
-      }
-      try (SketchFiles.Lock lock = writing.lockExisting(file)) {
-        CardinalitySketch s = load(file);
-        try (StreamCommits commits = from.commitsTo(lock, s::writeTo, spec)) {
-          from.forEach(items, spec, Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
-          commits.write();
-        }
-      }
-      return 0;
+      return Location.of(file).addToHll(new Location.Keys(items, from, spec, writing));
     }
   }
 
@@ -301,7 +274,7 @@ public final class HllCommand implements Runnable {
   static final class Count implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Sketch files.")
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Sketch files." + RedisUri.HLL)
     List<Path> files;
 
     @Option(
@@ -340,14 +313,14 @@ public final class HllCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "DEST",
-        description = "The sketch to merge into (created if missing).")
+        description = "The sketch to merge into (created if missing)." + RedisUri.HLL)
     Path out;
 
     @Parameters(
         index = "1..*",
         arity = "1..*",
         paramLabel = "SRC",
-        description = "Sketches to merge.")
+        description = "Sketches to merge." + RedisUri.SOURCES)
     List<Path> sources;
 
     @Option(names = "--replace", description = "Write the union of the SRCs alone, replacing DEST.")
@@ -357,13 +330,7 @@ public final class HllCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      if (RedisUri.is(out)) {
-        return replace ? RedisCli.hllReplace(out, sources) : RedisCli.hllMerge(out, sources);
-      }
-      try (SketchFiles.Lock lock = writing.lock(out)) {
-        lock.write(union(SketchFiles.mergeInputs(out, sources, replace))::writeTo);
-      }
-      return 0;
+      return Location.of(out).mergeHll(sources, replace, writing);
     }
   }
 

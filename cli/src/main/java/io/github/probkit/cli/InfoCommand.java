@@ -12,7 +12,10 @@ import picocli.CommandLine.Spec;
 abstract class InfoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The file to describe.")
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE",
+      description = "The file to describe." + RedisUri.ANY)
   Path file;
 
   @Option(names = "--json", description = "Print one JSON object.")
@@ -23,7 +26,7 @@ abstract class InfoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    TextTable.print(spec, RedisUri.is(file) ? RedisCli.info(file) : describe(file, json), json);
+    TextTable.print(spec, Location.of(file).info(this::describe, json), json);
     return 0;
   }
 }

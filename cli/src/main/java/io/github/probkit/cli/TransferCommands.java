@@ -41,8 +41,7 @@ final class TransferCommands {
 
     @Override
     public Integer call() throws IOException {
-      requireUri(uri);
-      return RedisCli.export(uri, file, force, spec.commandLine().getErr());
+      return Location.of(uri).exportTo(file, force, spec.commandLine().getErr());
     }
   }
 
@@ -81,15 +80,7 @@ final class TransferCommands {
 
     @Override
     public Integer call() throws IOException {
-      requireUri(uri);
-      return RedisCli.importFile(file, uri, force, spread, shards);
-    }
-  }
-
-  private static void requireUri(Path p) {
-    if (!RedisUri.is(p)) {
-      throw new IllegalArgumentException(
-          "expected redis://[user@]host[:port][/db]/KEY or rediss://..., was '" + p + "'");
+      return Location.of(uri).importFrom(file, force, spread, shards);
     }
   }
 }

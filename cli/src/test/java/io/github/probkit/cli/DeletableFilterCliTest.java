@@ -269,11 +269,11 @@ class DeletableFilterCliTest {
 
   @Test
   void aWarningNamesARedisStructureWithoutItsPassword() {
-    assertThat(RedisCli.withoutPassword("redis://app:s3cret@cache:6379/0/seen"))
+    assertThat(RedisUri.withoutPassword("redis://app:s3cret@cache:6379/0/seen"))
         .isEqualTo("redis://app@cache:6379/0/seen");
-    assertThat(RedisCli.withoutPassword("rediss://:s3cret@cache/seen"))
+    assertThat(RedisUri.withoutPassword("rediss://:s3cret@cache/seen"))
         .isEqualTo("rediss://@cache/seen");
-    assertThat(RedisCli.withoutPassword("redis://cache/seen")).isEqualTo("redis://cache/seen");
+    assertThat(RedisUri.withoutPassword("redis://cache/seen")).isEqualTo("redis://cache/seen");
   }
 
   /** Past ten keys, one line says how many more saturated. */

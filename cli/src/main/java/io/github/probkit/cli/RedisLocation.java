@@ -1,9 +1,11 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
-import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.StructureType;
 import io.github.probkit.redis.Layout;
 import io.github.probkit.redis.RedisBloomFilter;
 import io.github.probkit.redis.RedisCardinalitySketch;
@@ -19,6 +21,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -31,21 +34,37 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * The commands' side of {@code redis://[user@]host[:port][/db]/KEY} (and {@code rediss://})
- * wherever they take a file: the structure KEY in that Redis, through probkit-redis. The password
- * comes from the URI or from {@code PROBKIT_REDIS_PASSWORD}, never from an option.
+ * A structure kept in Redis, named {@code redis://[user@]host[:port][/db]/KEY} (or {@code
+ * rediss://}): the structure KEY in that Redis, through probkit-redis, changed in place by its
+ * atomic scripts. The password comes from the URI or from {@code PROBKIT_REDIS_PASSWORD}, never
+ * from an option.
  *
- * <p>Every reference to probkit-redis and Jedis is in this class, which the commands call only for
- * such a URI ({@link RedisUri} tells): a run on files never loads them, and starts as fast as
- * before.
+ * <p>Every reference to probkit-redis and Jedis is in this class, which {@link Location#of} reaches
+ * only for such a URI: a run on files never loads them, and starts as fast as before.
  */
-final class RedisCli {
+final class RedisLocation implements Location {
   static final String PASSWORD_ENV = "PROBKIT_REDIS_PASSWORD";
 
-  private RedisCli() {}
+  /** The URI as typed: messages echo it. */
+  private final String uri;
+
+  private RedisLocation(String uri) {
+    this.uri = uri;
+  }
+
+  /** The location of the URI {@code uri}; {@code p} is how it reached the command. */
+  static Location of(Path p, String uri) {
+    return new RedisLocation(uri);
+  }
+
+  @Override
+  public String toString() {
+    return uri;
+  }
 
   /** A store and the name of the structure a URI designates. */
   private static final class Target implements AutoCloseable {
@@ -78,8 +97,12 @@ final class RedisCli {
   }
 
   /** Runs {@code work} against the URI's structure; a Redis failure is one line, exit 1. */
-  private static <T> T with(Path p, Work<T> work) throws IOException {
-    try (Target t = new Target(RedisUri.of(p))) {
+  private <T> T with(Work<T> work) throws IOException {
+    return with(uri, work);
+  }
+
+  private static <T> T with(String uri, Work<T> work) throws IOException {
+    try (Target t = new Target(uri)) {
       return work.run(t);
     } catch (RedisStoreException e) {
       throw new CliException(e.getMessage());
@@ -116,13 +139,6 @@ final class RedisCli {
     return n;
   }
 
-  /**
-   * {@code uri} for a warning: {@code redis://user:secret@host/k} as {@code redis://user@host/k}.
-   */
-  static String withoutPassword(String uri) {
-    return uri.replaceFirst("^(rediss?://[^:@/]*):[^@/]*@", "$1@");
-  }
-
   /** Deletes the structure when {@code force}, as {@code --force} replaces a file. */
   private static void replace(Target t, boolean force) {
     if (force) {
@@ -132,24 +148,18 @@ final class RedisCli {
 
   // ---- filter
 
-  static int filterCreate(
-      Path p,
-      String type,
-      Long expected,
-      double fpp,
-      HashStrategy hash,
-      boolean force,
-      KeyOptions from,
-      boolean ifAbsent,
-      CommandSpec spec)
+  @Override
+  public int createFilter(FilterShape shape, boolean force, boolean ifAbsent, Keys in)
       throws IOException {
+    String type = shape.type();
+    Long expected = shape.expected();
+    double fpp = shape.checkedFpp();
     if (expected == null) {
       throw new IllegalArgumentException(
           "missing required option --expected=N (needed by --type " + type + ")");
     }
-    RedisOptions o = RedisOptions.defaults().hash(hash);
+    RedisOptions o = RedisOptions.defaults().hash(shape.hash());
     return with(
-        p,
         t -> {
           replace(t, force);
           switch (type) {
@@ -170,19 +180,13 @@ final class RedisCli {
                   "a filter in Redis is of --type bloom, blocked, counting or scalable, was "
                       + type);
           }
-          return filterAdd(t, List.of(), from, false, ifAbsent, spec);
+          return filterAdd(t, List.of(), in.from(), false, ifAbsent, in.spec());
         });
   }
 
-  static int filterAdd(
-      Path p,
-      List<String> keys,
-      KeyOptions from,
-      boolean multiset,
-      boolean ifAbsent,
-      CommandSpec spec)
-      throws IOException {
-    return with(p, t -> filterAdd(t, keys, from, multiset, ifAbsent, spec));
+  @Override
+  public int addToFilter(Keys in, boolean multiset, boolean ifAbsent) throws IOException {
+    return with(t -> filterAdd(t, in.given(), in.from(), multiset, ifAbsent, in.spec()));
   }
 
   /**
@@ -204,7 +208,7 @@ final class RedisCli {
         s instanceof RedisCountingBloomFilter,
         "a " + s.type().label() + " filter");
     FilterCommand.Saturated saturated =
-        new FilterCommand.Saturated(withoutPassword(t.uri), spec.commandLine().getErr());
+        new FilterCommand.Saturated(RedisUri.withoutPassword(t.uri), spec.commandLine().getErr());
     try {
       batches(
           t,
@@ -260,41 +264,18 @@ final class RedisCli {
     }
   }
 
-  /** A structure in Redis that answers a batch of keys with one round trip. */
-  interface BatchQuery<R> {
-    int batchSize();
-
-    R query(List<byte[]> keys);
-  }
-
-  /** What a query command does with a {@link BatchQuery}: reads its keys and prints the answers. */
-  interface Answering<R> {
-    int run(BatchQuery<R> structure) throws IOException;
-  }
-
-  private static <R> BatchQuery<R> batchQuery(
-      Target t, java.util.function.Function<List<byte[]>, R> query) {
-    int size = t.store.batchSize();
-    return new BatchQuery<>() {
-      @Override
-      public int batchSize() {
-        return size;
-      }
-
-      @Override
-      public R query(List<byte[]> keys) {
-        return query.apply(keys);
-      }
-    };
-  }
-
-  /** Runs a filter query against the URI's filter; the command prints the answers. */
-  static int filterQuery(Path p, Answering<boolean[]> command) throws IOException {
+  /**
+   * Answers the keys a command reads in batches of the store's batch size, a round trip each; a
+   * batch is also answered whenever input would wait.
+   */
+  @Override
+  public int queryFilter(
+      FilterAnswer answer, LineReader.LineConsumer header, OutputStream out, Reading reading)
+      throws IOException {
     return with(
-        p,
         t -> {
           RedisStructure s = t.store.open(t.name);
-          java.util.function.Function<List<byte[]>, boolean[]> query;
+          Function<List<byte[]>, boolean[]> query;
           if (s instanceof RedisBloomFilter) {
             query = ((RedisBloomFilter) s)::mightContainAll;
           } else if (s instanceof RedisScalableBloomFilter) {
@@ -304,21 +285,33 @@ final class RedisCli {
           } else {
             throw new CliException(t.uri + ": a " + s.type().label() + ", not a filter");
           }
-          return command.run(batchQuery(t, query));
+          return reading.run(
+              Inputs.KeySink.answeringInBatches(
+                  t.store.batchSize(),
+                  (lines, batch) -> {
+                    boolean[] in = query.apply(batch);
+                    for (int i = 0; i < batch.size(); i++) {
+                      byte[] l = lines.get(i);
+                      byte[] k = batch.get(i);
+                      answer.answer(l, 0, l.length, k, 0, k.length, in[i]);
+                    }
+                  },
+                  header,
+                  out));
         });
   }
 
-  static int filterRemove(Path p, List<String> keys, KeyOptions from, CommandSpec spec)
-      throws IOException {
+  @Override
+  public int removeFromFilter(Keys in) throws IOException {
     long[] removed = {0};
     long[] stayed = {0};
     FilterCommand.Saturated saturated =
-        new FilterCommand.Saturated(withoutPassword(RedisUri.of(p)), spec.commandLine().getErr());
+        new FilterCommand.Saturated(
+            RedisUri.withoutPassword(uri), in.spec().commandLine().getErr());
     long total;
     try {
       total =
           with(
-              p,
               t -> {
                 RedisStructure s = t.store.open(t.name);
                 if (!(s instanceof RedisCountingBloomFilter)) {
@@ -330,9 +323,9 @@ final class RedisCli {
                 }
                 return batches(
                     t,
-                    from,
-                    keys,
-                    spec,
+                    in.from(),
+                    in.given(),
+                    in.spec(),
                     batch -> {
                       RedisCountingBloomFilter c = (RedisCountingBloomFilter) s;
                       boolean[] done = c.removeAll(batch);
@@ -357,16 +350,19 @@ final class RedisCli {
     } finally {
       saturated.finish();
     }
-    FilterCommand.summary(spec, removed[0], stayed[0], total);
+    FilterCommand.summary(in.spec(), removed[0], stayed[0], total);
     return 0;
   }
 
   /** {@code info} of any structure in Redis: its shape, its keys there and their memory. */
-  static Json info(Path p) throws IOException {
+  @Override
+  public Json info(Description description, boolean json) throws IOException {
     return with(
-        p,
         t -> {
           RedisStructure s = t.store.open(t.name);
+          if (s instanceof RedisScalableBloomFilter) {
+            return scalableInfo(t, (RedisScalableBloomFilter) s, json);
+          }
           Json j = new Json().put("type", s.type().label()).put("structure", s.describe());
           if (s instanceof RedisBloomFilter) {
             RedisBloomFilter b = (RedisBloomFilter) s;
@@ -384,36 +380,68 @@ final class RedisCli {
           } else if (s instanceof RedisCardinalitySketch) {
             RedisCardinalitySketch c = (RedisCardinalitySketch) s;
             j.put("precision", c.precision()).put("estimate", Math.round(c.estimate()));
-          } else if (s instanceof RedisScalableBloomFilter) {
-            j.put("layers", ((RedisScalableBloomFilter) s).layerCount());
           }
-          return j.put("bytes", s.byteSize())
-              .put("redisKeys", String.join(" ", s.redisKeys()))
-              .put("memoryUsage", s.memoryUsage())
-              .put("layout", s.layout().name().toLowerCase(Locale.ROOT))
-              .put("server", t.store.server());
+          return whereKept(j.put("bytes", s.byteSize()), t, s, s.redisKeys());
         });
+  }
+
+  /** The fields every description of a structure in Redis ends with. */
+  private static Json whereKept(Json j, Target t, RedisStructure s, List<String> keys) {
+    return j.put("redisKeys", String.join(" ", keys))
+        .put("memoryUsage", s.memoryUsage())
+        .put("layout", s.layout().name().toLowerCase(Locale.ROOT))
+        .put("server", t.store.server());
+  }
+
+  /**
+   * A scalable filter keeps room for all its possible layers (64 shards in its metadata) but holds
+   * only those it has grown: it is described as its file is (its layers, the bytes they take), from
+   * one consistent read of them, with the keys those layers are in.
+   */
+  private static Json scalableInfo(Target t, RedisScalableBloomFilter s, boolean json)
+      throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    s.exportTo(bytes);
+    MembershipFilter f =
+        ProbkitFormat.INSTANCE.read(
+            new ByteArrayInputStream(bytes.toByteArray()), Format.Kind.FILTER);
+    int layers = ((ScalableBloomFilter) f).layers().size();
+    // The metadata key, the layers' counts, then a key per layer.
+    List<String> keys = s.redisKeys().subList(0, 2 + layers);
+    return whereKept(FilterCommand.describe(f, json), t, s, keys);
   }
 
   // ---- cms
 
-  static int cmsCreate(
-      Path p, int width, int depth, boolean conservative, HashStrategy hash, boolean force)
+  @Override
+  public int createCms(
+      CmsShape shape, boolean force, boolean counts, Fill<CountMinSketch> fill, Keys in)
       throws IOException {
-    return with(
-        p,
+    with(
         t -> {
           replace(t, force);
           RedisCountMinSketch.create(
-              t.store, t.name, width, depth, conservative, RedisOptions.defaults().hash(hash));
+              t.store,
+              t.name,
+              shape.width(),
+              shape.depth(),
+              shape.conservative(),
+              RedisOptions.defaults().hash(shape.hash()));
           return 0;
         });
+    return in.from() == null ? 0 : addToCms(in, counts, fill);
   }
 
-  static int cmsAdd(Path p, List<String> items, KeyOptions from, CommandSpec spec)
+  @Override
+  public int addToCms(Keys in, boolean counts, Fill<CountMinSketch> fill) throws IOException {
+    return counts
+        ? addCountsToCms(in.given(), in.from(), in.spec())
+        : addItemsToCms(in.given(), in.from(), in.spec());
+  }
+
+  private int addItemsToCms(List<String> items, KeyOptions from, CommandSpec spec)
       throws IOException {
     return with(
-        p,
         t -> {
           RedisCountMinSketch s = RedisCountMinSketch.open(t.store, t.name);
           batches(t, from, items, spec, s::addAll);
@@ -422,10 +450,9 @@ final class RedisCli {
   }
 
   /** {@code cms add --counts}: each line's item and count, a pipeline round trip per batch. */
-  static int cmsAddCounts(Path p, List<String> items, KeyOptions from, CommandSpec spec)
+  private int addCountsToCms(List<String> items, KeyOptions from, CommandSpec spec)
       throws IOException {
     return with(
-        p,
         t -> {
           RedisCountMinSketch s = RedisCountMinSketch.open(t.store, t.name);
           int size = t.store.batchSize();
@@ -449,17 +476,33 @@ final class RedisCli {
         });
   }
 
-  /** Runs a count-min query against the URI's sketch; the command prints the answers. */
-  static int cmsQuery(Path p, Answering<long[]> command) throws IOException {
+  /** As {@link #queryFilter}: a round trip per batch of items. */
+  @Override
+  public int queryCms(CountAnswer answer, OutputStream out, Reading reading) throws IOException {
     return with(
-        p, t -> command.run(batchQuery(t, RedisCountMinSketch.open(t.store, t.name)::estimateAll)));
+        t -> {
+          RedisCountMinSketch s = RedisCountMinSketch.open(t.store, t.name);
+          return reading.run(
+              Inputs.KeySink.answeringInBatches(
+                  t.store.batchSize(),
+                  (lines, batch) -> {
+                    long[] estimates = s.estimateAll(batch);
+                    for (int i = 0; i < batch.size(); i++) {
+                      answer.answer(batch.get(i), 0, batch.get(i).length, estimates[i]);
+                    }
+                  },
+                  null,
+                  out));
+        });
   }
 
   // ---- hll
 
-  static int hllCreate(Path p, boolean ultra, int precision, boolean force) throws IOException {
-    return with(
-        p,
+  @Override
+  public int createHll(CardinalitySketch empty, boolean force, Keys in) throws IOException {
+    boolean ultra = empty.type() == StructureType.ULTRA_LOG_LOG;
+    int precision = empty.precision();
+    with(
         t -> {
           replace(t, force);
           if (ultra) {
@@ -471,23 +514,26 @@ final class RedisCli {
           }
           return 0;
         });
+    return in.from() == null
+        ? 0
+        : addToHll(new Keys(List.of(), in.from(), in.spec(), in.writing()));
   }
 
-  static int hllAdd(Path p, List<String> items, KeyOptions from, CommandSpec spec)
-      throws IOException {
+  @Override
+  public int addToHll(Keys in) throws IOException {
     return with(
-        p,
         t -> {
           RedisCardinalitySketch s = RedisCardinalitySketch.open(t.store, t.name);
-          batches(t, from, items, spec, s::addAll);
+          batches(t, in.from(), in.given(), in.spec(), s::addAll);
           return 0;
         });
   }
 
   /** The library's sketch of the registers of a sketch in Redis (for count and merge). */
-  static io.github.probkit.cardinality.CardinalitySketch sketch(Path p) {
+  @Override
+  public CardinalitySketch readCardinality() {
     try {
-      return with(p, t -> RedisCardinalitySketch.open(t.store, t.name).toSketch());
+      return with(t -> RedisCardinalitySketch.open(t.store, t.name).toSketch());
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -497,56 +543,58 @@ final class RedisCli {
    * Merges the sketch files {@code sources} into the sketch in Redis (created like the first when
    * missing).
    */
-  static int hllMerge(Path p, List<Path> sources) throws IOException {
-    return with(
-        p,
-        t -> {
-          for (Path src : sources) {
-            RedisCardinalitySketch into = RedisCardinalitySketch.open(t.store, t.name);
-            if (RedisUri.is(src)) {
-              try (Target other = new Target(RedisUri.of(src))) {
-                into.merge(RedisCardinalitySketch.open(other.store, other.name));
-              }
-            } else {
-              into.merge(HllCommand.load(src));
-            }
-          }
-          return 0;
-        });
-  }
-
   /**
-   * {@code hll merge --replace}: the union of {@code sources} (files or URIs, the DEST among them
-   * too), read whole before DEST changes, then written in DEST's place. Between the delete and the
-   * import a reader may find DEST missing; the new sketch has the default layout (one shard).
+   * {@code hll merge} into a sketch in Redis: the union of {@code sources} (files or URIs, at the
+   * lowest of their precisions) merged in place, register by register, by one atomic script. A
+   * missing DEST (or, with {@code replace}, the one deleted) is created as that union, with the
+   * default layout (one shard). A sketch of another type, precision or hashing is refused before
+   * anything is written.
    */
-  static int hllReplace(Path p, List<Path> sources) throws IOException {
-    ByteArrayOutputStream union = new ByteArrayOutputStream();
-    HllCommand.union(sources).writeTo(union);
-    return with(
-        p,
-        t -> {
-          t.store.delete(t.name);
-          t.store.importFrom(
-              t.name, new ByteArrayInputStream(union.toByteArray()), RedisOptions.defaults());
-          return 0;
+  @Override
+  public int mergeHll(List<Path> sources, boolean replace, WriteOptions writing)
+      throws IOException {
+    CardinalitySketch union = HllCommand.union(sources);
+    return mergeInto(
+        sources.get(0),
+        replace,
+        union::writeTo,
+        s -> {
+          if (!(s instanceof RedisCardinalitySketch)) {
+            throw new CliException(uri + ": a " + s.describe() + ", not a cardinality sketch");
+          }
+          RedisCardinalitySketch c = (RedisCardinalitySketch) s;
+          if (union.type() != c.type()
+              || union.precision() != c.precision()
+              || !union.hashStrategy().equals(c.hashStrategy())) {
+            throw new IllegalArgumentException(
+                String.format(
+                    Locale.ROOT,
+                    "cannot merge a %s of precision %d and %s into '%s', a %s",
+                    union.type().label(),
+                    union.precision(),
+                    union.hashStrategy(),
+                    c.name(),
+                    c.describe()));
+          }
+          return () -> c.merge(union);
         });
   }
 
   // ---- merge
 
   /** The structure a URI names, read whole (its export) by {@code reader}: a merge's SRC. */
-  static <T> T read(Path p, SketchFiles.Reader<T> reader) {
+  @Override
+  public <T> T read(Format.Kind<T> kind) {
     try {
       return with(
-          p,
           t -> {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             t.store.open(t.name).exportTo(bytes);
-            return reader.read(new ByteArrayInputStream(bytes.toByteArray()));
+            // Redis keeps a structure as probkit's bytes, whatever format it came from.
+            return ProbkitFormat.INSTANCE.read(new ByteArrayInputStream(bytes.toByteArray()), kind);
           });
     } catch (IOException e) {
-      throw new CliException(Main.describe(RedisUri.of(p), e), e);
+      throw new CliException(Main.describe(uri, e), e);
     }
   }
 
@@ -554,11 +602,13 @@ final class RedisCli {
    * {@code filter merge} into a filter in Redis: the union of {@code sources} (files or URIs, each
    * read whole) ORed into a Bloom or blocked filter, or added into a counting filter, in place.
    */
-  static int filterMerge(Path p, List<Path> sources, boolean replace) throws IOException {
-    refuseDestination(p, sources, replace);
+  @Override
+  public int mergeFilters(
+      List<Path> sources, boolean replace, CommandSpec spec, WriteOptions writing)
+      throws IOException {
+    refuseDestination(sources, replace);
     MembershipFilter union = FilterCommand.Merge.merge(sources);
     return mergeInto(
-        p,
         sources.get(0),
         replace,
         union::writeTo,
@@ -583,7 +633,7 @@ final class RedisCli {
                     + s.describe());
           }
           throw new CliException(
-              RedisUri.of(p)
+              uri
                   + ": a "
                   + s.describe()
                   + "; merging into Redis is supported for bloom, blocked and counting filters");
@@ -591,18 +641,18 @@ final class RedisCli {
   }
 
   /** {@code cms merge} into a sketch in Redis: the sum of {@code sources} added in place. */
-  static int cmsMerge(Path p, List<Path> sources, boolean replace) throws IOException {
-    refuseDestination(p, sources, replace);
+  @Override
+  public int mergeCms(List<Path> sources, boolean replace, WriteOptions writing)
+      throws IOException {
+    refuseDestination(sources, replace);
     CountMinSketch sum = CmsCommand.Merge.sum(sources);
     return mergeInto(
-        p,
         sources.get(0),
         replace,
         sum::writeTo,
         s -> {
           if (!(s instanceof RedisCountMinSketch)) {
-            throw new CliException(
-                RedisUri.of(p) + ": a " + s.describe() + ", not a count-min sketch");
+            throw new CliException(uri + ": a " + s.describe() + ", not a count-min sketch");
           }
           RedisCountMinSketch c = (RedisCountMinSketch) s;
           c.checkMergeable(sum);
@@ -615,20 +665,20 @@ final class RedisCli {
    * URIs may name one structure in many ways (127.0.0.1 or localhost, db 0 or none, a replica): the
    * structures' ids, random per creation, decide.
    */
-  private static void refuseDestination(Path p, List<Path> sources, boolean replace)
-      throws IOException {
+  private void refuseDestination(List<Path> sources, boolean replace) throws IOException {
     if (replace) {
       return;
     }
     String dest = null;
     for (Path src : sources) {
-      if (RedisUri.of(p).equals(RedisUri.of(src))) {
-        throw SketchFiles.includedAlready(RedisUri.of(src));
+      String other = RedisUri.of(src);
+      if (uri.equals(other)) {
+        throw SketchFiles.includedAlready(other);
       }
-      if (RedisUri.is(src)) {
-        dest = dest != null ? dest : with(p, t -> t.store.exists(t.name) ? id(t) : "");
-        if (!dest.isEmpty() && dest.equals(with(src, RedisCli::id))) {
-          throw SketchFiles.includedAlready(RedisUri.of(src));
+      if (other != null) {
+        dest = dest != null ? dest : with(t -> t.store.exists(t.name) ? id(t) : "");
+        if (!dest.isEmpty() && dest.equals(with(other, RedisLocation::id))) {
+          throw SketchFiles.includedAlready(other);
         }
       }
     }
@@ -648,13 +698,11 @@ final class RedisCli {
    * {@code p} names: a missing one (or, with {@code replace}, the one deleted) is created from it;
    * an existing one is checked, before anything is written, and merged in place.
    */
-  private static int mergeInto(
-      Path p, Path firstSource, boolean replace, SketchFiles.Content union, Merger merger)
+  private int mergeInto(Path firstSource, boolean replace, SketchFiles.Content union, Merger merger)
       throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     union.write(bytes);
     return with(
-        p,
         t -> {
           if (replace) {
             t.store.delete(t.name);
@@ -675,7 +723,8 @@ final class RedisCli {
           try {
             merge = merger.check(t.store.open(t.name));
           } catch (IllegalArgumentException e) {
-            throw new CliException(firstSource + ": " + e.getMessage() + "; nothing was changed");
+            throw new CliException(
+                Location.of(firstSource) + ": " + e.getMessage() + "; nothing was changed");
           }
           merge.run();
           return 0;
@@ -689,10 +738,10 @@ final class RedisCli {
    * locked, through a temporary file, fsync and a rename; an existing file only with {@code
    * force}).
    */
-  static int export(Path p, Path file, boolean force, PrintWriter err) throws IOException {
+  @Override
+  public int exportTo(Path file, boolean force, PrintWriter err) throws IOException {
     try (SketchFiles.Lock lock = SketchFiles.lockNew(file, force, true, err)) {
       return with(
-          p,
           t -> {
             RedisStructure s = t.store.open(t.name);
             lock.write(s::exportTo);
@@ -704,15 +753,14 @@ final class RedisCli {
   /**
    * Publishes a probkit file as the structure in Redis, validated whole before anything is written.
    */
-  static int importFile(Path file, Path p, boolean force, boolean spread, int shards)
-      throws IOException {
+  @Override
+  public int importFrom(Path file, boolean force, boolean spread, int shards) throws IOException {
     RedisOptions o = RedisOptions.defaults().layout(spread ? Layout.SPREAD : Layout.SLOT);
     if (shards > 0) {
       o = o.shards(shards);
     }
     RedisOptions options = o;
     return with(
-        p,
         t -> {
           try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
             replace(t, force);
