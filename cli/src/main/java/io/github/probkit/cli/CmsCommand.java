@@ -1,7 +1,6 @@
 package io.github.probkit.cli;
 
 import io.github.probkit.frequency.CountMinSketch;
-import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -130,10 +129,7 @@ public final class CmsCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      HashStrategy strategy =
-          HashAlgorithm.byLabel(hash) == HashAlgorithm.FNV1A_64
-              ? HashStrategy.fnv1a()
-              : HashStrategy.xxh3();
+      HashStrategy strategy = KeyOptions.hashStrategy(hash);
       // Items piped in are counted, as filter create adds its keys: not silently dropped.
       KeyOptions from = input.keys().orNoneAtATerminal(spec);
       CountMinSketch.UpdateRule rule =

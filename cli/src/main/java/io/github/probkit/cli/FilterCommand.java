@@ -11,7 +11,6 @@ import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
-import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
@@ -447,9 +446,7 @@ public final class FilterCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      HashAlgorithm algorithm = HashAlgorithm.byLabel(hash);
-      HashStrategy strategy =
-          algorithm == HashAlgorithm.FNV1A_64 ? HashStrategy.fnv1a() : HashStrategy.xxh3();
+      HashStrategy strategy = KeyOptions.hashStrategy(hash);
       // The values first: a bad one is the error to name, not an option it makes seem missing.
       FilterTypes.checkType(type);
       String typedFpp = Numbers.typed(spec, "--fpp", FilterTypes.DEFAULT_FPP);

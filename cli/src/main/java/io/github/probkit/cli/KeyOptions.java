@@ -1,5 +1,7 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.hash.HashAlgorithm;
+import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -32,6 +34,25 @@ final class KeyOptions {
   List<String> keysFiles = new ArrayList<>();
 
   @Mixin InputFormat format = new InputFormat();
+
+  /**
+   * The strategy a filter's or count-min sketch's {@code --hash} names. Redis's HyperLogLog hashing
+   * is a label of {@link HashAlgorithm} too, but only loglog sketches can use it: taking it for
+   * xxh3 would build a structure other than the one asked for.
+   */
+  static HashStrategy hashStrategy(String label) {
+    HashAlgorithm a = HashAlgorithm.byLabel(label);
+    if (a == HashAlgorithm.XXH3_64) {
+      return HashStrategy.xxh3();
+    }
+    if (a == HashAlgorithm.FNV1A_64) {
+      return HashStrategy.fnv1a();
+    }
+    throw new IllegalArgumentException(
+        "hash must be one of xxh3, fnv1a, was '"
+            + label
+            + "' (Redis's HyperLogLog hashing is for HyperLogLog sketches only)");
+  }
 
   /** The option that names key files, for messages: --keys, or --items for a sketch's items. */
   private String option = "--keys";

@@ -3,14 +3,17 @@ package io.github.probkit.cli;
 import java.nio.file.Path;
 
 /**
- * Whether a command's FILE argument is a {@code redis://} or {@code rediss://} URI. Kept apart from
- * {@link RedisLocation} so that a run on files loads no class of probkit-redis or Jedis.
+ * Whether a command's FILE argument is a Redis URI ({@code redis://}, {@code rediss://}, {@code
+ * redis+cluster://}, {@code redis+sentinel://}). Kept apart from {@link RedisLocation} so that a
+ * run on files loads no class of probkit-redis or Jedis.
  */
 final class RedisUri {
   private RedisUri() {}
 
   /** How --help spells a URI. */
-  static final String SYNTAX = "redis://[user@]host[:port][/db]/KEY (rediss:// for TLS)";
+  static final String SYNTAX =
+      "redis://[user@]host[:port][/db]/KEY (rediss:// for TLS; redis+cluster://h1:p1,h2:p2/KEY,"
+          + " redis+sentinel://MASTER@h1:p1,h2:p2/KEY)";
 
   /** What --help says of a FILE that may be a URI, and of the SRCs of a merge. */
   static final String FILTER =
@@ -34,13 +37,18 @@ final class RedisUri {
    */
   static String of(Path p) {
     String s = p.toString();
-    for (String scheme : new String[] {"redis:/", "rediss:/"}) {
+    for (String scheme : SCHEMES) {
       if (s.startsWith(scheme)) {
         return scheme + "/" + s.substring(scheme.length());
       }
     }
     return null;
   }
+
+  /** probkit-redis's forms (its RedisEndpoint), as a Path keeps them: with one slash. */
+  private static final String[] SCHEMES = {
+    "redis:/", "rediss:/", "redis+cluster:/", "rediss+cluster:/", "redis+sentinel:/"
+  };
 
   static boolean is(Path p) {
     return of(p) != null;
@@ -50,6 +58,6 @@ final class RedisUri {
    * {@code uri} for a warning: {@code redis://user:secret@host/k} as {@code redis://user@host/k}.
    */
   static String withoutPassword(String uri) {
-    return uri.replaceFirst("^(rediss?://[^:@/]*):[^@/]*@", "$1@");
+    return uri.replaceFirst("^(rediss?(?:\\+cluster|\\+sentinel)?://[^:@/]*):[^@/]*@", "$1@");
   }
 }

@@ -539,7 +539,9 @@ class RedisCliTest {
 
   @Test
   void everyCommandThatTakesAFileSaysItTakesARedisUriAndWhichTypes() {
-    String uri = "Orredis://[user@]host[:port][/db]/KEY(rediss://forTLS):";
+    String uri =
+        "Orredis://[user@]host[:port][/db]/KEY(rediss://forTLS;redis+cluster://h1:p1,h2:p2/KEY,"
+            + "redis+sentinel://MASTER@h1:p1,h2:p2/KEY):";
     for (String command : List.of("create", "add", "remove", "query", "merge")) {
       assertThat(help("filter", command))
           .as("filter " + command)

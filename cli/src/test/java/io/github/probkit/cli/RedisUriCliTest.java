@@ -73,6 +73,22 @@ class RedisUriCliTest {
   }
 
   @Test
+  void clusterAndSentinelUrisGoToRedisNotToAFile() {
+    // This server is no cluster and no Sentinel: the point is that the URI reached probkit-redis
+    // (one line from Redis) and was not read as a file named "redis+cluster:/...".
+    for (String uri :
+        new String[] {
+          "redis+cluster://:" + ADMIN + "@127.0.0.1:" + port + "/x",
+          "redis+sentinel://mymaster@127.0.0.1:" + port + "/x"
+        }) {
+      Cli c = Cli.run("filter", "query", uri, "k");
+      assertThat(c.exit).as(c.toString()).isEqualTo(1);
+      assertThat(c.err).as(uri).startsWith("probkit: redis").doesNotContain(ADMIN);
+      assertThat(c.err.lines()).hasSize(1);
+    }
+  }
+
+  @Test
   void aBadSettingIsOneLineNamingIt() {
     Cli c = Cli.run("filter", "query", "redis://127.0.0.1:" + port + "/x?poolSize=0", "k");
     assertThat(c.exit).as(c.toString()).isNotZero();

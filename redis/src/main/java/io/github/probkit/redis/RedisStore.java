@@ -161,11 +161,26 @@ public final class RedisStore implements AutoCloseable {
     if (seeds.isEmpty()) {
       throw new IllegalArgumentException("a cluster needs at least one node, was none");
     }
-    return new RedisStore(
-        RedisClusterClient.builder().nodes(seeds).clientConfig(config).poolConfig(pool(s)).build(),
-        "cluster " + names,
-        s,
-        passwordFrom);
+    String server = "cluster " + names;
+    RedisClusterClient client;
+    try {
+      client =
+          RedisClusterClient.builder()
+              .nodes(seeds)
+              .clientConfig(config)
+              .poolConfig(pool(s))
+              .build();
+    } catch (JedisException e) {
+      // Jedis reads the slot map here, before any store exists to explain its failure
+      throw new RedisStoreException(
+          server,
+          "no node gave the cluster's slot map (a cluster node? reachable? the password?): "
+              + e.getMessage()
+              + (e.getCause() == null ? "" : " (" + e.getCause().getMessage() + ")"),
+          -1,
+          e);
+    }
+    return new RedisStore(client, server, s, passwordFrom);
   }
 
   /**
@@ -669,7 +684,8 @@ public final class RedisStore implements AutoCloseable {
         boolean notApplied =
             b == null
                 || b.writes() <= 1 && b.acknowledged() == 0 && (refused(e) || neverConnected(e));
-        boolean retry = attempt <= settings.retries() && transientFailure(e) && (idempotent || notApplied);
+        boolean retry =
+            attempt <= settings.retries() && transientFailure(e) && (idempotent || notApplied);
         if (!retry) {
           refreshTopology(e); // for the next batch
           int ok = b == null || e instanceof NotReplicated ? 0 : b.acknowledged();
