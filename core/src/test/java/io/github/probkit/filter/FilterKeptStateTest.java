@@ -17,6 +17,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -177,6 +178,7 @@ class FilterKeptStateTest {
    * thread sets meanwhile breaks the equality. Many short rounds: each fits in a time slice, which
    * a loaded machine does not give a long one.
    */
+  @Tag("race")
   @ParameterizedTest
   @ValueSource(strings = {"bloom", "bloom-fnv", "blocked"})
   void concurrentAddsReportNewOnlyForWhatTheySet(String kind) throws Exception {
