@@ -269,16 +269,12 @@ public final class GuavaBloomFilter {
   }
 
   public long bitCount() {
-    long n = 0;
-    for (long w : bits) {
-      n += Long.bitCount(w);
-    }
-    return n;
+    return Longs.bitCount(bits);
   }
 
   /** Guava's expectedFpp: the fraction of bits set, to the power of the hash count. */
   public double expectedFpp() {
-    return Math.pow((double) bitCount() / bitSize, hashes);
+    return Longs.expectedFpp(bits, bitSize, hashes);
   }
 
   @Override

@@ -32,4 +32,21 @@ final class Longs {
     }
     return out;
   }
+
+  /** The number of bits set in {@code words} (both libraries' cardinality of a bit array). */
+  static long bitCount(long[] words) {
+    long n = 0;
+    for (long w : words) {
+      n += Long.bitCount(w);
+    }
+    return n;
+  }
+
+  /**
+   * Both libraries' expectedFpp: the fraction of the {@code bitSize} bits set, to the power of the
+   * hash count.
+   */
+  static double expectedFpp(long[] words, long bitSize, int hashes) {
+    return Math.pow((double) bitCount(words) / bitSize, hashes);
+  }
 }

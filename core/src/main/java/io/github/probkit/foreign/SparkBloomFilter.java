@@ -192,16 +192,12 @@ public final class SparkBloomFilter {
 
   /** The number of bits set (Spark's cardinality()). */
   public long bitCount() {
-    long n = 0;
-    for (long w : bits) {
-      n += Long.bitCount(w);
-    }
-    return n;
+    return Longs.bitCount(bits);
   }
 
   /** Spark's expectedFpp: the fraction of bits set, to the power of the hash count. */
   public double expectedFpp() {
-    return Math.pow((double) bitCount() / bitSize, hashes);
+    return Longs.expectedFpp(bits, bitSize, hashes);
   }
 
   @Override
