@@ -97,12 +97,10 @@ public final class TopCommand implements Callable<Integer> {
           "--capacity must be at least K (" + k + "), was " + capacity);
     }
     if (from != null) {
-      if (!inputs.isEmpty() || capacity != null) {
+      String counting = countingOption();
+      if (counting != null) {
         throw new IllegalArgumentException(
-            "--from "
-                + from
-                + " prints a saved summary: give no "
-                + (inputs.isEmpty() ? "--capacity" : "INPUT " + inputs.get(0)));
+            "--from " + from + " prints a saved summary: give no " + counting);
       }
       HeavyHitters saved = load(from);
       List<HeavyHitters.Entry> entries = saved.top(k);
@@ -126,6 +124,29 @@ public final class TopCommand implements Callable<Integer> {
     print(top.summary, entries);
     warn(top.summary, entries);
     return 0;
+  }
+
+  /**
+   * The first option given that only counting lines uses, null when none: with --from there are no
+   * lines to count, so such an option is refused rather than silently ignored.
+   */
+  private String countingOption() {
+    if (!inputs.isEmpty()) {
+      return "INPUT " + inputs.get(0);
+    }
+    if (capacity != null) {
+      return "--capacity";
+    }
+    if (format.format != null) {
+      return "--format";
+    }
+    if (format.field != null) {
+      return "--field";
+    }
+    if (format.delimiter != null) {
+      return "--delimiter";
+    }
+    return format.header ? "--header" : null;
   }
 
   /** The heavy-hitters summary in {@code file}; a file of another structure is refused. */

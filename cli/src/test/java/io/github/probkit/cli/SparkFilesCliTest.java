@@ -217,6 +217,10 @@ class SparkFilesCliTest {
     Cli capacity = Cli.run("top", "--from", good.toString(), "--capacity", "10");
     assertThat(capacity.exit).as(capacity.toString()).isEqualTo(2);
     assertThat(capacity.err).contains("--capacity");
+    Cli field = Cli.run("top", "--from", good.toString(), "--field", "2");
+    assertThat(field.exit).as(field.toString()).isEqualTo(2);
+    assertThat(field.err)
+        .isEqualTo("probkit: --from " + good + " prints a saved summary: give no --field\n");
   }
 
   @Test
