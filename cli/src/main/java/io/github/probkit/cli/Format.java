@@ -5,6 +5,7 @@ import io.github.probkit.cardinality.CardinalitySketches;
 import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.HeavyHitters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -63,11 +64,13 @@ interface Format {
   }
 
   /**
-   * A family of structures, as a command reads it: a filter, a count-min or a cardinality sketch.
+   * A family of structures, as a command reads it: a filter, a count-min sketch, a heavy-hitters
+   * summary or a cardinality sketch.
    */
   final class Kind<T> {
     static final Kind<MembershipFilter> FILTER = new Kind<>(Filters::readFrom);
     static final Kind<CountMinSketch> COUNT_MIN = new Kind<>(CountMinSketch::readFrom);
+    static final Kind<HeavyHitters> HEAVY_HITTERS = new Kind<>(HeavyHitters::readFrom);
     static final Kind<CardinalitySketch> CARDINALITY = new Kind<>(CardinalitySketches::readFrom);
 
     /** probkit's reader of the kind, which checks the structure type it finds. */

@@ -57,6 +57,7 @@ public final class ProbkitCommand implements Runnable {
     SUBCOMMANDS.put("distinct", DistinctCommand.class);
     SUBCOMMANDS.put("dedupe", DedupeCommand.class);
     SUBCOMMANDS.put("hll", HllCommand.class);
+    SUBCOMMANDS.put("info", InfoCommand.Any.class);
     SUBCOMMANDS.put("export", TransferCommands.Export.class);
     SUBCOMMANDS.put("import", TransferCommands.Import.class);
     SUBCOMMANDS.put("lab", LabCommand.class);

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -25,6 +26,8 @@ import picocli.CommandLine.Spec;
       "",
       "Each as COUNT<TAB>AT_LEAST<TAB>LINE: the line occurred at most COUNT and at least AT_LEAST times, exactly COUNT when the two are equal.",
       "",
+      "With --from FILE the lines and counts are those of a heavy-hitters summary saved in a probkit file (the sketch of Spark's probkit_topk_agg, or a summary the library wrote), printed the same way.",
+      "",
       "Without --capacity every distinct line is kept, so the list and its counts are exact, as long as they fit in a quarter of the JVM's heap (JAVA_OPTS=-Xmx...); past that the candidates are halved, by a merge that keeps the bounds below, as often as needed, never below max(1000, 100 * K). With --capacity C at most C candidate lines are kept (Space-Saving). Once candidates were dropped, counts are ranges, no more than N/C wide (N the number of lines), and every line occurring more than N/C times is a candidate. A warning on stderr then says whether the K lines are certainly the top K. --json gives each count's error bound and whether the line is certainly in the top K. Lines are counted without a CR ending them (CRLF). A progress bar shows on stderr when it is a terminal.",
     },
     footer = {
@@ -33,6 +36,7 @@ import picocli.CommandLine.Spec;
       "  probkit top -k 20 access.log",
       "  probkit top -k 20 access.log | cut -f1,3-",
       "  cut -f3 queries.tsv | probkit top --capacity 100000 --json",
+      "  probkit top --from queries.topk -k 20",
     })
 public final class TopCommand implements Callable<Integer> {
   /** The fewest candidates a summary kept within the memory is halved to, or 100 * K if more. */
@@ -61,6 +65,13 @@ public final class TopCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object with count bounds.")
   boolean json;
 
+  @Option(
+      names = "--from",
+      paramLabel = "FILE",
+      description =
+          "Print the top of the heavy-hitters summary in FILE instead of counting inputs.")
+  Path from;
+
   @Mixin InputFormat format;
 
   @Parameters(
@@ -85,6 +96,18 @@ public final class TopCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--capacity must be at least K (" + k + "), was " + capacity);
     }
+    if (from != null) {
+      String counting = countingOption();
+      if (counting != null) {
+        throw new IllegalArgumentException(
+            "--from " + from + " prints a saved summary: give no " + counting);
+      }
+      HeavyHitters saved = load(from);
+      List<HeavyHitters.Entry> entries = saved.top(k);
+      print(saved, entries);
+      warn(saved, entries);
+      return 0;
+    }
     Summary top;
     if (capacity != null) {
       top = new Summary(HeavyHitters.withCapacity(capacity), Long.MAX_VALUE, capacity);
@@ -101,6 +124,44 @@ public final class TopCommand implements Callable<Integer> {
     print(top.summary, entries);
     warn(top.summary, entries);
     return 0;
+  }
+
+  /**
+   * The first option given that only counting lines uses, null when none: with --from there are no
+   * lines to count, so such an option is refused rather than silently ignored.
+   */
+  private String countingOption() {
+    if (!inputs.isEmpty()) {
+      return "INPUT " + inputs.get(0);
+    }
+    if (capacity != null) {
+      return "--capacity";
+    }
+    if (format.format != null) {
+      return "--format";
+    }
+    if (format.field != null) {
+      return "--field";
+    }
+    if (format.delimiter != null) {
+      return "--delimiter";
+    }
+    return format.header ? "--header" : null;
+  }
+
+  /** The heavy-hitters summary in {@code file}; a file of another structure is refused. */
+  static HeavyHitters load(Path file) {
+    return Location.of(file).read(Format.Kind.HEAVY_HITTERS);
+  }
+
+  static Json describe(HeavyHitters h) {
+    return new Json()
+        .put("type", h.type().label())
+        .put("capacity", h.capacity())
+        .put("distinctTracked", h.size())
+        .put("totalCount", h.totalCount())
+        .put("maxError", h.maxError())
+        .put("bytes", h.byteSize());
   }
 
   /**
@@ -161,14 +222,19 @@ public final class TopCommand implements Callable<Integer> {
             Locale.ROOT,
             "probkit: warning: top: %s: more distinct lines came than the %,d candidates kept,"
                 + " so a count is a range (AT_LEAST to COUNT) and a line not listed may have"
-                + " occurred up to %,d times; for exact counts give more candidates"
-                + " (--capacity above the number of distinct lines, which probkit distinct"
-                + " estimates) or more memory (JAVA_OPTS=-Xmx...)",
+                + " occurred up to %,d times; for exact counts %s",
             certain
                 ? "these are the top " + entries.size() + " lines, but their order may be wrong"
                 : "these may not be the top " + k + " lines",
             summary.capacity(),
-            summary.maxError()));
+            summary.maxError(),
+            from != null
+                ? "build the summary in "
+                    + from
+                    + " with a capacity above the number of"
+                    + " distinct lines"
+                : "give more candidates (--capacity above the number of distinct lines, which"
+                    + " probkit distinct estimates) or more memory (JAVA_OPTS=-Xmx...)"));
     err.flush();
   }
 

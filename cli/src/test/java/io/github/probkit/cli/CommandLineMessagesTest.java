@@ -93,8 +93,8 @@ class CommandLineMessagesTest {
     assertThat(c.err)
         .isEqualTo(
             "probkit: unknown command 'nosuch': probkit has the subcommands demo, filter, cms,"
-                + " top, distinct, dedupe, hll, export, import, lab, help, generate-completion"
-                + " (see 'probkit --help')\n");
+                + " top, distinct, dedupe, hll, info, export, import, lab, help,"
+                + " generate-completion (see 'probkit --help')\n");
     assertThat(Cli.run("filter", "crate").err)
         .isEqualTo(
             "probkit: unknown command 'crate': probkit filter has the subcommands create, add,"

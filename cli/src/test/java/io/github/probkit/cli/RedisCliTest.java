@@ -75,6 +75,30 @@ class RedisCliTest {
     assertThat(ok("cms", "query", dest, "rain").out).isEqualTo("rain\t3\n");
   }
 
+  /** {@code probkit info} on a URI describes what the family's own info describes. */
+  @Test
+  void infoDescribesAStructureInRedisAsItsFamilysInfo() {
+    ok("filter", "create", uri("info-bloom"), "--expected", "1000", "--fpp", "0.01");
+    ok("filter", "add", uri("info-bloom"), "alice", "bob");
+    ok("cms", "create", uri("info-cms"), "--width", "64", "--depth", "3");
+    ok("cms", "add", uri("info-cms"), "rain", "rain");
+    ok("hll", "create", uri("info-hll"));
+    ok("hll", "add", uri("info-hll"), "alice", "bob");
+    for (String[] family :
+        List.of(
+            new String[] {"filter", "info-bloom"},
+            new String[] {"cms", "info-cms"},
+            new String[] {"hll", "info-hll"})) {
+      String own = ok(family[0], "info", uri(family[1]), "--json").out;
+      assertThat(own).contains(family[1]);
+      assertThat(ok("info", uri(family[1]), "--json").out).isEqualTo(own);
+    }
+    Cli notTop = Cli.run("top", "--from", uri("info-cms"));
+    assertThat(notTop.exit).as(notTop.toString()).isEqualTo(1);
+    assertThat(notTop.err).startsWith("probkit: " + uri("info-cms") + ": ");
+    assertThat(notTop.err.split("\n")).hasSize(1);
+  }
+
   @Test
   void filtersAreCreatedFilledQueriedAndExportedAsTheirFiles() throws IOException {
     ok("filter", "create", uri("urls"), "--expected", "1000", "--fpp", "0.01");
