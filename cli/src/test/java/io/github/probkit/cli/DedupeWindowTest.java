@@ -278,9 +278,16 @@ class DedupeWindowTest {
 
   @Test
   void optionsThatDoNotGoTogetherAreRefused() {
-    assertThat(Cli.run("dedupe", "--window", "100", "--expected", "5").exit).isEqualTo(2);
-    assertThat(Cli.run("dedupe", "--time-field", "1").exit).isEqualTo(2);
-    assertThat(Cli.run("dedupe", "--window", "1h", "--format", "csv", "--time-field", "1").exit)
-        .isEqualTo(2);
+    Cli r = Cli.run("dedupe", "--window", "100", "--expected", "5");
+    assertThat(r.exit).isEqualTo(2);
+    assertThat(r.err.strip())
+        .isEqualTo(
+            "probkit: --expected is for a time --window; a window of 100 lines is sized by its lines");
+    r = Cli.run("dedupe", "--time-field", "1");
+    assertThat(r.exit).isEqualTo(2);
+    assertThat(r.err.strip()).isEqualTo("probkit: --time-field needs a time --window (such as 1h)");
+    r = Cli.run("dedupe", "--window", "1h", "--format", "csv", "--time-field", "1");
+    assertThat(r.exit).isEqualTo(2);
+    assertThat(r.err.strip()).isEqualTo("probkit: --time-field reads tsv lines, not --format csv");
   }
 }
