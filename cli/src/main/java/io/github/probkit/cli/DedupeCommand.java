@@ -74,7 +74,8 @@ final class DedupeCommand implements Callable<Integer> {
       paramLabel = "W",
       description =
           "Print a line unless it occurred within the last W lines (10000, 10k) or the last W of"
-              + " time (30s, 15m, 1h, 7d: seconds, minutes, hours, days).")
+              + " time (30s, 15m, 1h, 7d: seconds, minutes, hours, days; 1m is a minute, 1M a"
+              + " million lines).")
   String window;
 
   @Option(

@@ -237,6 +237,15 @@ class DedupeWindowTest {
   }
 
   @Test
+  void windowUnitsAreLowerCaseSoThatOneMIsAMillionLines() {
+    assertThat(DedupeCommand.SlidingWindow.parse("1M").lines).isEqualTo(1_000_000);
+    assertThat(DedupeCommand.SlidingWindow.parse("10k").lines).isEqualTo(10_000);
+    assertThat(DedupeCommand.SlidingWindow.parse("1m").time).isEqualTo(Duration.ofMinutes(1));
+    assertThat(DedupeCommand.SlidingWindow.parse("7d").time).isEqualTo(Duration.ofDays(7));
+    assertThat(DedupeCommand.SlidingWindow.parse("30s").time).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
   void theClockTimesLinesWithoutATimeField() {
     Cli r = Cli.runWithInput("a\nb\na\nc\nb\n", "dedupe", "--window", "15m");
     assertThat(r.exit).as(r.toString()).isZero();
