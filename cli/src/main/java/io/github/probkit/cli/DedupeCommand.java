@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
       "",
       "With --window the lines are remembered for a sliding window only: a line is printed unless the same line occurred within the last N lines (--window 10000) or the last span of time (--window 1h), every occurrence counting, printed or not. Such a line is never printed (the same one-sided error); a line whose last occurrence left the window may still be dropped for a while after (the slack: a quarter of the window at 1 %% and at 0.1 %%), and after that with probability P at most. The filter is an age-partitioned Bloom filter of fixed size: for N lines, about 2.5 bytes a line of the window at 1 %%; for a time window, sized for --expected lines per window (default 1M), past which the rate grows (a warning at the end says to what) but no line of the window is forgotten.",
       "",
-      "The time of a line is the clock's when it is read, or with --time-field the time in that field, so that a log replays as it was lived: an ISO-8601 instant with an offset (2025-12-02T13:07:39Z, 2025-12-02T14:07:39.5+01:00) or epoch seconds or milliseconds, told apart by size: below 100000000000 (10^11) seconds, which may have a fraction (1764680859.25), from it milliseconds (10^11 ms is 1973-03-03, 10^11 s the year 5138). The window ends at the latest time read so far; a line may come up to a window late (out of order) and is then compared with that window and remembered as of its own time; a line later than that is compared but not remembered, as it is outside the window already. A time that cannot be read stops dedupe with its line number (counted across the inputs, headers included).",
+      "The time of a line is the clock's when it is read, or with --time-field the time in that field, so that a log replays as it was lived: an ISO-8601 instant with an offset (2025-12-02T13:07:39Z, 2025-12-02T14:07:39.5+01:00) or epoch seconds or milliseconds, told apart by size: below 100000000000 (10^11) seconds, which may have a fraction (1764680859.25), from it milliseconds (10^11 ms is 1973-03-03, 10^11 s the year 5138). The window ends at the latest time read so far; a line may come up to a window late (out of order) and is then compared with that window and remembered as of its own time; a line later than that is compared but not remembered, as it is outside the window already. A time that cannot be read stops dedupe with its line number (its record number for csv; counted across the inputs, headers included).",
       "",
       "Lines are printed byte for byte as they came, a CR before the newline (CRLF) included, and compared so too: 'x' and 'x<CR>' are two lines, as for awk and sort -u. With --field the key is the field, without a line-ending CR; a line that has no such field has the empty key (as awk's $F is empty), so the first of them is kept. A UTF-8 byte-order mark starting an input is not part of it.",
     },
@@ -83,7 +83,7 @@ final class DedupeCommand implements Callable<Integer> {
       paramLabel = "F",
       description =
           "With a time --window, the time of each line is in its field F (from 1, or a --header"
-              + " name; tsv): ISO-8601 with an offset, or epoch seconds or milliseconds."
+              + " name; tsv or csv): ISO-8601 with an offset, or epoch seconds or milliseconds."
               + " Default: the clock when the line is read.")
   String timeField;
 
@@ -255,22 +255,24 @@ final class DedupeCommand implements Callable<Integer> {
 
     private final String option;
     private final InputFormat names;
-    private final byte delimiter;
+    private final boolean csv;
+    private final char delimiter;
+    private final String unit;
     private int field;
     private long line;
 
     EventTimes(String option, InputFormat format) {
-      if (format.csv()) {
-        throw new IllegalArgumentException("--time-field reads tsv lines, not --format csv");
-      }
       this.option = option;
       // The same lookup as --field's, by number or header name.
       names = new InputFormat();
       names.field = option;
+      names.format = format.csv() ? "csv" : null;
       names.delimiter = format.delimiter;
       names.header = format.header;
       names.check();
-      delimiter = (byte) format.delimiterChar();
+      csv = format.csv();
+      delimiter = format.delimiterChar();
+      unit = csv ? "record " : "line ";
       field = format.header ? -1 : names.fieldIndex(null, "-");
     }
 
@@ -278,34 +280,32 @@ final class DedupeCommand implements Callable<Integer> {
     LineReader.LineConsumer headerThen(LineReader.LineConsumer next) {
       return (buf, off, len) -> {
         line++;
-        byte[] h = Arrays.copyOfRange(buf, off, off + len);
-        field = names.fieldIndex(names.split(h), "the header of line " + line);
+        field = names.fieldIndex(fields(buf, off, len), "the header, " + unit + line);
         next.accept(buf, off, len);
       };
+    }
+
+    private List<String> fields(byte[] buf, int off, int len) {
+      return csv
+          ? CsvInput.fields(buf, off, len, delimiter)
+          : names.split(Arrays.copyOfRange(buf, off, off + len));
     }
 
     /** The time, in ms since the epoch, in the field of this line. */
     long of(byte[] buf, int off, int len) {
       line++;
-      int end = off + LineReader.withoutCr(buf, off, len);
-      int start = off;
-      int f = 1;
-      for (int i = off; i < end && f < field; i++) {
-        if (buf[i] == delimiter) {
-          f++;
-          start = i + 1;
-        }
-      }
-      int stop = start;
-      while (stop < end && buf[stop] != delimiter) {
-        stop++;
-      }
+      List<String> fs = fields(buf, off, len);
       String text =
-          f < field ? null : new String(buf, start, stop - start, StandardCharsets.UTF_8).strip();
+          field > fs.size()
+              ? null
+              : new String(
+                      fs.get(field - 1).getBytes(StandardCharsets.ISO_8859_1),
+                      StandardCharsets.UTF_8)
+                  .strip();
       Long t = text == null ? null : parse(text);
       if (t == null) {
         throw new CliException(
-            "line "
+            unit
                 + line
                 + ": "
                 + (text == null

@@ -295,8 +295,38 @@ class DedupeWindowTest {
     r = Cli.run("dedupe", "--time-field", "1");
     assertThat(r.exit).isEqualTo(2);
     assertThat(r.err.strip()).isEqualTo("probkit: --time-field needs a time --window (such as 1h)");
-    r = Cli.run("dedupe", "--window", "1h", "--format", "csv", "--time-field", "1");
-    assertThat(r.exit).isEqualTo(2);
-    assertThat(r.err.strip()).isEqualTo("probkit: --time-field reads tsv lines, not --format csv");
+  }
+
+  @Test
+  void aCsvTimeFieldIsReadAsCsvQuotesAndAll() {
+    String in =
+        "\"msg, with comma\",when\n"
+            + "\"disk, full\",2025-12-02T10:00:00Z\n"
+            + "\"disk, full\",\"2025-12-02T10:30:00Z\"\n"
+            + "\"disk, full\",2025-12-02T12:30:00Z\n"
+            + "fan,\"soon\"\n";
+    Cli r =
+        Cli.runWithInput(
+            in,
+            "dedupe",
+            "--format",
+            "csv",
+            "--header",
+            "--window",
+            "1h",
+            "--time-field",
+            "when",
+            "--field",
+            "1");
+    assertThat(r.exit).isEqualTo(1);
+    assertThat(r.out)
+        .isEqualTo(
+            "\"msg, with comma\",when\n"
+                + "\"disk, full\",2025-12-02T10:00:00Z\n"
+                + "\"disk, full\",2025-12-02T12:30:00Z\n");
+    assertThat(r.err.strip())
+        .isEqualTo(
+            "probkit: record 5: 'soon' in --time-field when is not a time"
+                + " (ISO-8601 with an offset, or epoch seconds or ms)");
   }
 }
