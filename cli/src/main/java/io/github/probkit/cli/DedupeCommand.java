@@ -280,29 +280,53 @@ final class DedupeCommand implements Callable<Integer> {
     LineReader.LineConsumer headerThen(LineReader.LineConsumer next) {
       return (buf, off, len) -> {
         line++;
-        field = names.fieldIndex(fields(buf, off, len), "the header, " + unit + line);
+        List<String> h =
+            csv
+                ? CsvInput.fields(buf, off, len, delimiter)
+                : names.split(Arrays.copyOfRange(buf, off, off + len));
+        field = names.fieldIndex(h, "the header, " + unit + line);
         next.accept(buf, off, len);
       };
-    }
-
-    private List<String> fields(byte[] buf, int off, int len) {
-      return csv
-          ? CsvInput.fields(buf, off, len, delimiter)
-          : names.split(Arrays.copyOfRange(buf, off, off + len));
     }
 
     /** The time, in ms since the epoch, in the field of this line. */
     long of(byte[] buf, int off, int len) {
       line++;
-      List<String> fs = fields(buf, off, len);
-      String text =
-          field > fs.size()
-              ? null
-              : new String(
-                      fs.get(field - 1).getBytes(StandardCharsets.ISO_8859_1),
-                      StandardCharsets.UTF_8)
-                  .strip();
-      Long t = text == null ? null : parse(text);
+      String text;
+      if (csv) {
+        List<String> fs = CsvInput.fields(buf, off, len, delimiter);
+        text =
+            field > fs.size()
+                ? null
+                : new String(
+                    fs.get(field - 1).getBytes(StandardCharsets.ISO_8859_1),
+                    StandardCharsets.UTF_8);
+      } else {
+        int end = off + LineReader.withoutCr(buf, off, len);
+        int start = off;
+        int f = 1;
+        for (int i = off; i < end && f < field; i++) {
+          if (buf[i] == delimiter) {
+            f++;
+            start = i + 1;
+          }
+        }
+        int stop = start;
+        while (stop < end && buf[stop] != delimiter) {
+          stop++;
+        }
+        // Epoch numbers, the common case, without making a String of each.
+        long digits = 0;
+        int i = start;
+        while (i < stop && i - start < 18 && buf[i] >= '0' && buf[i] <= '9') {
+          digits = 10 * digits + (buf[i++] - '0');
+        }
+        if (i == stop && i > start) {
+          return epochMillis(digits);
+        }
+        text = f < field ? null : new String(buf, start, stop - start, StandardCharsets.UTF_8);
+      }
+      Long t = text == null ? null : parse(text.strip());
       if (t == null) {
         throw new CliException(
             unit
@@ -311,12 +335,17 @@ final class DedupeCommand implements Callable<Integer> {
                 + (text == null
                     ? "no field " + option + " (--time-field)"
                     : "'"
-                        + text
+                        + text.strip()
                         + "' in --time-field "
                         + option
                         + " is not a time (ISO-8601 with an offset, or epoch seconds or ms)"));
       }
       return t;
+    }
+
+    /** As {@link #parse}, for a whole number that is not negative. */
+    static long epochMillis(long n) {
+      return n < MILLIS_FROM ? n * 1000 : n;
     }
 
     /** ms since the epoch, or null when {@code text} is not a time. */
