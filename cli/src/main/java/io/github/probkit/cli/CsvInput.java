@@ -1,5 +1,6 @@
 package io.github.probkit.cli;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -8,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import org.apache.commons.csv.CSVException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
@@ -76,6 +78,20 @@ final class CsvInput {
       throw failure(e, name);
     }
     return n;
+  }
+
+  /** The fields of one record as it came (bytes as ISO-8859-1 chars); none for an empty one. */
+  static List<String> fields(byte[] buf, int off, int len, char delimiter) {
+    CSVFormat csv = CSVFormat.RFC4180.builder().setDelimiter(delimiter).get();
+    try (CSVParser parser =
+        csv.parse(
+            new InputStreamReader(
+                new ByteArrayInputStream(buf, off, len), StandardCharsets.ISO_8859_1))) {
+      Iterator<CSVRecord> it = parser.iterator();
+      return it.hasNext() ? it.next().toList() : List.of();
+    } catch (IOException | UncheckedIOException e) {
+      return List.of();
+    }
   }
 
   private static IOException failure(IOException e, String name) {
