@@ -133,6 +133,10 @@ final class Import {
       case AGE_PARTITIONED_BLOOM_FILTER:
         return RedisWindowedBloomFilter.importFrom(
             store, name, AgePartitionedBloomFilter.readFrom(in), o);
+      case WINDOWED_CARDINALITY:
+        return RedisWindowedCardinality.importFrom(store, name, in.readAllBytes(), o);
+      case WINDOWED_COUNT_MIN:
+        return RedisWindowedCountMin.importFrom(store, name, in.readAllBytes(), o);
       case SCALABLE_BLOOM_FILTER:
         {
           ScalableBloomFilter f = ScalableBloomFilter.readFrom(in);

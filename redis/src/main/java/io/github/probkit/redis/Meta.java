@@ -184,7 +184,7 @@ final class Meta {
    * parameters, hashing and layout, or null.
    */
   private String disagreement() {
-    int[] lengths = {28, 28, 28, 17, 15, 10, 32, 48};
+    int[] lengths = {28, 28, 28, 17, 15, 10, 32, 48, 14, 20};
     StructureType[] types = {
       StructureType.BLOOM_FILTER,
       StructureType.BLOCKED_BLOOM_FILTER,
@@ -193,7 +193,9 @@ final class Meta {
       StructureType.HYPER_LOG_LOG,
       StructureType.ULTRA_LOG_LOG,
       StructureType.SCALABLE_BLOOM_FILTER,
-      StructureType.AGE_PARTITIONED_BLOOM_FILTER
+      StructureType.AGE_PARTITIONED_BLOOM_FILTER,
+      StructureType.WINDOWED_CARDINALITY,
+      StructureType.WINDOWED_COUNT_MIN
     };
     int t = Arrays.asList(types).indexOf(type);
     if (t < 0) {
@@ -238,6 +240,24 @@ final class Meta {
                   p.getDouble(),
                   shards,
                   o);
+          break;
+        case WINDOWED_CARDINALITY:
+          {
+            long d = p.getLong();
+            int s = p.getInt();
+            int sketch = p.get() & 0xFF;
+            if (sketch != StructureType.HYPER_LOG_LOG.id()
+                && sketch != StructureType.ULTRA_LOG_LOG.id()) {
+              return "params";
+            }
+            expected =
+                RedisWindowedCardinality.meta(d, s, StructureType.byId(sketch), p.get(), shards, o);
+            break;
+          }
+        case WINDOWED_COUNT_MIN:
+          expected =
+              RedisWindowedCountMin.meta(
+                  p.getLong(), p.getInt(), p.getInt(), p.getInt(), shards, o);
           break;
         default:
           expected =
@@ -313,6 +333,12 @@ final class Meta {
         break;
       case AGE_PARTITIONED_BLOOM_FILTER:
         shape = RedisWindowedBloomFilter.shape(p, shards);
+        break;
+      case WINDOWED_CARDINALITY:
+        shape = RedisWindowedCardinality.shape(p, shards);
+        break;
+      case WINDOWED_COUNT_MIN:
+        shape = RedisWindowedCountMin.shape(p, shards);
         break;
       default:
         shape = type.label();

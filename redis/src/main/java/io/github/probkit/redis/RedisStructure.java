@@ -59,6 +59,10 @@ public abstract class RedisStructure {
         return new RedisScalableBloomFilter(store, name, meta);
       case AGE_PARTITIONED_BLOOM_FILTER:
         return new RedisWindowedBloomFilter(store, name, meta);
+      case WINDOWED_CARDINALITY:
+        return new RedisWindowedCardinality(store, name, meta);
+      case WINDOWED_COUNT_MIN:
+        return new RedisWindowedCountMin(store, name, meta);
       default:
         throw new RedisStoreException(
             store.server(),

@@ -16,21 +16,28 @@ final class Scripts {
   static final byte[] BITFIELDS = guarded("bitfields.lua");
   static final byte[] COUNTING = guarded("counting.lua");
   static final byte[] COUNT_MIN = guarded("countmin.lua");
-  static final byte[] LOGLOG = guarded("loglog.lua");
+  static final byte[] LOGLOG = guarded("loglog.lua", "loglog-update.lua");
   static final byte[] SCALABLE = guarded("scalable.lua");
   static final byte[] SETRANGE = guarded("setrange.lua");
   static final byte[] SNAPSHOT = guarded("snapshot.lua");
   // The window filter's script checks the metadata's id itself: its slots may have expired.
   static final byte[] WINDOW = load("window.lua").getBytes(StandardCharsets.UTF_8);
+  static final byte[] SLICES =
+      (load("loglog-update.lua") + load("slices.lua")).getBytes(StandardCharsets.UTF_8);
   static final byte[] PRESIZE = load("presize.lua").getBytes(StandardCharsets.UTF_8);
   static final byte[] IF_ID = load("ifid.lua").getBytes(StandardCharsets.UTF_8);
   static final byte[] DROP_DATA = load("dropdata.lua").getBytes(StandardCharsets.UTF_8);
 
   private Scripts() {}
 
-  /** The script {@code name} as the body of guard.lua. */
-  private static byte[] guarded(String name) {
+  /** The script {@code name} as the body of guard.lua, after the functions of {@code uses}. */
+  private static byte[] guarded(String name, String... uses) {
+    StringBuilder functions = new StringBuilder();
+    for (String u : uses) {
+      functions.append(load(u));
+    }
     return (load("guard.lua")
+            + functions
             + "local function body(KEYS, ARGV, ID)\n"
             + load(name)
             + "\nend\n"

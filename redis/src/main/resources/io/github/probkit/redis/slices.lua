@@ -1,0 +1,167 @@
+-- Windowed sketches shared by a fleet (RedisWindowedCardinality, RedisWindowedCountMin): R slots,
+-- each the payload of one slice's sketch followed by the structure's id. The slice s (event time
+-- floor(t / slice length)) lives in slot s mod R; the metadata's field 'generation' is the newest
+-- slice any writer has reached (absent before the first event). The rotation is the window
+-- filter's (window.lua): keyed by slice number, so every slice's slot is cleared exactly once,
+-- whichever writer gets there first, and a writer whose clock is behind never rotates back.
+-- KEYS[1]: the metadata; KEYS[2 .. R + 1]: the slots, in order.
+-- ARGV: id, op, slot payload bytes, TTL of a slot in ms, then op's arguments:
+--   'hll' | 'ull'  per key: slice, register, value. Returns {generation, changed 1 | 0 per key}.
+--   'cms'  d, then per item: slice, count, d Redis bit offsets of its i64 counters (big-endian).
+--          Returns {generation, 1 | 0 per item: whether its slice is still kept}.
+--   'window' from, to: {generation or false, then the slots of slices max(from, generation - R + 1)
+--          .. min(to, generation), oldest first, each its string or false}.
+--   'estimate' from, to, d, then per item d Redis bit offsets: {generation or false, then per item
+--          the high and low 32 bits of the sum over those slices of the item's smallest counter}.
+--   'all'  {generation or false, then every slot's string or false, in slot order}.
+--   'put'  slot index, bytes (an import); 'generation' g: sets it (an import).
+local id, op = ARGV[1], ARGV[2]
+local bytes, ttl = tonumber(ARGV[3]), tonumber(ARGV[4])
+local meta, R = KEYS[1], #KEYS - 1
+if redis.call('HGET', meta, 'id') ~= id then
+  return redis.error_reply("PROBKIT structure '" .. meta .. "' was deleted or re-created since "
+    .. "this client opened it")
+end
+local E = tonumber(redis.call('HGET', meta, 'generation'))
+
+local function slot(s)
+  return KEYS[2 + s % R]
+end
+
+-- A cleared slot at its final size, ended by the id; the TTL only frees a structure no one writes.
+local function fresh(key)
+  redis.call('DEL', key)
+  redis.call('SETRANGE', key, bytes, id)
+  redis.call('PEXPIRE', key, ttl)
+end
+
+-- Moves the generation to slice e, clearing the slot of each slice entered. Returns whether slice
+-- e is kept (false for an event older than every slot).
+local function enter(e)
+  if E == nil then
+    E = e
+    redis.call('HSET', meta, 'generation', string.format('%.0f', E))
+    for j = 2, #KEYS do
+      redis.call('PEXPIRE', KEYS[j], ttl)
+    end
+  elseif e > E then
+    for s = math.max(E + 1, e - R + 1), e do
+      fresh(slot(s))
+    end
+    E = e
+    redis.call('HSET', meta, 'generation', string.format('%.0f', E))
+  end
+  return E - e < R
+end
+
+-- The slices of [from, to] that the slots hold.
+local function span(from, to)
+  return math.max(from, E - R + 1), math.min(to, E)
+end
+
+local T32 = 4294967296
+local MAXHI = 2147483647
+
+if op == 'hll' or op == 'ull' or op == 'cms' then
+  -- A slot is missing only once its TTL freed it: it held nothing of the window any more.
+  for i = 2, #KEYS do
+    if redis.call('EXISTS', KEYS[i]) == 0 then
+      fresh(KEYS[i])
+    end
+  end
+  local out = {0}
+  if op == 'cms' then
+    local d = tonumber(ARGV[5])
+    local args = {'OVERFLOW', 'SAT'}
+    for i = 6, #ARGV, 2 + d do
+      local kept = enter(tonumber(ARGV[i]))
+      if kept then
+        for r = 1, d do
+          args[4 * r - 1], args[4 * r], args[4 * r + 1], args[4 * r + 2] =
+            'INCRBY', 'i64', ARGV[i + 1 + r], ARGV[i + 1]
+        end
+        redis.call('BITFIELD', slot(tonumber(ARGV[i])), unpack(args, 1, 2 + 4 * d))
+      end
+      out[#out + 1] = kept and 1 or 0
+    end
+  else
+    local ull = op == 'ull'
+    for i = 5, #ARGV, 3 do
+      local e = tonumber(ARGV[i])
+      local changed = 0
+      if enter(e) then
+        changed = loglog_update(slot(e), ull, tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]))
+      end
+      out[#out + 1] = changed
+    end
+  end
+  out[1] = E
+  return out
+elseif op == 'window' then
+  if E == nil then
+    return {false}
+  end
+  local out = {string.format('%.0f', E)}
+  local lo, hi = span(tonumber(ARGV[5]), tonumber(ARGV[6]))
+  for s = lo, hi do
+    out[#out + 1] = redis.call('GET', slot(s)) or false
+  end
+  return out
+elseif op == 'estimate' then
+  if E == nil then
+    return {false}
+  end
+  local out = {string.format('%.0f', E)}
+  local lo, hi = span(tonumber(ARGV[5]), tonumber(ARGV[6]))
+  local d = tonumber(ARGV[7])
+  local args = {}
+  for i = 8, #ARGV, d do
+    -- Exact 64-bit counters as two u32 halves (Lua numbers are doubles), compared and summed
+    -- (saturating at 2^63 - 1, as the library) without ever forming the whole number.
+    local sh, sl = 0, 0
+    for s = lo, hi do
+      -- A slot freed by its TTL reads as zeros.
+      local key = slot(s)
+      do
+        for r = 1, d do
+          local off = tonumber(ARGV[i + r - 1])
+          args[6 * r - 5], args[6 * r - 4], args[6 * r - 3] = 'GET', 'u32', off
+          args[6 * r - 2], args[6 * r - 1], args[6 * r] = 'GET', 'u32', off + 32
+        end
+        local got = redis.call('BITFIELD_RO', key, unpack(args, 1, 6 * d))
+        local mh, ml = got[1], got[2]
+        for r = 2, d do
+          local h, l = got[2 * r - 1], got[2 * r]
+          if h < mh or (h == mh and l < ml) then
+            mh, ml = h, l
+          end
+        end
+        sl = sl + ml
+        if sl >= T32 then
+          sl = sl - T32
+          sh = sh + 1
+        end
+        sh = sh + mh
+        if sh > MAXHI then
+          sh, sl = MAXHI, T32 - 1
+        end
+      end
+    end
+    out[#out + 1] = sh
+    out[#out + 1] = sl
+  end
+  return out
+elseif op == 'all' then
+  local out = {E and string.format('%.0f', E) or false}
+  for i = 2, #KEYS do
+    out[i] = redis.call('GET', KEYS[i]) or false
+  end
+  return out
+elseif op == 'put' then
+  redis.call('SET', KEYS[2 + tonumber(ARGV[5])], ARGV[6] .. id, 'PX', ttl)
+  return 1
+elseif op == 'generation' then
+  redis.call('HSET', meta, 'generation', ARGV[5])
+  return 1
+end
+return redis.error_reply('PROBKIT unknown operation ' .. tostring(op))
