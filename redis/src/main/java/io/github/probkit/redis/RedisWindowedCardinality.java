@@ -215,8 +215,11 @@ public final class RedisWindowedCardinality extends WindowedSlices {
 
   private CardinalitySketch sliceSketch(byte[] payload) {
     try {
+      if (sketch == StructureType.HYPER_LOG_LOG) {
+        return HyperLogLog.fromDenseRegisters(p, meta.hash, payload); // no file to build and check
+      }
       return CardinalitySketches.readFrom(new ByteArrayInputStream(sliceFile(payload)));
-    } catch (IOException e) {
+    } catch (IOException | IllegalArgumentException e) {
       throw new RedisStoreException(
           store.server(),
           "a slice of '" + name + "' holds registers no sketch can: " + e.getMessage());

@@ -111,44 +111,59 @@ elseif op == 'estimate' then
   if E == nil then
     return {false}
   end
-  local out = {string.format('%.0f', E)}
   local lo, hi = span(tonumber(ARGV[5]), tonumber(ARGV[6]))
   local d = tonumber(ARGV[7])
+  local n = (#ARGV - 7) / d
+  -- Exact 64-bit counters as two u32 halves (Lua numbers are doubles), compared and summed
+  -- (saturating at 2^63 - 1, as the library's counters) without ever forming the whole number.
+  local sh, sl = {}, {}
+  for j = 1, n do
+    sh[j], sl[j] = 0, 0
+  end
+  -- One BITFIELD_RO per slice for up to 'per' items: a call per item and slice cost more than the
+  -- counters themselves. A slot freed by its TTL reads as zeros.
+  local per = math.max(1, math.floor(6000 / (6 * d)))
   local args = {}
-  for i = 8, #ARGV, d do
-    -- Exact 64-bit counters as two u32 halves (Lua numbers are doubles), compared and summed
-    -- (saturating at 2^63 - 1, as the library) without ever forming the whole number.
-    local sh, sl = 0, 0
-    for s = lo, hi do
-      -- A slot freed by its TTL reads as zeros.
-      local key = slot(s)
-      do
+  for s = lo, hi do
+    local key = slot(s)
+    for first = 1, n, per do
+      local last = math.min(n, first + per - 1)
+      local m = 0
+      for j = first, last do
         for r = 1, d do
-          local off = tonumber(ARGV[i + r - 1])
-          args[6 * r - 5], args[6 * r - 4], args[6 * r - 3] = 'GET', 'u32', off
-          args[6 * r - 2], args[6 * r - 1], args[6 * r] = 'GET', 'u32', off + 32
+          local off = tonumber(ARGV[7 + (j - 1) * d + r])
+          args[m + 1], args[m + 2], args[m + 3] = 'GET', 'u32', off
+          args[m + 4], args[m + 5], args[m + 6] = 'GET', 'u32', off + 32
+          m = m + 6
         end
-        local got = redis.call('BITFIELD_RO', key, unpack(args, 1, 6 * d))
-        local mh, ml = got[1], got[2]
+      end
+      local got = redis.call('BITFIELD_RO', key, unpack(args, 1, m))
+      local g = 0
+      for j = first, last do
+        local mh, ml = got[g + 1], got[g + 2]
         for r = 2, d do
-          local h, l = got[2 * r - 1], got[2 * r]
+          local h, l = got[g + 2 * r - 1], got[g + 2 * r]
           if h < mh or (h == mh and l < ml) then
             mh, ml = h, l
           end
         end
-        sl = sl + ml
-        if sl >= T32 then
-          sl = sl - T32
-          sh = sh + 1
+        g = g + 2 * d
+        local l2 = sl[j] + ml
+        local h2 = sh[j] + mh
+        if l2 >= T32 then
+          l2 = l2 - T32
+          h2 = h2 + 1
         end
-        sh = sh + mh
-        if sh > MAXHI then
-          sh, sl = MAXHI, T32 - 1
+        if h2 > MAXHI then
+          h2, l2 = MAXHI, T32 - 1
         end
+        sh[j], sl[j] = h2, l2
       end
     end
-    out[#out + 1] = sh
-    out[#out + 1] = sl
+  end
+  local out = {string.format('%.0f', E)}
+  for j = 1, n do
+    out[2 * j], out[2 * j + 1] = sh[j], sl[j]
   end
   return out
 elseif op == 'all' then

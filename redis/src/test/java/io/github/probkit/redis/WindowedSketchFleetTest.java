@@ -52,7 +52,7 @@ class WindowedSketchFleetTest extends WithServer {
     SplittableRandom r = new SplittableRandom(27);
     for (int e = 0; e < EVENTS; e++) {
       // Zipf-like: a few words very often, most rarely.
-      item[e] = words.get((int) Math.min(words.size() - 1, Math.pow(r.nextDouble(), 3) * 20_000));
+      item[e] = words.get((int) Math.min(words.size() - 1, Math.pow(r.nextDouble(), 3) * 2_000));
     }
     long span = 3 * WINDOW.toMillis();
     long t0 = END - span;
@@ -145,7 +145,7 @@ class WindowedSketchFleetTest extends WithServer {
             exact.add(item[e]);
           }
         }
-        assertThat(exact).hasSizeGreaterThan(100);
+        assertThat(exact).hasSizeGreaterThan(50);
         assertThat(Math.abs(r.count(last, at) / exact.size() - 1))
             .as("last %s at %d, exact %d", last, at, exact.size())
             .isLessThanOrEqualTo(3.5 * rse);
@@ -197,6 +197,6 @@ class WindowedSketchFleetTest extends WithServer {
         assertThat(a.toByteArray()).isEqualTo(b.toByteArray());
       }
     }
-    assertThat(checked).isGreaterThan(5_000);
+    assertThat(checked).isGreaterThan(2_000);
   }
 }
