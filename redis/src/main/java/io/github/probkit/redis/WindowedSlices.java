@@ -232,8 +232,12 @@ abstract class WindowedSlices extends RedisStructure {
     List<?> reply =
         (List<?>) store.read(() -> store.jedis().eval(Scripts.SLICES, scriptKeys, args));
     List<byte[]> out = new ArrayList<>(reply.size());
-    for (int i = 1; i < reply.size(); i++) {
-      out.add(payload(reply.get(i), 0));
+    if (reply.size() > 1) {
+      long newest = Long.parseLong(new String((byte[]) reply.get(0), StandardCharsets.US_ASCII));
+      long first = Math.max(span[0], newest - slots + 1); // as slices.lua's span
+      for (int i = 1; i < reply.size(); i++) {
+        out.add(payload(reply.get(i), (int) Math.floorMod(first + i - 1, (long) slots)));
+      }
     }
     return out;
   }

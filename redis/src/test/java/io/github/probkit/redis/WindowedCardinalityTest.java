@@ -237,4 +237,41 @@ class WindowedCardinalityTest extends WithServer {
     assertThat(r.describe())
         .contains("hyperloglog of precision 8 in 11 slices (+1 for clock skew)");
   }
+
+  @Test
+  void aStaleHandleOrADamagedSlotIsAnErrorNotAnAnswer() {
+    RedisOptions o = RedisOptions.defaults();
+    RedisWindowedCardinality old =
+        RedisWindowedCardinality.create(store, "stale", WINDOW, SLICE, false, 8, o);
+    RedisWindowedCountMin oldCms =
+        RedisWindowedCountMin.create(store, "stale-cms", WINDOW, SLICE, 64, 2, o);
+    old.add("x", T0);
+    oldCms.add("x", 1, T0);
+    for (String name : new String[] {"stale", "stale-cms"}) {
+      List<String> keys = store.open(name).redisKeys();
+      assertThat(store.delete(name)).isTrue();
+      assertThat(store.jedis().exists(keys.toArray(new String[0]))).isZero();
+    }
+    RedisWindowedCardinality fresh =
+        RedisWindowedCardinality.create(store, "stale", WINDOW, SLICE, false, 8, o);
+    RedisWindowedCountMin freshCms =
+        RedisWindowedCountMin.create(store, "stale-cms", WINDOW, SLICE, 64, 2, o);
+    assertThatThrownBy(() -> old.add("y", T0))
+        .isInstanceOf(RedisStoreException.class)
+        .hasMessageContaining("deleted or re-created");
+    assertThatThrownBy(() -> oldCms.estimate("x", WINDOW, T0))
+        .isInstanceOf(RedisStoreException.class)
+        .hasMessageContaining("deleted or re-created");
+    assertThat(fresh.newestSlice()).isEqualTo(Long.MIN_VALUE);
+    assertThat(freshCms.estimate("x", WINDOW, T0)).isZero();
+
+    // A slot another client overwrote with a string of the wrong length: an error naming it.
+    fresh.add("x", T0);
+    int slot = (int) Math.floorMod(Math.floorDiv(T0, SLICE.toMillis()), (long) fresh.slotCount());
+    String key = fresh.redisKeys().get(1 + slot);
+    store.jedis().set(key, "not a sketch");
+    assertThatThrownBy(() -> fresh.count(WINDOW, T0))
+        .isInstanceOf(RedisStoreException.class)
+        .hasMessageContaining(key);
+  }
 }
