@@ -138,6 +138,15 @@ class WindowedCardinalityTest extends WithServer {
     assertThat(ignored).as("events older than the ring").isGreaterThan(50);
     assertThat(r.newestSlice()).isEqualTo(lib.newestSlice());
 
+    // A ring of the library's default slices (sparse, martingale) imported: the same registers.
+    store.importFrom(
+        name + "-plain", new ByteArrayInputStream(fileOf(plain)), RedisOptions.defaults());
+    RedisWindowedCardinality fromPlain = RedisWindowedCardinality.open(store, name + "-plain");
+    long end = t[n - 1];
+    assertThat(registers(fromPlain.sketchOfLast(WINDOW, end)))
+        .isEqualTo(registers(plain.sketchOfLast(WINDOW, end)));
+    assertThat(fromPlain.toWindowed().count(WINDOW, end)).isEqualTo(lib.count(WINDOW, end));
+
     // The library's file imported and exported: the same bytes; then both go on alike.
     store.importFrom(name + "-imp", new ByteArrayInputStream(fileOf(lib)), RedisOptions.defaults());
     RedisWindowedCardinality imp = RedisWindowedCardinality.open(store, name + "-imp");
