@@ -1,5 +1,11 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.cli.command.HelpCommand;
+import io.github.probkit.cli.input.Args;
+import io.github.probkit.cli.input.Inputs;
+import io.github.probkit.cli.input.Numbers;
+import io.github.probkit.cli.output.CliException;
+import io.github.probkit.cli.output.Stdout;
 import io.github.probkit.io.SketchFormatException;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -36,7 +42,7 @@ public final class Main {
    * was): while it is, its runtime errors exit with 2 instead of 1, so that a missing file is never
    * taken for "not found".
    */
-  interface StatusAnswers {
+  public interface StatusAnswers {
     boolean statusAnswers();
   }
 
@@ -243,13 +249,13 @@ public final class Main {
    * file in front, unless the exception's own message starts with it (a FileSystemException's
    * does).
    */
-  static String describe(Object file, Throwable e) {
+  public static String describe(Object file, Throwable e) {
     String d = describe(e);
     return d.startsWith(file + ": ") ? d : file + ": " + d;
   }
 
   /** One line for the user: the message where it says what happened, the type where it does not. */
-  static String describe(Throwable e) {
+  public static String describe(Throwable e) {
     if (e instanceof UncheckedIOException && e.getCause() != null) {
       e = e.getCause();
     }
