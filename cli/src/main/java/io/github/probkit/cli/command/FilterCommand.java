@@ -1,7 +1,6 @@
 package io.github.probkit.cli.command;
 
 import io.github.probkit.Concurrency;
-import io.github.probkit.cli.Main;
 import io.github.probkit.cli.ProbkitCommand;
 import io.github.probkit.cli.format.FilterTypes;
 import io.github.probkit.cli.format.Format;
@@ -96,7 +95,7 @@ public final class FilterCommand implements Runnable {
     } catch (SketchFormatException e) {
       throw new CliException(file + ": " + e.getMessage(), e);
     } catch (IOException e) {
-      throw new CliException(Main.describe(file, e), e);
+      throw new CliException(CliException.describe(file, e), e);
     }
   }
 
@@ -595,7 +594,7 @@ public final class FilterCommand implements Runnable {
         "  probkit filter query seen.bin --absent --field 2 < log.tsv",
         "  tail -f access.log | probkit filter query bots.bin --absent",
       })
-  public static final class Query implements Callable<Integer>, Main.StatusAnswers {
+  public static final class Query implements Callable<Integer>, StatusAnswers {
     @Spec CommandSpec spec;
 
     @Parameters(
@@ -762,7 +761,7 @@ public final class FilterCommand implements Runnable {
       } catch (SketchFormatException e) {
         throw new CliException(f + ": " + e.getMessage(), e);
       } catch (IOException e) {
-        throw new CliException(Main.describe(f, e), e);
+        throw new CliException(CliException.describe(f, e), e);
       }
     }
   }

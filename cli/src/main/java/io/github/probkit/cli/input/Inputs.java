@@ -1,6 +1,5 @@
 package io.github.probkit.cli.input;
 
-import io.github.probkit.cli.Main;
 import io.github.probkit.cli.input.LineReader.Block;
 import io.github.probkit.cli.input.LineReader.LineConsumer;
 import io.github.probkit.cli.input.LineReader.RecordConsumer;
@@ -442,7 +441,7 @@ public final class Inputs {
           } catch (NoSuchFileException e) {
             throw new CliException(name + ": no such file");
           } catch (IOException e) {
-            throw new CliException(Main.describe(name, e), e);
+            throw new CliException(CliException.describe(name, e), e);
           }
           streams = !Files.isRegularFile(p);
         }
@@ -500,7 +499,7 @@ public final class Inputs {
           throw e;
         } catch (IOException e) {
           // A read that fails after the open (EIO from /proc/self/mem, a device, a network mount).
-          throw new CliException(Main.describe(shown, e), e);
+          throw new CliException(CliException.describe(shown, e), e);
         }
       }
       while (!pending.isEmpty()) {

@@ -1,7 +1,6 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cardinality.CardinalitySketch;
-import io.github.probkit.cli.Main;
 import io.github.probkit.cli.command.CmsCommand;
 import io.github.probkit.cli.command.FilterCommand;
 import io.github.probkit.cli.command.HllCommand;
@@ -605,7 +604,7 @@ final class RedisLocation implements Location {
             return ProbkitFormat.INSTANCE.read(new ByteArrayInputStream(bytes.toByteArray()), kind);
           });
     } catch (IOException e) {
-      throw new CliException(Main.describe(uri, e), e);
+      throw new CliException(CliException.describe(uri, e), e);
     }
   }
 

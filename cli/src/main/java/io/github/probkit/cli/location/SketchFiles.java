@@ -1,6 +1,5 @@
 package io.github.probkit.cli.location;
 
-import io.github.probkit.cli.Main;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.io.SketchFormatException;
@@ -86,7 +85,7 @@ public final class SketchFiles {
     } catch (SketchFormatException e) {
       throw new CliException(file + ": " + e.getMessage(), e);
     } catch (IOException e) {
-      throw new CliException(Main.describe(file, e), e);
+      throw new CliException(CliException.describe(file, e), e);
     }
   }
 
@@ -221,7 +220,7 @@ public final class SketchFiles {
         throw new CliException(file + ": interrupted while waiting for the lock");
       }
       if (e instanceof IOException) {
-        throw new CliException(file + ": cannot write: " + Main.describe(e), e);
+        throw new CliException(file + ": cannot write: " + CliException.describe(e), e);
       }
       throw (RuntimeException) e;
     }
@@ -269,7 +268,7 @@ public final class SketchFiles {
       try {
         p = realDirectory(p).resolve(Files.readSymbolicLink(p));
       } catch (IOException e) {
-        throw new CliException(Main.describe(file, e), e);
+        throw new CliException(CliException.describe(file, e), e);
       }
     }
     return realDirectory(p).resolve(p.getFileName());
@@ -335,7 +334,7 @@ public final class SketchFiles {
                 + "'");
       }
     } catch (IOException e) {
-      throw new CliException(file + ": cannot write: " + Main.describe(e), e);
+      throw new CliException(file + ": cannot write: " + CliException.describe(e), e);
     }
   }
 
@@ -631,9 +630,9 @@ public final class SketchFiles {
         }
       }
     } catch (NoSuchFileException e) {
-      throw new CliException(file + ": cannot write: " + Main.describe(e));
+      throw new CliException(file + ": cannot write: " + CliException.describe(e));
     } catch (IOException e) {
-      throw new CliException(file + ": cannot write: " + Main.describe(e), e);
+      throw new CliException(file + ": cannot write: " + CliException.describe(e), e);
     } finally {
       if (!moved && created[0] != null) {
         try {

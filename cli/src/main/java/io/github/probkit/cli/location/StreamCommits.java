@@ -1,6 +1,7 @@
 package io.github.probkit.cli.location;
 
-import io.github.probkit.cli.Main;
+import io.github.probkit.cli.output.CliException;
+
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.LineReader.Block;
 import io.github.probkit.cli.input.LineReader.LineConsumer;
@@ -232,7 +233,7 @@ public final class StreamCommits implements AutoCloseable {
       commit();
       err.println("probkit: " + name + ": stopped; the keys read so far are written");
     } catch (RuntimeException e) {
-      err.println("probkit: " + Main.describe(e));
+      err.println("probkit: " + CliException.describe(e));
     }
     err.flush();
   }

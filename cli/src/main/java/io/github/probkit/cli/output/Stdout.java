@@ -1,6 +1,5 @@
 package io.github.probkit.cli.output;
 
-import io.github.probkit.cli.Main;
 import io.github.probkit.cli.input.LineReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -131,7 +130,7 @@ public final class Stdout extends OutputStream {
     if (pipe || m != null && m.contains("Broken pipe")) {
       return new BrokenPipe();
     }
-    return new CliException("cannot write to standard output: " + Main.describe(e), e);
+    return new CliException("cannot write to standard output: " + CliException.describe(e), e);
   }
 
   /**
