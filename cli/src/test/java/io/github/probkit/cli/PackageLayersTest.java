@@ -26,8 +26,7 @@ class PackageLayersTest {
 
   /** Higher number, higher layer. */
   private static final Map<String, Integer> LAYER =
-      Map.of(
-          "", 5, "command", 4, "lab", 4, "location", 3, "format", 2, "input", 1, "output", 0);
+      Map.of("", 5, "command", 4, "lab", 4, "location", 3, "format", 2, "input", 1, "output", 0);
 
   /**
    * Upward uses that were in the flat package and are still to be moved down, as "file -> class".
@@ -55,7 +54,8 @@ class PackageLayersTest {
 
   private static final Pattern REFERENCE =
       Pattern.compile("\\b" + Pattern.quote(CLI) + "\\.(?:(\\w+)\\.)?([A-Z]\\w*)");
-  private static final Pattern REDIS = Pattern.compile("\\b(io\\.github\\.probkit\\.redis|redis\\.clients)\\b");
+  private static final Pattern REDIS =
+      Pattern.compile("\\b(io\\.github\\.probkit\\.redis|redis\\.clients)\\b");
 
   private static final Path MAIN = Path.of("src/main/java/io/github/probkit/cli");
 

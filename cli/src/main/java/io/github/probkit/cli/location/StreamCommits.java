@@ -1,11 +1,10 @@
 package io.github.probkit.cli.location;
 
-import io.github.probkit.cli.output.CliException;
-
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.LineReader.Block;
 import io.github.probkit.cli.input.LineReader.LineConsumer;
 import io.github.probkit.cli.input.LineReader.RecordConsumer;
+import io.github.probkit.cli.output.CliException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Executors;

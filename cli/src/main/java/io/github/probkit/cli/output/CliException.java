@@ -22,9 +22,9 @@ public final class CliException extends RuntimeException {
   }
 
   /**
-   * {@code e} about {@code file} as one line that names the file once: {@link #describe(Throwable)} with the
-   * file in front, unless the exception's own message starts with it (a FileSystemException's
-   * does).
+   * {@code e} about {@code file} as one line that names the file once: {@link #describe(Throwable)}
+   * with the file in front, unless the exception's own message starts with it (a
+   * FileSystemException's does).
    */
   public static String describe(Object file, Throwable e) {
     String d = describe(e);
