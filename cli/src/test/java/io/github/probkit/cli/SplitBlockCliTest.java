@@ -87,6 +87,11 @@ class SplitBlockCliTest {
     assertThat(c.exit).isEqualTo(2);
     assertThat(c.err).contains("xxh64").hasLineCount(1);
     assertThat(Path.of(f)).doesNotExist();
+    Cli x =
+        Cli.run(
+            "filter", "create", f, "--type", "split-block", "--expected", "100", "--hash", "xxh64");
+    assertThat(x.exit).isEqualTo(2);
+    assertThat(x.err).contains("--type split-block takes no --hash").hasLineCount(1);
 
     assertThat(
             Cli.runWithInput(
