@@ -14,6 +14,7 @@ import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
+import io.github.probkit.filter.SplitBlockBloomFilter;
 import io.github.probkit.hash.HashStrategy;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
@@ -98,6 +99,18 @@ public final class FilterImpls {
         "probkit-blocked-sw",
         BLOCKED,
         (n, p, s) -> new Probkit(BlockedBloomFilter.create(n, p, Concurrency.SINGLE_WRITER)));
+    // FastFilter BlockedBloom's bits (whole bits per key, as below), not Parquet's power-of-two
+    // sizing, so that both hold the same bits per key.
+    dynamic(
+        "probkit-split-block",
+        BLOCKED,
+        (n, p, s) -> new Probkit(SplitBlockBloomFilter.withBytes(splitBlockBytes(n, p))));
+    dynamic(
+        "probkit-split-block-sw",
+        BLOCKED,
+        (n, p, s) ->
+            new Probkit(
+                SplitBlockBloomFilter.withBytes(splitBlockBytes(n, p), Concurrency.SINGLE_WRITER)));
     built(
         "probkit-binaryfuse8",
         STATIC,
@@ -270,6 +283,12 @@ public final class FilterImpls {
       keys[i] = strings ? hashString(Keys.stringKey(i)) : Keys.longKey(i);
     }
     return keys;
+  }
+
+  /** The bytes of fastfilter-blocked's table for n keys at p, in whole 32-byte blocks. */
+  private static long splitBlockBytes(long n, double p) {
+    long bits = n * (long) Math.ceil(FilterContestant.bloomBitsPerKey(p));
+    return Math.max(32, (bits / 8 + 31) / 32 * 32);
   }
 
   /**

@@ -99,8 +99,9 @@ public final class Filters {
   }
 
   /**
-   * As {@link #readFrom(InputStream)}; a Bloom, blocked Bloom or scalable filter is then written in
-   * the given mode (the other types have one mode each, which their Javadoc states).
+   * As {@link #readFrom(InputStream)}; a Bloom, blocked Bloom, split-block or scalable filter is
+   * then written in the given mode (the other types have one mode each, which their Javadoc
+   * states).
    */
   public static MembershipFilter readFrom(InputStream in, Concurrency concurrency)
       throws IOException {
@@ -119,6 +120,8 @@ public final class Filters {
         return BlockedBloomFilter.read(r, concurrency);
       case BINARY_FUSE_FILTER:
         return BinaryFuseFilter.read(r);
+      case SPLIT_BLOCK_BLOOM_FILTER:
+        return SplitBlockBloomFilter.read(r, concurrency);
       case AGE_PARTITIONED_BLOOM_FILTER:
         return AgePartitionedBloomFilter.read(r);
       default:

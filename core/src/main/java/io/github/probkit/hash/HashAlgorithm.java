@@ -24,7 +24,13 @@ public enum HashAlgorithm {
    * are reversed below them. A uniform hash like any other at every precision and for every
    * structure, but equal to Redis's registers only at precision 14.
    */
-  REDIS_MURMUR64A(3, "redis");
+  REDIS_MURMUR64A(3, "redis"),
+  /**
+   * XXH64 ({@link Xxh64}), seed 0 by default: the hash of Parquet's split-block Bloom filters,
+   * which {@code SplitBlockBloomFilter} always uses, so that its bits are those parquet-java
+   * writes.
+   */
+  XXH64(4, "xxh64");
 
   private final int id;
   private final String label;

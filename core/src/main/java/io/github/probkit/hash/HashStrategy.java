@@ -28,11 +28,13 @@ public final class HashStrategy {
       new HashStrategy(HashAlgorithm.FNV1A_64, Fnv1a.OFFSET_BASIS);
   private static final HashStrategy REDIS_DEFAULT =
       new HashStrategy(HashAlgorithm.REDIS_MURMUR64A, Murmur64A.REDIS_SEED);
+  private static final HashStrategy XXH64_DEFAULT = new HashStrategy(HashAlgorithm.XXH64, 0L);
 
   private final HashAlgorithm algorithm;
   private final long seed;
   private final boolean fnv;
   private final boolean redis;
+  private final boolean xxh64;
 
   /** XXH3 with seed 0, whose hash of a long is computed here (see xxh3Long). */
   private final boolean xxh3Default;
@@ -40,17 +42,22 @@ public final class HashStrategy {
   private final long secondSeed;
   private final Hasher64 xxh3;
   private final Hasher64 xxh3Second;
+  private final Hasher64 xxh64Hasher;
+  private final Hasher64 xxh64Second;
 
   private HashStrategy(HashAlgorithm algorithm, long seed) {
     this.algorithm = algorithm;
     this.seed = seed;
     this.fnv = algorithm == HashAlgorithm.FNV1A_64;
     this.redis = algorithm == HashAlgorithm.REDIS_MURMUR64A;
-    boolean xxh3Family = !fnv && !redis;
+    this.xxh64 = algorithm == HashAlgorithm.XXH64;
+    boolean xxh3Family = !fnv && !redis && !xxh64;
     this.xxh3Default = xxh3Family && seed == 0;
     this.secondSeed = Long.rotateLeft(seed, 32);
     this.xxh3 = xxh3Family ? Hashing.xxh3_64(seed) : null;
     this.xxh3Second = xxh3Family ? Hashing.xxh3_64(secondSeed) : null;
+    this.xxh64Hasher = xxh64 ? Hashing.xxh64(seed) : null;
+    this.xxh64Second = xxh64 ? Hashing.xxh64(secondSeed) : null;
   }
 
   /** XXH3-64 with seed 0: the default of every structure. */
@@ -88,9 +95,19 @@ public final class HashStrategy {
     return REDIS_DEFAULT;
   }
 
+  /**
+   * XXH64 with seed 0: Parquet's Bloom filter hash (parquet-format's BloomFilter.md), the hash of
+   * every {@code SplitBlockBloomFilter}.
+   */
+  public static HashStrategy xxh64() {
+    return XXH64_DEFAULT;
+  }
+
   public static HashStrategy of(HashAlgorithm algorithm, long seed) {
     Objects.requireNonNull(algorithm, "algorithm");
     switch (algorithm) {
+      case XXH64:
+        return seed == 0 ? XXH64_DEFAULT : new HashStrategy(algorithm, seed);
       case FNV1A_64:
         return fnv1a(seed);
       case REDIS_MURMUR64A:
@@ -135,6 +152,9 @@ public final class HashStrategy {
     if (fnv) {
       return Fnv1a.hash64(key, off, len, seed);
     }
+    if (xxh64) {
+      return xxh64Hasher.hashBytesToLong(key, off, len);
+    }
     return redis
         ? redisOrder(Murmur64A.hash64(key, off, len, seed))
         : xxh3.hashBytesToLong(key, off, len);
@@ -169,6 +189,9 @@ public final class HashStrategy {
     }
     if (fnv) {
       return Fnv1a.hash64(key, seed);
+    }
+    if (xxh64) {
+      return Xxh64.hashLong(key, seed);
     }
     return redis ? redisOrder(Murmur64A.hash64(key, seed)) : xxh3.hashLongToLong(key);
   }
@@ -218,6 +241,9 @@ public final class HashStrategy {
     if (fnv) {
       return Fnv1a.hash64(key, off, len, secondSeed);
     }
+    if (xxh64) {
+      return xxh64Second.hashBytesToLong(key, off, len);
+    }
     return redis
         ? Murmur64A.hash64(key, off, len, secondSeed)
         : xxh3Second.hashBytesToLong(key, off, len);
@@ -227,6 +253,9 @@ public final class HashStrategy {
   public long secondSeedHash64(long key) {
     if (fnv) {
       return Fnv1a.hash64(key, secondSeed);
+    }
+    if (xxh64) {
+      return Xxh64.hashLong(key, secondSeed);
     }
     return redis ? Murmur64A.hash64(key, secondSeed) : xxh3Second.hashLongToLong(key);
   }

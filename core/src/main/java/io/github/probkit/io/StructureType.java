@@ -11,6 +11,7 @@ public enum StructureType {
   SCALABLE_BLOOM_FILTER(4, "scalable"),
   BLOCKED_BLOOM_FILTER(5, "blocked"),
   BINARY_FUSE_FILTER(6, "binary-fuse"),
+  SPLIT_BLOCK_BLOOM_FILTER(7, "split-block"),
   COUNT_MIN_SKETCH(16, "count-min"),
   HEAVY_HITTERS(17, "heavy-hitters"),
   HYPER_LOG_LOG(32, "hyperloglog"),

@@ -182,6 +182,31 @@ public final class Theory {
   }
 
   /**
+   * Parquet's split-block filter: n keys in B blocks of eight 32-bit words, each key setting one
+   * uniform bit in every word of one uniform block. Block loads are Poisson(n/B); given j keys, the
+   * words are independent and a word's fill X/32 has {@code E = 1 - a}, {@code E[(X/32)^2] = (1 -
+   * a) / 32 + (31/32)(1 - 2a + b)} with {@code a = (31/32)^j}, {@code b = (30/32)^j}; the block's
+   * rate is the product over its words. The returned sd is that of the mean over B blocks.
+   */
+  public static Rate splitBlock(long blocks, long n) {
+    double lambda = (double) n / blocks;
+    int maxJ = (int) Math.ceil(lambda + 14 * Math.sqrt(lambda) + 10);
+    double poisson = Math.exp(-lambda);
+    double mean = 0;
+    double second = 0;
+    for (int j = 0; j <= maxJ; j++) {
+      if (j > 0) {
+        poisson *= lambda / j;
+      }
+      double a = Math.pow(31.0 / 32, j);
+      double b = Math.pow(30.0 / 32, j);
+      mean += poisson * Math.pow(1 - a, 8);
+      second += poisson * Math.pow((1 - a) / 32 + 31.0 / 32 * (1 - 2 * a + b), 8);
+    }
+    return new Rate(mean, Math.sqrt(Math.max(0, second - mean * mean) / blocks));
+  }
+
+  /**
    * A cuckoo filter at load a with f-bit fingerprints in [1, 2^f - 1]: an absent key compares its
    * fingerprint with the 8a occupied slots its two buckets hold on average, each matching with
    * probability {@code 1 / (2^f - 1)} (Fan et al. 2014, section 4).

@@ -25,6 +25,7 @@ import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
+import io.github.probkit.filter.SplitBlockBloomFilter;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
@@ -853,6 +854,11 @@ public final class FilterCommand implements Runnable {
           .put("expectedKeys", b.expectedKeys())
           .put("fpp", b.targetFpp())
           .put("bitsSet", b.bitCount());
+    } else if (f instanceof SplitBlockBloomFilter) {
+      SplitBlockBloomFilter b = (SplitBlockBloomFilter) f;
+      j.put("blocks", b.blockCount())
+          .put("expectedKeys", b.expectedKeys())
+          .put("fpp", b.targetFpp());
     } else if (f instanceof BinaryFuseFilter) {
       BinaryFuseFilter b = (BinaryFuseFilter) f;
       j.put("fingerprintBits", b.fingerprintBits().bits())
@@ -931,13 +937,15 @@ public final class FilterCommand implements Runnable {
       MembershipFilter union = load(inputs.get(0));
       if (!(union instanceof BloomFilter
           || union instanceof BlockedBloomFilter
+          || union instanceof SplitBlockBloomFilter
           || union instanceof CountingBloomFilter
           || union instanceof CuckooFilter)) {
         throw new CliException(
             Location.of(inputs.get(0))
                 + ": merging "
                 + union.type().label()
-                + " filters is not supported (bloom, blocked, counting and cuckoo filters merge)");
+                + " filters is not supported (bloom, blocked, split-block, counting and cuckoo"
+                + " filters merge)");
       }
       for (Path p : inputs.subList(1, inputs.size())) {
         MembershipFilter f = load(p);
@@ -955,6 +963,8 @@ public final class FilterCommand implements Runnable {
             ((BloomFilter) union).merge((BloomFilter) f);
           } else if (union instanceof BlockedBloomFilter) {
             ((BlockedBloomFilter) union).merge((BlockedBloomFilter) f);
+          } else if (union instanceof SplitBlockBloomFilter) {
+            ((SplitBlockBloomFilter) union).merge(f);
           } else if (union instanceof CountingBloomFilter) {
             ((CountingBloomFilter) union).merge((CountingBloomFilter) f);
           } else {

@@ -14,6 +14,7 @@ import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
+import io.github.probkit.filter.SplitBlockBloomFilter;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -33,6 +34,7 @@ public final class FilterTypes {
           "cuckoo",
           "scalable",
           "blocked",
+          "split-block",
           "binary-fuse8",
           "binary-fuse16",
           "fuse");
@@ -121,6 +123,16 @@ public final class FilterTypes {
         break;
       case "blocked":
         f = BlockedBloomFilter.create(expected, fpp, hash);
+        break;
+      case "split-block":
+        // Parquet's filter hashes with XXH64 alone: another --hash would be silently ignored.
+        if (!hash.equals(HashStrategy.xxh3())) {
+          throw new IllegalArgumentException(
+              "--type split-block hashes with xxh64, as Parquet does: --hash "
+                  + hash.algorithm().label()
+                  + " does not apply");
+        }
+        f = SplitBlockBloomFilter.create(expected, fpp);
         break;
       default:
         checkType(type);

@@ -54,7 +54,9 @@ public final class KeyOptions {
     throw new IllegalArgumentException(
         "hash must be one of xxh3, fnv1a, was '"
             + label
-            + "' (Redis's HyperLogLog hashing is for HyperLogLog sketches only)");
+            + (a == HashAlgorithm.XXH64
+                ? "' (xxh64 is the split-block type's own hash: --type split-block takes no --hash)"
+                : "' (Redis's HyperLogLog hashing is for HyperLogLog sketches only)"));
   }
 
   /** The option that names key files, for messages: --keys, or --items for a sketch's items. */
