@@ -31,7 +31,8 @@ final class FilterTypes {
           "blocked",
           "binary-fuse8",
           "binary-fuse16",
-          "fuse");
+          "fuse",
+          WindowFilter.TYPE);
 
   /** The false-positive rate when --fpp is not given. */
   static final double DEFAULT_FPP = 0.01;

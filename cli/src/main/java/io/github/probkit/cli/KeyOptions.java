@@ -63,6 +63,12 @@ final class KeyOptions {
    */
   private boolean tellStdin;
 
+  /**
+   * The field of each line that holds its time, for a window filter's add ({@code --time-field});
+   * null for the clock's time.
+   */
+  String timeField;
+
   /** The commits of an add, made while it reads a stream; null for other commands. */
   private StreamCommits commits;
 
