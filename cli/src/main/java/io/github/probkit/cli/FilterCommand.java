@@ -976,7 +976,7 @@ public final class FilterCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = {
         "Merge the SRC filters into DEST, as Redis's PFMERGE: an existing DEST is part of the union.",
-        "With --replace, DEST becomes the union of the SRCs alone. Bloom, blocked, counting and cuckoo filters of one type, size and hashing merge.",
+        "With --replace, DEST becomes the union of the SRCs alone. Bloom, blocked, counting and cuckoo filters of one type, size and hashing merge, and window filters of time of one shape (the union keeps the window of the latest of them).",
         "",
         "Any SRC may be a redis:// URI (read whole). A redis:// DEST (a bloom, blocked or counting filter) takes the union in place, losing none of the keys other clients add meanwhile: each 1 MiB of bits is ORed, or each counter added, by one atomic Redis command. A missing DEST is created as the union of the SRCs; --replace deletes DEST and writes that union.",
       },
@@ -1019,12 +1019,14 @@ public final class FilterCommand implements Runnable {
       if (!(union instanceof BloomFilter
           || union instanceof BlockedBloomFilter
           || union instanceof CountingBloomFilter
-          || union instanceof CuckooFilter)) {
+          || union instanceof CuckooFilter
+          || union instanceof AgePartitionedBloomFilter)) {
         throw new CliException(
             Location.of(inputs.get(0))
                 + ": merging "
                 + union.type().label()
-                + " filters is not supported (bloom, blocked, counting and cuckoo filters merge)");
+                + " filters is not supported (bloom, blocked, counting, cuckoo and window filters"
+                + " of time merge)");
       }
       for (Path p : inputs.subList(1, inputs.size())) {
         MembershipFilter f = load(p);
@@ -1044,6 +1046,9 @@ public final class FilterCommand implements Runnable {
             ((BlockedBloomFilter) union).merge((BlockedBloomFilter) f);
           } else if (union instanceof CountingBloomFilter) {
             ((CountingBloomFilter) union).merge((CountingBloomFilter) f);
+          } else if (union instanceof AgePartitionedBloomFilter) {
+            // Windows of time only: a count window has no "last N" common to two streams.
+            ((AgePartitionedBloomFilter) union).merge(f);
           } else {
             ((CuckooFilter) union).merge((CuckooFilter) f);
           }

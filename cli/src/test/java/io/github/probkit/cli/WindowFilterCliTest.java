@@ -159,6 +159,65 @@ class WindowFilterCliTest {
         .contains("slack");
   }
 
+  /**
+   * Two machines' window filters of one shape, each with half of a week's words, merged: no word of
+   * the window absent from the union; a count window refused in one line.
+   */
+  @Test
+  void windowFiltersOfTimeMergeWithoutLosingAKeyOfTheWindow() throws IOException {
+    List<String> words = WindowFilterCliTest.words();
+    long start = Instant.parse("2025-12-01T00:00:00Z").toEpochMilli();
+    int n = 12_000;
+    long[] time = new long[n];
+    StringBuilder[] parts = {new StringBuilder(), new StringBuilder()};
+    for (int i = 0; i < n; i++) {
+      time[i] = start + i * (10 * DAY / n);
+      parts[i % 2].append(time[i]).append('\t').append(words.get(i)).append('\n');
+    }
+    Path[] f = {dir.resolve("a.bin"), dir.resolve("b.bin")};
+    for (int m = 0; m < 2; m++) {
+      ok(
+          Cli.runWithInput(
+              parts[m].toString(),
+              "filter",
+              "create",
+              f[m].toString(),
+              "--type",
+              "window",
+              "--window",
+              "3d",
+              "--expected",
+              "5000",
+              "--time-field",
+              "1",
+              "--field",
+              "2"));
+    }
+    Path union = dir.resolve("union.bin");
+    ok(Cli.run("filter", "merge", union.toString(), f[0].toString(), f[1].toString()));
+    long at = time[n - 1];
+    StringBuilder inside = new StringBuilder();
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      if (at - time[i] < 3 * DAY) {
+        inside.append(words.get(i)).append('\n');
+        count++;
+      }
+    }
+    Cli q =
+        Cli.runWithInput(
+            inside.toString(), "filter", "query", union.toString(), "--at", "" + at, "--absent");
+    assertThat(q.out).as("%d words of the window, absent from the union", count).isEmpty();
+    assertThat(count).isGreaterThan(3000);
+
+    Path c1 = dir.resolve("c1.bin");
+    ok(Cli.run("filter", "create", c1.toString(), "--type", "window", "--window", "100"));
+    Cli counts =
+        Cli.run("filter", "merge", dir.resolve("cu.bin").toString(), c1.toString(), c1.toString());
+    assertThat(counts.exit).as(counts.toString()).isEqualTo(1);
+    assertThat(counts.err.strip().lines()).hasSize(1);
+  }
+
   /** The last 10,000 keys of three adds: every one present, and a damaged file refused. */
   @Test
   void aCountWindowKeepsItsLastNKeysAndRefusesADamagedFile() throws IOException {
