@@ -144,7 +144,15 @@ public final class TopCommand implements Callable<Integer> {
     if (window != null) {
       HeavyHitters last =
           WindowTop.summary(
-              window, timeField, capacity, budget, floor, CANDIDATE_BYTES, inputs, format, spec);
+              window,
+              timeField,
+              capacity,
+              budget,
+              floor,
+              CANDIDATE_BYTES,
+              inputs,
+              format,
+              ProbkitCommand.stdin(spec));
       List<HeavyHitters.Entry> entries = last.top(k);
       print(last, entries);
       warn(last, entries);

@@ -1,6 +1,5 @@
 package io.github.probkit.cli.command;
 
-import io.github.probkit.cli.ProbkitCommand;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.frequency.HeavyHitters;
@@ -10,7 +9,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code top --window}: the most frequent lines of the last span of the input, by the times in a
@@ -38,7 +36,7 @@ final class WindowTop {
       int candidateBytes,
       List<String> inputs,
       InputFormat format,
-      CommandSpec spec)
+      Inputs.Stdin stdin)
       throws IOException {
     DedupeCommand.SlidingWindow w = DedupeCommand.SlidingWindow.parse(window);
     if (w.lines > 0 && timeField != null) {
@@ -67,7 +65,7 @@ final class WindowTop {
       DedupeCommand.EventTimes times = new DedupeCommand.EventTimes(timeField, format);
       Inputs.forEachLine(
           from,
-          ProbkitCommand.stdin(spec),
+          stdin,
           format,
           Inputs.KeySink.answering(
               (line, off, len, key, keyOff, keyLen) -> {
@@ -81,7 +79,7 @@ final class WindowTop {
       long[] line = {0};
       Inputs.forEachLine(
           from,
-          ProbkitCommand.stdin(spec),
+          stdin,
           format,
           (b, off, len) -> {
             long t = w.lines > 0 ? line[0]++ : System.currentTimeMillis();
