@@ -300,7 +300,8 @@ class FilterFamilyCliTest {
         .isEqualTo(
             "probkit: "
                 + s
-                + ": merging scalable filters is not supported (bloom, blocked, counting and cuckoo filters merge)\n");
+                + ": merging scalable filters is not supported (bloom, blocked, counting, cuckoo and"
+                + " window filters of time merge)\n");
     Cli mixed =
         run(
             "filter",

@@ -123,6 +123,13 @@ public final class WindowedCountMin {
   }
 
   /**
+   * The newest slice, {@code floor(latest event time / sliceMillis)}; Long.MIN_VALUE before any.
+   */
+  public long newestSlice() {
+    return ring.newest();
+  }
+
+  /**
    * Writes the ring in the probkit format (type 50, docs/FORMAT.md): the slice span, the slots, the
    * newest slice, then the empty sketch and each slot's sketch as its own container.
    */

@@ -229,6 +229,18 @@ public final class DedupeCommand implements Callable<Integer> {
     }
 
     public static SlidingWindow parse(String text) {
+      return parse("--window", text, true);
+    }
+
+    /**
+     * The span of time an option such as {@code --last} gives, in the forms of {@code --window}; a
+     * count of lines, zero or another unit is refused naming {@code option}.
+     */
+    public static Duration time(String option, String text) {
+      return parse(option, text, false).time;
+    }
+
+    private static SlidingWindow parse(String option, String text, boolean lines) {
       String t = text.strip();
       // Lower-case units only: 1m is a minute, 1M a million lines.
       int unit = t.isEmpty() ? -1 : "smhd".indexOf(t.charAt(t.length() - 1));
@@ -239,7 +251,7 @@ public final class DedupeCommand implements Callable<Integer> {
           if (n > 0) {
             return new SlidingWindow(0, Duration.ofSeconds(Math.multiplyExact(n, seconds[unit])));
           }
-        } else {
+        } else if (lines) {
           long n = Numbers.count(t, 1, Long.MAX_VALUE);
           return new SlidingWindow(n, null);
         }
@@ -247,8 +259,10 @@ public final class DedupeCommand implements Callable<Integer> {
         // Reported below, with the forms that are accepted.
       }
       throw new IllegalArgumentException(
-          "--window must be a number of lines (10000, 10k) or a time (30s, 15m, 1h, 7d)"
-              + " above 0, was '"
+          option
+              + " must be "
+              + (lines ? "a number of lines (10000, 10k) or " : "")
+              + "a time (30s, 15m, 1h, 7d) above 0, was '"
               + text
               + "'");
     }

@@ -11,10 +11,12 @@ import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.input.Numbers;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
+import io.github.probkit.cli.location.SketchFiles;
 import io.github.probkit.cli.location.WriteOptions;
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.cli.output.Stdout;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
@@ -63,6 +65,11 @@ public final class FilterCommand implements Runnable {
   static final String MULTISET =
       "Counting and cuckoo filters: count every add of a key, however often it repeats. The"
           + " default now; kept for scripts.";
+
+  static final String TIME_FIELD =
+      "Window filters of time: add each key at the time in field F of its line (from 1, or a"
+          + " --header name; tsv or csv; --field names the key): ISO-8601 with an offset, or"
+          + " epoch seconds or milliseconds. Default: the clock's time.";
 
   static final String IF_ABSENT =
       "Counting and cuckoo filters: add a key only when it reads absent, so that a repeated key"
@@ -153,6 +160,13 @@ public final class FilterCommand implements Runnable {
       CommandSpec spec,
       Path file)
       throws IOException {
+    if (f instanceof AgePartitionedBloomFilter) {
+      WindowFilter.addKeys((AgePartitionedBloomFilter) f, keys, from, spec, file);
+      return;
+    }
+    if (from.timeField != null) {
+      WindowFilter.timeBased(f, file, "--time-field");
+    }
     boolean concurrent =
         f instanceof BloomFilter && ((BloomFilter) f).concurrency() == Concurrency.CONCURRENT
             || f instanceof BlockedBloomFilter
@@ -398,12 +412,16 @@ public final class FilterCommand implements Runnable {
         "Create a filter sized for N keys at false-positive rate P, optionally adding keys.",
         "",
         "Keys come from --keys FILE..., or from stdin unless it is a terminal: inside a 'while read' loop, give </dev/null, or create reads the loop's input (it says on stderr how many keys it read). An existing FILE is refused unless --force.",
+        "",
+        "--type window remembers keys for a sliding window only: the last N keys added (--window 10000) or the last span of time (--window 7d), every add counting. A key added within the window is never reported absent; one that left it is forgotten within the slack (filter info shows it: a quarter of the window at 1 %%), and then reads present with probability P at most. A window of time is sized for the keys it takes (--expected N per window, or --expected-rate 1M/day; default 1M per window): more make the rate grow, never a key of the window absent. Keys are added at the clock's time, or with --time-field F at the time in field F of their line (ISO-8601 with an offset, or epoch seconds or ms, as for dedupe --time-field), so that a log replays as it was lived; filter query answers for now, or --at TIME.",
       },
       footer = {
         "",
         "Example:",
         "  probkit filter create users.bin --expected 1000000 --fpp 0.01 --keys users.txt",
         "  probkit filter create users.fuse --type binary-fuse8 --keys users.txt",
+        "  probkit filter create seen.bin --type window --window 7d --fpp 0.01 --expected-rate 1M/day",
+        "  probkit filter create recent.bin --type window --window 10000",
       })
   public static final class Create implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -452,6 +470,25 @@ public final class FilterCommand implements Runnable {
     boolean ifAbsent;
 
     @Option(
+        names = "--window",
+        paramLabel = "W",
+        description =
+            "--type window: the last W keys (10000, 10k) or the last W of time (30s, 15m, 1h, 7d:"
+                + " seconds, minutes, hours, days).")
+    String window;
+
+    @Option(
+        names = "--expected-rate",
+        paramLabel = "R",
+        description =
+            "--type window of time: the keys expected per span of time, sizing the filter as"
+                + " --expected does per window: 1M/day, 5000/h, 200/30s.")
+    String expectedRate;
+
+    @Option(names = "--time-field", paramLabel = "F", description = TIME_FIELD)
+    String timeField;
+
+    @Option(
         names = "--force",
         description = "Replace FILE if it exists (without it, an existing FILE is an error).")
     boolean force;
@@ -467,8 +504,36 @@ public final class FilterCommand implements Runnable {
       FilterTypes.checkType(type);
       String typedFpp = Numbers.typed(spec, "--fpp", FilterTypes.DEFAULT_FPP);
       double p = FilterTypes.checkFpp(type, fpp == null ? FilterTypes.DEFAULT_FPP : fpp, typedFpp);
+      boolean windowed = type.equals(WindowFilter.TYPE);
+      String windowOption =
+          window != null ? "--window" : expectedRate != null ? "--expected-rate" : null;
+      if (!windowed && windowOption != null) {
+        throw new IllegalArgumentException(
+            windowOption + " is for --type window, not for --type " + type);
+      }
+      if (!windowed && timeField != null) {
+        throw new IllegalArgumentException(
+            "--time-field is for --type window, not for --type " + type);
+      }
+      AgePartitionedBloomFilter recent =
+          windowed ? WindowFilter.create(window, expected, expectedRate, p, strategy) : null;
+      if (windowed && RedisUri.of(file) != null) {
+        throw new IllegalArgumentException(
+            "--type window is kept in files on the command line, not in Redis, was '" + file + "'");
+      }
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
+      if (windowed) {
+        ifAbsent(multiset, ifAbsent, false, "--type window");
+        keyOptions.timeField = timeField;
+        try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
+          if (from != null) {
+            addKeys(recent, List.of(), from, false, spec, file);
+          }
+          lock.write(recent::writeTo);
+        }
+        return 0;
+      }
       ifAbsent(
           multiset, ifAbsent, type.equals("counting") || type.equals("cuckoo"), "--type " + type);
       return Location.of(file)
@@ -516,6 +581,9 @@ public final class FilterCommand implements Runnable {
     @Option(names = "--if-absent", description = IF_ABSENT)
     boolean ifAbsent;
 
+    @Option(names = "--time-field", paramLabel = "F", description = TIME_FIELD)
+    String timeField;
+
     @Mixin KeyOptions keyOptions;
 
     @Mixin WriteOptions writing;
@@ -523,6 +591,11 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       keyOptions.require(keys, spec);
+      if (timeField != null && RedisUri.of(file) != null) {
+        throw new IllegalArgumentException(
+            "--time-field is for window filters in files, was '" + file + "'");
+      }
+      keyOptions.timeField = timeField;
       return Location.of(file)
           .addToFilter(new Location.Keys(keys, keyOptions, spec, writing), multiset, ifAbsent);
     }
@@ -636,6 +709,15 @@ public final class FilterCommand implements Runnable {
         description = "One JSON object per key, or with --count one for the counts.")
     boolean json;
 
+    @Option(
+        names = "--at",
+        paramLabel = "TIME",
+        description =
+            "Window filters of time: answer for the window ending at TIME (ISO-8601 with an"
+                + " offset, or epoch seconds or ms) instead of now. A TIME before the latest key's"
+                + " is answered as of the latest: the slices older than its window are gone.")
+    String at;
+
     @Mixin KeyOptions keyOptions;
 
     private static final byte[] PRESENT = "\tpresent\n".getBytes(StandardCharsets.US_ASCII);
@@ -660,6 +742,25 @@ public final class FilterCommand implements Runnable {
       boolean select = statusAnswers();
       LineReader.LineConsumer header =
           select && !quiet && !count && !json ? Stdout.firstLineTo(out) : null;
+      if (at != null) {
+        long t = WindowFilter.at(at);
+        AgePartitionedBloomFilter f = WindowFilter.timeBased(load(file), file, "--at");
+        return finish(
+            out,
+            Inputs.KeySink.answering(
+                (line, off, len, key, keyOff, keyLen) ->
+                    answer(
+                        out,
+                        line,
+                        off,
+                        len,
+                        key,
+                        keyOff,
+                        keyLen,
+                        f.mightContain(key, keyOff, keyLen, t)),
+                header,
+                out));
+      }
       return Location.of(file)
           .queryFilter(
               (line, off, len, key, keyOff, keyLen, in) ->
@@ -859,6 +960,8 @@ public final class FilterCommand implements Runnable {
       j.put("blocks", b.blockCount())
           .put("expectedKeys", b.expectedKeys())
           .put("fpp", b.targetFpp());
+    } else if (f instanceof AgePartitionedBloomFilter) {
+      WindowFilter.describe((AgePartitionedBloomFilter) f, j);
     } else if (f instanceof BinaryFuseFilter) {
       BinaryFuseFilter b = (BinaryFuseFilter) f;
       j.put("fingerprintBits", b.fingerprintBits().bits())
@@ -895,7 +998,7 @@ public final class FilterCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = {
         "Merge the SRC filters into DEST, as Redis's PFMERGE: an existing DEST is part of the union.",
-        "With --replace, DEST becomes the union of the SRCs alone. Bloom, blocked, counting and cuckoo filters of one type, size and hashing merge.",
+        "With --replace, DEST becomes the union of the SRCs alone. Bloom, blocked, counting and cuckoo filters of one type, size and hashing merge, and window filters of time of one shape (the union keeps the window of the latest of them).",
         "",
         "Any SRC may be a redis:// URI (read whole). A redis:// DEST (a bloom, blocked or counting filter) takes the union in place, losing none of the keys other clients add meanwhile: each 1 MiB of bits is ORed, or each counter added, by one atomic Redis command. A missing DEST is created as the union of the SRCs; --replace deletes DEST and writes that union.",
       },
@@ -939,13 +1042,14 @@ public final class FilterCommand implements Runnable {
           || union instanceof BlockedBloomFilter
           || union instanceof SplitBlockBloomFilter
           || union instanceof CountingBloomFilter
-          || union instanceof CuckooFilter)) {
+          || union instanceof CuckooFilter
+          || union instanceof AgePartitionedBloomFilter)) {
         throw new CliException(
             Location.of(inputs.get(0))
                 + ": merging "
                 + union.type().label()
-                + " filters is not supported (bloom, blocked, split-block, counting and cuckoo"
-                + " filters merge)");
+                + " filters is not supported (bloom, blocked, split-block, counting, cuckoo and"
+                + " window filters of time merge)");
       }
       for (Path p : inputs.subList(1, inputs.size())) {
         MembershipFilter f = load(p);
@@ -967,6 +1071,9 @@ public final class FilterCommand implements Runnable {
             ((SplitBlockBloomFilter) union).merge(f);
           } else if (union instanceof CountingBloomFilter) {
             ((CountingBloomFilter) union).merge((CountingBloomFilter) f);
+          } else if (union instanceof AgePartitionedBloomFilter) {
+            // Windows of time only: a count window has no "last N" common to two streams.
+            ((AgePartitionedBloomFilter) union).merge(f);
           } else {
             ((CuckooFilter) union).merge((CuckooFilter) f);
           }

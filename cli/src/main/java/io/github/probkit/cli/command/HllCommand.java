@@ -45,6 +45,11 @@ public final class HllCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  static final String TIME_FIELD =
+      "A sketch with a window: add each item at the time in field F of its line (from 1, or a"
+          + " --header name; tsv or csv; --field names the item): ISO-8601 with an offset, or"
+          + " epoch seconds or milliseconds. Default: the clock's time.";
+
   static int checkPrecision(int precision) {
     if (precision < HyperLogLog.MIN_PRECISION || precision > HyperLogLog.MAX_PRECISION) {
       throw new IllegalArgumentException(
@@ -146,6 +151,8 @@ public final class HllCommand implements Runnable {
         "Create a sketch of 2^P registers.",
         "",
         "It takes the items of --items F..., or of stdin unless it is a terminal (an empty sketch then; </dev/null reads none).",
+        "",
+        "With --window the sketch counts over a sliding window of time: one sketch per --slice (default: a 24th of the window), each item added to the slice of its time (the clock's, or with --time-field F the time in field F of its line, as for dedupe --time-field), slices older than the window dropped as time moves on. hll count --last 24h merges the slices of the last 24 h (and of the part of a slice before it: up to one slice more), so its error is the sketch's.",
       },
       footer = {
         "",
@@ -153,6 +160,8 @@ public final class HllCommand implements Runnable {
         "  probkit hll create visitors.hll",
         "  cut -f2 access.tsv | probkit hll create visitors.hll",
         "  probkit hll create visitors.ull --precision 12 --type ultraloglog --items today.txt.gz",
+        "  probkit hll create visitors.hll --window 24h --slice 1h",
+        "  probkit hll create visitors.hll --window 7d --slice 1h --time-field 1 --field 3 --items access.tsv",
       })
   public static final class Create implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -194,6 +203,25 @@ public final class HllCommand implements Runnable {
     }
 
     @Option(
+        names = "--window",
+        paramLabel = "W",
+        description =
+            "Count over a sliding window of time of up to W (30s, 15m, 24h, 7d): hll count"
+                + " --last takes any part of it.")
+    String window;
+
+    @Option(
+        names = "--slice",
+        paramLabel = "S",
+        description =
+            "With --window, one sketch per span S (default: a 24th of the window): a count is of"
+                + " whole slices.")
+    String slice;
+
+    @Option(names = "--time-field", paramLabel = "F", description = TIME_FIELD)
+    String timeField;
+
+    @Option(
         names = "--force",
         description = "Replace FILE if it exists (without it, an existing FILE is an error).")
     boolean force;
@@ -203,6 +231,10 @@ public final class HllCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       checkPrecision(precision);
+      if (window == null && (slice != null || timeField != null)) {
+        throw new IllegalArgumentException(
+            (slice != null ? "--slice" : "--time-field") + " is for a sketch with a --window");
+      }
       // Items piped in are counted, as filter create adds its keys: not silently dropped.
       KeyOptions from = itemFiles.in(format).orNoneAtATerminal(spec);
       CardinalitySketch s;
@@ -215,6 +247,13 @@ public final class HllCommand implements Runnable {
       } else {
         throw new IllegalArgumentException(
             "--type must be hyperloglog or ultraloglog, was '" + type + "'");
+      }
+      if (window != null) {
+        if (from != null) {
+          from.timeField = timeField;
+        }
+        return WindowHll.create(
+            file, WindowHll.create(window, slice, s), force, from, spec, writing);
       }
       return Location.of(file)
           .createHll(s, force, new Location.Keys(List.of(), from, spec, writing));
@@ -254,11 +293,24 @@ public final class HllCommand implements Runnable {
 
     @Mixin InputFormat format = new InputFormat();
 
+    @Option(names = "--time-field", paramLabel = "F", description = TIME_FIELD)
+    String timeField;
+
     @Mixin WriteOptions writing;
 
     @Override
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
+      if (WindowHll.isWindowed(file)) {
+        from.timeField = timeField;
+        return WindowHll.add(file, items, from, spec, writing);
+      }
+      if (timeField != null) {
+        throw new IllegalArgumentException(
+            "--time-field is for a sketch with a window (hll create --window); "
+                + file
+                + " has none");
+      }
       return Location.of(file).addToHll(new Location.Keys(items, from, spec, writing));
     }
   }
@@ -272,12 +324,16 @@ public final class HllCommand implements Runnable {
         "Sketches of different precisions are combined at the lowest of them.",
         "",
         "A sketch filled key by key is estimated with its martingale estimator, whose error is about 20 %% lower than the registers' estimate. A merge ends it, so a union of several sketches is estimated from its registers, except when the union equals one of them (count A A, or A and a subset of it): then that one's estimate still holds, and count A A prints what count A prints.",
+        "",
+        "A sketch with a window (hll create --window) is counted over the last span of it, --last (default: the whole window), ending now or at --at TIME: the slices from the one holding TIME - LAST to the one holding TIME, merged (so up to one slice more than LAST). One such sketch is counted at a time.",
       },
       footer = {
         "",
         "Examples:",
         "  probkit hll count visitors.hll",
-        "  probkit hll count day1.hll day2.hll day3.hll"
+        "  probkit hll count day1.hll day2.hll day3.hll",
+        "  probkit hll count visitors.hll --last 24h",
+        "  probkit hll count visitors.hll --last 1h --at 2025-12-02T18:00:00Z",
       })
   public static final class Count implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -290,9 +346,38 @@ public final class HllCommand implements Runnable {
         description = "Print one JSON object with the standard error, precision and bytes.")
     boolean json;
 
+    @Option(
+        names = "--last",
+        paramLabel = "T",
+        description =
+            "A sketch with a window: count the last T of it (30s, 15m, 1h, 7d; default: the whole"
+                + " window).")
+    String last;
+
+    @Option(
+        names = "--at",
+        paramLabel = "TIME",
+        description =
+            "A sketch with a window: the window ends at TIME (ISO-8601 with an offset, or epoch"
+                + " seconds or ms; default: now).")
+    String at;
+
     @Override
     public Integer call() {
-      CardinalitySketch s = union(files);
+      CardinalitySketch s;
+      if (files.size() == 1 && WindowHll.isWindowed(files.get(0))) {
+        s = WindowHll.lastOf(files.get(0), last, at);
+      } else {
+        if (last != null || at != null) {
+          throw new IllegalArgumentException(
+              (last != null ? "--last" : "--at")
+                  + " counts a sketch with a window (hll create --window), one at a time; "
+                  + (files.size() > 1
+                      ? files.size() + " FILEs were given"
+                      : files.get(0) + " has none"));
+        }
+        s = union(files);
+      }
       if (json) {
         TextTable.print(spec, estimateJson(s), true);
       } else {
@@ -351,7 +436,9 @@ public final class HllCommand implements Runnable {
   public static final class Info extends InfoCommand {
     @Override
     Json describe(Path f, boolean json) {
-      return HllCommand.describe(load(f), json);
+      return WindowHll.isWindowed(f)
+          ? WindowHll.describe(f, json)
+          : HllCommand.describe(load(f), json);
     }
   }
 

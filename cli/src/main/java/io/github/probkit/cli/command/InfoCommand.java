@@ -4,13 +4,16 @@ import io.github.probkit.cli.format.ProbkitFormat;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
-import io.github.probkit.cli.output.CliException;
+import io.github.probkit.cli.location.SketchFiles;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.cli.output.TextTable;
+import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,7 +48,7 @@ public abstract class InfoCommand implements Callable<Integer> {
       name = "info",
       mixinStandardHelpOptions = true,
       description = {
-        "Describe the structure in a file, whatever its type: a filter as filter info does, a count-min sketch as cms info, a HyperLogLog or UltraLogLog as hll info, a heavy-hitters summary (probkit_topk_agg from Spark; its top lines: probkit top --from FILE) by its capacity, the lines it tracks, its total count and its largest count error.",
+        "Describe the structure in a file, whatever its type: a filter as filter info does, a count-min sketch as cms info, a HyperLogLog or UltraLogLog as hll info, a heavy-hitters summary (probkit_topk_agg from Spark; its top lines: probkit top --from FILE) by its capacity, the lines it tracks, its total count and its largest count error, a window filter (filter create --type window) by its window and slack, a windowed HyperLogLog (hll create --window) or count-min (written by the library) by its window, its slices and the sketch of its whole window.",
       },
       footer = {"", "Examples:", "  probkit info users.bin", "  probkit info queries.topk --json"})
   public static final class Any extends InfoCommand {
@@ -61,16 +64,43 @@ public abstract class InfoCommand implements Callable<Integer> {
       if (type == StructureType.HYPER_LOG_LOG || type == StructureType.ULTRA_LOG_LOG) {
         return HllCommand.describe(HllCommand.load(f), json);
       }
-      if (type == StructureType.WINDOWED_CARDINALITY || type == StructureType.WINDOWED_COUNT_MIN) {
-        throw new CliException(
-            f + ": a " + type.label() + " structure, which info does not describe");
+      if (type == StructureType.WINDOWED_CARDINALITY) {
+        return WindowHll.describe(f, json);
+      }
+      if (type == StructureType.WINDOWED_COUNT_MIN) {
+        return describeWindowedCountMin(f);
       }
       // A filter, or bytes whose type is not known: the filter reader names what is wrong.
       return new FilterCommand.Info().describe(f, json);
     }
 
+    /**
+     * A windowed count-min file (the library writes it; no command does): its window, slices and
+     * the sketch of its whole window as {@code cms info} describes a sketch.
+     */
+    private static Json describeWindowedCountMin(Path f) {
+      WindowedCountMin w = SketchFiles.read(f, WindowedCountMin::readFrom);
+      long window = (w.sliceCount() - 1) * w.sliceMillis();
+      long newest = w.newestSlice();
+      Json j =
+          new Json()
+              .put("type", StructureType.WINDOWED_COUNT_MIN.label())
+              .put("window", WindowFilter.duration(window))
+              .put("slice", WindowFilter.duration(w.sliceMillis()))
+              .put("slices", w.sliceCount())
+              .put("latestSlice", WindowHll.sliceStart(newest, w.sliceMillis()));
+      CountMinSketch whole =
+          w.sketchOfLast(Duration.ofMillis(window), WindowHll.sliceEnd(newest, w.sliceMillis()));
+      CmsCommand.describe(whole)
+          .fields()
+          .forEach(
+              (k, v) ->
+                  j.put(k.equals("type") ? "sketch" : k.equals("bytes") ? "sliceBytes" : k, v));
+      return j;
+    }
+
     /** The structure type a probkit file's header names; null when its head is not one. */
-    private static StructureType typeOf(Path f) {
+    static StructureType typeOf(Path f) {
       try (InputStream in = Inputs.open(f)) {
         byte[] head = in.readNBytes(6);
         return head.length == 6 && ProbkitFormat.INSTANCE.recognizes(head)

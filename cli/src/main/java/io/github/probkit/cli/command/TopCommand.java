@@ -33,6 +33,8 @@ import picocli.CommandLine.Spec;
       "",
       "Each as COUNT<TAB>AT_LEAST<TAB>LINE: the line occurred at most COUNT and at least AT_LEAST times, exactly COUNT when the two are equal.",
       "",
+      "With --window the counts are those of the last span of the input only: the last N lines (--window 10000), or the last span of time (--window 1h) ending at the latest time read with --time-field F (the time in field F of each line, as for dedupe --time-field; --field names what is counted), or without it when the input ends, each line timed by the clock as it arrives. The window is counted in 24 slices, each a summary of its own (--capacity C is per slice), merged at the end: it covers the last W and the part of the slice before it (up to a 24th more). A line up to a window late is counted in its slice.",
+      "",
       "With --from FILE the lines and counts are those of a heavy-hitters summary saved in a probkit file (the sketch of Spark's probkit_topk_agg, or a summary the library wrote), printed the same way.",
       "",
       "Without --capacity every distinct line is kept, so the list and its counts are exact, as long as they fit in a quarter of the JVM's heap (JAVA_OPTS=-Xmx...); past that the candidates are halved, by a merge that keeps the bounds below, as often as needed, never below max(1000, 100 * K). With --capacity C at most C candidate lines are kept (Space-Saving). Once candidates were dropped, counts are ranges, no more than N/C wide (N the number of lines), and every line occurring more than N/C times is a candidate. A warning on stderr then says whether the K lines are certainly the top K. --json gives each count's error bound and whether the line is certainly in the top K. Lines are counted without a CR ending them (CRLF). A progress bar shows on stderr when it is a terminal.",
@@ -44,6 +46,8 @@ import picocli.CommandLine.Spec;
       "  probkit top -k 20 access.log | cut -f1,3-",
       "  cut -f3 queries.tsv | probkit top --capacity 100000 --json",
       "  probkit top --from queries.topk -k 20",
+      "  probkit top --window 1h --time-field 1 --field 3 access.tsv",
+      "  tail -f queries.log | probkit top --window 10000",
     })
 public final class TopCommand implements Callable<Integer> {
   /** The fewest candidates a summary kept within the memory is halved to, or 100 * K if more. */
@@ -78,6 +82,23 @@ public final class TopCommand implements Callable<Integer> {
       description =
           "Print the top of the heavy-hitters summary in FILE instead of counting inputs.")
   Path from;
+
+  @Option(
+      names = "--window",
+      paramLabel = "W",
+      description =
+          "Count the last W lines (10000, 10k) or the last W of time (30s, 15m, 1h, 7d) of the"
+              + " input only.")
+  String window;
+
+  @Option(
+      names = "--time-field",
+      paramLabel = "F",
+      description =
+          "With a time --window, the time of each line is in its field F (from 1, or a --header"
+              + " name; tsv or csv): ISO-8601 with an offset, or epoch seconds or milliseconds."
+              + " Default: the clock when the line is read.")
+  String timeField;
 
   @Mixin InputFormat format;
 
@@ -115,12 +136,32 @@ public final class TopCommand implements Callable<Integer> {
       warn(saved, entries);
       return 0;
     }
+    if (window == null && timeField != null) {
+      throw new IllegalArgumentException("--time-field needs a time --window (such as 1h)");
+    }
+    long budget = Long.getLong("probkit.top.bytes", Runtime.getRuntime().maxMemory() / 4);
+    int floor = (int) Math.min(HeavyHitters.MAX_CAPACITY, Math.max(FLOOR, 100L * k));
+    if (window != null) {
+      HeavyHitters last =
+          WindowTop.summary(
+              window,
+              timeField,
+              capacity,
+              budget,
+              floor,
+              CANDIDATE_BYTES,
+              inputs,
+              format,
+              ProbkitCommand.stdin(spec));
+      List<HeavyHitters.Entry> entries = last.top(k);
+      print(last, entries);
+      warn(last, entries);
+      return 0;
+    }
     Summary top;
     if (capacity != null) {
       top = new Summary(HeavyHitters.withCapacity(capacity), Long.MAX_VALUE, capacity);
     } else {
-      long budget = Long.getLong("probkit.top.bytes", Runtime.getRuntime().maxMemory() / 4);
-      int floor = (int) Math.min(HeavyHitters.MAX_CAPACITY, Math.max(FLOOR, 100L * k));
       // As many candidates as short lines fit in the budget: the arrays grow as lines come.
       int c = (int) Math.max(floor, Math.min(HeavyHitters.MAX_CAPACITY, budget / CANDIDATE_BYTES));
       top = new Summary(HeavyHitters.withCapacity(c), budget, floor);
@@ -143,6 +184,9 @@ public final class TopCommand implements Callable<Integer> {
     }
     if (capacity != null) {
       return "--capacity";
+    }
+    if (window != null) {
+      return "--window";
     }
     if (format.format != null) {
       return "--format";

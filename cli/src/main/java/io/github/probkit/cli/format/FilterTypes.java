@@ -37,7 +37,11 @@ public final class FilterTypes {
           "split-block",
           "binary-fuse8",
           "binary-fuse16",
-          "fuse");
+          "fuse",
+          FilterTypes.WINDOW);
+
+  /** The sliding-window filter's type name (age-partitioned Bloom). */
+  public static final String WINDOW = "window";
 
   /** The false-positive rate when --fpp is not given. */
   public static final double DEFAULT_FPP = 0.01;

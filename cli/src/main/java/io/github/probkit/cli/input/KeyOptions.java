@@ -36,7 +36,7 @@ public final class KeyOptions {
               + " CRLF line is not part of its key, nor a UTF-8 byte-order mark starting a file.")
   List<String> keysFiles = new ArrayList<>();
 
-  @Mixin InputFormat format = new InputFormat();
+  @Mixin public InputFormat format = new InputFormat();
 
   /**
    * The strategy a filter's or count-min sketch's {@code --hash} names. Redis's HyperLogLog hashing
@@ -67,6 +67,12 @@ public final class KeyOptions {
    * while read} loop would otherwise swallow the loop's input without a word.
    */
   private boolean tellStdin;
+
+  /**
+   * The field of each line that holds its time, for a window filter's add ({@code --time-field});
+   * null for the clock's time.
+   */
+  public String timeField;
 
   /** The commits of an add, made while it reads a stream; null for other commands. */
   private StreamCommits commits;

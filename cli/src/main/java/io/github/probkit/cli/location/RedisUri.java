@@ -36,7 +36,7 @@ public final class RedisUri {
    * The URI that {@code p} was given as, or null when it names a file. A URI reaches the commands
    * as a Path, which folds its {@code //} to {@code /}; nothing else is lost.
    */
-  static String of(Path p) {
+  public static String of(Path p) {
     String s = p.toString();
     for (String scheme : SCHEMES) {
       if (s.startsWith(scheme)) {

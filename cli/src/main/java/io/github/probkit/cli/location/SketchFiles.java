@@ -126,7 +126,7 @@ public final class SketchFiles {
     }
 
     /** Replaces the locked file with what {@code writer} writes (temporary file, fsync, rename). */
-    void write(Content writer) {
+    public void write(Content writer) {
       SketchFiles.write(file, target, writer);
     }
 

@@ -175,7 +175,7 @@ public final class StreamCommits implements AutoCloseable {
   }
 
   /** The final write, on the calling thread: the shutdown hook waits for it. */
-  void write() {
+  public void write() {
     adding();
     commit();
   }

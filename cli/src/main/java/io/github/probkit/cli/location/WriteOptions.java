@@ -31,7 +31,7 @@ public final class WriteOptions {
    * Locks {@code file}, which must exist, for a rewrite (add, remove): a mistyped name fails before
    * a lock file is made for it.
    */
-  SketchFiles.Lock lockExisting(Path file) {
+  public SketchFiles.Lock lockExisting(Path file) {
     if (!Files.exists(file)) {
       throw new CliException(file + ": no such file");
     }
@@ -39,7 +39,7 @@ public final class WriteOptions {
   }
 
   /** Locks {@code file} for create, refusing an existing file unless {@code force}. */
-  SketchFiles.Lock lockNew(Path file, boolean force) {
+  public SketchFiles.Lock lockNew(Path file, boolean force) {
     return SketchFiles.lockNew(file, force, !noWait, spec.commandLine().getErr());
   }
 }

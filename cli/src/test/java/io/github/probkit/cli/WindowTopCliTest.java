@@ -1,0 +1,154 @@
+package io.github.probkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code top --window} against exact counts of the same slices of a Zipf-like stream of real words
+ * whose frequent words change over time: exact counts when every line of a slice is kept, counts
+ * within the printed bounds with a small --capacity; a window of lines; bad windows in one line.
+ */
+class WindowTopCliTest {
+  private static final long HOUR = 3_600_000L;
+
+  /** Words drawn Zipf-like (rank r with weight 1/r) from a vocabulary that shifts each hour. */
+  private static String[] stream(int n, long[] time, long start, long seed) throws IOException {
+    List<String> words = WindowFilterCliTest.words();
+    SplittableRandom r = new SplittableRandom(seed);
+    String[] item = new String[n];
+    long clock = start;
+    for (int i = 0; i < n; i++) {
+      clock += r.nextInt(300);
+      // Up to 2 minutes late, one line in ten.
+      time[i] = clock - (r.nextInt(10) == 0 ? r.nextInt(120_000) : 0);
+      int rank = (int) Math.floor(Math.pow(2000, r.nextDouble())); // P(rank) ~ 1/rank
+      int hour = (int) ((clock - start) / HOUR);
+      item[i] = words.get(rank * 7 + hour * 13);
+    }
+    return item;
+  }
+
+  /** COUNT, AT_LEAST and LINE of each printed line. */
+  private static List<String[]> printed(Cli r) {
+    assertThat(r.exit).as(r.toString()).isZero();
+    return r.out.lines().map(l -> l.split("\t", 3)).toList();
+  }
+
+  @Test
+  void theTopOfTheLastHourIsTheExactCountOfItsSlices() throws IOException {
+    int n = 80_000; // about 6.7 hours at 150 ms a line
+    long start = Instant.parse("2025-12-02T00:00:00Z").toEpochMilli();
+    long[] time = new long[n];
+    String[] item = stream(n, time, start, 0x70bL);
+    StringBuilder in = new StringBuilder();
+    long latest = Long.MIN_VALUE;
+    for (int i = 0; i < n; i++) {
+      latest = Math.max(latest, time[i]);
+      String t = i % 2 == 0 ? Long.toString(time[i]) : Instant.ofEpochMilli(time[i]).toString();
+      in.append(t).append('\t').append(i).append('\t').append(item[i]).append('\n');
+    }
+    // The window's slices: 24 of 150 s, from the one holding latest - 1h to the one holding latest.
+    long slice = HOUR / 24;
+    long from = Math.floorDiv(latest - HOUR, slice);
+    long to = Math.floorDiv(latest, slice);
+    Map<String, Long> exact = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      long s = Math.floorDiv(time[i], slice);
+      if (s >= from && s <= to) {
+        exact.merge(item[i], 1L, Long::sum);
+      }
+    }
+    List<Long> exactTop =
+        exact.values().stream().sorted((a, b) -> Long.compare(b, a)).limit(10).toList();
+
+    List<String[]> top =
+        printed(
+            Cli.runWithInput(
+                in.toString(), "top", "--window", "1h", "--time-field", "1", "--field", "3"));
+    assertThat(top).hasSize(10);
+    for (String[] e : top) {
+      assertThat(Long.parseLong(e[0]))
+          .as(e[2])
+          .isEqualTo(exact.get(e[2]))
+          .isEqualTo(Long.parseLong(e[1]));
+    }
+    assertThat(top.stream().map(e -> Long.parseLong(e[0])).toList()).isEqualTo(exactTop);
+
+    // 50 candidates a slice, fewer than its distinct words: counts are ranges holding the exact.
+    Cli small =
+        Cli.runWithInput(
+            in.toString(),
+            "top",
+            "--window",
+            "1h",
+            "--time-field",
+            "1",
+            "--field",
+            "3",
+            "--capacity",
+            "50");
+    for (String[] e : printed(small)) {
+      long exactCount = exact.getOrDefault(e[2], 0L);
+      assertThat(exactCount).as(e[2]).isBetween(Long.parseLong(e[1]), Long.parseLong(e[0]));
+    }
+    assertThat(small.err).contains("warning");
+  }
+
+  @Test
+  void aWindowOfLinesCountsTheLastLines() throws IOException {
+    int n = 30_000;
+    long[] time = new long[n];
+    String[] item = stream(n, time, 0, 0x11e5L);
+    int window = 5000;
+    long slice = -Math.floorDiv(-window, 24);
+    long from = Math.floorDiv(n - 1 - window, slice);
+    Map<String, Long> exact = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      if (i / slice >= from) {
+        exact.merge(item[i], 1L, Long::sum);
+      }
+    }
+    Cli r = Cli.runWithInput(String.join("\n", item) + "\n", "top", "--window", "5000", "-k", "20");
+    List<String[]> top = printed(r);
+    assertThat(top).hasSize(20);
+    for (String[] e : top) {
+      assertThat(Long.parseLong(e[0])).as(e[2]).isEqualTo(exact.get(e[2]));
+    }
+  }
+
+  @Test
+  void badWindowsAreOneLineWithExitTwo() {
+    String[][] bad = {
+      {"top", "--window", "0"},
+      {"top", "--window", "7x"},
+      {"top", "--window", "1000", "--time-field", "1", "--field", "2"},
+      {"top", "--window", "1h", "--time-field", "1"},
+      {"top", "--time-field", "1", "--field", "2"},
+      {"top", "--from", "x.topk", "--window", "1h"},
+    };
+    for (String[] args : bad) {
+      Cli r = Cli.runWithInput("1764633600\tk\n", args);
+      assertThat(r.exit).as(String.join(" ", args) + ": " + r).isEqualTo(2);
+      assertThat(r.err.strip().lines()).as(r.toString()).hasSize(1);
+    }
+    Cli late =
+        Cli.runWithInput(
+            "1764633600\tk\n17646336xx\tj\n",
+            "top",
+            "--window",
+            "1h",
+            "--time-field",
+            "1",
+            "--field",
+            "2");
+    assertThat(late.exit).isEqualTo(1);
+    assertThat(late.err).contains("line 2").contains("'17646336xx'");
+  }
+}
