@@ -47,9 +47,10 @@ import java.util.Set;
  *
  * <p>DataSketches has no checksum. What {@link #read} checks: every preamble field's range and the
  * length the mode implies, exactly; coupon and register values; HLL_4's exceptions against its
- * nibbles; curMin, its count and kxq0/kxq1 against the registers; the HIP accumulator finite and
- * within {@value #HIP_TOLERANCE_RSE} standard errors of the registers' own estimate. A changed
- * register or coupon that stays valid, or a small change of the HIP accumulator, goes unseen.
+ * nibbles; curMin, its count and kxq0/kxq1 against the registers (unless a union's rebuild flag
+ * says they are stale); in order, the HIP accumulator finite and within {@value #HIP_TOLERANCE_RSE}
+ * standard errors of the registers' own estimate. A changed register or coupon that stays valid, or
+ * a small change of the HIP accumulator, goes unseen.
  *
  * <p>Instances are immutable; thread-safe.
  */
