@@ -42,8 +42,9 @@ class DataSketchesHllTest {
       int p = Math.min(lgK, HyperLogLog.MAX_PRECISION);
       HyperLogLog probkit = HyperLogLog.create(p, HashStrategy.datasketches(p));
       int next = 1;
-      // Small sketches are in HLL mode from a few thousand items on: 10^5 is plenty for them.
-      int n = lgK < 12 ? MAX_N / 10 : MAX_N;
+      // Small sketches are in HLL mode from a few items on: 10^5 is plenty for them.
+      // lgK 21 is in HLL mode from 196,609 coupons on.
+      int n = lgK < 12 ? MAX_N / 10 : lgK == MAX_LG_K ? 300_000 : MAX_N;
       for (int i = 0; i < n; i++) {
         if (longs) {
           long v = random.nextLong();
@@ -76,6 +77,7 @@ class DataSketchesHllTest {
   }
 
   private static void readsAsDataSketches(List<Snapshot> snapshots) throws SketchFormatException {
+    double worst = 0;
     for (Snapshot s : snapshots) {
       for (TgtHllType type : TgtHllType.values()) {
         HllSketch ds = s.ds().copyAs(type);
@@ -89,9 +91,9 @@ class DataSketchesHllTest {
             // Not out of order: the HIP accumulator, DataSketches' own value.
             assertThat(read.estimate()).as(what).isEqualTo(expected);
           } else {
-            assertThat(Math.abs(read.estimate() - expected))
-                .as(what)
-                .isLessThanOrEqualTo(expected * read.relativeStandardError());
+            double diff = Math.abs(read.estimate() - expected);
+            assertThat(diff).as(what).isLessThanOrEqualTo(expected * read.relativeStandardError());
+            worst = Math.max(worst, diff / expected);
           }
           // The registers are those probkit's DataSketches hash sets for the same items.
           HyperLogLog converted = read.toHyperLogLog();
@@ -100,6 +102,7 @@ class DataSketchesHllTest {
         }
       }
     }
+    System.out.printf("coupon estimates: worst relative difference %.2e%n", worst);
   }
 
   @Test
@@ -179,7 +182,7 @@ class DataSketchesHllTest {
     int[] sizes = {0, 1, 5, 30, 200, 1_000, 20_000, 100_000};
     int compared = 0;
     double worst = 0;
-    for (int round = 0; round < 40; round++) {
+    for (int round = 0; round < 30; round++) {
       int lgA = 4 + random.nextInt(15);
       int lgB = 4 + random.nextInt(15);
       TgtHllType typeA = TgtHllType.values()[random.nextInt(3)];
@@ -235,7 +238,7 @@ class DataSketchesHllTest {
         compared++;
       }
     }
-    assertThat(compared).isGreaterThan(25);
+    assertThat(compared).isGreaterThan(18);
     System.out.printf("unions: worst |probkit - DataSketches| = %.3f standard errors%n", worst);
   }
 
