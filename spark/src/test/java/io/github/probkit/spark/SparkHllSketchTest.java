@@ -27,11 +27,7 @@ class SparkHllSketchTest {
                 org.apache.spark.sql.functions.expr("hll_sketch_agg(user, 12)").as("s"),
                 org.apache.spark.sql.functions.expr("hll_sketch_agg(n, 14)").as("l"))
             .selectExpr(
-                "g",
-                "s",
-                "hll_sketch_estimate(s) AS se",
-                "l",
-                "hll_sketch_estimate(l) AS le")
+                "g", "s", "hll_sketch_estimate(s) AS se", "l", "hll_sketch_estimate(l) AS le")
             .orderBy("g")
             .collectAsList();
     assertThat(rows).hasSize(3);
