@@ -32,6 +32,9 @@ public final class HashStrategy {
   private static final HashStrategy REDIS_DEFAULT =
       new HashStrategy(HashAlgorithm.REDIS_MURMUR64A, Murmur64A.REDIS_SEED);
 
+  /** The seed of DataSketches' HLL sketches (its DEFAULT_UPDATE_SEED). */
+  public static final int DATASKETCHES_UPDATE_SEED = 9001;
+
   private final HashAlgorithm algorithm;
   private final long seed;
   private final boolean fnv;
@@ -113,9 +116,6 @@ public final class HashStrategy {
     return new HashStrategy(
         HashAlgorithm.DATASKETCHES_MURMUR3, (long) lgK << 32 | DATASKETCHES_UPDATE_SEED);
   }
-
-  /** The seed of DataSketches' HLL sketches (its DEFAULT_UPDATE_SEED). */
-  public static final int DATASKETCHES_UPDATE_SEED = 9001;
 
   private static int checkLgK(long seed) {
     long lgK = seed >>> 32;
