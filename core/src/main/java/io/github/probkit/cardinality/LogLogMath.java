@@ -16,9 +16,6 @@ import io.github.probkit.internal.Ertl;
 final class LogLogMath {
   private LogLogMath() {}
 
-  /** 1 / (2 ln 2): the asymptotic constant of the harmonic-mean estimator. */
-  private static final double ALPHA_INF = 0.5 / Math.log(2);
-
   /** The relative variance of the sum of 2^-register, times m: 3 ln 2 - 1. */
   static final double HARMONIC_VARIANCE = 3 * Math.log(2) - 1;
 
@@ -73,15 +70,7 @@ final class LogLogMath {
    * @param counts counts[k] registers hold value k, for k in [0, q + 1]
    */
   static double improvedEstimate(double m, int q, int[] counts) {
-    if (counts[0] == m) {
-      return 0;
-    }
-    double z = m * Ertl.tau(1 - counts[q + 1] / m);
-    for (int k = q; k >= 1; k--) {
-      z = 0.5 * (z + counts[k]);
-    }
-    z += m * Ertl.sigma(counts[0] / m);
-    return ALPHA_INF * m * m / z / (1 + HARMONIC_VARIANCE / m);
+    return Ertl.improvedEstimate(m, q, counts);
   }
 
   // ---- maximum likelihood under the Poisson model

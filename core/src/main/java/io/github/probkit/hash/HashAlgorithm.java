@@ -30,7 +30,17 @@ public enum HashAlgorithm {
    * which {@code SplitBlockBloomFilter} always uses, so that its bits are those parquet-java
    * writes.
    */
-  XXH64(4, "xxh64");
+  XXH64(4, "xxh64"),
+  /**
+   * Apache DataSketches' HLL hash: MurmurHash3 x64 128 (seed 9001, the low 32 bits of the
+   * strategy's seed) with its halves arranged for one lgK (bits 32..39 of the seed) so that a
+   * {@code HyperLogLog} of precision lgK sets exactly the registers a DataSketches {@code
+   * HllSketch} of that lgK sets. DataSketches takes the slot from the low lgK bits of the first
+   * half and the value from the leading zeros of the second; so those lgK bits go to the top and
+   * the second half, shifted right by lgK, below them. A uniform hash at every precision, equal to
+   * DataSketches' registers only at precision lgK.
+   */
+  DATASKETCHES_MURMUR3(5, "datasketches");
 
   private final int id;
   private final String label;

@@ -1,5 +1,8 @@
 package io.github.probkit.hash;
 
+import com.dynatrace.hash4j.hashing.HashFunnel;
+import com.dynatrace.hash4j.hashing.HashValue128;
+import com.dynatrace.hash4j.hashing.Hasher128;
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
 import io.github.probkit.internal.KeyBuffer;
@@ -30,11 +33,20 @@ public final class HashStrategy {
       new HashStrategy(HashAlgorithm.REDIS_MURMUR64A, Murmur64A.REDIS_SEED);
   private static final HashStrategy XXH64_DEFAULT = new HashStrategy(HashAlgorithm.XXH64, 0L);
 
+  /** The seed of DataSketches' HLL sketches (its DEFAULT_UPDATE_SEED). */
+  public static final int DATASKETCHES_UPDATE_SEED = 9001;
+
   private final HashAlgorithm algorithm;
   private final long seed;
   private final boolean fnv;
   private final boolean redis;
   private final boolean xxh64;
+
+  /** DataSketches' MurmurHash3 (seed's low 32 bits) with its lgK (seed's bits 32..39), or null. */
+  private final Hasher128 murmur3;
+
+  private final Hasher128 murmur3Second;
+  private final int lgK;
 
   /** XXH3 with seed 0, whose hash of a long is computed here (see xxh3Long). */
   private final boolean xxh3Default;
@@ -51,9 +63,13 @@ public final class HashStrategy {
     this.fnv = algorithm == HashAlgorithm.FNV1A_64;
     this.redis = algorithm == HashAlgorithm.REDIS_MURMUR64A;
     this.xxh64 = algorithm == HashAlgorithm.XXH64;
-    boolean xxh3Family = !fnv && !redis && !xxh64;
+        boolean datasketches = algorithm == HashAlgorithm.DATASKETCHES_MURMUR3;
+    this.lgK = datasketches ? checkLgK(seed) : 0;
+    this.murmur3 = datasketches ? Hashing.murmur3_128((int) seed) : null;
+    this.murmur3Second = datasketches ? Hashing.murmur3_128((int) secondSeedOf(seed)) : null;
+    boolean xxh3Family = !fnv && !redis && !xxh64 && !datasketches;
     this.xxh3Default = xxh3Family && seed == 0;
-    this.secondSeed = Long.rotateLeft(seed, 32);
+    this.secondSeed = secondSeedOf(seed);
     this.xxh3 = xxh3Family ? Hashing.xxh3_64(seed) : null;
     this.xxh3Second = xxh3Family ? Hashing.xxh3_64(secondSeed) : null;
     this.xxh64Hasher = xxh64 ? Hashing.xxh64(seed) : null;
@@ -103,6 +119,37 @@ public final class HashStrategy {
     return XXH64_DEFAULT;
   }
 
+  /**
+   * Apache DataSketches' HLL hashing for sketches of {@code lgK} ({@link
+   * HashAlgorithm#DATASKETCHES_MURMUR3}, MurmurHash3 x64 128 with DataSketches' seed 9001): a
+   * {@code HyperLogLog} of precision {@code lgK} built with it has the registers a DataSketches
+   * {@code HllSketch} of that lgK gives the same items (strings as UTF-8, longs, byte arrays).
+   *
+   * @throws IllegalArgumentException unless {@code lgK} is in [4, 21], DataSketches' range
+   */
+  public static HashStrategy datasketches(int lgK) {
+    return new HashStrategy(
+        HashAlgorithm.DATASKETCHES_MURMUR3, (long) lgK << 32 | DATASKETCHES_UPDATE_SEED);
+  }
+
+  private static int checkLgK(long seed) {
+    long lgK = seed >>> 32;
+    if (lgK < 4 || lgK > 21) {
+      throw new IllegalArgumentException(
+          "a datasketches hash's lgK (seed bits 32..39) must be in [4, 21], was " + lgK);
+    }
+    return (int) lgK;
+  }
+
+  private static long secondSeedOf(long seed) {
+    return Long.rotateLeft(seed, 32);
+  }
+
+  /**
+   * The strategy {@code algorithm} with {@code seed} names.
+   *
+   * @throws IllegalArgumentException for a DataSketches seed whose lgK is not in [4, 21]
+   */
   public static HashStrategy of(HashAlgorithm algorithm, long seed) {
     Objects.requireNonNull(algorithm, "algorithm");
     switch (algorithm) {
@@ -112,6 +159,8 @@ public final class HashStrategy {
         return fnv1a(seed);
       case REDIS_MURMUR64A:
         return seed == Murmur64A.REDIS_SEED ? REDIS_DEFAULT : new HashStrategy(algorithm, seed);
+      case DATASKETCHES_MURMUR3:
+        return new HashStrategy(algorithm, seed);
       default:
         return xxh3(seed);
     }
@@ -155,10 +204,27 @@ public final class HashStrategy {
     if (xxh64) {
       return xxh64Hasher.hashBytesToLong(key, off, len);
     }
+    if (murmur3 != null) {
+      return datasketchesOrder(murmur3.hashBytesTo128Bits(key, off, len));
+    }
     return redis
         ? redisOrder(Murmur64A.hash64(key, off, len, seed))
         : xxh3.hashBytesToLong(key, off, len);
   }
+
+  /**
+   * DataSketches takes a key's slot from the low lgK bits of the first half of its MurmurHash3
+   * (hash4j's least significant bits) and its value from the leading zeros of the second half;
+   * probkit from the top bits and the leading zeros below them. The slot bits on top and the second
+   * half shifted below them make the two agree at precision lgK.
+   */
+  private long datasketchesOrder(HashValue128 h) {
+    long slot = h.getLeastSignificantBits() & ((1L << lgK) - 1);
+    return slot << (64 - lgK) | h.getMostSignificantBits() >>> lgK;
+  }
+
+  /** A long as its 8 little-endian bytes, as DataSketches' {@code update(long)} hashes it. */
+  private static final HashFunnel<Long> LONG_BYTES = (v, sink) -> sink.putLong(v);
 
   /**
    * Redis takes a key's register from the low 14 bits of its hash and its value from the trailing
@@ -192,6 +258,9 @@ public final class HashStrategy {
     }
     if (xxh64) {
       return Xxh64.hashLong(key, seed);
+    }
+    if (murmur3 != null) {
+      return datasketchesOrder(murmur3.hashTo128Bits(key, LONG_BYTES));
     }
     return redis ? redisOrder(Murmur64A.hash64(key, seed)) : xxh3.hashLongToLong(key);
   }
@@ -244,6 +313,9 @@ public final class HashStrategy {
     if (xxh64) {
       return xxh64Second.hashBytesToLong(key, off, len);
     }
+    if (murmur3Second != null) {
+      return murmur3Second.hashBytesToLong(key, off, len);
+    }
     return redis
         ? Murmur64A.hash64(key, off, len, secondSeed)
         : xxh3Second.hashBytesToLong(key, off, len);
@@ -256,6 +328,9 @@ public final class HashStrategy {
     }
     if (xxh64) {
       return Xxh64.hashLong(key, secondSeed);
+    }
+    if (murmur3Second != null) {
+      return murmur3Second.hashToLong(key, LONG_BYTES);
     }
     return redis ? Murmur64A.hash64(key, secondSeed) : xxh3Second.hashLongToLong(key);
   }

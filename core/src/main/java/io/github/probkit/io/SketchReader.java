@@ -137,6 +137,12 @@ public final class SketchReader {
     if (payloadLength < 0) {
       throw new SketchFormatException("negative payload length " + payloadLength);
     }
+    HashStrategy hash;
+    try {
+      hash = HashStrategy.of(algorithm, seed);
+    } catch (IllegalArgumentException e) {
+      throw new SketchFormatException(e.getMessage());
+    }
     byte[] p = new byte[paramsLength];
     if (in.readNBytes(p, 0, paramsLength) != paramsLength) {
       throw new SketchFormatException("truncated parameters of a " + type.label() + " structure");
@@ -145,7 +151,7 @@ public final class SketchReader {
         new SketchReader(
             in,
             type,
-            HashStrategy.of(algorithm, seed),
+            hash,
             ByteBuffer.wrap(p).order(ByteOrder.LITTLE_ENDIAN),
             payloadLength,
             version == SketchWriter.VERSION_CHUNKED);

@@ -22,7 +22,7 @@ public interface Format {
   /**
    * The formats a file may be in, probkit's first: the one a file in no known format is read as.
    */
-  List<Format> KNOWN = List.of(ProbkitFormat.INSTANCE);
+  List<Format> KNOWN = List.of(ProbkitFormat.INSTANCE, DataSketchesHllFormat.INSTANCE);
 
   /** How many first bytes {@link #recognizes} is given. */
   int HEAD_BYTES = 8;
@@ -61,7 +61,8 @@ public interface Format {
         return f;
       }
     }
-    throw new IllegalArgumentException("unknown --format '" + name + "' (known: probkit)");
+    throw new IllegalArgumentException(
+        "unknown --format '" + name + "' (known: probkit, datasketches-hll)");
   }
 
   /**
