@@ -103,14 +103,16 @@ public final class WindowedCountMin {
   public long estimate(CharSequence item, Duration last, long now) {
     long[] span = ring.window(last.toMillis(), now);
     long[] sum = {0};
-    ring.forEach(span[0], span[1], s -> sum[0] += s.estimate(item));
+    ring.forEach(
+        span[0], span[1], s -> sum[0] = CountMinSketch.saturatedAdd(sum[0], s.estimate(item)));
     return sum[0];
   }
 
   public long estimate(long item, Duration last, long now) {
     long[] span = ring.window(last.toMillis(), now);
     long[] sum = {0};
-    ring.forEach(span[0], span[1], s -> sum[0] += s.estimate(item));
+    ring.forEach(
+        span[0], span[1], s -> sum[0] = CountMinSketch.saturatedAdd(sum[0], s.estimate(item)));
     return sum[0];
   }
 

@@ -63,7 +63,7 @@ public final class HashStrategy {
     this.fnv = algorithm == HashAlgorithm.FNV1A_64;
     this.redis = algorithm == HashAlgorithm.REDIS_MURMUR64A;
     this.xxh64 = algorithm == HashAlgorithm.XXH64;
-        boolean datasketches = algorithm == HashAlgorithm.DATASKETCHES_MURMUR3;
+    boolean datasketches = algorithm == HashAlgorithm.DATASKETCHES_MURMUR3;
     this.lgK = datasketches ? checkLgK(seed) : 0;
     this.murmur3 = datasketches ? Hashing.murmur3_128((int) seed) : null;
     this.murmur3Second = datasketches ? Hashing.murmur3_128((int) secondSeedOf(seed)) : null;

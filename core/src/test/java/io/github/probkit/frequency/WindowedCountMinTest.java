@@ -20,6 +20,23 @@ class WindowedCountMinTest {
   private static final long MINUTE = 60_000L;
 
   @Test
+  void aWindowsSumOfSaturatedSlicesSaturatesRatherThanWrapping() {
+    // The count-min promise (never below the true count) over a window whose slices each hold
+    // more than half of Long.MAX_VALUE: the sum must stop at Long.MAX_VALUE, not wrap negative.
+    WindowedCountMin w =
+        WindowedCountMin.create(
+            Duration.ofHours(3), Duration.ofHours(1), CountMinSketch.withDimensions(64, 2));
+    long t = 1_700_000_000_000L;
+    for (int i = 0; i < 3; i++) {
+      w.add("big", Long.MAX_VALUE / 2, t + i * 60 * MINUTE);
+      w.add(7L, Long.MAX_VALUE / 2, t + i * 60 * MINUTE);
+    }
+    long now = t + 2 * 60 * MINUTE;
+    assertThat(w.estimate("big", Duration.ofHours(3), now)).isEqualTo(Long.MAX_VALUE);
+    assertThat(w.estimate(7L, Duration.ofHours(3), now)).isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
   void windowEstimatesAreBoundedByTheExactCountsOfTheSameSlices() {
     double epsilon = 0.002;
     double delta = 0.01;
