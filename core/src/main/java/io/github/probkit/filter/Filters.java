@@ -120,6 +120,7 @@ public final class Filters {
       case BINARY_FUSE_FILTER:
         return BinaryFuseFilter.read(r);
       case AGE_PARTITIONED_BLOOM_FILTER:
+      case AGE_PARTITIONED_BLOCKED_FILTER:
         return AgePartitionedBloomFilter.read(r);
       default:
         throw new SketchFormatException(
