@@ -219,8 +219,7 @@ class AgePartitionedBloomFilterTest {
     long perWindow = 50_000;
     double p = 0.01;
     AgePartitionedBloomFilter f =
-        create(
-            window, perWindow, p, HashStrategy.xxh3(), Clock.systemUTC());
+        create(window, perWindow, p, HashStrategy.xxh3(), Clock.systemUTC());
     long t0 = 1_700_000_000_000L;
     long meanGap = window.toMillis() / perWindow;
     SplittableRandom rnd = new SplittableRandom(0x71AE_5EEDL);
@@ -265,8 +264,7 @@ class AgePartitionedBloomFilterTest {
   void aBurstRaisesTheRateButForgetsNothingInsideTheWindow() {
     long hour = 3_600_000L;
     AgePartitionedBloomFilter f =
-        create(
-            Duration.ofHours(1), 10_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+        create(Duration.ofHours(1), 10_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
     long t0 = 100_000 * hour;
     int n = 60_000; // 30,000 an hour for two hours
     for (int i = 0; i < n; i++) {
@@ -295,8 +293,7 @@ class AgePartitionedBloomFilterTest {
   void aLateEventGoesWhereItWouldHaveGoneAndOneOlderThanTheWindowIsIgnored() {
     long hour = 3_600_000L;
     AgePartitionedBloomFilter inOrder =
-        create(
-            Duration.ofHours(24), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+        create(Duration.ofHours(24), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
     AgePartitionedBloomFilter late = inOrder.copy();
     long t0 = 1_000L * hour;
     for (int i = 0; i < 100; i++) {
@@ -318,8 +315,7 @@ class AgePartitionedBloomFilterTest {
   void aQueryAheadOfTheLatestEventSeesTheWindowThenWithoutChangingAnything() {
     long hour = 3_600_000L;
     AgePartitionedBloomFilter f =
-        create(
-            Duration.ofHours(10), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+        create(Duration.ofHours(10), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
     long t = 500 * hour;
     f.add("a", t);
     AgePartitionedBloomFilter before = f.copy();
@@ -347,8 +343,7 @@ class AgePartitionedBloomFilterTest {
   void timeBasedFiltersMergeAsOneFilterOfBothStreams() {
     long minute = 60_000L;
     AgePartitionedBloomFilter a =
-        create(
-            Duration.ofMinutes(60), 5_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+        create(Duration.ofMinutes(60), 5_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
     AgePartitionedBloomFilter b = a.copy();
     AgePartitionedBloomFilter whole = a.copy();
     long t0 = 10_000 * minute;
@@ -370,8 +365,7 @@ class AgePartitionedBloomFilterTest {
       }
     }
     AgePartitionedBloomFilter other =
-        create(
-            Duration.ofMinutes(30), 5_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+        create(Duration.ofMinutes(30), 5_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
     assertThatThrownBy(() -> a.merge(other)).hasMessageContaining("different shapes");
   }
 
@@ -382,8 +376,7 @@ class AgePartitionedBloomFilterTest {
       byCount.add(key(i));
     }
     AgePartitionedBloomFilter byTime =
-        create(
-            Duration.ofHours(1), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+        create(Duration.ofHours(1), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
     AgePartitionedBloomFilter empty = byTime.copy();
     for (int i = 0; i < 3_500; i++) {
       byTime.add(key(i), 1_000_000_000L + i * 3_000L);
@@ -506,8 +499,7 @@ class AgePartitionedBloomFilterTest {
   void concurrentAddsByCountLoseNoKeyInsideTheWindow() throws Exception {
     int window = 2_000;
     int perThread = 60_000;
-    AgePartitionedBloomFilter f =
-        create(window, 0.01, HashStrategy.xxh3(), Concurrency.CONCURRENT);
+    AgePartitionedBloomFilter f = create(window, 0.01, HashStrategy.xxh3(), Concurrency.CONCURRENT);
     AtomicLong order = new AtomicLong();
     Threads.run(
         Threads.COUNT,
