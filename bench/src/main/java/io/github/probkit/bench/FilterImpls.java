@@ -154,6 +154,28 @@ public final class FilterImpls {
             new Probkit(
                 AgePartitionedBloomFilter.create(
                     n, p, HashStrategy.xxh3(), Concurrency.CONCURRENT)));
+    dynamic(
+        "probkit-window-b",
+        WINDOW,
+        (n, p, s) ->
+            new Probkit(
+                AgePartitionedBloomFilter.create(
+                    n,
+                    p,
+                    HashStrategy.xxh3(),
+                    Concurrency.SINGLE_WRITER,
+                    AgePartitionedBloomFilter.Layout.BLOCKED)));
+    dynamic(
+        "probkit-window-bc",
+        WINDOW,
+        (n, p, s) ->
+            new Probkit(
+                AgePartitionedBloomFilter.create(
+                    n,
+                    p,
+                    HashStrategy.xxh3(),
+                    Concurrency.CONCURRENT,
+                    AgePartitionedBloomFilter.Layout.BLOCKED)));
     dynamic("guava-bloom", BLOOM, GuavaBloom::new);
     dynamic("commons-bloom", BLOOM, CommonsBloom::new);
     dynamic("spark-bloom", BLOOM, (n, p, s) -> new SparkBloom(n, p));

@@ -97,6 +97,40 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
 
   private static final double LN2 = StrictMath.log(2);
 
+  /**
+   * Where a key's k bits lie. Both layouts have the same shape, parameters and guarantees; they
+   * differ in the bytes (type 48 or 51) and in speed.
+   */
+  public enum Layout {
+    /**
+     * Each slice one region of m bits (type 48): a slice is a contiguous range, the form that
+     * probkit-redis keeps as one key per generation. A query reads bits in separate regions.
+     */
+    SLICED,
+    /**
+     * The m bits of each slice split into 64-bit words, one per block, and the h words of a block
+     * side by side (type 51): a key picks one block and reads only it, h words in a few cache
+     * lines. The uneven load of blocks costs some bits at the same rate (the sizing adds them).
+     */
+    BLOCKED
+  }
+
+  /** In the blocked layout, the bit of physical slice s is the top 6 bits of h2 * BIT_MIX[s]. */
+  private static final long[] BIT_MIX = new long[MAX_K + MAX_L];
+
+  static {
+    for (int s = 0; s < BIT_MIX.length; s++) {
+      BIT_MIX[s] = mix64((s + 1) * 0x9E3779B97F4A7C15L) | 1;
+    }
+  }
+
+  /** SplitMix64's finalizer. */
+  private static long mix64(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
   /** Written as the generation of a time-based filter that has seen no event yet. */
   private static final long NO_GENERATION = Long.MIN_VALUE;
 
@@ -121,6 +155,15 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
    * (i+1)/2k, which underestimates it (the fill is concave in the keys): it is the rate at the end
    * of a generation, the worst moment.
    *
+   * The blocked layout (type 51) keeps a key's slices together: block reduce(h1, m / 64), and in
+   * it one word per slice, the bit of physical slice s being the top 6 bits of h2 * BIT_MIX[s] (a
+   * different odd multiplier per slice, so that two keys of a block that share a bit in one slice
+   * are no likelier to share one in the next, as they would be with h2 + s * h3). A query then
+   * reads one span of h words instead of bits in h regions. Blocks take uneven loads (Poisson), and
+   * a crowded block crowds all its slices at once, so the rate at the same bits is higher: the
+   * sizing grows m until the rate averaged over a block's load, all slices of a block taken as
+   * equally loaded (which overstates it), is at most p. Clearing a slice strides over the blocks.
+   *
    * [1] Shtul, Baquero, Almeida. Age-Partitioned Bloom Filters. arXiv 2001.03147, 2020.
    * [2] Rodrigues, Shtul, Baquero, Almeida. Time-limited Bloom Filter. ACM SAC 2023, arXiv
    *     2306.06742.
@@ -140,6 +183,9 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
 
   /** h slices of sliceWords words each, physical order. */
   private final long[] words;
+
+  /** Whether words are in the blocked layout: word w of physical slice s at w * h + s. */
+  private final boolean blocked;
 
   /** Adds made while each physical slice was the newest. */
   private final long[] adds;
@@ -178,7 +224,9 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       long[] words,
       long[] adds,
       long generation,
-      Concurrency concurrency) {
+      Concurrency concurrency,
+      Layout layout) {
+    this.blocked = Objects.requireNonNull(layout, "layout") == Layout.BLOCKED;
     this.concurrent = Objects.requireNonNull(concurrency, "concurrency") == Concurrency.CONCURRENT;
     this.k = k;
     this.l = l;
@@ -210,11 +258,17 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
   /** As {@link #create(long, double, HashStrategy)}, written in the given mode. */
   public static AgePartitionedBloomFilter create(
       long window, double fpp, HashStrategy hash, Concurrency concurrency) {
+    return create(window, fpp, hash, concurrency, Layout.SLICED);
+  }
+
+  /** As {@link #create(long, double, HashStrategy, Concurrency)}, in the given layout. */
+  public static AgePartitionedBloomFilter create(
+      long window, double fpp, HashStrategy hash, Concurrency concurrency, Layout layout) {
     checkArgument(window > 0, "window must be positive, was %d", window);
     checkOpenUnit("fpp", fpp);
     int[] kl = optimalSlices(fpp);
     long g = ceilDiv(window, kl[1]);
-    return allocate(kl[0], kl[1], g, 0, window, fpp, hash, Clock.systemUTC(), concurrency);
+    return allocate(kl[0], kl[1], g, 0, window, fpp, hash, Clock.systemUTC(), concurrency, layout);
   }
 
   /**
@@ -239,6 +293,21 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       HashStrategy hash,
       Clock clock,
       Concurrency concurrency) {
+    return create(window, expectedKeys, fpp, hash, clock, concurrency, Layout.SLICED);
+  }
+
+  /**
+   * As {@link #create(Duration, long, double, HashStrategy, Clock, Concurrency)}, in the given
+   * layout.
+   */
+  public static AgePartitionedBloomFilter create(
+      Duration window,
+      long expectedKeys,
+      double fpp,
+      HashStrategy hash,
+      Clock clock,
+      Concurrency concurrency,
+      Layout layout) {
     Objects.requireNonNull(window, "window");
     long millis = window.toMillis();
     checkArgument(millis > 0, "window must be at least 1 ms, was %s", window);
@@ -248,7 +317,16 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
     long g = ceilDiv(expectedKeys, kl[1]);
     long d = ceilDiv(millis, kl[1]);
     return allocate(
-        kl[0], kl[1], g, d, millis, fpp, hash, Objects.requireNonNull(clock, "clock"), concurrency);
+        kl[0],
+        kl[1],
+        g,
+        d,
+        millis,
+        fpp,
+        hash,
+        Objects.requireNonNull(clock, "clock"),
+        concurrency,
+        layout);
   }
 
   /**
@@ -272,7 +350,8 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
         falsePositiveRate(k, l),
         hash,
         Objects.requireNonNull(clock, "clock"),
-        Concurrency.SINGLE_WRITER);
+        Concurrency.SINGLE_WRITER,
+        Layout.SLICED);
   }
 
   private static AgePartitionedBloomFilter allocate(
@@ -284,9 +363,11 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       double p,
       HashStrategy hash,
       Clock clock,
-      Concurrency concurrency) {
+      Concurrency concurrency,
+      Layout layout) {
     checkUniformHash(hash, "an age-partitioned Bloom filter");
-    long m = sliceBits(k, g);
+    Objects.requireNonNull(layout, "layout");
+    long m = layout == Layout.BLOCKED ? blockedSliceBits(k, l, g, p) : sliceBits(k, g);
     checkArgument(
         m / 64 <= (Integer.MAX_VALUE - 8) / (k + l),
         "%d keys per generation need %d bits per slice, too many for %d slices",
@@ -308,7 +389,8 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
         new long[(int) total],
         new long[k + l],
         d > 0 ? NO_GENERATION : 0,
-        concurrency);
+        concurrency,
+        layout);
   }
 
   /** {@code ceil(k g / ln 2)} rounded up to a multiple of 64: a slice half full after k g keys. */
@@ -316,6 +398,54 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
     double m = Math.ceil(k * (double) generationKeys / LN2);
     checkArgument(m <= LongBitArray.MAX_BITS, "slices of %.0f bits are too large", m);
     return Math.max(64, ((long) m + 63) & ~63L);
+  }
+
+  /**
+   * The bits per slice of a blocked filter: the fewest, a multiple of 64, whose {@link
+   * #blockedFalsePositiveRate} is at most {@code fpp}, and never fewer than {@link #sliceBits}.
+   */
+  public static long blockedSliceBits(int k, int l, long generationKeys, double fpp) {
+    long m = sliceBits(k, generationKeys);
+    // Keys per word after k generations: 64 k g / m, the rate falls as it does.
+    double lo = 0;
+    double hi = 64.0 * k * generationKeys / m;
+    if (blockedFalsePositiveRate(k, l, hi) > fpp) {
+      for (int i = 0; i < 40; i++) {
+        double mid = (lo + hi) / 2;
+        if (blockedFalsePositiveRate(k, l, mid) <= fpp) {
+          lo = mid;
+        } else {
+          hi = mid;
+        }
+      }
+      double bits = Math.ceil(64.0 * k * generationKeys / lo);
+      checkArgument(bits <= LongBitArray.MAX_BITS, "slices of %.0f bits are too large", bits);
+      m = Math.max(m, ((long) bits + 63) & ~63L);
+    }
+    return m;
+  }
+
+  /**
+   * The rate of a blocked filter at the end of a generation, when a block's word of a slice that
+   * took all its k generations holds {@code keysPerWord} keys on average: the run probability
+   * averaged over a block's Poisson load N, each slice of the block holding {@code N min(i+1, k) /
+   * k} of them.
+   */
+  public static double blockedFalsePositiveRate(int k, int l, double keysPerWord) {
+    double[] fill = new double[k + l];
+    double total = 0;
+    double mass = 0;
+    double pn = Math.exp(-keysPerWord);
+    double keep = Math.log1p(-1.0 / 64);
+    for (int n = 0; mass < 1 - 1e-12 && n < 64 * 64; n++) {
+      for (int i = 0; i < fill.length; i++) {
+        fill[i] = -Math.expm1(keep * n * Math.min(i + 1, k) / k);
+      }
+      total += pn * runProbability(fill, k);
+      mass += pn;
+      pn *= keysPerWord / (n + 1);
+    }
+    return total + (1 - mass);
   }
 
   /**
@@ -438,7 +568,13 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
     long clear = Math.min(n, h);
     for (long i = 1; i <= clear; i++) {
       int s = physical(generation + i);
-      Arrays.fill(words, s * sliceWords, (s + 1) * sliceWords, 0L);
+      if (blocked) {
+        for (int w = s; w < words.length; w += h) {
+          words[w] = 0;
+        }
+      } else {
+        Arrays.fill(words, s * sliceWords, (s + 1) * sliceWords, 0L);
+      }
       adds[s] = 0;
     }
     setGeneration(generation + n);
@@ -589,6 +725,16 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
     long changed = 0;
     int s = older(newest, age);
     adds[s]++;
+    if (blocked) {
+      int base = (int) DoubleHashing.reduce(h1, sliceWords) * h;
+      for (int i = 0; i < k; i++, s = older(s, 1)) {
+        long bit = 1L << ((h2 * BIT_MIX[s]) >>> 58);
+        long old = words[base + s];
+        words[base + s] = old | bit;
+        changed |= ~old & bit;
+      }
+      return changed != 0;
+    }
     for (int i = 0; i < k; i++, s = older(s, 1)) {
       long p = DoubleHashing.reduce(h1 + s * h2, sliceBits);
       int w = s * sliceWords + (int) (p >>> 6);
@@ -605,6 +751,13 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
    */
   private boolean setBits(long h1, long h2, int s) {
     boolean changed = false;
+    if (blocked) {
+      int base = (int) DoubleHashing.reduce(h1, sliceWords) * h;
+      for (int i = 0; i < k; i++, s = older(s, 1)) {
+        changed |= LongBitArray.orWord(words, base + s, 1L << ((h2 * BIT_MIX[s]) >>> 58));
+      }
+      return changed;
+    }
     for (int i = 0; i < k; i++, s = older(s, 1)) {
       long p = DoubleHashing.reduce(h1 + s * h2, sliceBits);
       changed |= LongBitArray.orWord(words, s * sliceWords + (int) (p >>> 6), 1L << p);
@@ -697,6 +850,9 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
    * about 2h/k.
    */
   private boolean contains(long h1, long h2, int live, int newest) {
+    if (blocked) {
+      return containsBlocked((int) DoubleHashing.reduce(h1, sliceWords) * h, h2, live, newest);
+    }
     int start = 0;
     int checkedTo = -1; // ages [start, checkedTo] are known to be set
     while (start + k <= live) {
@@ -715,6 +871,51 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       start = i + 1;
     }
     return false;
+  }
+
+  /**
+   * As {@link #contains}, in the block of words starting at {@code base}. Up to 64 slices, every
+   * bit is read without a branch into a mask in age order (the block's few cache lines load in
+   * parallel, and no branch waits on a coin-flip bit), then a run of k is found by shifts.
+   */
+  private boolean containsBlocked(int base, long h2, int live, int newest) {
+    if (live <= 64) {
+      long ages = 0;
+      int s = newest;
+      for (int i = 0; i < live; i++) {
+        ages |= ((words[base + s] >>> ((h2 * BIT_MIX[s]) >>> 58)) & 1L) << i;
+        s = s == 0 ? h - 1 : s - 1;
+      }
+      // After each step, bit i of ages says that ages i .. i + run - 1 all hold the key's bit.
+      for (int run = 1; run < k; ) {
+        int step = Math.min(run, k - run);
+        ages &= ages >>> step;
+        run += step;
+      }
+      return ages != 0;
+    }
+    int start = 0;
+    int checkedTo = -1;
+    while (start + k <= live) {
+      int i = start + k - 1;
+      for (; i > checkedTo; i--) {
+        int s = older(newest, i);
+        if ((words[base + s] & (1L << ((h2 * BIT_MIX[s]) >>> 58))) == 0) {
+          break;
+        }
+      }
+      if (i == checkedTo) {
+        return true;
+      }
+      checkedTo = start + k - 1;
+      start = i + 1;
+    }
+    return false;
+  }
+
+  /** The index of word {@code w} (of sliceWords) of physical slice {@code s}. */
+  private int wordIndex(int s, int w) {
+    return blocked ? w * h + s : s * sliceWords + w;
   }
 
   // ---- combining
@@ -751,7 +952,8 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
         break;
       }
       int s = physical(gen);
-      for (int w = s * sliceWords; w < (s + 1) * sliceWords; w++) {
+      for (int j = 0; j < sliceWords; j++) {
+        int w = wordIndex(s, j);
         if (concurrent) {
           LongBitArray.orWord(words, w, o.words[w]);
         } else {
@@ -781,6 +983,9 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
     AgePartitionedBloomFilter o = (AgePartitionedBloomFilter) other;
     if (generationMillis == 0 || o.generationMillis == 0) {
       return "count-based windows do not merge: two streams' last N keys have no common generation";
+    }
+    if (blocked != o.blocked) {
+      return "different layouts: " + layout() + " and " + o.layout();
     }
     if (k != o.k
         || l != o.l
@@ -820,7 +1025,13 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
         words.clone(),
         adds.clone(),
         generation,
-        concurrency());
+        concurrency(),
+        layout());
+  }
+
+  /** Where a key's bits lie (see {@link Layout}). */
+  public Layout layout() {
+    return blocked ? Layout.BLOCKED : Layout.SLICED;
   }
 
   /** How adds reach memory (see the class comment). */
@@ -904,6 +1115,18 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
   /** The rate of a never-added key now, from each slice's fill. */
   @Override
   public double expectedFpp() {
+    if (blocked) {
+      // A block's rate from its own words, averaged: a query lands in one block.
+      double[] fill = new double[h];
+      double sum = 0;
+      for (int b = 0; b < sliceWords; b++) {
+        for (int age = 0; age < h; age++) {
+          fill[age] = Long.bitCount(words[b * h + physical(generation - age)]) / 64.0;
+        }
+        sum += runProbability(fill, k);
+      }
+      return sum / sliceWords;
+    }
     double[] fill = new double[h];
     for (int age = 0; age < h; age++) {
       int s = physical(generation - age);
@@ -936,7 +1159,9 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
 
   @Override
   public StructureType type() {
-    return StructureType.AGE_PARTITIONED_BLOOM_FILTER;
+    return blocked
+        ? StructureType.AGE_PARTITIONED_BLOCKED_FILTER
+        : StructureType.AGE_PARTITIONED_BLOOM_FILTER;
   }
 
   // ---- serialization
@@ -944,7 +1169,8 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
   /**
    * Parameters: k (u32), l (u32), generationKeys (u64), sliceBits (u64), generationMillis (u64, 0
    * by count), requested window (u64), fpp (f64). Payload: the generation (i64), the adds of each
-   * physical slice (h u64), then the h slices' words, physical order.
+   * physical slice (h u64), then the words: type 48, the h slices one after the other, physical
+   * order; type 51, the m / 64 blocks one after the other, each the h slices' words of the block.
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
@@ -975,7 +1201,11 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
   public static AgePartitionedBloomFilter readFrom(InputStream in, Concurrency concurrency)
       throws IOException {
     Objects.requireNonNull(concurrency, "concurrency");
-    return read(SketchReader.open(in, StructureType.AGE_PARTITIONED_BLOOM_FILTER), concurrency);
+    SketchReader r = SketchReader.open(in);
+    if (r.type() != StructureType.AGE_PARTITIONED_BLOCKED_FILTER) {
+      r = r.expect(StructureType.AGE_PARTITIONED_BLOOM_FILTER);
+    }
+    return read(r, concurrency);
   }
 
   static AgePartitionedBloomFilter read(SketchReader r) throws IOException {
@@ -1016,8 +1246,23 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
     }
     long[] words = r.readLongs((int) (h * (m / 64)), "slices");
     r.finish();
+    Layout layout =
+        r.type() == StructureType.AGE_PARTITIONED_BLOCKED_FILTER ? Layout.BLOCKED : Layout.SLICED;
     return new AgePartitionedBloomFilter(
-        k, l, g, m, d, window, p, r.hash(), Clock.systemUTC(), words, adds, gen, concurrency);
+        k,
+        l,
+        g,
+        m,
+        d,
+        window,
+        p,
+        r.hash(),
+        Clock.systemUTC(),
+        words,
+        adds,
+        gen,
+        concurrency,
+        layout);
   }
 
   // ---- identity
@@ -1028,7 +1273,8 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       return false;
     }
     AgePartitionedBloomFilter f = (AgePartitionedBloomFilter) o;
-    return k == f.k
+    return blocked == f.blocked
+        && k == f.k
         && l == f.l
         && generationKeys == f.generationKeys
         && sliceBits == f.sliceBits
@@ -1046,7 +1292,9 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
 
   @Override
   public String toString() {
-    return "AgePartitionedBloomFilter{k="
+    return "AgePartitionedBloomFilter{"
+        + layout()
+        + ", k="
         + k
         + ", l="
         + l

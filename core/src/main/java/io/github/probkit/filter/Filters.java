@@ -123,6 +123,7 @@ public final class Filters {
       case SPLIT_BLOCK_BLOOM_FILTER:
         return SplitBlockBloomFilter.read(r, concurrency);
       case AGE_PARTITIONED_BLOOM_FILTER:
+      case AGE_PARTITIONED_BLOCKED_FILTER:
         return AgePartitionedBloomFilter.read(r);
       default:
         throw new SketchFormatException(

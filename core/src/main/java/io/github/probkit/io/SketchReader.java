@@ -162,16 +162,16 @@ public final class SketchReader {
 
   /** Opens the next structure and checks that it is of the {@code expected} type. */
   public static SketchReader open(InputStream in, StructureType expected) throws IOException {
-    SketchReader r = open(in);
-    if (r.type != expected) {
+    return open(in).expect(expected);
+  }
+
+  /** This reader, if its structure is of the {@code expected} type. */
+  public SketchReader expect(StructureType expected) throws SketchFormatException {
+    if (type != expected) {
       throw new SketchFormatException(
-          "expected a "
-              + expected.label()
-              + " structure, found a "
-              + r.type.label()
-              + " structure");
+          "expected a " + expected.label() + " structure, found a " + type.label() + " structure");
     }
-    return r;
+    return this;
   }
 
   public StructureType type() {

@@ -19,7 +19,11 @@ public enum StructureType {
   // Windowed structures from 48 on, apart from the families' ranges that other types extend.
   AGE_PARTITIONED_BLOOM_FILTER(48, "window"),
   WINDOWED_CARDINALITY(49, "window-cardinality"),
-  WINDOWED_COUNT_MIN(50, "window-count-min");
+  WINDOWED_COUNT_MIN(50, "window-count-min"),
+  /**
+   * The window filter of type 48 with each key's slices in one block (a layout, not a new type).
+   */
+  AGE_PARTITIONED_BLOCKED_FILTER(51, "window-blocked");
 
   private final int id;
   private final String label;

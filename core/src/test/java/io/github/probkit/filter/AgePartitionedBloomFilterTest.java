@@ -26,6 +26,36 @@ import org.junit.jupiter.api.Test;
 class AgePartitionedBloomFilterTest {
   private static final double CONFIDENCE = 0.999;
 
+  /** The layout every filter of this test is made in; a subclass runs the contract on another. */
+  AgePartitionedBloomFilter.Layout layout() {
+    return AgePartitionedBloomFilter.Layout.SLICED;
+  }
+
+  AgePartitionedBloomFilter create(long window, double fpp) {
+    return create(window, fpp, HashStrategy.xxh3(), Concurrency.SINGLE_WRITER);
+  }
+
+  AgePartitionedBloomFilter create(
+      long window, double fpp, HashStrategy hash, Concurrency concurrency) {
+    return AgePartitionedBloomFilter.create(window, fpp, hash, concurrency, layout());
+  }
+
+  AgePartitionedBloomFilter create(
+      Duration window, long expectedKeys, double fpp, HashStrategy hash, Clock clock) {
+    return create(window, expectedKeys, fpp, hash, clock, Concurrency.SINGLE_WRITER);
+  }
+
+  AgePartitionedBloomFilter create(
+      Duration window,
+      long expectedKeys,
+      double fpp,
+      HashStrategy hash,
+      Clock clock,
+      Concurrency concurrency) {
+    return AgePartitionedBloomFilter.create(
+        window, expectedKeys, fpp, hash, clock, concurrency, layout());
+  }
+
   private static String key(long i) {
     return "key-" + i;
   }
@@ -44,7 +74,7 @@ class AgePartitionedBloomFilterTest {
       double ours = AgePartitionedBloomFilter.falsePositiveRate(kl[0], kl[1]);
       assertThat(ours).isGreaterThanOrEqualTo(paperRate(kl[0], kl[1]));
     }
-    AgePartitionedBloomFilter f = AgePartitionedBloomFilter.create(10_000, 0.01);
+    AgePartitionedBloomFilter f = create(10_000, 0.01);
     assertThat(f.window()).isGreaterThanOrEqualTo(10_000);
     assertThat(f.slack()).isEqualTo(11 * f.generationKeys());
   }
@@ -68,7 +98,7 @@ class AgePartitionedBloomFilterTest {
   void byCountNoFalseNegativeInsideTheWindowAndRateAtMostP() {
     int window = 10_000;
     double p = 0.01;
-    AgePartitionedBloomFilter f = AgePartitionedBloomFilter.create(window, p);
+    AgePartitionedBloomFilter f = create(window, p);
     int w = (int) f.window();
     int forgotten = w + (int) f.slack();
     int steps = 10 * w;
@@ -112,7 +142,7 @@ class AgePartitionedBloomFilterTest {
   @Test
   void rateAtTheEndOfAGenerationIsAtMostP() {
     for (double p : new double[] {0.1, 0.01}) {
-      AgePartitionedBloomFilter f = AgePartitionedBloomFilter.create(20_000, p);
+      AgePartitionedBloomFilter f = create(20_000, p);
       long n = 5 * f.window() + f.slack();
       n -= n % f.generationKeys();
       for (long i = 0; i < n; i++) {
@@ -142,7 +172,7 @@ class AgePartitionedBloomFilterTest {
   void anExpiredKeyIsForgottenWithinTheSlack() {
     int window = 4_000;
     double p = 0.01;
-    AgePartitionedBloomFilter f = AgePartitionedBloomFilter.create(window, p);
+    AgePartitionedBloomFilter f = create(window, p);
     int g = (int) f.generationKeys();
     int k = f.hashCount();
     int w = (int) f.window();
@@ -189,8 +219,7 @@ class AgePartitionedBloomFilterTest {
     long perWindow = 50_000;
     double p = 0.01;
     AgePartitionedBloomFilter f =
-        AgePartitionedBloomFilter.create(
-            window, perWindow, p, HashStrategy.xxh3(), Clock.systemUTC());
+        create(window, perWindow, p, HashStrategy.xxh3(), Clock.systemUTC());
     long t0 = 1_700_000_000_000L;
     long meanGap = window.toMillis() / perWindow;
     SplittableRandom rnd = new SplittableRandom(0x71AE_5EEDL);
@@ -235,8 +264,7 @@ class AgePartitionedBloomFilterTest {
   void aBurstRaisesTheRateButForgetsNothingInsideTheWindow() {
     long hour = 3_600_000L;
     AgePartitionedBloomFilter f =
-        AgePartitionedBloomFilter.create(
-            Duration.ofHours(1), 10_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+        create(Duration.ofHours(1), 10_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
     long t0 = 100_000 * hour;
     int n = 60_000; // 30,000 an hour for two hours
     for (int i = 0; i < n; i++) {
@@ -265,8 +293,7 @@ class AgePartitionedBloomFilterTest {
   void aLateEventGoesWhereItWouldHaveGoneAndOneOlderThanTheWindowIsIgnored() {
     long hour = 3_600_000L;
     AgePartitionedBloomFilter inOrder =
-        AgePartitionedBloomFilter.create(
-            Duration.ofHours(24), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+        create(Duration.ofHours(24), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
     AgePartitionedBloomFilter late = inOrder.copy();
     long t0 = 1_000L * hour;
     for (int i = 0; i < 100; i++) {
@@ -288,8 +315,7 @@ class AgePartitionedBloomFilterTest {
   void aQueryAheadOfTheLatestEventSeesTheWindowThenWithoutChangingAnything() {
     long hour = 3_600_000L;
     AgePartitionedBloomFilter f =
-        AgePartitionedBloomFilter.create(
-            Duration.ofHours(10), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+        create(Duration.ofHours(10), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
     long t = 500 * hour;
     f.add("a", t);
     AgePartitionedBloomFilter before = f.copy();
@@ -301,7 +327,7 @@ class AgePartitionedBloomFilterTest {
 
   @Test
   void countBasedFilterRefusesEventTimesAndMerge() {
-    AgePartitionedBloomFilter f = AgePartitionedBloomFilter.create(100, 0.01);
+    AgePartitionedBloomFilter f = create(100, 0.01);
     assertThatThrownBy(() -> f.add("a", 1L)).isInstanceOf(IllegalStateException.class);
     assertThat(f.isCompatible(f.copy())).isFalse();
     assertThatThrownBy(() -> f.merge(f.copy()))
@@ -317,8 +343,7 @@ class AgePartitionedBloomFilterTest {
   void timeBasedFiltersMergeAsOneFilterOfBothStreams() {
     long minute = 60_000L;
     AgePartitionedBloomFilter a =
-        AgePartitionedBloomFilter.create(
-            Duration.ofMinutes(60), 5_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+        create(Duration.ofMinutes(60), 5_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
     AgePartitionedBloomFilter b = a.copy();
     AgePartitionedBloomFilter whole = a.copy();
     long t0 = 10_000 * minute;
@@ -340,20 +365,18 @@ class AgePartitionedBloomFilterTest {
       }
     }
     AgePartitionedBloomFilter other =
-        AgePartitionedBloomFilter.create(
-            Duration.ofMinutes(30), 5_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+        create(Duration.ofMinutes(30), 5_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
     assertThatThrownBy(() -> a.merge(other)).hasMessageContaining("different shapes");
   }
 
   @Test
   void writesAndReadsBackBothKindsThroughTheFiltersReader() throws IOException {
-    AgePartitionedBloomFilter byCount = AgePartitionedBloomFilter.create(1_000, 0.01);
+    AgePartitionedBloomFilter byCount = create(1_000, 0.01);
     for (int i = 0; i < 3_500; i++) {
       byCount.add(key(i));
     }
     AgePartitionedBloomFilter byTime =
-        AgePartitionedBloomFilter.create(
-            Duration.ofHours(1), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+        create(Duration.ofHours(1), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
     AgePartitionedBloomFilter empty = byTime.copy();
     for (int i = 0; i < 3_500; i++) {
       byTime.add(key(i), 1_000_000_000L + i * 3_000L);
@@ -380,7 +403,7 @@ class AgePartitionedBloomFilterTest {
 
   @Test
   void corruptParametersAreRefusedByName() throws IOException {
-    byte[] b = bytes(AgePartitionedBloomFilter.create(1_000, 0.01));
+    byte[] b = bytes(create(1_000, 0.01));
     // Parameters start at byte 28: k (u32) first.
     b[28] = 0;
     b[29] = 0;
@@ -398,7 +421,7 @@ class AgePartitionedBloomFilterTest {
   void memoryPerWindowKeyIsThePapersAndBelowARotatingPair() {
     for (double p : new double[] {0.1, 0.01, 0.001}) {
       long window = 1_000_000;
-      AgePartitionedBloomFilter f = AgePartitionedBloomFilter.create(window, p);
+      AgePartitionedBloomFilter f = create(window, p);
       int k = f.hashCount();
       int l = f.survivingGenerations();
       double ours = (double) f.bitSize() / window;
@@ -406,8 +429,9 @@ class AgePartitionedBloomFilterTest {
       double pair = 2.0 * BloomFilter.optimalBits(window, p / 2) / window;
       System.out.printf(
           Locale.ROOT,
-          "window filter p=%s k=%d l=%d: %.2f bits per window key (paper formula %.2f, rotating"
+          "window filter %s p=%s k=%d l=%d: %.2f bits per window key (paper formula %.2f, rotating"
               + " pair %.2f, one Bloom filter %.2f)%n",
+          f.layout(),
           p,
           k,
           l,
@@ -415,7 +439,9 @@ class AgePartitionedBloomFilterTest {
           paper,
           pair,
           (double) BloomFilter.optimalBits(window, p) / window);
-      assertThat(ours).isBetween(paper, paper * 1.001 + 64.0 * (k + l) / window);
+      if (f.layout() == AgePartitionedBloomFilter.Layout.SLICED) {
+        assertThat(ours).isBetween(paper, paper * 1.001 + 64.0 * (k + l) / window);
+      }
       if (p <= 0.01) { // at 10 % the pair is smaller: 12.5 against 12.7 bits
         assertThat(ours).isLessThan(pair);
       }
@@ -434,7 +460,7 @@ class AgePartitionedBloomFilterTest {
   @Test
   void concurrentQueriesGiveTheSerialAnswers() throws Exception {
     int window = 20_000;
-    AgePartitionedBloomFilter f = AgePartitionedBloomFilter.create(window, 0.01);
+    AgePartitionedBloomFilter f = create(window, 0.01);
     for (long key = 0; key < 3L * window; key++) {
       f.add(key);
     }
@@ -473,8 +499,7 @@ class AgePartitionedBloomFilterTest {
   void concurrentAddsByCountLoseNoKeyInsideTheWindow() throws Exception {
     int window = 2_000;
     int perThread = 60_000;
-    AgePartitionedBloomFilter f =
-        AgePartitionedBloomFilter.create(window, 0.01, HashStrategy.xxh3(), Concurrency.CONCURRENT);
+    AgePartitionedBloomFilter f = create(window, 0.01, HashStrategy.xxh3(), Concurrency.CONCURRENT);
     AtomicLong order = new AtomicLong();
     Threads.run(
         Threads.COUNT,
@@ -514,7 +539,7 @@ class AgePartitionedBloomFilterTest {
   @Test
   void concurrentAddsByTimeLoseNoKeyInsideTheWindow() throws Exception {
     AgePartitionedBloomFilter f =
-        AgePartitionedBloomFilter.create(
+        create(
             Duration.ofSeconds(60),
             3_000,
             0.01,

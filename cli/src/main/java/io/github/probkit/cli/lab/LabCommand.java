@@ -51,6 +51,7 @@ public final class LabCommand implements Callable<Integer> {
     register(HllErrorExperiment::new);
     register(LsmExperiment::new);
     register(CdnExperiment::new);
+    register(WindowExperiment::new);
   }
 
   private static void register(Supplier<Experiment> e) {
