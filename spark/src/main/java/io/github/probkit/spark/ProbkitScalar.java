@@ -100,11 +100,39 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
             "What a structure is: struct<type, key_type, shape, bytes, count> (count: a filter's"
                 + " approximate keys, a cardinality sketch's estimate, a frequency sketch's total).",
             "SELECT probkit_info(users) FROM daily",
-            "SELECT probkit_info(X'504B4954...')"));
+            "SELECT probkit_info(X'504B4954...')")),
+    INTERSECTION(
+        new Signature(
+            "probkit_intersection",
+            2,
+            2,
+            "sketch, sketch",
+            "The distinct keys two HLL or ULL sketches have in common, |A| + |B| - |A u B|, as"
+                + " struct<estimate: bigint, standard_error: double>; standard_error bounds the"
+                + " estimate's standard deviation by the sum of the three estimates' (the relative"
+                + " error is large when the intersection is small against the union).",
+            "SELECT probkit_intersection(web_users, app_users) FROM daily",
+            "SELECT i.estimate, i.estimate - 2 * i.standard_error AS at_least FROM (SELECT"
+                + " probkit_intersection(a.users, b.users) AS i FROM a, b)")),
+    JACCARD(
+        new Signature(
+            "probkit_jaccard",
+            2,
+            2,
+            "sketch, sketch",
+            "The Jaccard similarity |A n B| / |A u B| of two HLL or ULL sketches' keys, as"
+                + " struct<estimate: double, standard_error: double> (to first order; see"
+                + " probkit_intersection).",
+            "SELECT probkit_jaccard(monday, tuesday).estimate FROM weekly"));
     final Signature signature;
 
     Function(Signature signature) {
       this.signature = signature;
+    }
+
+    /** Whether every argument is a structure. */
+    boolean takesSketches() {
+      return this == UNION || this == INTERSECTION || this == JACCARD;
     }
   }
 
@@ -153,7 +181,7 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     String name = function.signature.sqlName;
     int n = children.size();
     function.signature.checkArity(n);
-    for (int i = 0; i < (function == Function.UNION ? n : 1); i++) {
+    for (int i = 0; i < (function.takesSketches() ? n : 1); i++) {
       DataType sketchType = arg(i).dataType();
       if (!SketchArg.accepts(sketchType) && !(sketchType instanceof NullType)) {
         throw Params.fail(
@@ -217,6 +245,10 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
         return ProbkitAggregate.RESULT;
       case INFO:
         return INFO_TYPE;
+      case INTERSECTION:
+        return overlapType(DataTypes.LongType);
+      case JACCARD:
+        return overlapType(DataTypes.DoubleType);
       default:
         return DataTypes.LongType;
     }
@@ -233,12 +265,23 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
             DataTypes.createStructField("count", DataTypes.LongType, true)
           });
 
+  private static StructType overlapType(DataType estimate) {
+    return new StructType(
+        new StructField[] {
+          DataTypes.createStructField("estimate", estimate, false),
+          DataTypes.createStructField("standard_error", DataTypes.DoubleType, false)
+        });
+  }
+
   // ---- evaluation
 
   @Override
   public Object eval(InternalRow row) {
     if (function == Function.UNION) {
       return union(row);
+    }
+    if (function == Function.INTERSECTION || function == Function.JACCARD) {
+      return overlap(row);
     }
     boolean keyed = function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE;
     Object key = keyed ? arg(1).eval(row) : null;
@@ -313,6 +356,50 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     }
     byte[] sketch = any ? u.result() : null;
     return sketch == null ? null : ProbkitAggregate.result(sketch, u.keys, u.nulls, u.keyType());
+  }
+
+  /**
+   * probkit_intersection and probkit_jaccard by inclusion-exclusion, |A n B| = |A| + |B| - |A u B|,
+   * the three read from registers at the lower precision of the two, so that a subset's union reads
+   * as the superset and its intersection exactly as itself. The three errors are correlated in ways
+   * that depend on the sets, so the standard error given is the bound sd(X + Y) <= sd(X) + sd(Y):
+   * the sum of the three estimates' own. The Jaccard's is that of the intersection over the union
+   * plus the union's own relative error times the ratio, to first order.
+   */
+  private Object overlap(InternalRow row) {
+    Object va = arg(0).eval(row);
+    Object vb = arg(1).eval(row);
+    if (va == null || vb == null || SketchArg.bytes(va) == null || SketchArg.bytes(vb) == null) {
+      return null;
+    }
+    String name = function.signature.sqlName;
+    Accumulator.Union u = new Accumulator.Union(name);
+    SketchArg.addTo(u, va);
+    SketchArg.addTo(u, vb);
+    CardinalitySketch union =
+        expect(u.structure(), CardinalitySketch.class, "two HLL or two ULL sketches");
+    CardinalitySketch a =
+        atPrecision((CardinalitySketch) Sketches.read(SketchArg.bytes(va)), union);
+    CardinalitySketch b =
+        atPrecision((CardinalitySketch) Sketches.read(SketchArg.bytes(vb)), union);
+    double ea = a.estimate();
+    double eb = b.estimate();
+    double eu = union.estimate();
+    double intersection = Math.max(0, Math.min(ea + eb - eu, Math.min(ea, eb)));
+    double error =
+        ea * a.relativeStandardError()
+            + eb * b.relativeStandardError()
+            + eu * union.relativeStandardError();
+    if (function == Function.INTERSECTION) {
+      return new GenericInternalRow(new Object[] {Math.round(intersection), error});
+    }
+    double jaccard = eu == 0 ? 0 : intersection / eu;
+    double jaccardError = eu == 0 ? 0 : error / eu + jaccard * union.relativeStandardError();
+    return new GenericInternalRow(new Object[] {jaccard, jaccardError});
+  }
+
+  private static CardinalitySketch atPrecision(CardinalitySketch s, CardinalitySketch union) {
+    return s.precision() == union.precision() ? s : s.downsize(union.precision());
   }
 
   private static Object info(Object s, Object v) {
