@@ -339,6 +339,11 @@ abstract class Accumulator implements Keys.Visitor<Void> {
     /** Whether an input had no key type (bare bytes), or two had different ones. */
     private boolean keyTypeUnknown;
 
+    /** The union so far, as a library object (null before the first input). */
+    Object structure() {
+      return sketch;
+    }
+
     /** The key type of the union, or null when unknown. */
     String keyType() {
       return keyTypeUnknown ? null : keyType;

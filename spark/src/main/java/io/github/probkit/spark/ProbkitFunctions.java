@@ -177,6 +177,23 @@ public final class ProbkitFunctions {
     return call_function("probkit_union", sketches);
   }
 
+  /**
+   * The distinct keys two HLL or ULL sketches share, {@code struct<estimate: bigint,
+   * standard_error: double>} (inclusion-exclusion; the error is large when the intersection is
+   * small against the union).
+   */
+  public static Column intersection(Column a, Column b) {
+    return call_function("probkit_intersection", a, b);
+  }
+
+  /**
+   * The Jaccard similarity of two HLL or ULL sketches' keys, {@code struct<estimate,
+   * standard_error>}.
+   */
+  public static Column jaccard(Column a, Column b) {
+    return call_function("probkit_jaccard", a, b);
+  }
+
   /** {@code struct<type, key_type, shape, bytes, count>}: what the structure is. */
   public static Column info(Column sketch) {
     return call_function("probkit_info", sketch);

@@ -16,9 +16,11 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.codegen.CodeBlock;
+import org.apache.spark.sql.catalyst.expressions.codegen.CodeGenerator$;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
-import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback;
 import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
+import org.apache.spark.sql.catalyst.expressions.codegen.JavaCode;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.execution.ScalarSubquery;
 import org.apache.spark.sql.types.DataType;
@@ -39,7 +41,7 @@ import scala.collection.immutable.Seq;
  * encoded as the aggregates encode them, so a filter built from a bigint column answers for an int
  * column.
  */
-public final class ProbkitScalar extends Expression implements CodegenFallback, Serializable {
+public final class ProbkitScalar extends Expression implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** The functions, with their SQL names and how many arguments they take. */
@@ -100,11 +102,39 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
             "What a structure is: struct<type, key_type, shape, bytes, count> (count: a filter's"
                 + " approximate keys, a cardinality sketch's estimate, a frequency sketch's total).",
             "SELECT probkit_info(users) FROM daily",
-            "SELECT probkit_info(X'504B4954...')"));
+            "SELECT probkit_info(X'504B4954...')")),
+    INTERSECTION(
+        new Signature(
+            "probkit_intersection",
+            2,
+            2,
+            "sketch, sketch",
+            "The distinct keys two HLL or ULL sketches have in common, |A| + |B| - |A u B|, as"
+                + " struct<estimate: bigint, standard_error: double>; standard_error bounds the"
+                + " estimate's standard deviation by the sum of the three estimates' (the relative"
+                + " error is large when the intersection is small against the union).",
+            "SELECT probkit_intersection(web_users, app_users) FROM daily",
+            "SELECT i.estimate, i.estimate - 2 * i.standard_error AS at_least FROM (SELECT"
+                + " probkit_intersection(a.users, b.users) AS i FROM a, b)")),
+    JACCARD(
+        new Signature(
+            "probkit_jaccard",
+            2,
+            2,
+            "sketch, sketch",
+            "The Jaccard similarity |A n B| / |A u B| of two HLL or ULL sketches' keys, as"
+                + " struct<estimate: double, standard_error: double> (to first order; see"
+                + " probkit_intersection).",
+            "SELECT probkit_jaccard(monday, tuesday).estimate FROM weekly"));
     final Signature signature;
 
     Function(Signature signature) {
       this.signature = signature;
+    }
+
+    /** Whether every argument is a structure. */
+    boolean takesSketches() {
+      return this == UNION || this == INTERSECTION || this == JACCARD;
     }
   }
 
@@ -153,7 +183,7 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     String name = function.signature.sqlName;
     int n = children.size();
     function.signature.checkArity(n);
-    for (int i = 0; i < (function == Function.UNION ? n : 1); i++) {
+    for (int i = 0; i < (function.takesSketches() ? n : 1); i++) {
       DataType sketchType = arg(i).dataType();
       if (!SketchArg.accepts(sketchType) && !(sketchType instanceof NullType)) {
         throw Params.fail(
@@ -217,6 +247,10 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
         return ProbkitAggregate.RESULT;
       case INFO:
         return INFO_TYPE;
+      case INTERSECTION:
+        return overlapType(DataTypes.LongType);
+      case JACCARD:
+        return overlapType(DataTypes.DoubleType);
       default:
         return DataTypes.LongType;
     }
@@ -233,21 +267,46 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
             DataTypes.createStructField("count", DataTypes.LongType, true)
           });
 
+  private static StructType overlapType(DataType estimate) {
+    return new StructType(
+        new StructField[] {
+          DataTypes.createStructField("estimate", estimate, false),
+          DataTypes.createStructField("standard_error", DataTypes.DoubleType, false)
+        });
+  }
+
   // ---- evaluation
 
   @Override
   public Object eval(InternalRow row) {
+    return evaluate(i -> arg(i).eval(row));
+  }
+
+  /** The arguments' values, evaluated when asked for. */
+  private interface Args {
+    Object get(int i);
+  }
+
+  /** {@link #eval} from generated code, which evaluated the arguments itself. */
+  public Object evalValues(Object[] values) {
+    return evaluate(i -> values[i]);
+  }
+
+  private Object evaluate(Args args) {
     if (function == Function.UNION) {
-      return union(row);
+      return union(args);
+    }
+    if (function == Function.INTERSECTION || function == Function.JACCARD) {
+      return overlap(args);
     }
     boolean keyed = function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE;
-    Object key = keyed ? arg(1).eval(row) : null;
+    Object key = keyed ? args.get(1) : null;
     if (keyed && key == null) {
       return null;
     }
     Object structure = constant;
     if (structure == null) {
-      Object s = arg(0).eval(row);
+      Object s = args.get(0);
       if (s == null) {
         return null;
       }
@@ -275,7 +334,7 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
       case ESTIMATE:
         return estimate(structure);
       case INFO:
-        return info(structure, arg(0).eval(row));
+        return info(structure, args.get(0));
       default:
         return topk(
             expect(structure, HeavyHitters.class, "a heavy-hitters summary (probkit_topk_agg)"));
@@ -301,11 +360,11 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
   }
 
   /** The union of the row's structures, null ones skipped; null when all are. */
-  private Object union(InternalRow row) {
+  private Object union(Args args) {
     Accumulator.Union u = new Accumulator.Union(function.signature.sqlName);
     boolean any = false;
     for (int i = 0; i < children.size(); i++) {
-      Object v = arg(i).eval(row);
+      Object v = args.get(i);
       if (v != null && SketchArg.bytes(v) != null) {
         SketchArg.addTo(u, v);
         any = true;
@@ -313,6 +372,50 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     }
     byte[] sketch = any ? u.result() : null;
     return sketch == null ? null : ProbkitAggregate.result(sketch, u.keys, u.nulls, u.keyType());
+  }
+
+  /**
+   * probkit_intersection and probkit_jaccard by inclusion-exclusion, |A n B| = |A| + |B| - |A u B|,
+   * the three read from registers at the lower precision of the two, so that a subset's union reads
+   * as the superset and its intersection exactly as itself. The three errors are correlated in ways
+   * that depend on the sets, so the standard error given is the bound sd(X + Y) <= sd(X) + sd(Y):
+   * the sum of the three estimates' own. The Jaccard's is that of the intersection over the union
+   * plus the union's own relative error times the ratio, to first order.
+   */
+  private Object overlap(Args args) {
+    Object va = args.get(0);
+    Object vb = args.get(1);
+    if (va == null || vb == null || SketchArg.bytes(va) == null || SketchArg.bytes(vb) == null) {
+      return null;
+    }
+    String name = function.signature.sqlName;
+    Accumulator.Union u = new Accumulator.Union(name);
+    SketchArg.addTo(u, va);
+    SketchArg.addTo(u, vb);
+    CardinalitySketch union =
+        expect(u.structure(), CardinalitySketch.class, "two HLL or two ULL sketches");
+    CardinalitySketch a =
+        atPrecision((CardinalitySketch) Sketches.read(SketchArg.bytes(va)), union);
+    CardinalitySketch b =
+        atPrecision((CardinalitySketch) Sketches.read(SketchArg.bytes(vb)), union);
+    double ea = a.estimate();
+    double eb = b.estimate();
+    double eu = union.estimate();
+    double intersection = Math.max(0, Math.min(ea + eb - eu, Math.min(ea, eb)));
+    double error =
+        ea * a.relativeStandardError()
+            + eb * b.relativeStandardError()
+            + eu * union.relativeStandardError();
+    if (function == Function.INTERSECTION) {
+      return new GenericInternalRow(new Object[] {Math.round(intersection), error});
+    }
+    double jaccard = eu == 0 ? 0 : intersection / eu;
+    double jaccardError = eu == 0 ? 0 : error / eu + jaccard * union.relativeStandardError();
+    return new GenericInternalRow(new Object[] {jaccard, jaccardError});
+  }
+
+  private static CardinalitySketch atPrecision(CardinalitySketch s, CardinalitySketch union) {
+    return s.precision() == union.precision() ? s : s.downsize(union.precision());
   }
 
   private static Object info(Object s, Object v) {
@@ -515,9 +618,47 @@ public final class ProbkitScalar extends Expression implements CodegenFallback, 
     return true;
   }
 
+  /**
+   * Generated code that evaluates the arguments in place and calls {@link #evalValues}. Without it
+   * (CodegenFallback), Spark runs the operator holding this expression interpreted, and a join
+   * whose condition holds it copies every joined row into an UnsafeRow for its output: the whole
+   * filter, once a row. With it the join is compiled and reads the filter's struct where it lies.
+   */
   @Override
   public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
-    return CodegenFallback.super.doGenCode(ctx, ev);
+    CodeGenerator$ gen = CodeGenerator$.MODULE$;
+    String self = ctx.addReferenceObj("probkit", this, ProbkitScalar.class.getName());
+    String values = ctx.freshName("values");
+    String result = ctx.freshName("result");
+    StringBuilder code = new StringBuilder();
+    int n = children.size();
+    code.append("Object[] ").append(values).append(" = new Object[").append(n).append("];\n");
+    for (int i = 0; i < n; i++) {
+      ExprCode c = arg(i).genCode(ctx);
+      DataType t = arg(i).dataType();
+      String value = c.value().toString();
+      if (gen.isPrimitiveType(t)) {
+        value = gen.boxedType(t) + ".valueOf(" + value + ")";
+      }
+      code.append(c.code().toString()).append("\n");
+      code.append("if (!(").append(c.isNull()).append(")) ");
+      code.append(values).append('[').append(i).append("] = ").append(value).append(";\n");
+    }
+    DataType type = dataType();
+    String javaType = gen.javaType(type);
+    String cast = "((" + gen.boxedType(type) + ") " + result + ")";
+    code.append("Object ").append(result).append(" = ").append(self);
+    code.append(".evalValues(").append(values).append(");\n");
+    code.append("boolean ").append(ev.isNull()).append(" = ").append(result).append(" == null;\n");
+    code.append(javaType).append(' ').append(ev.value()).append(" = ");
+    code.append(ev.isNull()).append(" ? ").append(gen.defaultValue(type, false)).append(" : ");
+    code.append(gen.isPrimitiveType(type) ? cast + "." + javaType + "Value()" : cast).append(";\n");
+    return ev.copy(
+        new CodeBlock(
+            scala.jdk.javaapi.CollectionConverters.asScala(List.of(code.toString())).toSeq(),
+            scala.jdk.javaapi.CollectionConverters.asScala(List.<JavaCode>of()).toSeq()),
+        ev.isNull(),
+        ev.value());
   }
 
   @Override

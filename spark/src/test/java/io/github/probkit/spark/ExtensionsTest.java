@@ -28,7 +28,9 @@ class ExtensionsTest {
           "probkit_cms_estimate",
           "probkit_topk",
           "probkit_union",
-          "probkit_info"
+          "probkit_info",
+          "probkit_intersection",
+          "probkit_jaccard"
         }) {
       assertThat(registry.functionExists(FunctionIdentifier.apply(name))).as(name).isTrue();
     }

@@ -106,4 +106,20 @@ class FilterColumnsTest {
           2 * KEYS * DAYS);
     }
   }
+
+  /**
+   * A join whose condition asks a joined filter runs compiled: an interpreted join (what a
+   * CodegenFallback expression forces) copies every output row, the whole filter with it.
+   */
+  @Test
+  void aJoinOnAFilterColumnIsCompiledSoTheFilterIsNotCopiedPerRow() {
+    org.apache.spark.sql.Dataset<Row> q =
+        TestSpark.get()
+            .sql(
+                "SELECT count(*) FROM events e JOIN day_filters d ON e.day = d.day"
+                    + " WHERE probkit_might_contain(d.f, e.k)");
+    assertThat(q.collectAsList().get(0).getLong(0)).isGreaterThanOrEqualTo((long) DAYS * KEYS);
+    String plan = q.queryExecution().executedPlan().toString();
+    assertThat(plan).as(plan).containsPattern("\\*\\(\\d+\\) \\w*Join");
+  }
 }
