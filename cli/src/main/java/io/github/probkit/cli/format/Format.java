@@ -12,7 +12,7 @@ import java.io.InputStream;
 import java.util.List;
 
 /**
- * How a structure's bytes are laid out, apart from where they are kept ({@link Location}).
+ * How a structure's bytes are laid out, apart from where they are kept ({@code Location}).
  * probkit's own format ({@link ProbkitFormat}) is the only one today. A foreign format (Redis's
  * {@code HYLL}, Guava's or Spark's serialized filters, Parquet's split-block filters: issue 28) is
  * one more implementation listed in {@link #KNOWN}: a command's {@code --format NAME} picks it by
