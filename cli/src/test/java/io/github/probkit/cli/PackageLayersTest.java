@@ -34,12 +34,6 @@ class PackageLayersTest {
    */
   private static final Set<String> NOT_YET_MOVED =
       Set.of(
-          "command/CmsCommand.java -> ProbkitCommand",
-          "command/DedupeCommand.java -> ProbkitCommand",
-          "command/DistinctCommand.java -> ProbkitCommand",
-          "command/FilterCommand.java -> ProbkitCommand",
-          "command/TopCommand.java -> ProbkitCommand",
-          "input/KeyOptions.java -> ProbkitCommand",
           "location/FileLocation.java -> command.CmsCommand",
           "location/FileLocation.java -> command.FilterCommand",
           "location/FileLocation.java -> command.HllCommand",

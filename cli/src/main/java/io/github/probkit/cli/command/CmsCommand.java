@@ -1,11 +1,11 @@
 package io.github.probkit.cli.command;
 
-import io.github.probkit.cli.ProbkitCommand;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
 import io.github.probkit.cli.input.LineReader;
+import io.github.probkit.cli.input.StandardStreams;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.cli.location.WriteOptions;
@@ -363,7 +363,7 @@ public final class CmsCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
-      OutputStream out = ProbkitCommand.stdout(spec);
+      OutputStream out = StandardStreams.stdout(spec);
       return Location.of(file)
           .queryCms(
               (item, off, len, estimate) -> answer(out, item, off, len, estimate),

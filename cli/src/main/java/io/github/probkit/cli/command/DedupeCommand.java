@@ -1,12 +1,12 @@
 package io.github.probkit.cli.command;
 
-import io.github.probkit.cli.ProbkitCommand;
 import io.github.probkit.cli.format.FilterTypes;
 import io.github.probkit.cli.input.CsvInput;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.input.Numbers;
+import io.github.probkit.cli.input.StandardStreams;
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Stdout;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
@@ -149,12 +149,12 @@ public final class DedupeCommand implements Callable<Integer> {
             : expected != null
                 ? BlockedBloomFilter.create(expected, p)
                 : ScalableBloomFilter.create(GROWING_FROM, p);
-    OutputStream out = ProbkitCommand.stdout(spec);
+    OutputStream out = StandardStreams.stdout(spec);
     long[] kept = {0};
     long lines =
         Inputs.forEachLine(
             inputs.isEmpty() ? List.of("-") : inputs,
-            ProbkitCommand.stdin(spec),
+            StandardStreams.stdin(spec),
             format,
             Inputs.KeySink.answering(
                 (line, off, len, key, keyOff, keyLen) -> {

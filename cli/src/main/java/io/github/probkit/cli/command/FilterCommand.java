@@ -1,7 +1,6 @@
 package io.github.probkit.cli.command;
 
 import io.github.probkit.Concurrency;
-import io.github.probkit.cli.ProbkitCommand;
 import io.github.probkit.cli.format.FilterTypes;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.format.ProbkitFormat;
@@ -9,6 +8,7 @@ import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
 import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.input.Numbers;
+import io.github.probkit.cli.input.StandardStreams;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.cli.location.WriteOptions;
@@ -655,7 +655,7 @@ public final class FilterCommand implements Runnable {
             "-q prints nothing: it excludes " + (count ? "--count" : "--json"));
       }
       keyOptions.require(keys, spec);
-      OutputStream out = ProbkitCommand.stdout(spec);
+      OutputStream out = StandardStreams.stdout(spec);
       boolean select = statusAnswers();
       LineReader.LineConsumer header =
           select && !quiet && !count && !json ? Stdout.firstLineTo(out) : null;

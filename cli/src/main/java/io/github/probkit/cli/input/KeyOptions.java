@@ -1,6 +1,5 @@
 package io.github.probkit.cli.input;
 
-import io.github.probkit.cli.ProbkitCommand;
 import io.github.probkit.cli.location.SketchFiles;
 import io.github.probkit.cli.location.StreamCommits;
 import io.github.probkit.hash.HashAlgorithm;
@@ -148,7 +147,7 @@ public final class KeyOptions {
    * unasked. Commands call it before any work; {@link #forEach} does too.
    */
   public KeyOptions require(List<String> keys, CommandSpec spec) {
-    if (!given(keys) && ProbkitCommand.stdinIsTerminal(spec)) {
+    if (!given(keys) && StandardStreams.stdinIsTerminal(spec)) {
       throw new IllegalArgumentException(
           "no keys: give them as arguments, with --keys FILE..., or on"
               + " standard input (--keys - reads a terminal)");
@@ -169,11 +168,11 @@ public final class KeyOptions {
   /** Whether some keys come from a pipe, FIFO or terminal, where they cannot be read again. */
   private boolean readsAStream(List<String> keys, CommandSpec spec) {
     if (keysFiles.isEmpty()) {
-      return keys.isEmpty() && ProbkitCommand.stdin(spec).streams();
+      return keys.isEmpty() && StandardStreams.stdin(spec).streams();
     }
     for (String f : keysFiles) {
       if (f.equals("-")
-          ? ProbkitCommand.stdin(spec).streams()
+          ? StandardStreams.stdin(spec).streams()
           : Files.exists(Args.path(f)) && !Files.isRegularFile(Args.path(f))) {
         return true;
       }
@@ -197,9 +196,9 @@ public final class KeyOptions {
         n++;
       }
       if (!keysFiles.isEmpty()) {
-        n += Inputs.forEachLine(keysFiles, ProbkitCommand.stdin(spec), format, sink);
+        n += Inputs.forEachLine(keysFiles, StandardStreams.stdin(spec), format, sink);
       } else if (keys.isEmpty()) {
-        n += Inputs.forEachLine(List.of("-"), ProbkitCommand.stdin(spec), format, sink);
+        n += Inputs.forEachLine(List.of("-"), StandardStreams.stdin(spec), format, sink);
       }
       sink.end();
     } catch (Inputs.Stop e) {
@@ -248,7 +247,7 @@ public final class KeyOptions {
    * input is a terminal (an empty structure then).
    */
   public KeyOptions orNoneAtATerminal(CommandSpec spec) {
-    if (keysFiles.isEmpty() && ProbkitCommand.stdinIsTerminal(spec)) {
+    if (keysFiles.isEmpty() && StandardStreams.stdinIsTerminal(spec)) {
       return null;
     }
     tellStdin = keysFiles.isEmpty();
