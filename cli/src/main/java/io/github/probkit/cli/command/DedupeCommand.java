@@ -8,7 +8,6 @@ import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.input.Numbers;
 import io.github.probkit.cli.input.StandardStreams;
 import io.github.probkit.cli.output.CliException;
-import io.github.probkit.cli.output.Stdout;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.MutableFilter;
@@ -180,7 +179,9 @@ public final class DedupeCommand implements Callable<Integer> {
                     kept[0]++;
                   }
                 },
-                times == null ? Stdout.firstLineTo(out) : times.headerThen(Stdout.firstLineTo(out)),
+                times == null
+                    ? LineReader.firstLineTo(out)
+                    : times.headerThen(LineReader.firstLineTo(out)),
                 out));
     out.flush();
     PrintWriter err = spec.commandLine().getErr();

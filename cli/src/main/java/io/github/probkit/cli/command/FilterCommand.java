@@ -14,7 +14,6 @@ import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.cli.location.WriteOptions;
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
-import io.github.probkit.cli.output.Stdout;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
@@ -658,7 +657,7 @@ public final class FilterCommand implements Runnable {
       OutputStream out = StandardStreams.stdout(spec);
       boolean select = statusAnswers();
       LineReader.LineConsumer header =
-          select && !quiet && !count && !json ? Stdout.firstLineTo(out) : null;
+          select && !quiet && !count && !json ? LineReader.firstLineTo(out) : null;
       return Location.of(file)
           .queryFilter(
               (line, off, len, key, keyOff, keyLen, in) ->
