@@ -40,11 +40,7 @@ class PackageLayersTest {
           "location/RedisLocation.java -> command.CmsCommand",
           "location/RedisLocation.java -> command.FilterCommand",
           "location/RedisLocation.java -> command.HllCommand",
-          "format/FilterTypes.java -> command.FilterCommand",
-          "format/Format.java -> location.SketchFiles",
-          "input/KeyOptions.java -> location.SketchFiles",
-          "input/KeyOptions.java -> location.StreamCommits",
-          "output/Stdout.java -> input.LineReader");
+          "format/FilterTypes.java -> command.FilterCommand");
 
   private static final Pattern REFERENCE =
       Pattern.compile("\\b" + Pattern.quote(CLI) + "\\.(?:(\\w+)\\.)?([A-Z]\\w*)");

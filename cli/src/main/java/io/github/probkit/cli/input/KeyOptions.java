@@ -1,7 +1,5 @@
 package io.github.probkit.cli.input;
 
-import io.github.probkit.cli.location.SketchFiles;
-import io.github.probkit.cli.location.StreamCommits;
 import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
@@ -10,6 +8,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Stack;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -66,7 +65,7 @@ public final class KeyOptions {
   private boolean tellStdin;
 
   /** The commits of an add, made while it reads a stream; null for other commands. */
-  private StreamCommits commits;
+  private UnaryOperator<Inputs.KeySink> commits;
 
   /** {@code --items F...}: what {@code --keys} is to filters, for the sketches' items. */
   public static final class Items {
@@ -156,13 +155,11 @@ public final class KeyOptions {
   }
 
   /**
-   * Has {@link #forEach} commit what {@code writer} writes to the file of {@code lock} as it goes,
-   * when it reads a stream; the add writes through the returned commits at its end.
+   * Has {@link #forEach} pass its keys through {@code commits} when it reads a stream, which
+   * commits them as they come (StreamCommits).
    */
-  public StreamCommits commitsTo(
-      SketchFiles.Lock lock, SketchFiles.Content writer, CommandSpec spec) {
-    commits = new StreamCommits(lock, writer, lock.file(), spec.commandLine().getErr());
-    return commits;
+  public void commitWith(UnaryOperator<Inputs.KeySink> commits) {
+    this.commits = commits;
   }
 
   /** Whether some keys come from a pipe, FIFO or terminal, where they cannot be read again. */
@@ -185,7 +182,7 @@ public final class KeyOptions {
     require(keys, spec);
     format.check();
     if (commits != null && readsAStream(keys, spec)) {
-      sink = commits.wrap(sink);
+      sink = commits.apply(sink);
     }
     hintAtFiles(keys, spec);
     long n = 0;

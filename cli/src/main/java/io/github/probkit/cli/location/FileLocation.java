@@ -91,7 +91,8 @@ final class FileLocation implements Location {
   public int addToFilter(Keys in, boolean multiset, boolean ifAbsent) throws IOException {
     try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
       MutableFilter f = FilterCommand.loadMutable(file);
-      try (StreamCommits commits = in.from().commitsTo(lock, f::writeTo, in.spec())) {
+      try (StreamCommits commits =
+          StreamCommits.commitsTo(in.from(), lock, f::writeTo, in.spec())) {
         FilterCommand.addKeys(
             f,
             in.given(),
@@ -209,7 +210,8 @@ final class FileLocation implements Location {
   public int addToCms(Keys in, boolean counts, Fill<CountMinSketch> fill) throws IOException {
     try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
       CountMinSketch s = read(Format.Kind.COUNT_MIN);
-      try (StreamCommits commits = in.from().commitsTo(lock, s::writeTo, in.spec())) {
+      try (StreamCommits commits =
+          StreamCommits.commitsTo(in.from(), lock, s::writeTo, in.spec())) {
         fill.into(s);
         commits.write();
       }
@@ -261,7 +263,8 @@ final class FileLocation implements Location {
   public int addToHll(Keys in) throws IOException {
     try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
       CardinalitySketch s = readCardinality();
-      try (StreamCommits commits = in.from().commitsTo(lock, s::writeTo, in.spec())) {
+      try (StreamCommits commits =
+          StreamCommits.commitsTo(in.from(), lock, s::writeTo, in.spec())) {
         in.from()
             .forEach(in.given(), in.spec(), Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
         commits.write();
