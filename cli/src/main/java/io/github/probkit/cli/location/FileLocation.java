@@ -1,9 +1,7 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cardinality.CardinalitySketch;
-import io.github.probkit.cli.command.CmsCommand;
-import io.github.probkit.cli.command.FilterCommand;
-import io.github.probkit.cli.command.HllCommand;
+import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.FilterTypes;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.input.Inputs;
@@ -90,14 +88,14 @@ final class FileLocation implements Location {
   @Override
   public int addToFilter(Keys in, boolean multiset, boolean ifAbsent) throws IOException {
     try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
-      MutableFilter f = FilterCommand.loadMutable(file);
+      MutableFilter f = FilterFiles.loadMutable(file);
       try (StreamCommits commits =
           StreamCommits.commitsTo(in.from(), lock, f::writeTo, in.spec())) {
-        FilterCommand.addKeys(
+        FilterKeys.addKeys(
             f,
             in.given(),
             in.from(),
-            FilterCommand.ifAbsent(
+            FilterKeys.ifAbsent(
                 multiset,
                 ifAbsent,
                 f instanceof DeletableFilter,
@@ -115,10 +113,10 @@ final class FileLocation implements Location {
     long[] removed = {0};
     long[] stayed = {0};
     long total;
-    FilterCommand.Saturated saturated =
-        new FilterCommand.Saturated(file, in.spec().commandLine().getErr());
+    FilterKeys.Saturated saturated =
+        new FilterKeys.Saturated(file, in.spec().commandLine().getErr());
     try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
-      MembershipFilter f = FilterCommand.load(file);
+      MembershipFilter f = FilterFiles.load(file);
       if (!(f instanceof DeletableFilter)) {
         throw new CliException(
             file
@@ -151,7 +149,7 @@ final class FileLocation implements Location {
     } finally {
       saturated.finish();
     }
-    FilterCommand.summary(in.spec(), removed[0], stayed[0], total);
+    FilterKeys.summary(in.spec(), removed[0], stayed[0], total);
     return 0;
   }
 
@@ -159,7 +157,7 @@ final class FileLocation implements Location {
   public int queryFilter(
       FilterAnswer answer, LineReader.LineConsumer header, OutputStream out, Reading reading)
       throws IOException {
-    MembershipFilter f = FilterCommand.open(file);
+    MembershipFilter f = FilterFiles.open(file);
     try {
       return reading.run(
           Inputs.KeySink.answering(
@@ -169,7 +167,7 @@ final class FileLocation implements Location {
               header,
               out));
     } catch (InternalError e) {
-      throw FilterCommand.truncatedWhileMapped(file, e);
+      throw FilterFiles.truncatedWhileMapped(file, e);
     } finally {
       if (f instanceof MappedFilter) {
         ((MappedFilter) f).close();
@@ -182,9 +180,8 @@ final class FileLocation implements Location {
       List<Path> sources, boolean replace, CommandSpec spec, WriteOptions writing)
       throws IOException {
     try (SketchFiles.Lock lock = writing.lock(file)) {
-      MembershipFilter union =
-          FilterCommand.Merge.merge(SketchFiles.mergeInputs(file, sources, replace));
-      FilterCommand.warnIfOverfull(file, union, spec.commandLine().getErr());
+      MembershipFilter union = Merges.merge(SketchFiles.mergeInputs(file, sources, replace));
+      FilterKeys.warnIfOverfull(file, union, spec.commandLine().getErr());
       lock.write(union::writeTo);
     }
     return 0;
@@ -234,7 +231,7 @@ final class FileLocation implements Location {
   public int mergeCms(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
     try (SketchFiles.Lock lock = writing.lock(file)) {
-      lock.write(CmsCommand.Merge.sum(SketchFiles.mergeInputs(file, sources, replace))::writeTo);
+      lock.write(Merges.sum(SketchFiles.mergeInputs(file, sources, replace))::writeTo);
     }
     return 0;
   }
@@ -277,7 +274,7 @@ final class FileLocation implements Location {
   public int mergeHll(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
     try (SketchFiles.Lock lock = writing.lock(file)) {
-      lock.write(HllCommand.union(SketchFiles.mergeInputs(file, sources, replace))::writeTo);
+      lock.write(Merges.union(SketchFiles.mergeInputs(file, sources, replace))::writeTo);
     }
     return 0;
   }
