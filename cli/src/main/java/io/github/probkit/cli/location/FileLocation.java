@@ -19,6 +19,7 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -230,10 +231,7 @@ final class FileLocation implements Location {
   @Override
   public int mergeCms(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
-    try (SketchFiles.Lock lock = writing.lock(file)) {
-      lock.write(Merges.sum(SketchFiles.mergeInputs(file, sources, replace))::writeTo);
-    }
-    return 0;
+    return mergeInto(sources, replace, writing, inputs -> Merges.sum(inputs)::writeTo);
   }
 
   // ---- cardinality sketches
@@ -273,8 +271,21 @@ final class FileLocation implements Location {
   @Override
   public int mergeHll(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
+    return mergeInto(sources, replace, writing, inputs -> Merges.union(inputs)::writeTo);
+  }
+
+  /**
+   * Replaces the file, under its lock, with what {@code union} makes of the SRCs (and the file
+   * itself unless {@code replace}).
+   */
+  private int mergeInto(
+      List<Path> sources,
+      boolean replace,
+      WriteOptions writing,
+      Function<List<Path>, SketchFiles.Content> union)
+      throws IOException {
     try (SketchFiles.Lock lock = writing.lock(file)) {
-      lock.write(Merges.union(SketchFiles.mergeInputs(file, sources, replace))::writeTo);
+      lock.write(union.apply(SketchFiles.mergeInputs(file, sources, replace)));
     }
     return 0;
   }
