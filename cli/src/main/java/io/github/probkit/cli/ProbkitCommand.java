@@ -11,6 +11,7 @@ import io.github.probkit.cli.command.InfoCommand;
 import io.github.probkit.cli.command.TopCommand;
 import io.github.probkit.cli.command.TransferCommands;
 import io.github.probkit.cli.input.Inputs;
+import io.github.probkit.cli.input.StandardStreams;
 import io.github.probkit.cli.lab.LabCommand;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -52,7 +53,7 @@ import picocli.CommandLine.Spec;
       "Exit codes: 0 success, 1 runtime error (missing or corrupt file, full disk),",
       "2 usage error, 141 output pipe closed, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM.",
     })
-public final class ProbkitCommand implements Runnable {
+public final class ProbkitCommand implements Runnable, StandardStreams {
   /**
    * The subcommands, in the order help lists them. They are registered by {@link #addSubcommands}
    * rather than by the annotation: picocli reflects over every command it is given, which took
@@ -200,25 +201,14 @@ public final class ProbkitCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** The standard input of the command line {@code spec} belongs to. */
-  public static Inputs.Stdin stdin(CommandSpec spec) {
-    return root(spec.commandLine()).stdin;
+  @Override
+  public Inputs.Stdin stdin() {
+    return stdin;
   }
 
-  /**
-   * Whether that standard input is a terminal, which commands read only when told to ({@code --keys
-   * -}).
-   */
-  public static boolean stdinIsTerminal(CommandSpec spec) {
-    return stdin(spec).terminal();
-  }
-
-  /**
-   * The standard output of the command line {@code spec} belongs to, as bytes: for keys, which are
-   * written as they came. Its PrintWriter writes into the same stream: flush one before the other.
-   */
-  public static OutputStream stdout(CommandSpec spec) {
-    return root(spec.commandLine()).stdout;
+  @Override
+  public OutputStream stdout() {
+    return stdout;
   }
 
   private static ProbkitCommand root(CommandLine cl) {

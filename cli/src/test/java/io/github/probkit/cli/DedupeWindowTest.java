@@ -3,6 +3,7 @@ package io.github.probkit.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.cli.command.DedupeCommand;
+import io.github.probkit.cli.input.EventTimes;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -225,16 +226,16 @@ class DedupeWindowTest {
   @Test
   void timesAreReadInEachForm() {
     long t = 1_764_680_859_000L; // 2025-12-02T13:07:39Z
-    assertThat(DedupeCommand.EventTimes.parse("2025-12-02T13:07:39Z")).isEqualTo(t);
-    assertThat(DedupeCommand.EventTimes.parse("2025-12-02T15:07:39.250+02:00")).isEqualTo(t + 250);
-    assertThat(DedupeCommand.EventTimes.parse("1764680859")).isEqualTo(t);
-    assertThat(DedupeCommand.EventTimes.parse("1764680859.25")).isEqualTo(t + 250);
-    assertThat(DedupeCommand.EventTimes.parse("1764680859250")).isEqualTo(t + 250);
+    assertThat(EventTimes.parse("2025-12-02T13:07:39Z")).isEqualTo(t);
+    assertThat(EventTimes.parse("2025-12-02T15:07:39.250+02:00")).isEqualTo(t + 250);
+    assertThat(EventTimes.parse("1764680859")).isEqualTo(t);
+    assertThat(EventTimes.parse("1764680859.25")).isEqualTo(t + 250);
+    assertThat(EventTimes.parse("1764680859250")).isEqualTo(t + 250);
     // 10^11 - 1 s is in the year 5138; 10^11 ms is 1973-03-03T09:46:40Z.
-    assertThat(DedupeCommand.EventTimes.parse("99999999999")).isEqualTo(99_999_999_999_000L);
-    assertThat(DedupeCommand.EventTimes.parse("100000000000")).isEqualTo(100_000_000_000L);
-    assertThat(DedupeCommand.EventTimes.parse("2025-12-02T13:07:39")).isNull();
-    assertThat(DedupeCommand.EventTimes.parse("yesterday")).isNull();
+    assertThat(EventTimes.parse("99999999999")).isEqualTo(99_999_999_999_000L);
+    assertThat(EventTimes.parse("100000000000")).isEqualTo(100_000_000_000L);
+    assertThat(EventTimes.parse("2025-12-02T13:07:39")).isNull();
+    assertThat(EventTimes.parse("yesterday")).isNull();
   }
 
   @Test

@@ -3,7 +3,7 @@ package io.github.probkit.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.Concurrency;
-import io.github.probkit.cli.command.FilterCommand;
+import io.github.probkit.cli.format.FilterDescriptions;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
@@ -80,7 +80,7 @@ class MappedFilterCliTest {
           .contains("absent");
       assertThat(Cli.run("filter", "info", file, "--json").out)
           .as(type)
-          .isEqualTo(FilterCommand.describe(loaded, true) + "\n");
+          .isEqualTo(FilterDescriptions.describe(loaded, true) + "\n");
       Cli verified = Cli.run("filter", "info", file, "--verify", "--json");
       assertThat(verified.exit).isZero();
       assertThat(verified.out).contains("\"checksum\": \"verified\"");

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -28,30 +27,6 @@ class PackageLayersTest {
   private static final Map<String, Integer> LAYER =
       Map.of("", 5, "command", 4, "lab", 4, "location", 3, "format", 2, "input", 1, "output", 0);
 
-  /**
-   * Upward uses that were in the flat package and are still to be moved down, as "file -> class".
-   * Each is a debt: remove the line when its helper moves; a new upward use fails the test.
-   */
-  private static final Set<String> NOT_YET_MOVED =
-      Set.of(
-          "command/CmsCommand.java -> ProbkitCommand",
-          "command/DedupeCommand.java -> ProbkitCommand",
-          "command/DistinctCommand.java -> ProbkitCommand",
-          "command/FilterCommand.java -> ProbkitCommand",
-          "command/TopCommand.java -> ProbkitCommand",
-          "input/KeyOptions.java -> ProbkitCommand",
-          "location/FileLocation.java -> command.CmsCommand",
-          "location/FileLocation.java -> command.FilterCommand",
-          "location/FileLocation.java -> command.HllCommand",
-          "location/RedisLocation.java -> command.CmsCommand",
-          "location/RedisLocation.java -> command.FilterCommand",
-          "location/RedisLocation.java -> command.HllCommand",
-          "format/FilterTypes.java -> command.FilterCommand",
-          "format/Format.java -> location.SketchFiles",
-          "input/KeyOptions.java -> location.SketchFiles",
-          "input/KeyOptions.java -> location.StreamCommits",
-          "output/Stdout.java -> input.LineReader");
-
   private static final Pattern REFERENCE =
       Pattern.compile("\\b" + Pattern.quote(CLI) + "\\.(?:(\\w+)\\.)?([A-Z]\\w*)");
   private static final Pattern REDIS =
@@ -69,7 +44,7 @@ class PackageLayersTest {
         String to = m.group(1) == null ? "" : m.group(1);
         assertThat(LAYER).as("a layer for package %s.%s", CLI, to).containsKey(to);
         String edge = name(file) + " -> " + (to.isEmpty() ? "" : to + ".") + m.group(2);
-        if (LAYER.get(to) > LAYER.get(from) && !NOT_YET_MOVED.contains(edge)) {
+        if (LAYER.get(to) > LAYER.get(from)) {
           wrong.add(
               edge
                   + " ("

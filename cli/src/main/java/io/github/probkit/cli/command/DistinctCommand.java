@@ -1,9 +1,9 @@
 package io.github.probkit.cli.command;
 
 import io.github.probkit.cardinality.HyperLogLog;
-import io.github.probkit.cli.ProbkitCommand;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.Inputs;
+import io.github.probkit.cli.input.StandardStreams;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -61,7 +61,7 @@ public final class DistinctCommand implements Callable<Integer> {
     long lines =
         Inputs.forEachLine(
             from,
-            ProbkitCommand.stdin(spec),
+            StandardStreams.stdin(spec),
             format,
             Inputs.KeySink.hashes(sketch.hashStrategy(), sketch::addHash));
     PrintWriter out = spec.commandLine().getOut();

@@ -1,15 +1,14 @@
 package io.github.probkit.cli.command;
 
 import io.github.probkit.cardinality.CardinalitySketch;
-import io.github.probkit.cardinality.CardinalitySketches;
 import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cardinality.UltraLogLog;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.KeyOptions;
 import io.github.probkit.cli.location.Location;
+import io.github.probkit.cli.location.Merges;
 import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.cli.location.WriteOptions;
-import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.cli.output.TextTable;
 import io.github.probkit.io.StructureType;
@@ -17,7 +16,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -65,69 +63,6 @@ public final class HllCommand implements Runnable {
 
   static CardinalitySketch load(Path file) {
     return Location.of(file).readCardinality();
-  }
-
-  /**
-   * The union of the sketches in {@code files} at the lowest of their precisions; a single file's
-   * sketch as it is. Sketches that cannot be combined are refused naming the file.
-   *
-   * <p>A merge ends the martingale estimate, whose error is about 20 % lower than the registers'.
-   * But when the union's registers are those of one input of the same precision that still has its
-   * martingale estimate (the input merged with itself, or with subsets of its keys), that input is
-   * the union, and its estimate stays valid: had the other inputs' keys been added to it one by
-   * one, none would have changed a register, and so none the estimate. So {@code hll count A A}
-   * prints what {@code hll count A} prints.
-   */
-  public static CardinalitySketch union(List<Path> files) {
-    List<CardinalitySketch> sketches = new ArrayList<>();
-    for (Path p : files) {
-      CardinalitySketch s = load(p);
-      if (!sketches.isEmpty()) {
-        CardinalitySketch first = sketches.get(0);
-        if (s.type() != first.type()) {
-          throw new CliException(
-              Location.of(p)
-                  + ": cannot combine "
-                  + (s.type().label().startsWith("u") ? "an " : "a ")
-                  + s.type().label()
-                  + " sketch with the "
-                  + first.type().label()
-                  + " sketch of "
-                  + Location.of(files.get(0)));
-        }
-        if (!s.hashStrategy().equals(first.hashStrategy())) {
-          throw new CliException(
-              Location.of(p)
-                  + ": hashed with "
-                  + s.hashStrategy()
-                  + ", "
-                  + Location.of(files.get(0))
-                  + " with "
-                  + first.hashStrategy()
-                  + "; such sketches cannot be combined");
-        }
-      }
-      sketches.add(s);
-    }
-    if (sketches.size() == 1) {
-      return sketches.get(0);
-    }
-    CardinalitySketch union = CardinalitySketches.union(sketches);
-    for (CardinalitySketch s : sketches) {
-      if (s.martingaleEstimate().isPresent()
-          && s.precision() == union.precision()
-          && sameRegisters(s, union)) {
-        return s;
-      }
-    }
-    return union;
-  }
-
-  private static boolean sameRegisters(CardinalitySketch a, CardinalitySketch b) {
-    if (a instanceof HyperLogLog) {
-      return Arrays.equals(((HyperLogLog) a).registers(), ((HyperLogLog) b).registers());
-    }
-    return Arrays.equals(((UltraLogLog) a).registers(), ((UltraLogLog) b).registers());
   }
 
   /** The estimate and its error: the martingale estimate when the sketch has one. */
@@ -376,7 +311,7 @@ public final class HllCommand implements Runnable {
                       ? files.size() + " FILEs were given"
                       : files.get(0) + " has none"));
         }
-        s = union(files);
+        s = Merges.union(files);
       }
       if (json) {
         TextTable.print(spec, estimateJson(s), true);

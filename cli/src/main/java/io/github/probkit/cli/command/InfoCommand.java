@@ -1,6 +1,7 @@
 package io.github.probkit.cli.command;
 
 import io.github.probkit.cli.format.ProbkitFormat;
+import io.github.probkit.cli.format.WindowFilters;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
@@ -85,8 +86,8 @@ public abstract class InfoCommand implements Callable<Integer> {
       Json j =
           new Json()
               .put("type", StructureType.WINDOWED_COUNT_MIN.label())
-              .put("window", WindowFilter.duration(window))
-              .put("slice", WindowFilter.duration(w.sliceMillis()))
+              .put("window", WindowFilters.duration(window))
+              .put("slice", WindowFilters.duration(w.sliceMillis()))
               .put("slices", w.sliceCount())
               .put("latestSlice", WindowHll.sliceStart(newest, w.sliceMillis()));
       CountMinSketch whole =

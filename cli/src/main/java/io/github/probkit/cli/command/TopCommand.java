@@ -1,10 +1,10 @@
 package io.github.probkit.cli.command;
 
-import io.github.probkit.cli.ProbkitCommand;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.LineReader;
+import io.github.probkit.cli.input.StandardStreams;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.frequency.HeavyHitters;
@@ -152,7 +152,7 @@ public final class TopCommand implements Callable<Integer> {
               CANDIDATE_BYTES,
               inputs,
               format,
-              ProbkitCommand.stdin(spec));
+              StandardStreams.stdin(spec));
       List<HeavyHitters.Entry> entries = last.top(k);
       print(last, entries);
       warn(last, entries);
@@ -167,7 +167,7 @@ public final class TopCommand implements Callable<Integer> {
       top = new Summary(HeavyHitters.withCapacity(c), budget, floor);
     }
     Inputs.forEachLine(
-        inputs.isEmpty() ? List.of("-") : inputs, ProbkitCommand.stdin(spec), format, top);
+        inputs.isEmpty() ? List.of("-") : inputs, StandardStreams.stdin(spec), format, top);
     List<HeavyHitters.Entry> entries = top.summary.top(k);
     print(top.summary, entries);
     warn(top.summary, entries);
@@ -313,7 +313,7 @@ public final class TopCommand implements Callable<Integer> {
       out.flush();
     } else {
       // The lines as they came, bytes and all; the line last, since it may hold tabs.
-      OutputStream out = ProbkitCommand.stdout(spec);
+      OutputStream out = StandardStreams.stdout(spec);
       for (HeavyHitters.Entry e : entries) {
         out.write((e.count() + "\t" + e.lowerBound() + "\t").getBytes(StandardCharsets.US_ASCII));
         out.write(e.item());

@@ -2,7 +2,9 @@ package io.github.probkit.cli.command;
 
 import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.cardinality.WindowedCardinality;
+import io.github.probkit.cli.format.WindowFilters;
 import io.github.probkit.cli.input.KeyOptions;
+import io.github.probkit.cli.input.TimedKeys;
 import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.cli.location.SketchFiles;
 import io.github.probkit.cli.location.StreamCommits;
@@ -95,7 +97,7 @@ final class WindowHll {
       throws IOException {
     try (SketchFiles.Lock lock = writing.lockExisting(file)) {
       WindowedCardinality w = read(file);
-      try (StreamCommits commits = from.commitsTo(lock, w::writeTo, spec)) {
+      try (StreamCommits commits = StreamCommits.commitsTo(from, lock, w::writeTo, spec)) {
         TimedKeys.forEach(items, from, spec, w::add);
         commits.write();
       }
@@ -121,7 +123,7 @@ final class WindowHll {
               + " is longer than the window of "
               + file
               + ", "
-              + WindowFilter.duration(windowMillis(w))
+              + WindowFilters.duration(windowMillis(w))
               + " (hll create --window)");
     }
     return w.sketchOfLast(span, end);
@@ -135,8 +137,8 @@ final class WindowHll {
             Duration.ofMillis(windowMillis(w)), sliceEnd(w.newestSlice(), w.sliceMillis()));
     return new Json()
         .put("type", StructureType.WINDOWED_CARDINALITY.label())
-        .put("window", WindowFilter.duration(windowMillis(w)))
-        .put("slice", WindowFilter.duration(w.sliceMillis()))
+        .put("window", WindowFilters.duration(windowMillis(w)))
+        .put("slice", WindowFilters.duration(w.sliceMillis()))
         .put("slices", w.sliceCount())
         .put("latestSlice", sliceStart(w.newestSlice(), w.sliceMillis()))
         .put("sketch", whole.type().label())

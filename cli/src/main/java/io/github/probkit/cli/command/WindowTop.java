@@ -1,5 +1,6 @@
 package io.github.probkit.cli.command;
 
+import io.github.probkit.cli.input.EventTimes;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.frequency.HeavyHitters;
@@ -62,7 +63,7 @@ final class WindowTop {
     long[] now = {Long.MIN_VALUE};
     List<String> from = inputs.isEmpty() ? List.of("-") : inputs;
     if (timeField != null) {
-      DedupeCommand.EventTimes times = new DedupeCommand.EventTimes(timeField, format);
+      EventTimes times = new EventTimes(timeField, format);
       Inputs.forEachLine(
           from,
           stdin,

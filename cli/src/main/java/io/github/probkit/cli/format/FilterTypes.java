@@ -1,7 +1,6 @@
 package io.github.probkit.cli.format;
 
 import io.github.probkit.Concurrency;
-import io.github.probkit.cli.command.FilterCommand;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
 import io.github.probkit.cli.output.CliException;
@@ -92,7 +91,7 @@ public final class FilterTypes {
    * its initial capacity), holding the keys of {@code keys} when given (static types need them),
    * every add counted unless {@code ifAbsent}; {@code file} is named in errors. Bloom and blocked
    * filters are concurrent (every core adds), a scalable one single-writer (it takes its keys in
-   * order on one thread): see {@link FilterCommand#addKeys}.
+   * order on one thread): see {@link FilterKeys#addKeys}.
    */
   public static MembershipFilter create(
       String type,
@@ -144,7 +143,7 @@ public final class FilterTypes {
             "--type " + type + " is built from its keys: see buildStatic");
     }
     if (keys != null) {
-      FilterCommand.addKeys(f, List.of(), keys, ifAbsent, spec, file);
+      FilterKeys.addKeys(f, List.of(), keys, ifAbsent, spec, file);
     }
     return f;
   }

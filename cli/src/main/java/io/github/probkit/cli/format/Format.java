@@ -2,7 +2,6 @@ package io.github.probkit.cli.format;
 
 import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.cardinality.CardinalitySketches;
-import io.github.probkit.cli.location.SketchFiles;
 import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.frequency.CountMinSketch;
@@ -77,10 +76,16 @@ public interface Format {
         new Kind<>(CardinalitySketches::readFrom);
 
     /** probkit's reader of the kind, which checks the structure type it finds. */
-    final SketchFiles.Reader<T> probkit;
+    final Reader<T> probkit;
 
-    private Kind(SketchFiles.Reader<T> probkit) {
+    private Kind(Reader<T> probkit) {
       this.probkit = probkit;
     }
+  }
+
+  /** Reads a structure from its bytes, as a location hands them over. */
+  @FunctionalInterface
+  interface Reader<T> {
+    T read(InputStream in) throws IOException;
   }
 }

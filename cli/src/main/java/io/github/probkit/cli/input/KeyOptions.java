@@ -1,8 +1,5 @@
 package io.github.probkit.cli.input;
 
-import io.github.probkit.cli.ProbkitCommand;
-import io.github.probkit.cli.location.SketchFiles;
-import io.github.probkit.cli.location.StreamCommits;
 import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
@@ -11,6 +8,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Stack;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -75,7 +73,7 @@ public final class KeyOptions {
   public String timeField;
 
   /** The commits of an add, made while it reads a stream; null for other commands. */
-  private StreamCommits commits;
+  private UnaryOperator<Inputs.KeySink> commits;
 
   /** {@code --items F...}: what {@code --keys} is to filters, for the sketches' items. */
   public static final class Items {
@@ -156,7 +154,7 @@ public final class KeyOptions {
    * unasked. Commands call it before any work; {@link #forEach} does too.
    */
   public KeyOptions require(List<String> keys, CommandSpec spec) {
-    if (!given(keys) && ProbkitCommand.stdinIsTerminal(spec)) {
+    if (!given(keys) && StandardStreams.stdinIsTerminal(spec)) {
       throw new IllegalArgumentException(
           "no keys: give them as arguments, with --keys FILE..., or on"
               + " standard input (--keys - reads a terminal)");
@@ -165,23 +163,21 @@ public final class KeyOptions {
   }
 
   /**
-   * Has {@link #forEach} commit what {@code writer} writes to the file of {@code lock} as it goes,
-   * when it reads a stream; the add writes through the returned commits at its end.
+   * Has {@link #forEach} pass its keys through {@code commits} when it reads a stream, which
+   * commits them as they come (StreamCommits).
    */
-  public StreamCommits commitsTo(
-      SketchFiles.Lock lock, SketchFiles.Content writer, CommandSpec spec) {
-    commits = new StreamCommits(lock, writer, lock.file(), spec.commandLine().getErr());
-    return commits;
+  public void commitWith(UnaryOperator<Inputs.KeySink> commits) {
+    this.commits = commits;
   }
 
   /** Whether some keys come from a pipe, FIFO or terminal, where they cannot be read again. */
   private boolean readsAStream(List<String> keys, CommandSpec spec) {
     if (keysFiles.isEmpty()) {
-      return keys.isEmpty() && ProbkitCommand.stdin(spec).streams();
+      return keys.isEmpty() && StandardStreams.stdin(spec).streams();
     }
     for (String f : keysFiles) {
       if (f.equals("-")
-          ? ProbkitCommand.stdin(spec).streams()
+          ? StandardStreams.stdin(spec).streams()
           : Files.exists(Args.path(f)) && !Files.isRegularFile(Args.path(f))) {
         return true;
       }
@@ -194,7 +190,7 @@ public final class KeyOptions {
     require(keys, spec);
     format.check();
     if (commits != null && readsAStream(keys, spec)) {
-      sink = commits.wrap(sink);
+      sink = commits.apply(sink);
     }
     hintAtFiles(keys, spec);
     long n = 0;
@@ -205,9 +201,9 @@ public final class KeyOptions {
         n++;
       }
       if (!keysFiles.isEmpty()) {
-        n += Inputs.forEachLine(keysFiles, ProbkitCommand.stdin(spec), format, sink);
+        n += Inputs.forEachLine(keysFiles, StandardStreams.stdin(spec), format, sink);
       } else if (keys.isEmpty()) {
-        n += Inputs.forEachLine(List.of("-"), ProbkitCommand.stdin(spec), format, sink);
+        n += Inputs.forEachLine(List.of("-"), StandardStreams.stdin(spec), format, sink);
       }
       sink.end();
     } catch (Inputs.Stop e) {
@@ -256,7 +252,7 @@ public final class KeyOptions {
    * input is a terminal (an empty structure then).
    */
   public KeyOptions orNoneAtATerminal(CommandSpec spec) {
-    if (keysFiles.isEmpty() && ProbkitCommand.stdinIsTerminal(spec)) {
+    if (keysFiles.isEmpty() && StandardStreams.stdinIsTerminal(spec)) {
       return null;
     }
     tellStdin = keysFiles.isEmpty();

@@ -4,6 +4,7 @@ import io.github.probkit.cli.output.CliException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.SequenceInputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -246,5 +247,20 @@ public final class LineReader {
         buf = new byte[BLOCK];
       }
     }
+  }
+
+  /**
+   * A consumer that writes the first line it gets to {@code out}, with a newline, and ignores the
+   * rest: the header of the first input, printed once however many inputs have one.
+   */
+  public static LineConsumer firstLineTo(OutputStream out) {
+    boolean[] done = {false};
+    return (buf, off, len) -> {
+      if (!done[0]) {
+        out.write(buf, off, len);
+        out.write('\n');
+        done[0] = true;
+      }
+    };
   }
 }

@@ -1,9 +1,7 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cardinality.CardinalitySketch;
-import io.github.probkit.cli.command.CmsCommand;
-import io.github.probkit.cli.command.FilterCommand;
-import io.github.probkit.cli.command.HllCommand;
+import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.FilterTypes;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.input.Inputs;
@@ -21,6 +19,7 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -90,13 +89,14 @@ final class FileLocation implements Location {
   @Override
   public int addToFilter(Keys in, boolean multiset, boolean ifAbsent) throws IOException {
     try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
-      MutableFilter f = FilterCommand.loadMutable(file);
-      try (StreamCommits commits = in.from().commitsTo(lock, f::writeTo, in.spec())) {
-        FilterCommand.addKeys(
+      MutableFilter f = FilterFiles.loadMutable(file);
+      try (StreamCommits commits =
+          StreamCommits.commitsTo(in.from(), lock, f::writeTo, in.spec())) {
+        FilterKeys.addKeys(
             f,
             in.given(),
             in.from(),
-            FilterCommand.ifAbsent(
+            FilterKeys.ifAbsent(
                 multiset,
                 ifAbsent,
                 f instanceof DeletableFilter,
@@ -114,10 +114,10 @@ final class FileLocation implements Location {
     long[] removed = {0};
     long[] stayed = {0};
     long total;
-    FilterCommand.Saturated saturated =
-        new FilterCommand.Saturated(file, in.spec().commandLine().getErr());
+    FilterKeys.Saturated saturated =
+        new FilterKeys.Saturated(file, in.spec().commandLine().getErr());
     try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
-      MembershipFilter f = FilterCommand.load(file);
+      MembershipFilter f = FilterFiles.load(file);
       if (!(f instanceof DeletableFilter)) {
         throw new CliException(
             file
@@ -150,7 +150,7 @@ final class FileLocation implements Location {
     } finally {
       saturated.finish();
     }
-    FilterCommand.summary(in.spec(), removed[0], stayed[0], total);
+    FilterKeys.summary(in.spec(), removed[0], stayed[0], total);
     return 0;
   }
 
@@ -158,7 +158,7 @@ final class FileLocation implements Location {
   public int queryFilter(
       FilterAnswer answer, LineReader.LineConsumer header, OutputStream out, Reading reading)
       throws IOException {
-    MembershipFilter f = FilterCommand.open(file);
+    MembershipFilter f = FilterFiles.open(file);
     try {
       return reading.run(
           Inputs.KeySink.answering(
@@ -168,7 +168,7 @@ final class FileLocation implements Location {
               header,
               out));
     } catch (InternalError e) {
-      throw FilterCommand.truncatedWhileMapped(file, e);
+      throw FilterFiles.truncatedWhileMapped(file, e);
     } finally {
       if (f instanceof MappedFilter) {
         ((MappedFilter) f).close();
@@ -181,9 +181,8 @@ final class FileLocation implements Location {
       List<Path> sources, boolean replace, CommandSpec spec, WriteOptions writing)
       throws IOException {
     try (SketchFiles.Lock lock = writing.lock(file)) {
-      MembershipFilter union =
-          FilterCommand.Merge.merge(SketchFiles.mergeInputs(file, sources, replace));
-      FilterCommand.warnIfOverfull(file, union, spec.commandLine().getErr());
+      MembershipFilter union = Merges.merge(SketchFiles.mergeInputs(file, sources, replace));
+      FilterKeys.warnIfOverfull(file, union, spec.commandLine().getErr());
       lock.write(union::writeTo);
     }
     return 0;
@@ -209,7 +208,8 @@ final class FileLocation implements Location {
   public int addToCms(Keys in, boolean counts, Fill<CountMinSketch> fill) throws IOException {
     try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
       CountMinSketch s = read(Format.Kind.COUNT_MIN);
-      try (StreamCommits commits = in.from().commitsTo(lock, s::writeTo, in.spec())) {
+      try (StreamCommits commits =
+          StreamCommits.commitsTo(in.from(), lock, s::writeTo, in.spec())) {
         fill.into(s);
         commits.write();
       }
@@ -231,10 +231,7 @@ final class FileLocation implements Location {
   @Override
   public int mergeCms(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
-    try (SketchFiles.Lock lock = writing.lock(file)) {
-      lock.write(CmsCommand.Merge.sum(SketchFiles.mergeInputs(file, sources, replace))::writeTo);
-    }
-    return 0;
+    return mergeInto(sources, replace, writing, inputs -> Merges.sum(inputs)::writeTo);
   }
 
   // ---- cardinality sketches
@@ -261,7 +258,8 @@ final class FileLocation implements Location {
   public int addToHll(Keys in) throws IOException {
     try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
       CardinalitySketch s = readCardinality();
-      try (StreamCommits commits = in.from().commitsTo(lock, s::writeTo, in.spec())) {
+      try (StreamCommits commits =
+          StreamCommits.commitsTo(in.from(), lock, s::writeTo, in.spec())) {
         in.from()
             .forEach(in.given(), in.spec(), Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
         commits.write();
@@ -273,8 +271,21 @@ final class FileLocation implements Location {
   @Override
   public int mergeHll(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
+    return mergeInto(sources, replace, writing, inputs -> Merges.union(inputs)::writeTo);
+  }
+
+  /**
+   * Replaces the file, under its lock, with what {@code union} makes of the SRCs (and the file
+   * itself unless {@code replace}).
+   */
+  private int mergeInto(
+      List<Path> sources,
+      boolean replace,
+      WriteOptions writing,
+      Function<List<Path>, SketchFiles.Content> union)
+      throws IOException {
     try (SketchFiles.Lock lock = writing.lock(file)) {
-      lock.write(HllCommand.union(SketchFiles.mergeInputs(file, sources, replace))::writeTo);
+      lock.write(union.apply(SketchFiles.mergeInputs(file, sources, replace)));
     }
     return 0;
   }

@@ -1,11 +1,11 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cardinality.CardinalitySketch;
-import io.github.probkit.cli.command.CmsCommand;
-import io.github.probkit.cli.command.FilterCommand;
-import io.github.probkit.cli.command.HllCommand;
+import io.github.probkit.cli.format.FilterDescriptions;
+import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.format.ProbkitFormat;
+import io.github.probkit.cli.input.CountedLines;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
 import io.github.probkit.cli.input.LineReader;
@@ -200,8 +200,8 @@ final class RedisLocation implements Location {
   }
 
   /**
-   * Adds the keys as {@link FilterCommand#addKeys} adds them to a file: a counting filter counts
-   * every add unless {@code ifAbsent}, and names the keys whose counters saturate.
+   * Adds the keys as {@link FilterKeys#addKeys} adds them to a file: a counting filter counts every
+   * add unless {@code ifAbsent}, and names the keys whose counters saturate.
    */
   private static int filterAdd(
       Target t,
@@ -212,13 +212,13 @@ final class RedisLocation implements Location {
       CommandSpec spec)
       throws IOException {
     RedisStructure s = t.store.open(t.name);
-    FilterCommand.ifAbsent(
+    FilterKeys.ifAbsent(
         multiset,
         ifAbsent,
         s instanceof RedisCountingBloomFilter,
         "a " + s.type().label() + " filter");
-    FilterCommand.Saturated saturated =
-        new FilterCommand.Saturated(RedisUri.withoutPassword(t.uri), spec.commandLine().getErr());
+    FilterKeys.Saturated saturated =
+        new FilterKeys.Saturated(RedisUri.withoutPassword(t.uri), spec.commandLine().getErr());
     try {
       batches(
           t,
@@ -252,7 +252,7 @@ final class RedisLocation implements Location {
       RedisCountingBloomFilter c,
       List<byte[]> batch,
       boolean ifAbsent,
-      FilterCommand.Saturated saturated) {
+      FilterKeys.Saturated saturated) {
     if (ifAbsent) {
       boolean[] present = c.mightContainAll(batch);
       Set<ByteBuffer> seen = new HashSet<>();
@@ -315,9 +315,8 @@ final class RedisLocation implements Location {
   public int removeFromFilter(Keys in) throws IOException {
     long[] removed = {0};
     long[] stayed = {0};
-    FilterCommand.Saturated saturated =
-        new FilterCommand.Saturated(
-            RedisUri.withoutPassword(uri), in.spec().commandLine().getErr());
+    FilterKeys.Saturated saturated =
+        new FilterKeys.Saturated(RedisUri.withoutPassword(uri), in.spec().commandLine().getErr());
     long total;
     try {
       total =
@@ -360,7 +359,7 @@ final class RedisLocation implements Location {
     } finally {
       saturated.finish();
     }
-    FilterCommand.summary(in.spec(), removed[0], stayed[0], total);
+    FilterKeys.summary(in.spec(), removed[0], stayed[0], total);
     return 0;
   }
 
@@ -418,7 +417,7 @@ final class RedisLocation implements Location {
     int layers = ((ScalableBloomFilter) f).layers().size();
     // The metadata key, the layers' counts, then a key per layer.
     List<String> keys = s.redisKeys().subList(0, 2 + layers);
-    return whereKept(FilterCommand.describe(f, json), t, s, keys);
+    return whereKept(FilterDescriptions.describe(f, json), t, s, keys);
   }
 
   // ---- cms
@@ -471,7 +470,7 @@ final class RedisLocation implements Location {
           from.forEach(
               items,
               spec,
-              CmsCommand.counted(
+              CountedLines.counted(
                   (buf, off, len, count) -> {
                     pending.put(Arrays.copyOfRange(buf, off, off + len), count);
                     if (pending.size() == size) {
@@ -563,7 +562,7 @@ final class RedisLocation implements Location {
   @Override
   public int mergeHll(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
-    CardinalitySketch union = HllCommand.union(sources);
+    CardinalitySketch union = Merges.union(sources);
     return mergeInto(
         sources.get(0),
         replace,
@@ -617,7 +616,7 @@ final class RedisLocation implements Location {
       List<Path> sources, boolean replace, CommandSpec spec, WriteOptions writing)
       throws IOException {
     refuseDestination(sources, replace);
-    MembershipFilter union = FilterCommand.Merge.merge(sources);
+    MembershipFilter union = Merges.merge(sources);
     return mergeInto(
         sources.get(0),
         replace,
@@ -655,7 +654,7 @@ final class RedisLocation implements Location {
   public int mergeCms(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
     refuseDestination(sources, replace);
-    CountMinSketch sum = CmsCommand.Merge.sum(sources);
+    CountMinSketch sum = Merges.sum(sources);
     return mergeInto(
         sources.get(0),
         replace,

@@ -1,5 +1,6 @@
 package io.github.probkit.cli.location;
 
+import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.io.SketchFormatException;
@@ -58,11 +59,6 @@ import java.util.regex.Pattern;
 public final class SketchFiles {
   private SketchFiles() {}
 
-  @FunctionalInterface
-  public interface Reader<T> {
-    public T read(InputStream in) throws IOException;
-  }
-
   /** What a file is written from: a structure's writeTo, which writes the file's bytes. */
   @FunctionalInterface
   public interface Content {
@@ -70,7 +66,7 @@ public final class SketchFiles {
   }
 
   /** Reads {@code file} with {@code reader}; failures become a CliException naming the file. */
-  public static <T> T read(Path file, Reader<T> reader) {
+  public static <T> T read(Path file, Format.Reader<T> reader) {
     if (Files.isDirectory(file)) {
       throw new CliException(file + ": is a directory");
     }

@@ -1,6 +1,7 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cli.input.Inputs;
+import io.github.probkit.cli.input.KeyOptions;
 import io.github.probkit.cli.input.LineReader.Block;
 import io.github.probkit.cli.input.LineReader.LineConsumer;
 import io.github.probkit.cli.input.LineReader.RecordConsumer;
@@ -11,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * The writes of an add ({@code filter add}, {@code cms add}, {@code hll add}) that reads a stream
@@ -58,6 +60,18 @@ public final class StreamCommits implements AutoCloseable {
     this.writer = writer;
     this.name = name;
     this.err = err;
+  }
+
+  /**
+   * Has {@code from}'s forEach commit what {@code writer} writes to the file of {@code lock} as it
+   * goes, when it reads a stream; the add writes through the returned commits at its end.
+   */
+  public static StreamCommits commitsTo(
+      KeyOptions from, SketchFiles.Lock lock, SketchFiles.Content writer, CommandSpec spec) {
+    StreamCommits commits =
+        new StreamCommits(lock, writer, lock.file(), spec.commandLine().getErr());
+    from.commitWith(commits::wrap);
+    return commits;
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.github.probkit.cli.output;
 
-import io.github.probkit.cli.input.LineReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -53,21 +52,6 @@ public final class Stdout extends OutputStream {
   /** {@code out}, buffered and with errors reported as on file descriptor 1 (for tests). */
   public static Stdout of(OutputStream out) {
     return new Stdout(out, false);
-  }
-
-  /**
-   * A consumer that writes the first line it gets to {@code out}, with a newline, and ignores the
-   * rest: the header of the first input, printed once however many inputs have one.
-   */
-  public static LineReader.LineConsumer firstLineTo(OutputStream out) {
-    boolean[] done = {false};
-    return (buf, off, len) -> {
-      if (!done[0]) {
-        out.write(buf, off, len);
-        out.write('\n');
-        done[0] = true;
-      }
-    };
   }
 
   @Override

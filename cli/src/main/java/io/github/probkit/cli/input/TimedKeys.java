@@ -1,7 +1,5 @@
-package io.github.probkit.cli.command;
+package io.github.probkit.cli.input;
 
-import io.github.probkit.cli.input.Inputs;
-import io.github.probkit.cli.input.KeyOptions;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -12,19 +10,19 @@ import picocli.CommandLine.Model.CommandSpec;
  * it is read, or with {@code --time-field} ({@link KeyOptions#timeField}) the time in that field of
  * its line, read as {@code dedupe --time-field} reads it.
  */
-final class TimedKeys {
+public final class TimedKeys {
   private TimedKeys() {}
 
   /** Takes a key and its time in ms since the epoch. */
   @FunctionalInterface
-  interface Sink {
+  public interface Sink {
     void accept(byte[] key, int off, int len, long timeMillis) throws IOException;
   }
 
   /**
    * Feeds every key of {@code from} (and the arguments {@code keys}) with its time to {@code sink}.
    */
-  static long forEach(List<String> keys, KeyOptions from, CommandSpec spec, Sink sink)
+  public static long forEach(List<String> keys, KeyOptions from, CommandSpec spec, Sink sink)
       throws IOException {
     if (from.timeField == null) {
       return from.forEach(
@@ -42,7 +40,7 @@ final class TimedKeys {
       throw new IllegalArgumentException(
           "--time-field needs --field F, the field of each line that is the key");
     }
-    DedupeCommand.EventTimes times = new DedupeCommand.EventTimes(from.timeField, from.format);
+    EventTimes times = new EventTimes(from.timeField, from.format);
     return from.forEach(
         keys,
         spec,
