@@ -1,18 +1,20 @@
 package io.github.probkit.cli;
 
-import io.github.probkit.io.SketchFormatException;
+import io.github.probkit.cli.command.HelpCommand;
+import io.github.probkit.cli.command.StatusAnswers;
+import io.github.probkit.cli.input.Args;
+import io.github.probkit.cli.input.Inputs;
+import io.github.probkit.cli.input.Numbers;
+import io.github.probkit.cli.output.CliException;
+import io.github.probkit.cli.output.Stdout;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine;
@@ -30,15 +32,6 @@ public final class Main {
   public static final int EXIT_USAGE = 2;
 
   private Main() {}
-
-  /**
-   * A command whose exit status can be its answer, as grep's is (0: something was found, 1: nothing
-   * was): while it is, its runtime errors exit with 2 instead of 1, so that a missing file is never
-   * taken for "not found".
-   */
-  interface StatusAnswers {
-    boolean statusAnswers();
-  }
 
   /**
    * The exit code of a runtime error in the command {@code cl} runs: 1, or 2 where 1 means "not
@@ -153,7 +146,7 @@ public final class Main {
       return new CommandLine.RunLast().execute(parseResult);
     } catch (OutOfMemoryError | LinkageError | CliException e) {
       PrintWriter err = cl.getErr();
-      err.println("probkit: " + describe(e));
+      err.println("probkit: " + CliException.describe(e));
       if (ProbkitCommand.verbose(cl)) {
         e.printStackTrace(err);
       }
@@ -230,50 +223,11 @@ public final class Main {
     }
     PrintWriter err = cl.getErr();
     boolean usage = e instanceof IllegalArgumentException;
-    err.println("probkit: " + describe(e));
+    err.println("probkit: " + CliException.describe(e));
     if (ProbkitCommand.verbose(cl)) {
       e.printStackTrace(err);
     }
     err.flush();
     return usage ? EXIT_USAGE : runtimeError(cl);
-  }
-
-  /**
-   * {@code e} about {@code file} as one line that names the file once: {@link #describe} with the
-   * file in front, unless the exception's own message starts with it (a FileSystemException's
-   * does).
-   */
-  static String describe(Object file, Throwable e) {
-    String d = describe(e);
-    return d.startsWith(file + ": ") ? d : file + ": " + d;
-  }
-
-  /** One line for the user: the message where it says what happened, the type where it does not. */
-  static String describe(Throwable e) {
-    if (e instanceof UncheckedIOException && e.getCause() != null) {
-      e = e.getCause();
-    }
-    if (e instanceof NoSuchFileException) {
-      return e.getMessage() + ": no such file";
-    }
-    if (e instanceof AccessDeniedException) {
-      return e.getMessage() + ": permission denied";
-    }
-    if (e instanceof OutOfMemoryError) {
-      return "out of memory (raise the heap with JAVA_OPTS=-Xmx...)";
-    }
-    if (e instanceof LinkageError) {
-      return "probkit is incomplete (rebuild it with mvn package): " + e;
-    }
-    String m = e.getMessage();
-    if (e instanceof CliException
-        || e instanceof IllegalArgumentException
-        || e instanceof SketchFormatException) {
-      return m;
-    }
-    if (e instanceof IOException) {
-      return m == null ? e.getClass().getSimpleName() : m;
-    }
-    return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
   }
 }

@@ -1,5 +1,16 @@
 package io.github.probkit.cli;
 
+import io.github.probkit.cli.command.CmsCommand;
+import io.github.probkit.cli.command.DedupeCommand;
+import io.github.probkit.cli.command.DemoCommand;
+import io.github.probkit.cli.command.DistinctCommand;
+import io.github.probkit.cli.command.FilterCommand;
+import io.github.probkit.cli.command.HelpCommand;
+import io.github.probkit.cli.command.HllCommand;
+import io.github.probkit.cli.command.InfoCommand;
+import io.github.probkit.cli.command.TopCommand;
+import io.github.probkit.cli.command.TransferCommands;
+import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.lab.LabCommand;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -190,7 +201,7 @@ public final class ProbkitCommand implements Runnable {
   }
 
   /** The standard input of the command line {@code spec} belongs to. */
-  static Inputs.Stdin stdin(CommandSpec spec) {
+  public static Inputs.Stdin stdin(CommandSpec spec) {
     return root(spec.commandLine()).stdin;
   }
 
@@ -198,7 +209,7 @@ public final class ProbkitCommand implements Runnable {
    * Whether that standard input is a terminal, which commands read only when told to ({@code --keys
    * -}).
    */
-  static boolean stdinIsTerminal(CommandSpec spec) {
+  public static boolean stdinIsTerminal(CommandSpec spec) {
     return stdin(spec).terminal();
   }
 
@@ -206,7 +217,7 @@ public final class ProbkitCommand implements Runnable {
    * The standard output of the command line {@code spec} belongs to, as bytes: for keys, which are
    * written as they came. Its PrintWriter writes into the same stream: flush one before the other.
    */
-  static OutputStream stdout(CommandSpec spec) {
+  public static OutputStream stdout(CommandSpec spec) {
     return root(spec.commandLine()).stdout;
   }
 

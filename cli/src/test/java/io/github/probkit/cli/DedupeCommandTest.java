@@ -2,6 +2,7 @@ package io.github.probkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.cli.command.DedupeCommand;
 import io.github.probkit.filter.BlockedBloomFilter;
 import java.util.ArrayList;
 import java.util.HashSet;

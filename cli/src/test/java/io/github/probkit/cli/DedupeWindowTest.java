@@ -2,6 +2,7 @@ package io.github.probkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.cli.command.DedupeCommand;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
 import java.io.IOException;
 import java.nio.file.Files;

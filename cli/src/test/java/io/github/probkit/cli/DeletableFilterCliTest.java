@@ -2,6 +2,7 @@ package io.github.probkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.redis.RedisServer;
 import java.io.IOException;
 import java.nio.file.Files;

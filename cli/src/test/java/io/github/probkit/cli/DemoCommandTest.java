@@ -2,6 +2,7 @@ package io.github.probkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.cli.command.DemoCommand;
 import org.junit.jupiter.api.Test;
 
 class DemoCommandTest {

@@ -3,6 +3,9 @@ package io.github.probkit.cli;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.cli.input.InputFormat;
+import io.github.probkit.cli.input.Inputs;
+import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
 import java.io.InputStream;

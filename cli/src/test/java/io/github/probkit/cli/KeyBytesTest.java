@@ -2,6 +2,7 @@ package io.github.probkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.cli.input.Args;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -2,6 +2,7 @@ package io.github.probkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.cli.location.SketchFiles;
 import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
 import java.io.BufferedWriter;

@@ -3,6 +3,7 @@ package io.github.probkit.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.Concurrency;
+import io.github.probkit.cli.command.FilterCommand;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;

@@ -504,7 +504,7 @@ class RedisCliTest {
     Probkit.Result r = Probkit.finish(p);
     assertThat(r.exit()).as(r.toString()).isZero();
     assertThat(r.out())
-        .contains("io.github.probkit.cli.FilterCommand")
+        .contains("io.github.probkit.cli.command.FilterCommand")
         .doesNotContain("redis.clients")
         .doesNotContain("io.github.probkit.redis");
     // merge, whose SRCs and DEST may be URIs, on files too.
@@ -520,7 +520,7 @@ class RedisCliTest {
       assertThat(m.exit()).as(m.toString()).isZero();
       assertThat(m.out())
           .as(String.join(" ", args))
-          .contains("io.github.probkit.cli.SketchFiles")
+          .contains("io.github.probkit.cli.location.SketchFiles")
           .doesNotContain("redis.clients")
           .doesNotContain("io.github.probkit.redis");
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cli.location.SketchFiles;
+import io.github.probkit.cli.output.Stdout;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.frequency.CountMinSketch;

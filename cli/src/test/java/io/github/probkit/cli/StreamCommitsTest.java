@@ -3,6 +3,8 @@ package io.github.probkit.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cli.location.SketchFiles;
+import io.github.probkit.cli.location.StreamCommits;
 import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.frequency.CountMinSketch;

@@ -3,6 +3,7 @@ package io.github.probkit.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cli.location.SketchFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

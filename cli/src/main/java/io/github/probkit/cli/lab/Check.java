@@ -1,6 +1,6 @@
 package io.github.probkit.cli.lab;
 
-import io.github.probkit.cli.Json;
+import io.github.probkit.cli.output.Json;
 
 /**
  * One claim judged: the measured value, what theory (or a seed) says, the tolerance, and the

@@ -1,6 +1,6 @@
 package io.github.probkit.cli.lab;
 
-import io.github.probkit.cli.Json;
+import io.github.probkit.cli.output.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;

@@ -1,0 +1,472 @@
+package io.github.probkit.cli.command;
+
+import io.github.probkit.cli.ProbkitCommand;
+import io.github.probkit.cli.format.Format;
+import io.github.probkit.cli.input.InputFormat;
+import io.github.probkit.cli.input.Inputs;
+import io.github.probkit.cli.input.KeyOptions;
+import io.github.probkit.cli.input.LineReader;
+import io.github.probkit.cli.location.Location;
+import io.github.probkit.cli.location.RedisUri;
+import io.github.probkit.cli.location.WriteOptions;
+import io.github.probkit.cli.output.CliException;
+import io.github.probkit.cli.output.Json;
+import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.hash.HashStrategy;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code probkit cms ...}: build, fill, query, inspect and merge count-min sketches. */
+@Command(
+    name = "cms",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Count-min sketches: how often has each item appeared?",
+      "",
+      "Estimates are never too low, and too high by more than epsilon * N (N the total count) only with probability delta.",
+    })
+public final class CmsCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** The sketch in {@code file}, or of a {@code redis://} URI (read whole, its export). */
+  static CountMinSketch load(Path file) {
+    return Location.of(file).read(Format.Kind.COUNT_MIN);
+  }
+
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Create a sketch, sized by its error or by its dimensions.",
+        "",
+        "It counts the items of --items F..., or of stdin unless it is a terminal (an empty sketch then; </dev/null reads none).",
+        "",
+        "--epsilon and --delta give ceil(e/epsilon) counters by ceil(ln(1/delta)) rows; --width and --depth set them directly.",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit cms create terms.cms --epsilon 0.001 --delta 0.01      (5 rows of 2,719 counters)",
+        "  probkit cms create terms.cms --width 2719 --depth 5 --conservative",
+        "  cut -f2 queries.tsv | probkit cms create terms.cms --epsilon 0.001 --delta 0.01",
+      })
+  public static final class Create implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The sketch file to write." + RedisUri.CMS)
+    Path file;
+
+    @Mixin Counted input;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Sizing sizing;
+
+    static final class Sizing {
+      @ArgGroup(exclusive = false, multiplicity = "1")
+      ByError byError;
+
+      @ArgGroup(exclusive = false, multiplicity = "1")
+      ByDimensions byDimensions;
+    }
+
+    static final class ByError {
+      @Option(
+          names = "--epsilon",
+          required = true,
+          paramLabel = "E",
+          description = "Error factor, in (0, 1).")
+      double epsilon;
+
+      @Option(
+          names = "--delta",
+          required = true,
+          paramLabel = "D",
+          description = "Failure probability, in (0, 1).")
+      double delta;
+    }
+
+    static final class ByDimensions {
+      @Option(
+          names = "--width",
+          required = true,
+          paramLabel = "W",
+          description = "Counters per row.")
+      int width;
+
+      @Option(names = "--depth", required = true, paramLabel = "D", description = "Rows.")
+      int depth;
+    }
+
+    @Option(
+        names = "--conservative",
+        description = "Use conservative update: lower overestimates, merges stay upper bounds.")
+    boolean conservative;
+
+    @Option(
+        names = "--hash",
+        paramLabel = "ALGO",
+        defaultValue = "xxh3",
+        description =
+            "Hash: xxh3 (default) or fnv1a (the specification's walkthrough; at most 2 rows).")
+    String hash;
+
+    @Option(
+        names = "--force",
+        description = "Replace FILE if it exists (without it, an existing FILE is an error).")
+    boolean force;
+
+    @Mixin WriteOptions writing;
+
+    @Override
+    public Integer call() throws IOException {
+      HashStrategy strategy = KeyOptions.hashStrategy(hash);
+      // Items piped in are counted, as filter create adds its keys: not silently dropped.
+      KeyOptions from = input.keys().orNoneAtATerminal(spec);
+      CountMinSketch.UpdateRule rule =
+          conservative
+              ? CountMinSketch.UpdateRule.CONSERVATIVE
+              : CountMinSketch.UpdateRule.STANDARD;
+      int width =
+          sizing.byError != null
+              ? CountMinSketch.widthFor(sizing.byError.epsilon, sizing.byError.delta)
+              : sizing.byDimensions.width;
+      int depth =
+          sizing.byError != null
+              ? CountMinSketch.depthFor(sizing.byError.delta)
+              : sizing.byDimensions.depth;
+      return Location.of(file)
+          .createCms(
+              new Location.CmsShape(
+                  width,
+                  depth,
+                  conservative,
+                  strategy,
+                  () ->
+                      sizing.byError != null
+                          ? CountMinSketch.create(
+                              sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
+                          : CountMinSketch.withDimensions(
+                              sizing.byDimensions.width,
+                              sizing.byDimensions.depth,
+                              strategy,
+                              rule)),
+              force,
+              input.counts,
+              s -> input.add(s, List.of(), from, spec),
+              new Location.Keys(List.of(), from, spec, writing));
+    }
+  }
+
+  @Command(
+      name = "add",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Count items (from arguments, --items FILE..., or stdin).",
+        "",
+        "Each ITEM argument or line is one occurrence; with --counts each line is ITEM<TAB>COUNT. Items read from a pipe (tail -f ... |) are written every 5 s and when stopped by Ctrl-C or kill.",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit cms add terms.cms cricket rain cricket",
+        "  cut -f2 queries.tsv | probkit cms add terms.cms",
+        "  probkit cms add terms.cms --counts --items daily-counts.tsv",
+      })
+  public static final class Add implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The sketch file, rewritten in place." + RedisUri.CMS)
+    Path file;
+
+    @Parameters(
+        index = "1..*",
+        paramLabel = "ITEM",
+        description = "Items (or --items F..., or stdin).")
+    List<String> items = new ArrayList<>();
+
+    @Mixin Counted input;
+
+    @Mixin WriteOptions writing;
+
+    @Override
+    public Integer call() throws IOException {
+      KeyOptions from = input.keys().require(items, spec);
+      return Location.of(file)
+          .addToCms(
+              new Location.Keys(items, from, spec, writing),
+              input.counts,
+              s -> input.add(s, items, from, spec));
+    }
+  }
+
+  /** Where create and add take their items from, and how they read them. */
+  static final class Counted {
+    @Mixin KeyOptions.Items itemFiles;
+
+    @Option(
+        names = "--counts",
+        description = "Each item is ITEM<TAB>COUNT (split at the last tab).")
+    boolean counts;
+
+    @Mixin InputFormat format = new InputFormat();
+
+    /** The item sources named by the options. */
+    KeyOptions keys() {
+      if (counts && format.field != null) {
+        throw new IllegalArgumentException("--field cannot be combined with --counts");
+      }
+      return itemFiles.in(format);
+    }
+
+    /** Counts the items into {@code s}: each an occurrence, or ITEM<TAB>COUNT with --counts. */
+    void add(CountMinSketch s, List<String> items, KeyOptions from, CommandSpec spec)
+        throws IOException {
+      if (counts) {
+        from.forEach(items, spec, counted(s::add));
+      } else {
+        // Standard-mode adds commute and are lock-free; conservative ones depend on their order.
+        from.forEach(
+            items,
+            spec,
+            s.isConservative()
+                ? Inputs.KeySink.inOrder(s::add)
+                : Inputs.KeySink.concurrently(s::add));
+      }
+    }
+  }
+
+  /**
+   * An item of a --counts line ({@code len} bytes of {@code buf} from {@code off}) and its count.
+   */
+  public interface CountedItem {
+    void accept(byte[] buf, int off, int len, long count) throws IOException;
+  }
+
+  /** Splits each ITEM<TAB>COUNT line for {@code sink}; a malformed line is an error naming it. */
+  public static LineReader.LineConsumer counted(CountedItem sink) {
+    long[] line = {0};
+    return (buf, off, len) -> {
+      line[0]++;
+      int tab = lastTab(buf, off, len);
+      if (tab < 0) {
+        throw new CliException(
+            "--counts: item " + line[0] + " has no tab: expected ITEM<TAB>COUNT");
+      }
+      sink.accept(buf, off, tab - off, parseCount(buf, tab + 1, off + len, line[0]));
+    };
+  }
+
+  static int lastTab(byte[] buf, int off, int len) {
+    for (int i = off + len - 1; i >= off; i--) {
+      if (buf[i] == '\t') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The decimal count in {@code buf[from, to)}, refusing anything but 1 to 19 digits within a long.
+   */
+  static long parseCount(byte[] buf, int from, int to, long line) {
+    long v = 0;
+    boolean ok = to > from;
+    for (int i = from; i < to && ok; i++) {
+      int digit = buf[i] - '0';
+      ok = digit >= 0 && digit <= 9 && v <= (Long.MAX_VALUE - digit) / 10;
+      v = v * 10 + digit;
+    }
+    if (!ok) {
+      throw new CliException(
+          "--counts: item "
+              + line
+              + " has count '"
+              + shown(buf, from, to)
+              + "', must be an integer in [0, "
+              + Long.MAX_VALUE
+              + "]");
+    }
+    return v;
+  }
+
+  /**
+   * Input bytes as they may appear in a one-line error: at most 40 characters, control characters
+   * as '?', so that a binary or enormous field cannot flood or garble the terminal.
+   */
+  static String shown(byte[] buf, int from, int to) {
+    String s = new String(buf, from, Math.min(to - from, 160), StandardCharsets.UTF_8);
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < s.length() && b.length() < 40; i++) {
+      char c = s.charAt(i);
+      b.append(Character.isISOControl(c) ? '?' : c);
+    }
+    return b.length() < s.length() || to - from > 160 ? b + "..." : b.toString();
+  }
+
+  @Command(
+      name = "query",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Print ITEM<TAB>ESTIMATE for each item, in order.",
+        "",
+        "The estimate is never below the true count. --json prints one JSON object per item (JSON Lines): {\"item\": \"rain\", \"estimate\": 5}; an item that is not UTF-8 has U+FFFD for its bad bytes, and itemBase64 its exact bytes. Items from a pipe or a terminal are answered as each line comes.",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit cms query terms.cms cricket chess",
+        "  tail -f q.log | probkit cms query terms.cms --json"
+      })
+  public static final class Query implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file." + RedisUri.CMS)
+    Path file;
+
+    @Parameters(
+        index = "1..*",
+        paramLabel = "ITEM",
+        description = "Items (or --items F..., or stdin).")
+    List<String> items = new ArrayList<>();
+
+    @Option(names = "--json", description = "Print one JSON object per item.")
+    boolean json;
+
+    @Mixin KeyOptions.Items itemFiles;
+
+    @Mixin InputFormat format;
+
+    @Override
+    public Integer call() throws IOException {
+      KeyOptions from = itemFiles.in(format).require(items, spec);
+      OutputStream out = ProbkitCommand.stdout(spec);
+      return Location.of(file)
+          .queryCms(
+              (item, off, len, estimate) -> answer(out, item, off, len, estimate),
+              out,
+              sink -> {
+                from.forEach(items, spec, sink);
+                out.flush();
+                return 0;
+              });
+    }
+
+    private void answer(OutputStream out, byte[] item, int off, int len, long estimate)
+        throws IOException {
+      if (json) {
+        out.write(
+            (new Json().putBytes("item", item, off, len).put("estimate", estimate) + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+      } else {
+        out.write(item, off, len);
+        out.write(('\t' + Long.toString(estimate) + '\n').getBytes(StandardCharsets.US_ASCII));
+      }
+    }
+  }
+
+  @Command(
+      name = "info",
+      mixinStandardHelpOptions = true,
+      description =
+          "Describe a sketch: dimensions, update rule, total count, error bound, size, hashing.",
+      footer = {"", "Example:", "  probkit cms info terms.cms --json"})
+  public static final class Info extends InfoCommand {
+    @Override
+    Json describe(Path f, boolean json) {
+      return CmsCommand.describe(load(f));
+    }
+  }
+
+  static Json describe(CountMinSketch s) {
+    return new Json()
+        .put("type", "count-min")
+        .put("width", s.width())
+        .put("depth", s.depth())
+        .put("update", s.updateRule())
+        .put("totalCount", s.totalCount())
+        .put("epsilon", s.epsilon())
+        .put("delta", s.delta())
+        .put("errorBound", s.epsilon() * s.totalCount())
+        .put("bytes", s.byteSize())
+        .put("hash", s.hashStrategy().algorithm().label())
+        .put("hashSeed", String.format(Locale.ROOT, "0x%x", s.hashStrategy().seed()));
+  }
+
+  @Command(
+      name = "merge",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Add the SRC sketches into DEST, as Redis's PFMERGE: an existing DEST is part of the sum.",
+        "With --replace, DEST becomes the sum of the SRCs alone. Same dimensions and hashing.",
+        "",
+        "Any SRC may be a redis:// URI (read whole). Into a redis:// DEST each counter is added in place by an atomic saturating increment (a conservative sketch's total first), so no count other clients add meanwhile is lost. A missing DEST is created as the sum of the SRCs; --replace deletes DEST and writes that sum.",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit cms merge all.cms monday.cms tuesday.cms",
+        "  probkit cms merge --replace week.cms monday.cms tuesday.cms",
+        "  probkit cms merge redis://cache:6379/terms today.cms",
+      })
+  public static final class Merge implements Callable<Integer> {
+    @Parameters(
+        index = "0",
+        paramLabel = "DEST",
+        description = "The sketch to merge into (created if missing)." + RedisUri.CMS)
+    Path out;
+
+    @Parameters(
+        index = "1..*",
+        arity = "1..*",
+        paramLabel = "SRC",
+        description = "Sketches to merge." + RedisUri.SOURCES)
+    List<Path> sources;
+
+    @Option(names = "--replace", description = "Write the sum of the SRCs alone, replacing DEST.")
+    boolean replace;
+
+    @Mixin WriteOptions writing;
+
+    @Override
+    public Integer call() throws IOException {
+      return Location.of(out).mergeCms(sources, replace, writing);
+    }
+
+    /** The sum of the sketches in {@code inputs}; one that cannot be added is refused, named. */
+    public static CountMinSketch sum(List<Path> inputs) {
+      CountMinSketch sum = load(inputs.get(0));
+      for (Path p : inputs.subList(1, inputs.size())) {
+        try {
+          sum.merge(load(p));
+        } catch (IllegalArgumentException e) {
+          throw new CliException(Location.of(p) + ": " + e.getMessage());
+        }
+      }
+      return sum;
+    }
+  }
+}

@@ -1,0 +1,385 @@
+package io.github.probkit.cli.command;
+
+import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.CardinalitySketches;
+import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cardinality.UltraLogLog;
+import io.github.probkit.cli.input.InputFormat;
+import io.github.probkit.cli.input.KeyOptions;
+import io.github.probkit.cli.location.Location;
+import io.github.probkit.cli.location.RedisUri;
+import io.github.probkit.cli.location.WriteOptions;
+import io.github.probkit.cli.output.CliException;
+import io.github.probkit.cli.output.Json;
+import io.github.probkit.cli.output.TextTable;
+import io.github.probkit.io.StructureType;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code probkit hll ...}: distinct-count sketches kept in files, filled and merged over time. */
+@Command(
+    name = "hll",
+    mixinStandardHelpOptions = true,
+    description = {
+      "HyperLogLog sketches in files: distinct counts over time and machines.",
+      "",
+      "Create a sketch, add items to it over time, merge the sketches of different days or machines, and count their union.",
+    })
+public final class HllCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  static int checkPrecision(int precision) {
+    if (precision < HyperLogLog.MIN_PRECISION || precision > HyperLogLog.MAX_PRECISION) {
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "--precision must be in [%d, %d], was %d",
+              HyperLogLog.MIN_PRECISION,
+              HyperLogLog.MAX_PRECISION,
+              precision));
+    }
+    return precision;
+  }
+
+  static CardinalitySketch load(Path file) {
+    return Location.of(file).readCardinality();
+  }
+
+  /**
+   * The union of the sketches in {@code files} at the lowest of their precisions; a single file's
+   * sketch as it is. Sketches that cannot be combined are refused naming the file.
+   *
+   * <p>A merge ends the martingale estimate, whose error is about 20 % lower than the registers'.
+   * But when the union's registers are those of one input of the same precision that still has its
+   * martingale estimate (the input merged with itself, or with subsets of its keys), that input is
+   * the union, and its estimate stays valid: had the other inputs' keys been added to it one by
+   * one, none would have changed a register, and so none the estimate. So {@code hll count A A}
+   * prints what {@code hll count A} prints.
+   */
+  public static CardinalitySketch union(List<Path> files) {
+    List<CardinalitySketch> sketches = new ArrayList<>();
+    for (Path p : files) {
+      CardinalitySketch s = load(p);
+      if (!sketches.isEmpty()) {
+        CardinalitySketch first = sketches.get(0);
+        if (s.type() != first.type()) {
+          throw new CliException(
+              Location.of(p)
+                  + ": cannot combine "
+                  + (s.type().label().startsWith("u") ? "an " : "a ")
+                  + s.type().label()
+                  + " sketch with the "
+                  + first.type().label()
+                  + " sketch of "
+                  + Location.of(files.get(0)));
+        }
+        if (!s.hashStrategy().equals(first.hashStrategy())) {
+          throw new CliException(
+              Location.of(p)
+                  + ": hashed with "
+                  + s.hashStrategy()
+                  + ", "
+                  + Location.of(files.get(0))
+                  + " with "
+                  + first.hashStrategy()
+                  + "; such sketches cannot be combined");
+        }
+      }
+      sketches.add(s);
+    }
+    if (sketches.size() == 1) {
+      return sketches.get(0);
+    }
+    CardinalitySketch union = CardinalitySketches.union(sketches);
+    for (CardinalitySketch s : sketches) {
+      if (s.martingaleEstimate().isPresent()
+          && s.precision() == union.precision()
+          && sameRegisters(s, union)) {
+        return s;
+      }
+    }
+    return union;
+  }
+
+  private static boolean sameRegisters(CardinalitySketch a, CardinalitySketch b) {
+    if (a instanceof HyperLogLog) {
+      return Arrays.equals(((HyperLogLog) a).registers(), ((HyperLogLog) b).registers());
+    }
+    return Arrays.equals(((UltraLogLog) a).registers(), ((UltraLogLog) b).registers());
+  }
+
+  /** The estimate and its error: the martingale estimate when the sketch has one. */
+  static Json estimateJson(CardinalitySketch s) {
+    double estimate = s.bestEstimate();
+    double rse = s.bestRelativeStandardError();
+    return new Json()
+        .put("estimate", Math.round(estimate))
+        .put("standardError", Math.round(estimate * rse * 10) / 10.0)
+        .put("relativeStandardError", rse)
+        .put("estimator", s.martingaleEstimate().isPresent() ? "martingale" : "registers")
+        .put("type", s.type().label())
+        .put("precision", s.precision())
+        .put("bytes", s.byteSize());
+  }
+
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Create a sketch of 2^P registers.",
+        "",
+        "It takes the items of --items F..., or of stdin unless it is a terminal (an empty sketch then; </dev/null reads none).",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit hll create visitors.hll",
+        "  cut -f2 access.tsv | probkit hll create visitors.hll",
+        "  probkit hll create visitors.ull --precision 12 --type ultraloglog --items today.txt.gz",
+      })
+  public static final class Create implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The sketch file to write." + RedisUri.HLL)
+    Path file;
+
+    @Mixin KeyOptions.Items itemFiles;
+
+    @Mixin InputFormat format = new InputFormat();
+
+    @Option(
+        names = {"-p", "--precision"},
+        paramLabel = "P",
+        defaultValue = "14",
+        description = "Precision in [4, 18] (default: 14: 12 KiB, 0.81 %%).")
+    int precision;
+
+    @Option(
+        names = "--type",
+        paramLabel = "TYPE",
+        defaultValue = "hyperloglog",
+        completionCandidates = Types.class,
+        description =
+            "hyperloglog (default; 6-bit registers) or ultraloglog (8-bit registers, "
+                + "the same error in 2/3 of the memory at one precision lower).")
+    String type;
+
+    /** The values of --type, for completion. */
+    static final class Types extends ArrayList<String> {
+      private static final long serialVersionUID = 1L;
+
+      Types() {
+        super(List.of(StructureType.HYPER_LOG_LOG.label(), StructureType.ULTRA_LOG_LOG.label()));
+      }
+    }
+
+    @Option(
+        names = "--force",
+        description = "Replace FILE if it exists (without it, an existing FILE is an error).")
+    boolean force;
+
+    @Mixin WriteOptions writing;
+
+    @Override
+    public Integer call() throws IOException {
+      checkPrecision(precision);
+      // Items piped in are counted, as filter create adds its keys: not silently dropped.
+      KeyOptions from = itemFiles.in(format).orNoneAtATerminal(spec);
+      CardinalitySketch s;
+      if (type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label())
+          || type.equalsIgnoreCase("hll")) {
+        s = HyperLogLog.create(precision);
+      } else if (type.equalsIgnoreCase(StructureType.ULTRA_LOG_LOG.label())
+          || type.equalsIgnoreCase("ull")) {
+        s = UltraLogLog.create(precision);
+      } else {
+        throw new IllegalArgumentException(
+            "--type must be hyperloglog or ultraloglog, was '" + type + "'");
+      }
+      return Location.of(file)
+          .createHll(s, force, new Location.Keys(List.of(), from, spec, writing));
+    }
+  }
+
+  @Command(
+      name = "add",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Add items to a sketch: the arguments, the lines of --items F..., or stdin.",
+        "Items read from a pipe (tail -f ... |) are written every 5 s and when stopped by Ctrl-C or kill.",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit hll add visitors.hll alice bob",
+        "  probkit hll add visitors.hll --items today.txt.gz",
+        "  cut -f2 access.tsv | probkit hll add visitors.hll",
+      })
+  public static final class Add implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The sketch file, rewritten in place." + RedisUri.HLL)
+    Path file;
+
+    @Parameters(
+        index = "1..*",
+        paramLabel = "ITEM",
+        description = "Items (or --items F..., or stdin).")
+    List<String> items = new ArrayList<>();
+
+    @Mixin KeyOptions.Items itemFiles;
+
+    @Mixin InputFormat format = new InputFormat();
+
+    @Mixin WriteOptions writing;
+
+    @Override
+    public Integer call() throws IOException {
+      KeyOptions from = itemFiles.in(format).require(items, spec);
+      return Location.of(file).addToHll(new Location.Keys(items, from, spec, writing));
+    }
+  }
+
+  @Command(
+      name = "count",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Print the estimated number of distinct items in the union of the sketches.",
+        "",
+        "Sketches of different precisions are combined at the lowest of them.",
+        "",
+        "A sketch filled key by key is estimated with its martingale estimator, whose error is about 20 %% lower than the registers' estimate. A merge ends it, so a union of several sketches is estimated from its registers, except when the union equals one of them (count A A, or A and a subset of it): then that one's estimate still holds, and count A A prints what count A prints.",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit hll count visitors.hll",
+        "  probkit hll count day1.hll day2.hll day3.hll"
+      })
+  public static final class Count implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Sketch files." + RedisUri.HLL)
+    List<Path> files;
+
+    @Option(
+        names = "--json",
+        description = "Print one JSON object with the standard error, precision and bytes.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+      CardinalitySketch s = union(files);
+      if (json) {
+        TextTable.print(spec, estimateJson(s), true);
+      } else {
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(Math.round(s.bestEstimate()));
+        out.flush();
+      }
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "merge",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Merge the SRC sketches into DEST, as Redis's PFMERGE: an existing DEST is part of the union.",
+        "With --replace, DEST becomes the union of the SRCs alone. At the lowest of their precisions.",
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  probkit hll merge all.hll mon.hll tue.hll",
+        "  probkit hll merge --replace week.hll mon.hll tue.hll",
+      })
+  public static final class Merge implements Callable<Integer> {
+    @Parameters(
+        index = "0",
+        paramLabel = "DEST",
+        description = "The sketch to merge into (created if missing)." + RedisUri.HLL)
+    Path out;
+
+    @Parameters(
+        index = "1..*",
+        arity = "1..*",
+        paramLabel = "SRC",
+        description = "Sketches to merge." + RedisUri.SOURCES)
+    List<Path> sources;
+
+    @Option(names = "--replace", description = "Write the union of the SRCs alone, replacing DEST.")
+    boolean replace;
+
+    @Mixin WriteOptions writing;
+
+    @Override
+    public Integer call() throws IOException {
+      return Location.of(out).mergeHll(sources, replace, writing);
+    }
+  }
+
+  @Command(
+      name = "info",
+      mixinStandardHelpOptions = true,
+      description =
+          "Describe a sketch: type, precision, form, estimates and their errors, size, hashing.",
+      footer = {"", "Example:", "  probkit hll info visitors.hll --json"})
+  public static final class Info extends InfoCommand {
+    @Override
+    Json describe(Path f, boolean json) {
+      return HllCommand.describe(load(f), json);
+    }
+  }
+
+  static Json describe(CardinalitySketch s, boolean json) {
+    Json j =
+        new Json()
+            .put("type", s.type().label())
+            .put("precision", s.precision())
+            .put("registers", 1 << s.precision());
+    if (s instanceof HyperLogLog) {
+      HyperLogLog h = (HyperLogLog) s;
+      j.put("representation", h.isSparse() ? "sparse" : "dense");
+      if (h.isSparse()) {
+        j.put("sparseEntries", h.sparseEntries());
+      }
+    } else {
+      j.put("representation", "dense");
+    }
+    j.put("estimate", Math.round(s.estimate()))
+        .put("relativeStandardError", s.relativeStandardError());
+    if (s.martingaleEstimate().isPresent()) {
+      j.put("martingaleEstimate", Math.round(s.martingaleEstimate().getAsDouble()))
+          .put("martingaleRelativeStandardError", s.martingaleRelativeStandardError());
+    } else {
+      j.put("martingaleEstimate", json ? null : "none (ended by a merge)");
+    }
+    return j.put("bytes", s.byteSize())
+        .put("hash", s.hashStrategy().algorithm().label())
+        .put("hashSeed", String.format(Locale.ROOT, "0x%x", s.hashStrategy().seed()));
+  }
+}

@@ -1,0 +1,304 @@
+package io.github.probkit.cli.location;
+
+import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cli.command.CmsCommand;
+import io.github.probkit.cli.command.FilterCommand;
+import io.github.probkit.cli.command.HllCommand;
+import io.github.probkit.cli.format.FilterTypes;
+import io.github.probkit.cli.format.Format;
+import io.github.probkit.cli.input.Inputs;
+import io.github.probkit.cli.input.LineReader;
+import io.github.probkit.cli.output.CliException;
+import io.github.probkit.cli.output.Json;
+import io.github.probkit.filter.CountingBloomFilter;
+import io.github.probkit.filter.DeletableFilter;
+import io.github.probkit.filter.MappedFilter;
+import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.filter.MutableFilter;
+import io.github.probkit.frequency.CountMinSketch;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * A structure in a probkit file: read whole (or mapped, for a filter's queries), changed in memory
+ * and written back through {@link SketchFiles} (locked, a temporary file, fsync and a rename).
+ */
+final class FileLocation implements Location {
+  private final Path file;
+
+  FileLocation(Path file) {
+    this.file = file;
+  }
+
+  @Override
+  public String toString() {
+    return file.toString();
+  }
+
+  @Override
+  public <T> T read(Format.Kind<T> kind) {
+    return SketchFiles.read(file, in -> Format.of(in).read(in, kind));
+  }
+
+  // ---- filters
+
+  @Override
+  public int createFilter(FilterShape shape, boolean force, boolean ifAbsent, Keys in)
+      throws IOException {
+    if (FilterTypes.isStatic(shape.type())) {
+      try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
+        lock.write(
+            FilterTypes.buildStatic(
+                    shape.type(),
+                    shape.expected(),
+                    shape.fpp(),
+                    shape.typedFpp(),
+                    shape.hash(),
+                    in.from(),
+                    in.spec())
+                ::writeTo);
+      }
+      return 0;
+    }
+    if (shape.expected() == null) {
+      throw new IllegalArgumentException(
+          "missing required option --expected=N (needed by --type " + shape.type() + ")");
+    }
+    if (shape.expected() <= 0) {
+      throw new IllegalArgumentException("--expected must be positive, was " + shape.expected());
+    }
+    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
+      lock.write(
+          FilterTypes.create(
+                  shape.type(),
+                  shape.expected(),
+                  shape.checkedFpp(),
+                  shape.hash(),
+                  in.from(),
+                  ifAbsent,
+                  in.spec(),
+                  file)
+              ::writeTo);
+    }
+    return 0;
+  }
+
+  @Override
+  public int addToFilter(Keys in, boolean multiset, boolean ifAbsent) throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
+      MutableFilter f = FilterCommand.loadMutable(file);
+      try (StreamCommits commits = in.from().commitsTo(lock, f::writeTo, in.spec())) {
+        FilterCommand.addKeys(
+            f,
+            in.given(),
+            in.from(),
+            FilterCommand.ifAbsent(
+                multiset,
+                ifAbsent,
+                f instanceof DeletableFilter,
+                "a " + f.type().label() + " filter"),
+            in.spec(),
+            file);
+        commits.write();
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  public int removeFromFilter(Keys in) throws IOException {
+    long[] removed = {0};
+    long[] stayed = {0};
+    long total;
+    FilterCommand.Saturated saturated =
+        new FilterCommand.Saturated(file, in.spec().commandLine().getErr());
+    try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
+      MembershipFilter f = FilterCommand.load(file);
+      if (!(f instanceof DeletableFilter)) {
+        throw new CliException(
+            file
+                + ": a "
+                + f.type().label()
+                + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed");
+      }
+      DeletableFilter d = (DeletableFilter) f;
+      CountingBloomFilter counting =
+          f instanceof CountingBloomFilter ? (CountingBloomFilter) f : null;
+      total =
+          in.from()
+              .forEach(
+                  in.given(),
+                  in.spec(),
+                  (buf, off, len) -> {
+                    if (!d.remove(buf, off, len)) {
+                      return;
+                    }
+                    if (counting != null
+                        && counting.count(buf, off, len) == CountingBloomFilter.MAX_COUNT) {
+                      // Nothing changed: saturated counters are never decremented.
+                      saturated.stays(buf, off, len);
+                      stayed[0]++;
+                    } else {
+                      removed[0]++;
+                    }
+                  });
+      lock.write(f::writeTo);
+    } finally {
+      saturated.finish();
+    }
+    FilterCommand.summary(in.spec(), removed[0], stayed[0], total);
+    return 0;
+  }
+
+  @Override
+  public int queryFilter(
+      FilterAnswer answer, LineReader.LineConsumer header, OutputStream out, Reading reading)
+      throws IOException {
+    MembershipFilter f = FilterCommand.open(file);
+    try {
+      return reading.run(
+          Inputs.KeySink.answering(
+              (line, off, len, key, keyOff, keyLen) ->
+                  answer.answer(
+                      line, off, len, key, keyOff, keyLen, f.mightContain(key, keyOff, keyLen)),
+              header,
+              out));
+    } catch (InternalError e) {
+      throw FilterCommand.truncatedWhileMapped(file, e);
+    } finally {
+      if (f instanceof MappedFilter) {
+        ((MappedFilter) f).close();
+      }
+    }
+  }
+
+  @Override
+  public int mergeFilters(
+      List<Path> sources, boolean replace, CommandSpec spec, WriteOptions writing)
+      throws IOException {
+    try (SketchFiles.Lock lock = writing.lock(file)) {
+      MembershipFilter union =
+          FilterCommand.Merge.merge(SketchFiles.mergeInputs(file, sources, replace));
+      FilterCommand.warnIfOverfull(file, union, spec.commandLine().getErr());
+      lock.write(union::writeTo);
+    }
+    return 0;
+  }
+
+  // ---- count-min sketches
+
+  @Override
+  public int createCms(
+      CmsShape shape, boolean force, boolean counts, Fill<CountMinSketch> fill, Keys in)
+      throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
+      CountMinSketch s = shape.inMemory().get();
+      if (in.from() != null) {
+        fill.into(s);
+      }
+      lock.write(s::writeTo);
+    }
+    return 0;
+  }
+
+  @Override
+  public int addToCms(Keys in, boolean counts, Fill<CountMinSketch> fill) throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
+      CountMinSketch s = read(Format.Kind.COUNT_MIN);
+      try (StreamCommits commits = in.from().commitsTo(lock, s::writeTo, in.spec())) {
+        fill.into(s);
+        commits.write();
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  public int queryCms(CountAnswer answer, OutputStream out, Reading reading) throws IOException {
+    CountMinSketch s = read(Format.Kind.COUNT_MIN);
+    return reading.run(
+        Inputs.KeySink.answering(
+            (line, off, len, item, itemOff, itemLen) ->
+                answer.answer(item, itemOff, itemLen, s.estimate(item, itemOff, itemLen)),
+            null,
+            out));
+  }
+
+  @Override
+  public int mergeCms(List<Path> sources, boolean replace, WriteOptions writing)
+      throws IOException {
+    try (SketchFiles.Lock lock = writing.lock(file)) {
+      lock.write(CmsCommand.Merge.sum(SketchFiles.mergeInputs(file, sources, replace))::writeTo);
+    }
+    return 0;
+  }
+
+  // ---- cardinality sketches
+
+  @Override
+  public CardinalitySketch readCardinality() {
+    return read(Format.Kind.CARDINALITY);
+  }
+
+  @Override
+  public int createHll(CardinalitySketch empty, boolean force, Keys in) throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
+      if (in.from() != null) {
+        in.from()
+            .forEach(
+                List.of(), in.spec(), Inputs.KeySink.hashes(empty.hashStrategy(), empty::addHash));
+      }
+      lock.write(empty::writeTo);
+    }
+    return 0;
+  }
+
+  @Override
+  public int addToHll(Keys in) throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
+      CardinalitySketch s = readCardinality();
+      try (StreamCommits commits = in.from().commitsTo(lock, s::writeTo, in.spec())) {
+        in.from()
+            .forEach(in.given(), in.spec(), Inputs.KeySink.hashes(s.hashStrategy(), s::addHash));
+        commits.write();
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  public int mergeHll(List<Path> sources, boolean replace, WriteOptions writing)
+      throws IOException {
+    try (SketchFiles.Lock lock = writing.lock(file)) {
+      lock.write(HllCommand.union(SketchFiles.mergeInputs(file, sources, replace))::writeTo);
+    }
+    return 0;
+  }
+
+  // ---- any structure
+
+  @Override
+  public Json info(Description description, boolean json) {
+    return description.of(file, json);
+  }
+
+  @Override
+  public int exportTo(Path target, boolean force, PrintWriter err) {
+    throw notRedis();
+  }
+
+  @Override
+  public int importFrom(Path source, boolean force, boolean spread, int shards) {
+    throw notRedis();
+  }
+
+  /** export and import move structures between files and Redis: a file is not their URI. */
+  private IllegalArgumentException notRedis() {
+    return new IllegalArgumentException(
+        "expected redis://[user@]host[:port][/db]/KEY or rediss://..., was '" + file + "'");
+  }
+}

@@ -1,0 +1,154 @@
+package io.github.probkit.cli.location;
+
+import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cli.format.Format;
+import io.github.probkit.cli.input.Inputs;
+import io.github.probkit.cli.input.KeyOptions;
+import io.github.probkit.cli.input.LineReader;
+import io.github.probkit.cli.output.Json;
+import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.hash.HashStrategy;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * Where a structure lives: a probkit file ({@link FileLocation}) or a key in Redis ({@link
+ * RedisLocation}). The commands are written once against this interface; {@link #of} is the one
+ * place that tells a {@code redis://} URI from a file name.
+ *
+ * <p>Each operation runs under the location's own exclusion: a file's lock and its atomic rename,
+ * Redis's atomic scripts. What a location cannot hold it refuses with one line.
+ */
+public interface Location {
+  /**
+   * The location a command's FILE argument names. A file never loads a class of probkit-redis or
+   * Jedis: {@link RedisLocation} is only reached for a URI.
+   */
+  static Location of(Path p) {
+    String uri = RedisUri.of(p);
+    return uri == null ? new FileLocation(p) : RedisLocation.of(p, uri);
+  }
+
+  /** The location as messages name it. */
+  @Override
+  String toString();
+
+  /** The structure, of {@code kind}, read whole. */
+  <T> T read(Format.Kind<T> kind);
+
+  /** Runs the reading of a command's keys with a sink; returns the exit status. */
+  interface Reading {
+    int run(Inputs.KeySink sink) throws IOException;
+  }
+
+  /** A filter's answer for one line and its key. */
+  interface FilterAnswer {
+    void answer(byte[] line, int off, int len, byte[] key, int keyOff, int keyLen, boolean present)
+        throws IOException;
+  }
+
+  /** A count-min sketch's estimate for one item. */
+  interface CountAnswer {
+    void answer(byte[] item, int off, int len, long estimate) throws IOException;
+  }
+
+  /** Fills a structure made in memory with a command's keys. */
+  interface Fill<S> {
+    void into(S structure) throws IOException;
+  }
+
+  /**
+   * What {@code filter create} asks for: {@code fpp} as given (null when not), {@code typedFpp} as
+   * typed, {@code checkedFpp} the rate to build with.
+   */
+  record FilterShape(
+      String type,
+      Long expected,
+      Double fpp,
+      String typedFpp,
+      double checkedFpp,
+      HashStrategy hash) {}
+
+  /**
+   * A command's keys or items: its arguments, where the rest come from ({@code from}; null for a
+   * create that reads none), its spec (stdin, stderr) and how it locks a file.
+   */
+  record Keys(List<String> given, KeyOptions from, CommandSpec spec, WriteOptions writing) {}
+
+  // ---- filters
+
+  int createFilter(FilterShape shape, boolean force, boolean ifAbsent, Keys in) throws IOException;
+
+  int addToFilter(Keys in, boolean multiset, boolean ifAbsent) throws IOException;
+
+  int removeFromFilter(Keys in) throws IOException;
+
+  /**
+   * Answers the keys that {@code reading} reads through {@code answer}: the header line of each
+   * input to {@code header} (may be null), {@code out} flushed whenever input would wait.
+   */
+  int queryFilter(
+      FilterAnswer answer, LineReader.LineConsumer header, OutputStream out, Reading reading)
+      throws IOException;
+
+  /** Merges the filters {@code sources} into this one (see {@code filter merge --help}). */
+  int mergeFilters(List<Path> sources, boolean replace, CommandSpec spec, WriteOptions writing)
+      throws IOException;
+
+  // ---- count-min sketches
+
+  /**
+   * What {@code cms create} asks for: {@code width} by {@code depth}, and the same sketch made in
+   * memory (for a file) by {@code inMemory}.
+   */
+  record CmsShape(
+      int width,
+      int depth,
+      boolean conservative,
+      HashStrategy hash,
+      java.util.function.Supplier<CountMinSketch> inMemory) {}
+
+  /**
+   * Creates the sketch, then counts the items {@code fill} counts (lines ITEM TAB COUNT: counts).
+   */
+  int createCms(CmsShape shape, boolean force, boolean counts, Fill<CountMinSketch> fill, Keys in)
+      throws IOException;
+
+  int addToCms(Keys in, boolean counts, Fill<CountMinSketch> fill) throws IOException;
+
+  int queryCms(CountAnswer answer, OutputStream out, Reading reading) throws IOException;
+
+  int mergeCms(List<Path> sources, boolean replace, WriteOptions writing) throws IOException;
+
+  // ---- cardinality sketches
+
+  /** The sketch, for a count or a merge. */
+  CardinalitySketch readCardinality();
+
+  /** Creates {@code empty} (its type and precision) with its items. */
+  int createHll(CardinalitySketch empty, boolean force, Keys in) throws IOException;
+
+  int addToHll(Keys in) throws IOException;
+
+  int mergeHll(List<Path> sources, boolean replace, WriteOptions writing) throws IOException;
+
+  // ---- any structure
+
+  /** What {@code info} prints; a file's is {@code description}'s. */
+  Json info(Description description, boolean json) throws IOException;
+
+  /** A command's description of the structure in a file. */
+  interface Description {
+    Json of(Path file, boolean json);
+  }
+
+  /** Writes the structure to the probkit file {@code file} ({@code probkit export}). */
+  int exportTo(Path file, boolean force, PrintWriter err) throws IOException;
+
+  /** Publishes the probkit file {@code file} here ({@code probkit import}). */
+  int importFrom(Path file, boolean force, boolean spread, int shards) throws IOException;
+}
