@@ -31,6 +31,7 @@ class ThreadSafetyDocumentedTest {
               "BloomFilterTest.concurrentAddsLoseNothing, writeToDuringConcurrentAddsWritesAReadableFilter",
           "BlockedBloomFilter",
               "BlockedBloomFilterTest.concurrentAddsGiveTheSameBitsAsSequentialOnes",
+          "SplitBlockBloomFilter", "SplitBlockBloomFilterTest.modesAndBatchesSetTheSameBits",
           "ScalableBloomFilter", "ScalableBloomFilterTest.concurrentAddsLoseNothing",
           "BinaryFuseFilter", "BinaryFuseFilterTest.concurrentQueriesGiveTheSerialAnswers",
           "AgePartitionedBloomFilter",
