@@ -13,6 +13,7 @@ import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -100,8 +101,15 @@ public abstract class InfoCommand implements Callable<Integer> {
       return j;
     }
 
-    /** The structure type a probkit file's header names; null when its head is not one. */
+    /**
+     * The structure type a probkit file's header names; null when its head is not one, or when
+     * {@code f} is not a regular file (opening a FIFO to peek would wait for a writer forever; the
+     * reader the command falls to refuses it in one line).
+     */
     static StructureType typeOf(Path f) {
+      if (!Files.isRegularFile(f)) {
+        return null;
+      }
       try (InputStream in = Inputs.open(f)) {
         byte[] head = in.readNBytes(6);
         return head.length == 6 && ProbkitFormat.INSTANCE.recognizes(head)
