@@ -79,7 +79,7 @@ class CommandLineMessagesTest {
     assertThat(type.err)
         .isEqualTo(
             "probkit: --type must be one of bloom, counting, cuckoo, scalable, blocked,"
-                + " binary-fuse8, binary-fuse16, fuse, window, was 'nope'\n");
+                + " split-block, binary-fuse8, binary-fuse16, fuse, window, was 'nope'\n");
     Cli fpp = Cli.run("filter", "create", file("x.bin"), "--fpp", "1.5");
     assertThat(fpp.exit).isEqualTo(2);
     assertThat(fpp.err).isEqualTo("probkit: --fpp must be in (0, 1), was 1.5\n");

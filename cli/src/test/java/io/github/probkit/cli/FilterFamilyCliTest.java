@@ -300,8 +300,8 @@ class FilterFamilyCliTest {
         .isEqualTo(
             "probkit: "
                 + s
-                + ": merging scalable filters is not supported (bloom, blocked, counting, cuckoo and"
-                + " window filters of time merge)\n");
+                + ": merging scalable filters is not supported (bloom, blocked, split-block, counting,"
+                + " cuckoo and window filters of time merge)\n");
     Cli mixed =
         run(
             "filter",
