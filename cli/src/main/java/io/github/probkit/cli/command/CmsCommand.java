@@ -241,7 +241,9 @@ public final class CmsCommand implements Runnable {
       return itemFiles.in(format);
     }
 
-    /** Counts the items into {@code s}: each an occurrence, or ITEM<TAB>COUNT with --counts. */
+    /**
+     * Counts the items into {@code s}: each an occurrence, or {@code ITEM<TAB>COUNT} with --counts.
+     */
     void add(CountMinSketch s, List<String> items, KeyOptions from, CommandSpec spec)
         throws IOException {
       if (counts) {

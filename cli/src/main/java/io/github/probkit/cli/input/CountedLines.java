@@ -4,7 +4,7 @@ import io.github.probkit.cli.output.CliException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
-/** The ITEM<TAB>COUNT lines of {@code cms add --counts}. */
+/** The {@code ITEM<TAB>COUNT} lines of {@code cms add --counts}. */
 public final class CountedLines {
   private CountedLines() {}
 
@@ -15,7 +15,10 @@ public final class CountedLines {
     void accept(byte[] buf, int off, int len, long count) throws IOException;
   }
 
-  /** Splits each ITEM<TAB>COUNT line for {@code sink}; a malformed line is an error naming it. */
+  /**
+   * Splits each {@code ITEM<TAB>COUNT} line for {@code sink}; a malformed line is an error naming
+   * it.
+   */
   public static LineReader.LineConsumer counted(CountedItem sink) {
     long[] line = {0};
     return (buf, off, len) -> {
