@@ -163,8 +163,8 @@ class ShellIT {
     Run typo = run("filter", "create", "x.bin", "--expectd", "5");
     assertThat(typo.err)
         .isEqualTo(
-            "probkit: Unknown options: '--expectd', '5'; did you mean --expected?"
-                + " (see 'probkit filter create --help')\n");
+            "probkit: Unknown options: '--expectd', '5'; did you mean --expected or"
+                + " --expected-rate? (see 'probkit filter create --help')\n");
     assertThat(run("filter", "crate").err)
         .isEqualTo(
             "probkit: unknown command 'crate': probkit filter has the subcommands create, add,"
