@@ -190,28 +190,88 @@ public final class FilterTypes {
               bits.fpp(),
               typedFpp));
     }
-    // Only the 64-bit hashes are kept, never the keys.
-    HashBuffer hashes = new HashBuffer(expected == null ? 0 : expected);
+    // Only the distinct 64-bit hashes are kept, never the keys: memory follows the distinct keys,
+    // not the lines (a log of 35 M lines with 233 k distinct keys needs a few MB, not 2.4 GB).
+    DistinctHashes hashes = new DistinctHashes(expected == null ? 0 : expected);
     keys.forEach(List.of(), spec, Inputs.KeySink.hashes(hash, hashes::add));
-    return BinaryFuseFilter.fromHashes(hashes.values, hashes.size, bits, hash);
+    return BinaryFuseFilter.fromHashes(hashes.toArray(), bits, hash);
   }
 
-  private static final class HashBuffer {
-    long[] values;
-    int size;
+  /**
+   * A set of 64-bit hashes by open addressing. The hashes are uniform already, so their top bits
+   * pick the slot; 0 marks an empty slot and the hash 0 is kept aside.
+   */
+  static final class DistinctHashes {
+    private static final int MAX_TABLE = 1 << 30;
+    private long[] slots;
+    private int shift;
+    private int size;
+    private boolean zero;
 
-    HashBuffer(long expected) {
-      values = new long[(int) Math.max(16, Math.min(1 << 20, expected))];
+    DistinctHashes(long expected) {
+      long keys = Math.min(1 << 20, Math.max(8, expected));
+      table(Long.highestOneBit(2 * keys - 1) << 1);
+    }
+
+    private void table(long length) {
+      slots = new long[(int) length];
+      shift = 64 - Long.numberOfTrailingZeros(length);
     }
 
     void add(long h) {
-      if (size == values.length) {
-        if (size == BinaryFuseFilter.MAX_SLOTS) {
-          throw new CliException("more than " + size + " keys for a binary fuse filter");
-        }
-        values = Arrays.copyOf(values, (int) Math.min(BinaryFuseFilter.MAX_SLOTS, 2L * size));
+      if (h == 0) {
+        zero = true;
+        return;
       }
-      values[size++] = h;
+      int mask = slots.length - 1;
+      for (int i = (int) (h >>> shift); ; i = (i + 1) & mask) {
+        long s = slots[i];
+        if (s == h) {
+          return;
+        }
+        if (s == 0) {
+          slots[i] = h;
+          break;
+        }
+      }
+      if (++size > slots.length / 2) {
+        if (slots.length < MAX_TABLE) {
+          grow();
+        } else if (size > MAX_TABLE / 4 * 3) {
+          throw new CliException(
+              "more than " + size + " distinct keys for a binary fuse filter");
+        }
+      }
+    }
+
+    private void grow() {
+      long[] old = slots;
+      table(2L * old.length);
+      int mask = slots.length - 1;
+      for (long h : old) {
+        if (h != 0) {
+          int i = (int) (h >>> shift);
+          while (slots[i] != 0) {
+            i = (i + 1) & mask;
+          }
+          slots[i] = h;
+        }
+      }
+    }
+
+    int size() {
+      return size + (zero ? 1 : 0);
+    }
+
+    long[] toArray() {
+      long[] out = new long[size()];
+      int n = 0;
+      for (long h : slots) {
+        if (h != 0) {
+          out[n++] = h;
+        }
+      }
+      return out; // the hash 0, when added, is the array's last element, left 0
     }
   }
 

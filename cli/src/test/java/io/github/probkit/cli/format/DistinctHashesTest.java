@@ -1,0 +1,39 @@
+package io.github.probkit.cli.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class DistinctHashesTest {
+  @Test
+  void keepsEachHashOnceWhateverTheRepeatsAndGrowth() {
+    SplittableRandom random = new SplittableRandom(7);
+    for (int distinct : new int[] {0, 1, 9, 1000, 300_000}) {
+      long[] pool = new long[distinct];
+      for (int i = 0; i < distinct; i++) {
+        // Some hashes share their top bits, the slot they start probing from.
+        pool[i] = i % 3 == 0 ? random.nextLong() : (random.nextLong() & 0xFFFFL) | (1L << 62);
+      }
+      if (distinct > 1) {
+        pool[1] = 0; // the hash 0, kept aside of the table
+      }
+      FilterTypes.DistinctHashes set = new FilterTypes.DistinctHashes(distinct / 4);
+      Set<Long> expected = new HashSet<>();
+      for (int i = 0; i < 5 * distinct; i++) {
+        long h = pool[random.nextInt(distinct)];
+        set.add(h);
+        expected.add(h);
+      }
+      long[] got = set.toArray();
+      assertThat(got).hasSize(expected.size());
+      assertThat(set.size()).isEqualTo(expected.size());
+      Set<Long> gotSet = new HashSet<>();
+      Arrays.stream(got).forEach(gotSet::add);
+      assertThat(gotSet).isEqualTo(expected);
+    }
+  }
+}
