@@ -152,18 +152,15 @@ public final class HashStrategy {
    */
   public static HashStrategy of(HashAlgorithm algorithm, long seed) {
     Objects.requireNonNull(algorithm, "algorithm");
-    switch (algorithm) {
-      case XXH64:
-        return seed == 0 ? XXH64_DEFAULT : new HashStrategy(algorithm, seed);
-      case FNV1A_64:
-        return fnv1a(seed);
-      case REDIS_MURMUR64A:
-        return seed == Murmur64A.REDIS_SEED ? REDIS_DEFAULT : new HashStrategy(algorithm, seed);
-      case DATASKETCHES_MURMUR3:
-        return new HashStrategy(algorithm, seed);
-      default:
-        return xxh3(seed);
-    }
+    // A switch expression, so that an algorithm added without its case here does not compile.
+    return switch (algorithm) {
+      case XXH3_64 -> xxh3(seed);
+      case XXH64 -> seed == 0 ? XXH64_DEFAULT : new HashStrategy(algorithm, seed);
+      case FNV1A_64 -> fnv1a(seed);
+      case REDIS_MURMUR64A ->
+          seed == Murmur64A.REDIS_SEED ? REDIS_DEFAULT : new HashStrategy(algorithm, seed);
+      case DATASKETCHES_MURMUR3 -> new HashStrategy(algorithm, seed);
+    };
   }
 
   public HashAlgorithm algorithm() {
