@@ -25,8 +25,9 @@ import redis.clients.jedis.Response;
  * file is still the library's, byte for byte. A standard add is then one {@code BITFIELD} per item,
  * atomic, pipelined (a sketch of several shards, whose rows may lie in different strings, adds
  * through a script instead). A conservative add reads the item's counters, takes their minimum and
- * raises those below it: a Lua script, one call per batch, each item atomic, counters handled as
- * two exact 32-bit halves (Lua numbers are doubles). The total N is the sum of row 0 (standard) or
+ * raises those below it: a Lua script, one call per batch with the batch packed in two arguments,
+ * each counter read and written once per batch, items applied in order (each atomic); counters
+ * past 2^53, where Lua's numbers stop being exact, are handled as two 32-bit halves. The total N is the sum of row 0 (standard) or
  * kept in {@code {name}:total} (conservative). Every shard lives in one hash slot.
  *
  * <p>An add is not idempotent: it is sent again only when Redis refused it or its connection never
@@ -175,25 +176,47 @@ public final class RedisCountMinSketch extends RedisStructure {
     int[] col = new int[depth];
     for (int from = 0; from < items.size(); from += store.batchSize()) {
       int to = Math.min(items.size(), from + store.batchSize());
-      List<byte[]> args = new ArrayList<>();
-      args.add(conservative ? CONSERVATIVE : STANDARD);
-      args.add(ascii(depth));
+      // countmin.lua's packed batch: the distinct counters (shard, bit offset) sorted, then per
+      // item the count's halves and the index of each row's counter.
+      long[] refs = new long[(to - from) * depth];
+      int n = 0;
       for (int i = from; i < to; i++) {
         if (counts[i] == 0) {
           continue; // as the library: no change, not even to the total
         }
         byte[] item = items.get(i);
         CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
-        args.add(ascii(counts[i] >>> 32));
-        args.add(ascii(counts[i] & 0xFFFFFFFFL));
         for (int r = 0; r < depth; r++) {
           long b = 8 * ((long) r * width + col[r]);
-          long bit = 8 * (b % meta.shardBytes);
-          args.add(ascii(shardOf(b) + 1));
-          args.add(ascii(bit)); // the high half, big-endian
-          args.add(ascii(bit + 32));
+          refs[n++] = (long) (shardOf(b) + 1) << 32 | 8 * (b % meta.shardBytes);
         }
       }
+      long[] counters = Arrays.copyOf(refs, n);
+      Arrays.sort(counters);
+      int m = 0;
+      for (int j = 0; j < n; j++) {
+        if (m == 0 || counters[j] != counters[m - 1]) {
+          counters[m++] = counters[j];
+        }
+      }
+      ByteBuffer cs = ByteBuffer.allocate(8 * m);
+      for (int j = 0; j < m; j++) {
+        cs.putLong(counters[j]); // shard, then bit offset: two big-endian u32
+      }
+      ByteBuffer is = ByteBuffer.allocate(n / depth * (8 + 4 * depth));
+      for (int i = from, k = 0; i < to; i++) {
+        if (counts[i] != 0) {
+          is.putLong(counts[i]); // its high, then its low 32 bits
+          for (int r = 0; r < depth; r++, k++) {
+            is.putInt(Arrays.binarySearch(counters, 0, m, refs[k]) + 1);
+          }
+        }
+      }
+      List<byte[]> args = new ArrayList<>();
+      args.add(conservative ? CONSERVATIVE : STANDARD);
+      args.add(ascii(depth));
+      args.add(cs.array());
+      args.add(is.array());
       script(
           "add", false, Scripts.COUNT_MIN, keys, guard(args, 1, 0, meta.shards), from, to - from);
     }

@@ -1,12 +1,11 @@
 -- Count-min sketch: add a batch of (item, count), each atomically, with the library's rules: the
 -- conservative rule, or the standard one on a sketch of several strings. Counters are the library's,
--- kept big-endian (RedisCountMinSketch says why), saturating at 2^63 - 1. Lua numbers are doubles
--- (exact to 2^53), so each counter is two exact 32-bit halves, BITFIELD u32: one read and one write
--- per item and string.
+-- kept big-endian (RedisCountMinSketch says why), saturating at 2^63 - 1.
 -- KEYS: the shards, then the total (conservative rule). ARGV[1] = 'standard' | 'conservative',
--- ARGV[2] = depth d, then per item: count high 32 bits, count low 32 bits, and d triples (shard
--- number from 1, Redis bit offset of the counter's high half, of its low half). Returns the number
--- of items added.
+-- ARGV[2] = depth d; the batch packed in two arguments (Redis pays per argument), each number a
+-- big-endian u32: ARGV[3] its distinct counters sorted by shard, each the shard number (from 1) and
+-- the counter's bit offset; ARGV[4] per item the count's high and low 32 bits, then per row the
+-- index (from 1) of its counter in ARGV[3]. Returns the number of items added.
 local T32 = 4294967296
 local MAXHI = 2147483647
 
@@ -23,118 +22,107 @@ local function plus(hi, lo, chi, clo)
   return hi, lo
 end
 
--- Reads the rows' counters: hi, lo arrays; one BITFIELD per key.
-local function read(keys, his, los, d)
-  local byKey, hs, ls = {}, {}, {}
-  for r = 1, d do
-    local g = byKey[keys[r]]
-    if g == nil then
-      g = {args = {}, rows = {}}
-      byKey[keys[r]] = g
-    end
-    local n = #g.args
-    g.args[n + 1], g.args[n + 2], g.args[n + 3] = 'GET', 'u32', his[r]
-    g.args[n + 4], g.args[n + 5], g.args[n + 6] = 'GET', 'u32', los[r]
-    g.rows[#g.rows + 1] = r
-  end
-  for key, g in pairs(byKey) do
-    local got = redis.call('BITFIELD', key, unpack(g.args))
-    for j, r in ipairs(g.rows) do
-      hs[r], ls[r] = got[2 * j - 1], got[2 * j]
-    end
-  end
-  return hs, ls
-end
+-- Counters at or above 2^53 are not exact as Lua numbers: such a counter is read and written as
+-- two u32 halves, every other one as one i64.
+local EXACT = 9007199254740992
+-- BITFIELD sub-commands per call, so that unpack stays within Lua's stack.
+local CHUNK = 500
 
--- Writes (hi, lo) into the rows whose flag is set; one BITFIELD per key.
-local function write(keys, his, los, d, set, hi, lo)
-  local byKey = {}
-  for r = 1, d do
-    if set[r] then
-      local args = byKey[keys[r]]
-      if args == nil then
-        args = {}
-        byKey[keys[r]] = args
-      end
-      local n = #args
-      args[n + 1], args[n + 2], args[n + 3], args[n + 4] = 'SET', 'u32', his[r], hi[r]
-      args[n + 5], args[n + 6], args[n + 7], args[n + 8] = 'SET', 'u32', los[r], lo[r]
+-- Calls BITFIELD on the shards of counters first..last (the client sorts them by shard), at most
+-- CHUNK sub-commands at a time: each(j, args, k) appends counter j's sub-commands at args[k + 1]
+-- and returns how many; done(j0, j1, reply) takes the reply for counters j0..j1.
+local function bitfields(cshard, first, last, each, done)
+  local j = first
+  while j <= last do
+    local s, args, k, j0 = cshard[j], {}, 0, j
+    while j <= last and cshard[j] == s and j - j0 < CHUNK do
+      k = k + each(j, args, k)
+      j = j + 1
     end
-  end
-  for key, args in pairs(byKey) do
-    redis.call('BITFIELD', key, unpack(args))
+    local reply = k > 0 and redis.call('BITFIELD', KEYS[s], unpack(args, 1, k)) or {}
+    done(j0, j - 1, reply)
   end
 end
 
-local conservative, d = ARGV[1] == 'conservative', tonumber(ARGV[2])
-local total = {KEYS[#KEYS]}
-local oneKey = #KEYS == 2 -- one shard (and the total): one read and one write per item
-local keys, his, los, set, nh, nl = {}, {}, {}, {}, {}, {}
-local getArgs, setArgs = {}, {}
-local addedHi, addedLo = 0, 0
-local a, n = 3, 0
-while a <= #ARGV do
-  local chi, clo = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
-  for r = 1, d do
-    local at = a + 3 * r - 1
-    keys[r], his[r], los[r] = KEYS[tonumber(ARGV[at])], ARGV[at + 1], ARGV[at + 2]
+-- The batch: ARGV[3] its distinct counters (shard, bit offset), ARGV[4] its items (count halves,
+-- then the index of each row's counter). Every counter read once, the items applied in order to
+-- those values (the result of adding them one by one: the script is atomic), each changed counter
+-- written once.
+local function batch(d, counters, items, conservative)
+  local m = #counters / 8
+  local cshard, coff, hi, lo, dirty = {}, {}, {}, {}, {}
+  local pos = 1
+  for j = 1, m do
+    cshard[j], coff[j], pos = struct.unpack('>I4I4', counters, pos)
   end
-  local hs, ls
-  if oneKey then
-    for r = 1, d do
-      local g = 6 * r - 6
-      getArgs[g + 1], getArgs[g + 2], getArgs[g + 3] = 'GET', 'u32', his[r]
-      getArgs[g + 4], getArgs[g + 5], getArgs[g + 6] = 'GET', 'u32', los[r]
-    end
-    local got = redis.call('BITFIELD', KEYS[1], unpack(getArgs, 1, 6 * d))
-    hs, ls = {}, {}
-    for r = 1, d do
-      hs[r], ls[r] = got[2 * r - 1], got[2 * r]
-    end
-  else
-    hs, ls = read(keys, his, los, d)
-  end
-  if conservative then
-    local mh, ml = MAXHI, T32 - 1
-    for r = 1, d do
-      if hs[r] < mh or (hs[r] == mh and ls[r] < ml) then
-        mh, ml = hs[r], ls[r]
+  bitfields(cshard, 1, m, function(j, args, k)
+    args[k + 1], args[k + 2], args[k + 3] = 'GET', 'i64', coff[j]
+    return 3
+  end, function(j0, j1, got)
+    for j = j0, j1 do
+      local v = got[j - j0 + 1]
+      if v >= EXACT then
+        local h = redis.call('BITFIELD', KEYS[cshard[j]], 'GET', 'u32', coff[j], 'GET', 'u32', coff[j] + 32)
+        hi[j], lo[j] = h[1], h[2]
+      else
+        hi[j] = math.floor(v / T32)
+        lo[j] = v - hi[j] * T32
       end
     end
-    local th, tl = plus(mh, ml, chi, clo)
+  end)
+  local n, addedHi, addedLo, idx = 0, 0, 0, {}
+  pos = 1
+  while pos <= #items do
+    local chi, clo
+    chi, clo, pos = struct.unpack('>I4I4', items, pos)
     for r = 1, d do
-      set[r] = hs[r] < th or (hs[r] == th and ls[r] < tl)
-      nh[r], nl[r] = th, tl
+      idx[r], pos = struct.unpack('>I4', items, pos)
+    end
+    local th, tl
+    if conservative then
+      local mh, ml = MAXHI, T32 - 1
+      for r = 1, d do
+        local j = idx[r]
+        if hi[j] < mh or (hi[j] == mh and lo[j] < ml) then
+          mh, ml = hi[j], lo[j]
+        end
+      end
+      th, tl = plus(mh, ml, chi, clo)
+    end
+    for r = 1, d do
+      local j = idx[r]
+      local nh, nl = th, tl
+      if not conservative then
+        nh, nl = plus(hi[j], lo[j], chi, clo)
+      end
+      if hi[j] < nh or (hi[j] == nh and lo[j] < nl) then
+        hi[j], lo[j], dirty[j] = nh, nl, true
+      end
     end
     -- Saturating sums of non-negative counts: the batch's total can be added once at the end.
     addedHi, addedLo = plus(addedHi, addedLo, chi, clo)
-  else
-    for r = 1, d do
-      nh[r], nl[r] = plus(hs[r], ls[r], chi, clo)
-      set[r] = true
-    end
+    n = n + 1
   end
-  if oneKey then
-    local m = 0
-    for r = 1, d do
-      if set[r] then
-        setArgs[m + 1], setArgs[m + 2], setArgs[m + 3], setArgs[m + 4] = 'SET', 'u32', his[r], nh[r]
-        setArgs[m + 5], setArgs[m + 6], setArgs[m + 7], setArgs[m + 8] = 'SET', 'u32', los[r], nl[r]
-        m = m + 8
-      end
+  bitfields(cshard, 1, m, function(j, args, k)
+    if not dirty[j] then
+      return 0
+    elseif hi[j] < EXACT / T32 then
+      args[k + 1], args[k + 2], args[k + 3] = 'SET', 'i64', coff[j]
+      args[k + 4] = string.format('%.0f', hi[j] * T32 + lo[j])
+      return 4
     end
-    if m > 0 then
-      redis.call('BITFIELD', KEYS[1], unpack(setArgs, 1, m))
-    end
-  else
-    write(keys, his, los, d, set, nh, nl)
-  end
-  n = n + 1
-  a = a + 2 + 3 * d
+    args[k + 1], args[k + 2], args[k + 3], args[k + 4] = 'SET', 'u32', coff[j], hi[j]
+    args[k + 5], args[k + 6], args[k + 7], args[k + 8] = 'SET', 'u32', coff[j] + 32, lo[j]
+    return 8
+  end, function() end)
+  return n, addedHi, addedLo
 end
+
+local conservative, d = ARGV[1] == 'conservative', tonumber(ARGV[2])
+local n, addedHi, addedLo = batch(d, ARGV[3], ARGV[4], conservative)
 if conservative and n > 0 then
-  local h0, l0 = read(total, {'0'}, {'32'}, 1)
-  local sh, sl = plus(h0[1], l0[1], addedHi, addedLo)
-  write(total, {'0'}, {'32'}, 1, {true}, {sh}, {sl})
+  local t = redis.call('BITFIELD', KEYS[#KEYS], 'GET', 'u32', 0, 'GET', 'u32', 32)
+  local sh, sl = plus(t[1], t[2], addedHi, addedLo)
+  redis.call('BITFIELD', KEYS[#KEYS], 'SET', 'u32', 0, sh, 'SET', 'u32', 32, sl)
 end
 return n

@@ -195,7 +195,12 @@ class EquivalenceTest extends WithServer {
         counts.clear();
       }
     }
-    // Saturation: the library's counters stop at 2^63 - 1, and so must the script's.
+    // Counters past 2^53, where a Lua number is no longer exact, and then saturation: the library's
+    // counters stop at 2^63 - 1, and so must the script's.
+    r.add("big", (1L << 60) + 7);
+    s.add("big", (1L << 60) + 7);
+    r.add("big", 3);
+    s.add("big", 3);
     r.add("huge", Long.MAX_VALUE - 5);
     s.add("huge", Long.MAX_VALUE - 5);
     r.add("huge", 100);
@@ -204,6 +209,7 @@ class EquivalenceTest extends WithServer {
     for (int i = 0; i < 300; i++) {
       items.add("item-" + i);
     }
+    items.add("big");
     items.add("huge");
     long[] est = r.estimateAll(items);
     for (int i = 0; i < items.size(); i++) {
