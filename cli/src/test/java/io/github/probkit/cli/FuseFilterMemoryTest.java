@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A binary fuse filter is built from its distinct keys, so a long log of few distinct keys builds in
- * the memory of the distinct keys: keeping a hash per line would need 6 M × 8 bytes, doubled on
+ * A binary fuse filter is built from its distinct keys, so a long log of few distinct keys builds
+ * in the memory of the distinct keys: keeping a hash per line would need 6 M × 8 bytes, doubled on
  * growth, which a 24 MB heap cannot hold.
  */
 class FuseFilterMemoryTest {
@@ -28,7 +28,9 @@ class FuseFilterMemoryTest {
     Path distinct = dir.resolve("distinct.txt");
     try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(log), 1 << 16)) {
       for (int i = 0; i < LINES; i++) {
-        out.write(("user-" + (int) ((i * 2654435761L) % DISTINCT) + "\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(
+            ("user-" + (int) ((i * 2654435761L) % DISTINCT) + "\n")
+                .getBytes(StandardCharsets.US_ASCII));
       }
     }
     StringBuilder keys = new StringBuilder();

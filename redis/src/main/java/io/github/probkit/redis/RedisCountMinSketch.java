@@ -26,9 +26,10 @@ import redis.clients.jedis.Response;
  * atomic, pipelined (a sketch of several shards, whose rows may lie in different strings, adds
  * through a script instead). A conservative add reads the item's counters, takes their minimum and
  * raises those below it: a Lua script, one call per batch with the batch packed in two arguments,
- * each counter read and written once per batch, items applied in order (each atomic); counters
- * past 2^53, where Lua's numbers stop being exact, are handled as two 32-bit halves. The total N is the sum of row 0 (standard) or
- * kept in {@code {name}:total} (conservative). Every shard lives in one hash slot.
+ * each counter read and written once per batch, items applied in order (each atomic); counters past
+ * 2^53, where Lua's numbers stop being exact, are handled as two 32-bit halves. The total N is the
+ * sum of row 0 (standard) or kept in {@code {name}:total} (conservative). Every shard lives in one
+ * hash slot.
  *
  * <p>An add is not idempotent: it is sent again only when Redis refused it or its connection never
  * opened, never after a lost reply, and the error says how many items of the batch were

@@ -18,7 +18,6 @@ import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
@@ -238,8 +237,7 @@ public final class FilterTypes {
         if (slots.length < MAX_TABLE) {
           grow();
         } else if (size > MAX_TABLE / 4 * 3) {
-          throw new CliException(
-              "more than " + size + " distinct keys for a binary fuse filter");
+          throw new CliException("more than " + size + " distinct keys for a binary fuse filter");
         }
       }
     }
