@@ -875,18 +875,24 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
 
   /**
    * As {@link #contains}, in the block of words starting at {@code base}. Up to 64 slices, every
-   * bit is read without a branch into a mask in age order (the block's few cache lines load in
-   * parallel, and no branch waits on a coin-flip bit), then a run of k is found by shifts.
+   * bit is read without a branch, in physical order (a plain loop over the block's h words, which
+   * the compiler unrolls; the block's few cache lines load in parallel and no branch waits on a
+   * coin-flip bit). The mask is then turned so that the oldest slice is bit 0 and the newest bit h
+   * - 1, which keeps a run from wrapping from the oldest slice to the newest, and a run of k is
+   * found by shifts.
    */
   private boolean containsBlocked(int base, long h2, int live, int newest) {
-    if (live <= 64) {
-      long ages = 0;
-      int s = newest;
-      for (int i = 0; i < live; i++) {
-        ages |= ((words[base + s] >>> ((h2 * BIT_MIX[s]) >>> 58)) & 1L) << i;
-        s = s == 0 ? h - 1 : s - 1;
+    if (h <= 64) {
+      long set = 0; // bit s: physical slice s holds the key's bit
+      for (int s = 0; s < h; s++) {
+        set |= ((words[base + s] >>> ((h2 * BIT_MIX[s]) >>> 58)) & 1L) << s;
       }
-      // After each step, bit i of ages says that ages i .. i + run - 1 all hold the key's bit.
+      // Physical slice newest - i (mod h), of age i, goes to bit h - 1 - i.
+      int c = newest + 1 == h ? 0 : newest + 1;
+      long ages = c == 0 ? set : (set >>> c) | (set << (h - c));
+      ages &= -1L >>> (64 - h); // the h bits
+      ages &= -1L << (h - live); // the live ones, the newest
+      // After each step, bit i of ages says that bits i .. i + run - 1 all hold the key's bit.
       for (int run = 1; run < k; ) {
         int step = Math.min(run, k - run);
         ages &= ages >>> step;

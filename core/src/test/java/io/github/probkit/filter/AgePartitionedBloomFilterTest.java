@@ -136,6 +136,66 @@ class AgePartitionedBloomFilterTest {
   }
 
   /**
+   * Distinct keys through six windows of shifts (the newest slice wraps around the h physical
+   * slices many times): at checkpoints 37 adds apart (coprime to the generation, so every position
+   * of the newest slice in its generation is met), every key of the window is present, each queried
+   * once per checkpoint.
+   */
+  @Test
+  void byCountEveryKeyOfTheWindowIsPresentAtEveryRotation() {
+    AgePartitionedBloomFilter f = create(5_000, 0.01);
+    int w = (int) f.window();
+    int misses = 0;
+    for (int i = 0; i < 6 * w; i++) {
+      f.add(distinct(i));
+      if (i % 37 == 0) {
+        for (int j = Math.max(0, i - w + 1); j <= i; j++) {
+          misses += f.mightContain(distinct(j)) ? 0 : 1;
+        }
+      }
+    }
+    assertThat(misses).isZero();
+  }
+
+  /**
+   * By time, one distinct key a minute through six windows, queried at the latest event and at up
+   * to k generations ahead of it (fewer slices then live): every key whose time is inside the
+   * window ending at the query time is present.
+   */
+  @Test
+  void byTimeEveryKeyOfTheWindowIsPresentAtAndAheadOfTheLatestEvent() {
+    long minute = 60_000L;
+    AgePartitionedBloomFilter f =
+        create(Duration.ofHours(4), 240, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+    long t0 = 1_700_000_000_000L;
+    long d = f.generationMillis();
+    int misses = 0;
+    int queries = 0;
+    for (int i = 0; i < 6 * 240; i++) {
+      long t = t0 + i * minute;
+      f.add(distinct(i), t);
+      if (i % 7 == 0) {
+        for (int ahead = 0; ahead <= f.hashCount(); ahead += 3) {
+          long now = t + ahead * d;
+          for (int j = 0; j <= i; j++) {
+            if (now - (t0 + j * minute) < f.window()) {
+              queries++;
+              misses += f.mightContain(distinct(j), now) ? 0 : 1;
+            }
+          }
+        }
+      }
+    }
+    assertThat(queries).isGreaterThan(100_000);
+    assertThat(misses).isZero();
+  }
+
+  /** Keys as a service logs them: distinct, of varying length. */
+  private static String distinct(long i) {
+    return "user-" + (i * 7919 % 100_003) + "/article-" + i;
+  }
+
+  /**
    * The worst moment, the end of a generation after many windows: 200,000 never-added keys, the
    * rate within the binomial bound of p, and expectedFpp (from the fill) agreeing with it.
    */
