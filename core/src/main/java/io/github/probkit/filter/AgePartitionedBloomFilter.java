@@ -891,7 +891,7 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       int c = newest + 1 == h ? 0 : newest + 1;
       long ages = c == 0 ? set : (set >>> c) | (set << (h - c));
       ages &= -1L >>> (64 - h); // the h bits
-      ages &= -1L << (h - live); // the live ones, the newest
+      ages &= live == 0 ? 0 : -1L << (h - live); // the live ones, the newest (a shift of 64 is 0)
       // After each step, bit i of ages says that bits i .. i + run - 1 all hold the key's bit.
       for (int run = 1; run < k; ) {
         int step = Math.min(run, k - run);
