@@ -1,0 +1,322 @@
+package io.github.probkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.probkit.cli.format.ParquetFilters;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.values.bloomfilter.BloomFilter;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.BloomFilterReader;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code probkit filter query FILE.parquet --column C}: the Bloom filters of Parquet files that
+ * parquet-java itself wrote, answered key for key as parquet-java's own {@code BloomFilter}
+ * answers, and damaged files refused in one line.
+ *
+ * <p>The files are written with parquet-java's Hadoop-free API (LocalOutputFile,
+ * PlainParquetConfiguration); hadoop-client-api is on the test classpath only because javac must
+ * see the Hadoop types that the builders' overloads name.
+ */
+class ParquetFiltersCliTest {
+  private static final int ROWS = 40_000;
+
+  private static final MessageType SCHEMA =
+      MessageTypeParser.parseMessageType(
+          "message m {"
+              + " required binary user_id (STRING);"
+              + " required int32 n32;"
+              + " required int64 id;"
+              + " optional group address { optional binary city (STRING); }"
+              + " required double score;"
+              + " }");
+
+  @TempDir static Path dir;
+  static Path file;
+
+  /** The columns with filters, and the value (as text) of each in row {@code i}, or null. */
+  static final Map<String, IntFunction<String>> PRESENT = new HashMap<>();
+
+  /** Values that no row holds. */
+  static final Map<String, IntFunction<String>> ABSENT = new HashMap<>();
+
+  static {
+    PRESENT.put("user_id", i -> "user-" + i);
+    ABSENT.put("user_id", i -> "user-" + (ROWS + i));
+    PRESENT.put("n32", i -> Integer.toString(7 * i - 100_000));
+    ABSENT.put("n32", i -> Integer.toString(7 * i - 100_000 + 3));
+    PRESENT.put("id", i -> Long.toString((1L << 40) + 1_000_003L * i));
+    ABSENT.put("id", i -> Long.toString((1L << 40) + 1_000_003L * i + 1));
+    PRESENT.put("address.city", i -> i % 5 == 0 ? null : "city-" + (i % 3000));
+    ABSENT.put("address.city", i -> "town-" + i);
+  }
+
+  @BeforeAll
+  static void write() throws IOException {
+    file = dir.resolve("data.parquet");
+    write(file, ROWS, 256 * 1024);
+  }
+
+  static void write(Path f, int rows, long rowGroupBytes) throws IOException {
+    ExampleParquetWriter.Builder b =
+        ExampleParquetWriter.builder(new LocalOutputFile(f))
+            .withConf(new PlainParquetConfiguration())
+            .withType(SCHEMA)
+            .withRowGroupSize(rowGroupBytes)
+            .withPageSize(16 * 1024);
+    for (String c : PRESENT.keySet()) {
+      b = b.withBloomFilterEnabled(c, true).withBloomFilterNDV(c, rows);
+    }
+    SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
+    try (ParquetWriter<Group> w = b.build()) {
+      for (int i = 0; i < rows; i++) {
+        Group g =
+            groups
+                .newGroup()
+                .append("user_id", PRESENT.get("user_id").apply(i))
+                .append("n32", Integer.parseInt(PRESENT.get("n32").apply(i)))
+                .append("id", Long.parseLong(PRESENT.get("id").apply(i)))
+                .append("score", i * 0.5);
+        Group address = g.addGroup("address");
+        String city = PRESENT.get("address.city").apply(i);
+        if (city != null) {
+          address.append("city", city);
+        }
+        w.write(g);
+      }
+    }
+  }
+
+  /** parquet-java's own hash of a value of {@code column}, given as text. */
+  private static long parquetHash(BloomFilter f, String column, String value) {
+    switch (column) {
+      case "n32":
+        return f.hash(Integer.parseInt(value));
+      case "id":
+        return f.hash(Long.parseLong(value));
+      default:
+        return f.hash(Binary.fromString(value));
+    }
+  }
+
+  @Test
+  void everyAnswerIsParquetJavasAndEveryPresentKeyMaybe() throws IOException {
+    ParquetFilters ours = ParquetFilters.open(file);
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(
+            new LocalInputFile(file),
+            ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+      List<BlockMetaData> blocks = reader.getRowGroups();
+      assertThat(blocks).as("several row groups").hasSizeGreaterThan(2);
+      assertThat(ours.rowGroupCount()).isEqualTo(blocks.size());
+      // The first row of each row group, to find the group of a present row.
+      long[] firstRow = new long[blocks.size() + 1];
+      for (int g = 0; g < blocks.size(); g++) {
+        firstRow[g + 1] = firstRow[g] + blocks.get(g).getRowCount();
+      }
+      for (String column : PRESENT.keySet()) {
+        List<BloomFilter> theirs = new ArrayList<>();
+        for (BlockMetaData block : blocks) {
+          BloomFilterReader r = reader.getBloomFilterDataReader(block);
+          for (ColumnChunkMetaData c : block.getColumns()) {
+            if (c.getPath().toDotString().equals(column)) {
+              theirs.add(r.readBloomFilter(c));
+            }
+          }
+        }
+        assertThat(theirs).as(column).hasSize(blocks.size()).doesNotContainNull();
+        ParquetFilters.Column col = ours.column(column);
+        long absentAnswers = 0;
+        long absentKeys = 0;
+        for (boolean present : new boolean[] {true, false}) {
+          for (int i = 0; i < ROWS; i++) {
+            String v = (present ? PRESENT : ABSENT).get(column).apply(i);
+            if (v == null) {
+              continue;
+            }
+            byte[] key = v.getBytes(StandardCharsets.UTF_8);
+            ParquetFilters.Answer[] a = col.query(key, 0, key.length);
+            for (int g = 0; g < a.length; g++) {
+              BloomFilter f = theirs.get(g);
+              boolean maybe = f.findHash(parquetHash(f, column, v));
+              assertThat(a[g])
+                  .as("%s %s in row group %d", column, v, g)
+                  .isEqualTo(maybe ? ParquetFilters.Answer.MAYBE : ParquetFilters.Answer.ABSENT);
+              absentAnswers += present ? 0 : maybe ? 0 : 1;
+            }
+            if (present) {
+              int g = 0;
+              while (firstRow[g + 1] <= i) {
+                g++;
+              }
+              assertThat(a[g])
+                  .as("%s %s, row %d", column, v, i)
+                  .isEqualTo(ParquetFilters.Answer.MAYBE);
+            } else {
+              absentKeys++;
+            }
+          }
+        }
+        // The filters are not trivially full: most absent keys are absent from most row groups.
+        assertThat(absentAnswers).as(column).isGreaterThan(absentKeys * blocks.size() * 9 / 10);
+      }
+    }
+  }
+
+  @Test
+  void perRowGroupLinesAndASummary() throws IOException {
+    Cli c = Cli.run("filter", "query", file.toString(), "--column", "user_id", "user-7", "user-x");
+    assertThat(c.exit).as(c.err).isZero();
+    List<String> lines = c.out.lines().toList();
+    int groups = ParquetFilters.open(file).rowGroupCount();
+    assertThat(lines).hasSize(2 * (groups + 1));
+    assertThat(lines.get(0)).isEqualTo("user-7\trow group 0: maybe");
+    assertThat(lines.get(groups)).startsWith("user-7\tmaybe: could be in ");
+    assertThat(lines.get(2 * groups + 1)).startsWith("user-x\t");
+    // A column without filters could hold anything: never "absent".
+    Cli score = Cli.run("filter", "query", file.toString(), "--column", "score", "1.5", "-3");
+    assertThat(score.exit).as(score.err).isZero();
+    assertThat(score.out)
+        .contains("1.5\trow group 0: no filter (could hold it)")
+        .doesNotContain("absent");
+  }
+
+  @Test
+  void presentKeysAreNeverAbsentThroughTheCommandLine() throws IOException {
+    for (String column : PRESENT.keySet()) {
+      List<String> keys = new ArrayList<>();
+      for (int i = 0; i < ROWS; i++) {
+        String v = PRESENT.get(column).apply(i);
+        if (v != null) {
+          keys.add(v);
+        }
+      }
+      Path k = dir.resolve(column + ".keys");
+      Files.write(k, keys, StandardCharsets.UTF_8);
+      Cli c =
+          Cli.run(
+              "filter",
+              "query",
+              file.toString(),
+              "--column",
+              column,
+              "--absent",
+              "--count",
+              "--keys",
+              k.toString());
+      assertThat(c.out.strip()).as(column + " " + c.err).isEqualTo("0");
+      assertThat(c.exit).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void jsonNamesEachRowGroup() {
+    Cli c =
+        Cli.run("filter", "query", file.toString(), "--column", "id", "--json", "1099511627776");
+    assertThat(c.exit).as(c.err).isZero();
+    assertThat(c.out)
+        .startsWith("{\"key\": \"1099511627776\", \"present\": true, \"rowGroups\": [\"maybe\"");
+  }
+
+  @Test
+  void columnsAndKeysAreCheckedInOneLine() {
+    Cli none = Cli.run("filter", "query", file.toString(), "alice");
+    assertThat(none.exit).isEqualTo(2);
+    assertThat(none.err.strip())
+        .doesNotContain("\n")
+        .contains("--column")
+        .contains("user_id, ")
+        .contains("address.city");
+    Cli missing = Cli.run("filter", "query", file.toString(), "--column", "nope", "alice");
+    assertThat(missing.exit).isEqualTo(2);
+    assertThat(missing.err.strip()).doesNotContain("\n").contains("no column nope").contains("n32");
+    Cli badKey = Cli.run("filter", "query", file.toString(), "--column", "n32", "12x");
+    assertThat(badKey.exit).isEqualTo(2);
+    assertThat(badKey.err.strip()).doesNotContain("\n").contains("\"12x\"").contains("INT32");
+    assertThat(badKey.out).isEmpty();
+    Cli tooBig = Cli.run("filter", "query", file.toString(), "--column", "n32", "2147483648");
+    assertThat(tooBig.exit).isEqualTo(2);
+  }
+
+  /** One line on stderr, nothing on stdout, exit 1: never a stack trace or an answer. */
+  private static void assertRefused(Cli c, String what) {
+    assertThat(c.exit).as(what + ": " + c.err).isEqualTo(1);
+    assertThat(c.out).as(what).isEmpty();
+    assertThat(c.err.strip()).as(what).doesNotContain("\n").doesNotContain("Exception");
+  }
+
+  @Test
+  void damagedFootersAreOneLine() throws IOException {
+    Path small = dir.resolve("small.parquet");
+    write(small, 300, 1 << 20);
+    byte[] good = Files.readAllBytes(small);
+    int footer =
+        java.nio.ByteBuffer.wrap(good, good.length - 8, 4)
+            .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+            .getInt();
+    Path bad = dir.resolve("bad.parquet");
+
+    // A footer length beyond the file.
+    byte[] b = good.clone();
+    b[b.length - 5] = 0x7f;
+    Files.write(bad, b);
+    assertRefused(
+        Cli.run("filter", "query", bad.toString(), "--column", "user_id", "user-1"), "length");
+
+    // Truncated: without its end, or with only the footer left (the filters' offsets past the
+    // data).
+    for (int len : new int[] {0, 3, 11, good.length / 2, good.length - 1}) {
+      Files.write(bad, Arrays.copyOf(good, len));
+      assertRefused(
+          Cli.run("filter", "query", bad.toString(), "--column", "user_id", "user-1"),
+          "cut " + len);
+    }
+    byte[] tail = new byte[4 + footer + 8];
+    System.arraycopy("PAR1".getBytes(StandardCharsets.US_ASCII), 0, tail, 0, 4);
+    System.arraycopy(good, good.length - footer - 8, tail, 4, footer + 8);
+    Files.write(bad, tail);
+    assertRefused(
+        Cli.run("filter", "query", bad.toString(), "--column", "user_id", "user-1"), "tail");
+
+    // Every byte of the footer flipped in turn: an answer, or one line (no checksum guards a
+    // footer, so a flip inside a string or an unread field may go unnoticed), never a trace.
+    int refused = 0;
+    for (int i = good.length - 8 - footer; i < good.length - 8; i++) {
+      b = good.clone();
+      b[i] ^= (byte) 0xff;
+      Files.write(bad, b);
+      Cli c = Cli.run("filter", "query", bad.toString(), "--column", "user_id", "user-1");
+      assertThat(c.err.strip()).as("flip %d", i).doesNotContain("\n").doesNotContain("Exception");
+      assertThat(c.exit).as("flip %d: %s", i, c.err).isIn(0, 1, 2);
+      if (c.exit != 0) {
+        assertThat(c.out).as("flip %d", i).isEmpty();
+        refused++;
+      }
+    }
+    assertThat(refused).as("flips refused").isGreaterThan(footer / 10);
+  }
+}
