@@ -195,7 +195,7 @@ class ParquetFiltersCliTest {
     int groups = ParquetFilters.open(file).rowGroupCount();
     assertThat(lines).hasSize(2 * (groups + 1));
     assertThat(lines.get(0)).isEqualTo("user-7\trow group 0: maybe");
-    assertThat(lines.get(groups)).startsWith("user-7\tmaybe: could be in ");
+    assertThat(lines.get(groups)).startsWith("user-7\tmaybe: in ");
     assertThat(lines.get(2 * groups + 1)).startsWith("user-x\t");
     // A column without filters could hold anything: never "absent".
     Cli score = Cli.run("filter", "query", file.toString(), "--column", "score", "1.5", "-3");
@@ -302,10 +302,10 @@ class ParquetFiltersCliTest {
     assertRefused(
         Cli.run("filter", "query", bad.toString(), "--column", "user_id", "user-1"), "tail");
 
-    // Every byte of the footer flipped in turn: an answer, or one line (no checksum guards a
+    // Every third byte of the footer flipped in turn: an answer, or one line (no checksum guards a
     // footer, so a flip inside a string or an unread field may go unnoticed), never a trace.
     int refused = 0;
-    for (int i = good.length - 8 - footer; i < good.length - 8; i++) {
+    for (int i = good.length - 8 - footer; i < good.length - 8; i += 3) {
       b = good.clone();
       b[i] ^= (byte) 0xff;
       Files.write(bad, b);
@@ -317,6 +317,6 @@ class ParquetFiltersCliTest {
         refused++;
       }
     }
-    assertThat(refused).as("flips refused").isGreaterThan(footer / 10);
+    assertThat(refused).as("flips refused").isGreaterThan(footer / 30);
   }
 }

@@ -332,9 +332,9 @@ public final class FilterCommand implements Runnable {
         paramLabel = "PATH",
         description =
             "FILE is a Parquet file: answer from the split-block Bloom filters of column PATH"
-                + " (nested: dotted, as a.b.c), per row group (maybe, absent, or no filter (could"
-                + " hold it)), then a summary line. The key is parsed by the column's type. Only"
-                + " the footer and the filters are read, not the data.")
+                + " (a nested one by its dotted path), one line per row group (maybe; absent; or"
+                + " no filter, could hold it), then a summary line. The key is parsed by the"
+                + " column's type. Only the footer and the filters are read, not the data.")
     String column;
 
     @Option(

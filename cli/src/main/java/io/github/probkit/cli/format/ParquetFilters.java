@@ -93,8 +93,8 @@ public final class ParquetFilters {
   }
 
   /**
-   * The summary line: "maybe: row groups 0, 3 of 5 could hold it" (those without a filter named
-   * apart), or "absent: no row group of N holds it".
+   * The summary line: "maybe: in 2 of 7 row groups: 0, 4 (filter: maybe), 6 (no filter)", or
+   * "absent: in none of 7 row groups".
    */
   public static String summary(Answer[] rowGroups) {
     List<String> maybe = new ArrayList<>();
@@ -107,15 +107,21 @@ public final class ParquetFilters {
       }
     }
     if (maybe.isEmpty() && unfiltered.isEmpty()) {
-      return "absent: in no row group of " + rowGroups.length;
+      return "absent: in none of " + rowGroups.length + " row groups";
     }
-    return "maybe: could be in "
+    List<String> which = new ArrayList<>();
+    if (!maybe.isEmpty()) {
+      which.add(String.join(", ", maybe) + " (filter: maybe)");
+    }
+    if (!unfiltered.isEmpty()) {
+      which.add(String.join(", ", unfiltered) + " (no filter)");
+    }
+    return "maybe: in "
         + (maybe.size() + unfiltered.size())
         + " of "
         + rowGroups.length
-        + " row groups"
-        + (maybe.isEmpty() ? "" : " (filter says maybe: " + String.join(", ", maybe) + ")")
-        + (unfiltered.isEmpty() ? "" : " (no filter: " + String.join(", ", unfiltered) + ")");
+        + " row groups: "
+        + String.join(", ", which);
   }
 
   private final Path file;
