@@ -606,7 +606,12 @@ public final class ParquetFilters {
 
     private byte[] fixed(byte[] key, int off, int len, String text) {
       if (leaf.logicalType == 14) { // UUID: 16 bytes, big-endian
-        UUID u = UUID.fromString(text);
+        UUID u;
+        try {
+          u = UUID.fromString(text);
+        } catch (IllegalArgumentException e) {
+          throw new NumberFormatException(text);
+        }
         return ByteBuffer.allocate(16)
             .putLong(u.getMostSignificantBits())
             .putLong(u.getLeastSignificantBits())
