@@ -403,6 +403,21 @@ class ParquetFiltersCliTest {
         refused++;
       }
     }
+    // Footers of random bytes, of random lengths.
+    java.util.Random random = new java.util.Random(28);
+    for (int t = 0; t < 100; t++) {
+      int n = 1 + random.nextInt(600);
+      byte[] r = new byte[4 + n + 8];
+      random.nextBytes(r);
+      System.arraycopy(tail, 0, r, 0, 4);
+      java.nio.ByteBuffer.wrap(r, 4 + n, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(n);
+      System.arraycopy(tail, tail.length - 4, r, r.length - 4, 4);
+      Files.write(bad, r);
+      Cli c = Cli.run("filter", "query", bad.toString(), "--column", "user_id", "user-1");
+      assertThat(c.err.strip()).as("random %d", t).doesNotContain("\n").doesNotContain("Exception");
+      assertThat(c.exit).as("random %d: %s", t, c.err).isIn(1, 2);
+      assertThat(c.out).isEmpty();
+    }
     assertThat(refused).as("flips refused").isGreaterThan(footer / 70);
   }
 }

@@ -451,8 +451,8 @@ public final class ParquetFilters {
 
   /** A BloomFilterHeader and its bitset at the chunk's offset, all within the data. */
   private SplitBlockBloomFilter readFilter(FileChannel ch, Chunk c) throws IOException {
-    // The header is a few bytes; without bloom_filter_length, 64 bytes surely hold it.
-    int head = (int) Math.min(c.length >= 0 ? c.length : 64, dataEnd - c.offset);
+    // The header is some 20 bytes: a window of 256 holds it (the bitset is read after it).
+    int head = (int) Math.min(Math.min(c.length >= 0 ? c.length : 256, 256), dataEnd - c.offset);
     Compact in = new Compact(file, read(ch, c.offset, head));
     int numBytes = -1;
     for (int field = in.field(); field != 0; field = in.field()) {
@@ -484,7 +484,7 @@ public final class ParquetFilters {
     if (numBytes < SplitBlockBloomFilter.MIN_BYTES
         || numBytes % SplitBlockBloomFilter.BLOCK_BYTES != 0
         || numBytes > dataEnd - start
-        || (c.length >= 0 && numBytes != c.length - in.pos)) {
+        || (c.length >= 0 && numBytes > c.length - in.pos)) {
       throw damaged(
           file,
           "the Bloom filter of "
