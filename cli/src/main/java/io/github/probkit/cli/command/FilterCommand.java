@@ -3,6 +3,7 @@ package io.github.probkit.cli.command;
 import io.github.probkit.cli.format.FilterDescriptions;
 import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.FilterTypes;
+import io.github.probkit.cli.format.ParquetFilters;
 import io.github.probkit.cli.format.WindowFilters;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
@@ -309,6 +310,7 @@ public final class FilterCommand implements Runnable {
         "  probkit filter query -q users.bin alice && echo known",
         "  probkit filter query seen.bin --absent --field 2 < log.tsv",
         "  tail -f access.log | probkit filter query bots.bin --absent",
+        "  probkit filter query data.parquet --column user_id alice zed",
       })
   public static final class Query implements Callable<Integer>, StatusAnswers {
     @Spec CommandSpec spec;
@@ -316,7 +318,7 @@ public final class FilterCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "FILE",
-        description = "The filter file." + RedisUri.FILTER)
+        description = "The filter file, or a Parquet file (--column)." + RedisUri.FILTER)
     Path file;
 
     @Parameters(
@@ -324,6 +326,16 @@ public final class FilterCommand implements Runnable {
         paramLabel = "KEY",
         description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
+
+    @Option(
+        names = "--column",
+        paramLabel = "PATH",
+        description =
+            "FILE is a Parquet file: answer from the split-block Bloom filters of column PATH"
+                + " (a nested one by its dotted path), one line per row group (maybe; absent; or"
+                + " no filter, could hold it), then a summary line. The key is parsed by the"
+                + " column's type. Only the footer and the filters are read, not the data.")
+    String column;
 
     @Option(
         names = "--present",
@@ -384,6 +396,26 @@ public final class FilterCommand implements Runnable {
       boolean select = statusAnswers();
       LineReader.LineConsumer header =
           select && !quiet && !count && !json ? LineReader.firstLineTo(out) : null;
+      if (column != null || ParquetFilters.isParquet(file)) {
+        if (at != null) {
+          throw new IllegalArgumentException("--at is for window filters, not Parquet files");
+        }
+        ParquetFilters.Column c = ParquetFilters.open(file).column(column);
+        return finish(
+            out,
+            Inputs.KeySink.answering(
+                (line, off, len, key, keyOff, keyLen) -> {
+                  ParquetFilters.Answer[] a = c.query(key, keyOff, keyLen);
+                  if (select || json) {
+                    rowGroups = a;
+                    answer(out, line, off, len, key, keyOff, keyLen, ParquetFilters.couldHold(a));
+                  } else {
+                    printRowGroups(out, key, keyOff, keyLen, a);
+                  }
+                },
+                header,
+                out));
+      }
       if (at != null) {
         long t = WindowFilter.at(at);
         AgePartitionedBloomFilter f = WindowFilters.timeBased(FilterFiles.load(file), file, "--at");
@@ -434,6 +466,21 @@ public final class FilterCommand implements Runnable {
       return statusAnswers() && selected == 0 ? 1 : 0;
     }
 
+    /** The row groups' answers for the Parquet key being answered, for --json. */
+    private ParquetFilters.Answer[] rowGroups;
+
+    /** KEY, tab, "row group I: ANSWER" for each row group, then KEY, tab, the summary. */
+    private static void printRowGroups(
+        OutputStream out, byte[] key, int keyOff, int keyLen, ParquetFilters.Answer[] a)
+        throws IOException {
+      for (int i = 0; i < a.length; i++) {
+        out.write(key, keyOff, keyLen);
+        out.write(("\trow group " + i + ": " + a[i] + "\n").getBytes(StandardCharsets.UTF_8));
+      }
+      out.write(key, keyOff, keyLen);
+      out.write(("\t" + ParquetFilters.summary(a) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
     /** Prints (or counts) the answer {@code in} for one key and its line, as the options say. */
     private void answer(
         OutputStream out,
@@ -459,6 +506,13 @@ public final class FilterCommand implements Runnable {
       }
       if (json) {
         Json j = new Json().putBytes("key", key, keyOff, keyLen).put("present", in);
+        if (rowGroups != null) {
+          List<String> each = new ArrayList<>();
+          for (ParquetFilters.Answer a : rowGroups) {
+            each.add(a.json());
+          }
+          j.put("rowGroups", each);
+        }
         if (select && (line != key || off != keyOff || len != keyLen)) {
           j.putBytes("line", line, off, len);
         }
