@@ -112,21 +112,31 @@ final class WindowHll {
   static CardinalitySketch lastOf(Path file, String last, String at) {
     WindowedCardinality w = read(file);
     long end = at == null ? System.currentTimeMillis() : WindowFilter.at(at);
+    return w.sketchOfLast(lastSpan(last, windowMillis(w), file, "hll create --window"), end);
+  }
+
+  /**
+   * The span {@code --last} gives (null: the whole window of {@code windowMillis}); one longer than
+   * the window of {@code file}, which {@code made} made, is refused.
+   */
+  static Duration lastSpan(String last, long windowMillis, Path file, String made) {
     Duration span =
         last == null
-            ? Duration.ofMillis(windowMillis(w))
+            ? Duration.ofMillis(windowMillis)
             : DedupeCommand.SlidingWindow.time("--last", last);
-    if (span.toMillis() > windowMillis(w)) {
+    if (span.toMillis() > windowMillis) {
       throw new IllegalArgumentException(
           "--last "
               + last
               + " is longer than the window of "
               + file
               + ", "
-              + WindowFilters.duration(windowMillis(w))
-              + " (hll create --window)");
+              + WindowFilters.duration(windowMillis)
+              + " ("
+              + made
+              + ")");
     }
-    return w.sketchOfLast(span, end);
+    return span;
   }
 
   /** {@code info}'s description of the windowed sketch in {@code file}. */
