@@ -12,7 +12,6 @@ import io.github.probkit.cli.input.StandardStreams;
 import io.github.probkit.cli.location.FilterFiles;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
-import io.github.probkit.cli.location.SketchFiles;
 import io.github.probkit.cli.location.WriteOptions;
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
@@ -176,22 +175,17 @@ public final class FilterCommand implements Runnable {
       }
       AgePartitionedBloomFilter recent =
           windowed ? WindowFilter.create(window, expected, expectedRate, p, strategy) : null;
-      if (windowed && RedisUri.of(file) != null) {
-        throw new IllegalArgumentException(
-            "--type window is kept in files on the command line, not in Redis, was '" + file + "'");
-      }
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
       if (windowed) {
-        FilterKeys.ifAbsent(multiset, ifAbsent, false, "--type window");
         keyOptions.timeField = timeField;
-        try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-          if (from != null) {
-            FilterKeys.addKeys(recent, List.of(), from, false, spec, file);
-          }
-          lock.write(recent::writeTo);
-        }
-        return 0;
+        return Location.of(file)
+            .createWindowFilter(
+                recent,
+                force,
+                multiset,
+                ifAbsent,
+                new Location.Keys(List.of(), from, spec, writing));
       }
       FilterKeys.ifAbsent(
           multiset, ifAbsent, type.equals("counting") || type.equals("cuckoo"), "--type " + type);

@@ -1,13 +1,16 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.FilterTypes;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.LineReader;
+import io.github.probkit.cli.input.TimedKeys;
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.DeletableFilter;
 import io.github.probkit.filter.MappedFilter;
@@ -286,6 +289,47 @@ final class FileLocation implements Location {
       throws IOException {
     try (SketchFiles.Lock lock = writing.lock(file)) {
       lock.write(union.apply(SketchFiles.mergeInputs(file, sources, replace)));
+    }
+    return 0;
+  }
+
+  // ---- windowed structures (time slices)
+
+  @Override
+  public int createWindowFilter(
+      AgePartitionedBloomFilter empty, boolean force, boolean multiset, boolean ifAbsent, Keys in)
+      throws IOException {
+    FilterKeys.ifAbsent(multiset, ifAbsent, false, "--type window");
+    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
+      if (in.from() != null) {
+        FilterKeys.addKeys(empty, in.given(), in.from(), false, in.spec(), file);
+      }
+      lock.write(empty::writeTo);
+    }
+    return 0;
+  }
+
+  @Override
+  public int createWindowedHll(WindowedCardinality empty, boolean force, Keys in)
+      throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
+      if (in.from() != null) {
+        TimedKeys.forEach(in.given(), in.from(), in.spec(), empty::add);
+      }
+      lock.write(empty::writeTo);
+    }
+    return 0;
+  }
+
+  @Override
+  public int addToWindowedHll(Keys in) throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
+      WindowedCardinality w = read(Format.Kind.WINDOWED_CARDINALITY);
+      try (StreamCommits commits =
+          StreamCommits.commitsTo(in.from(), lock, w::writeTo, in.spec())) {
+        TimedKeys.forEach(in.given(), in.from(), in.spec(), w::add);
+        commits.write();
+      }
     }
     return 0;
   }

@@ -1,11 +1,13 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
 import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.output.Json;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
@@ -135,6 +137,23 @@ public interface Location {
   int addToHll(Keys in) throws IOException;
 
   int mergeHll(List<Path> sources, boolean replace, WriteOptions writing) throws IOException;
+
+  // ---- windowed structures (time slices)
+
+  /**
+   * Creates the window filter {@code empty} (filter create --type window) with the keys of {@code
+   * in}, each at its time; {@code multiset} and {@code ifAbsent} are refused, as for a Bloom
+   * filter.
+   */
+  int createWindowFilter(
+      AgePartitionedBloomFilter empty, boolean force, boolean multiset, boolean ifAbsent, Keys in)
+      throws IOException;
+
+  /** Creates the windowed distinct count {@code empty} (hll create --window) with its items. */
+  int createWindowedHll(WindowedCardinality empty, boolean force, Keys in) throws IOException;
+
+  /** Adds items, each at its time, to the windowed distinct count here. */
+  int addToWindowedHll(Keys in) throws IOException;
 
   // ---- any structure
 

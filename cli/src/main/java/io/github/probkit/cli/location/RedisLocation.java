@@ -1,6 +1,7 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.cli.format.FilterDescriptions;
 import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.Format;
@@ -11,6 +12,7 @@ import io.github.probkit.cli.input.KeyOptions;
 import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
@@ -738,6 +740,37 @@ final class RedisLocation implements Location {
           merge.run();
           return 0;
         });
+  }
+
+  // ---- windowed structures: kept in files only, for now
+
+  @Override
+  public int createWindowFilter(
+      AgePartitionedBloomFilter empty, boolean force, boolean multiset, boolean ifAbsent, Keys in) {
+    throw new IllegalArgumentException(
+        "--type window is kept in files on the command line, not in Redis, was '" + asPath() + "'");
+  }
+
+  @Override
+  public int createWindowedHll(WindowedCardinality empty, boolean force, Keys in) {
+    throw windowedHllRefused();
+  }
+
+  @Override
+  public int addToWindowedHll(Keys in) {
+    throw windowedHllRefused();
+  }
+
+  private IllegalArgumentException windowedHllRefused() {
+    return new IllegalArgumentException(
+        "windowed sketches are kept in files on the command line, not in Redis, was '"
+            + asPath()
+            + "'");
+  }
+
+  /** The URI as the command's FILE argument prints it, {@code //} folded: these messages did. */
+  private String asPath() {
+    return Path.of(uri).toString();
   }
 
   // ---- export and import
