@@ -1,8 +1,6 @@
 package io.github.probkit.cli.command;
 
-import io.github.probkit.cli.format.ProbkitFormat;
 import io.github.probkit.cli.format.WindowFilters;
-import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.cli.location.SketchFiles;
@@ -12,8 +10,6 @@ import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -110,23 +106,9 @@ public abstract class InfoCommand implements Callable<Integer> {
       return j;
     }
 
-    /**
-     * The structure type a probkit file's header names; null when its head is not one, or when
-     * {@code f} is not a regular file (opening a FIFO to peek would wait for a writer forever; the
-     * reader the command falls to refuses it in one line).
-     */
+    /** The structure type a probkit file's header names; null when it names none. */
     static StructureType typeOf(Path f) {
-      if (!Files.isRegularFile(f)) {
-        return null;
-      }
-      try (InputStream in = Inputs.open(f)) {
-        byte[] head = in.readNBytes(6);
-        return head.length == 6 && ProbkitFormat.INSTANCE.recognizes(head)
-            ? StructureType.byId(head[5] & 0xFF)
-            : null;
-      } catch (IOException e) {
-        return null; // the reader the description falls to says why the file cannot be read
-      }
+      return Location.of(f).type();
     }
   }
 }

@@ -10,6 +10,7 @@ import io.github.probkit.cli.output.Json;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -89,12 +90,29 @@ public interface Location {
 
   int removeFromFilter(Keys in) throws IOException;
 
+  /** The time of a key, in ms since the epoch, from its line. */
+  interface LineTime {
+    long of(byte[] line, int off, int len);
+  }
+
+  /**
+   * When a window filter of time answers each key: at the time {@code of} its line gives, a fixed
+   * one for {@code --at}, the line's own for {@code --time-field}. {@code option} names it in the
+   * refusal of a filter that has no time.
+   */
+  record QueryTime(String option, LineTime of) {}
+
   /**
    * Answers the keys that {@code reading} reads through {@code answer}: the header line of each
-   * input to {@code header} (may be null), {@code out} flushed whenever input would wait.
+   * input to {@code header} (may be null), {@code out} flushed whenever input would wait; a window
+   * filter of time answers for {@code time} (null: now).
    */
   int queryFilter(
-      FilterAnswer answer, LineReader.LineConsumer header, OutputStream out, Reading reading)
+      FilterAnswer answer,
+      LineReader.LineConsumer header,
+      OutputStream out,
+      Reading reading,
+      QueryTime time)
       throws IOException;
 
   /** Merges the filters {@code sources} into this one (see {@code filter merge --help}). */
@@ -156,6 +174,12 @@ public interface Location {
   int addToWindowedHll(Keys in) throws IOException;
 
   // ---- any structure
+
+  /**
+   * The type of the structure here; null when it is not known (not a probkit file, or not a regular
+   * file: the command's reader then says why).
+   */
+  StructureType type();
 
   /** What {@code info} prints; a file's is {@code description}'s. */
   Json info(Description description, boolean json) throws IOException;
