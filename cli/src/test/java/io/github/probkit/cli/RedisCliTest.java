@@ -182,8 +182,7 @@ class RedisCliTest {
     assertThat(Long.parseLong(count.out.strip())).isEqualTo(5000 - lines.length);
     assertThat(ok("filter", "query", "--json", uri("seen"), "user-0", "user-1").out)
         .isEqualTo(
-            "{\"key\": \"user-0\", \"present\": true}\n"
-                + "{\"key\": \"user-1\", \"present\": false}\n");
+            "{\"key\": \"user-0\", \"present\": true}\n{\"key\": \"user-1\", \"present\": false}\n");
 
     ok("cms", "create", uri("words"), "--width", "100", "--depth", "3");
     ok("cms", "add", uri("words"), "rain", "rain");

@@ -70,28 +70,16 @@ public final class FilterCommand implements Runnable {
       description = {
         "Create a filter sized for N keys at false-positive rate P, optionally adding keys.",
         "",
-        "Keys come from --keys FILE..., or from stdin unless it is a terminal: inside a 'while"
-            + " read' loop, give </dev/null, or create reads the loop's input (it says on stderr"
-            + " how many keys it read). An existing FILE is refused unless --force.",
+        "Keys come from --keys FILE..., or from stdin unless it is a terminal: inside a 'while read' loop, give </dev/null, or create reads the loop's input (it says on stderr how many keys it read). An existing FILE is refused unless --force.",
         "",
-        "--type window remembers keys for a sliding window only: the last N keys added (--window"
-            + " 10000) or the last span of time (--window 7d), every add counting. A key added"
-            + " within the window is never reported absent; one that left it is forgotten within"
-            + " the slack (filter info shows it: a quarter of the window at 1 %%), and then reads"
-            + " present with probability P at most. A window of time is sized for the keys it takes"
-            + " (--expected N per window, or --expected-rate 1M/day; default 1M per window): more"
-            + " make the rate grow, never a key of the window absent. Keys are added at the clock's"
-            + " time, or with --time-field F at the time in field F of their line (ISO-8601 with an"
-            + " offset, or epoch seconds or ms, as for dedupe --time-field), so that a log replays"
-            + " as it was lived; filter query answers for now, or --at TIME.",
+        "--type window remembers keys for a sliding window only: the last N keys added (--window 10000) or the last span of time (--window 7d), every add counting. A key added within the window is never reported absent; one that left it is forgotten within the slack (filter info shows it: a quarter of the window at 1 %%), and then reads present with probability P at most. A window of time is sized for the keys it takes (--expected N per window, or --expected-rate 1M/day; default 1M per window): more make the rate grow, never a key of the window absent. Keys are added at the clock's time, or with --time-field F at the time in field F of their line (ISO-8601 with an offset, or epoch seconds or ms, as for dedupe --time-field), so that a log replays as it was lived; filter query answers for now, or --at TIME.",
       },
       footer = {
         "",
         "Example:",
         "  probkit filter create users.bin --expected 1000000 --fpp 0.01 --keys users.txt",
         "  probkit filter create users.fuse --type binary-fuse8 --keys users.txt",
-        "  probkit filter create seen.bin --type window --window 7d --fpp 0.01 --expected-rate"
-            + " 1M/day",
+        "  probkit filter create seen.bin --type window --window 7d --fpp 0.01 --expected-rate 1M/day",
         "  probkit filter create recent.bin --type window --window 10000",
       })
   public static final class Create implements Callable<Integer> {
@@ -108,8 +96,7 @@ public final class FilterCommand implements Runnable {
         paramLabel = "N",
         description =
             "Keys the filter is sized for (scalable: its initial capacity; it grows beyond):"
-                + " 1000000, 1e6 or 1M. Not needed by the binary fuse types, which count their"
-                + " keys.")
+                + " 1000000, 1e6 or 1M. Not needed by the binary fuse types, which count their keys.")
     Long expected;
 
     @Option(
@@ -218,11 +205,7 @@ public final class FilterCommand implements Runnable {
       description = {
         "Add keys to a filter (from arguments, --keys FILE..., or stdin).",
         "",
-        "A counting or cuckoo filter counts every add: a key added twice takes two removes. Writers"
-            + " of one file take turns (a lock beside it); --no-wait fails instead of waiting. A"
-            + " symbolic link is followed; a read-only file or one of several hard links is"
-            + " refused. Keys read from a pipe (tail -f ... |) are written every 5 s and when"
-            + " stopped by Ctrl-C or kill.",
+        "A counting or cuckoo filter counts every add: a key added twice takes two removes. Writers of one file take turns (a lock beside it); --no-wait fails instead of waiting. A symbolic link is followed; a read-only file or one of several hard links is refused. Keys read from a pipe (tail -f ... |) are written every 5 s and when stopped by Ctrl-C or kill.",
       },
       footer = {
         "",
@@ -273,10 +256,7 @@ public final class FilterCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = {
         "Remove keys from a counting or cuckoo filter (from arguments, --keys FILE, or stdin).",
-        "Remove only keys that were added: removing another key can make a present key look absent."
-            + " A key added n times takes n removes. Keys that are certainly absent are left alone"
-            + " and counted in the summary line; so are the keys of a counting filter whose"
-            + " counters are saturated (15 adds), which stay present, each named on stderr.",
+        "Remove only keys that were added: removing another key can make a present key look absent. A key added n times takes n removes. Keys that are certainly absent are left alone and counted in the summary line; so are the keys of a counting filter whose counters are saturated (15 adds), which stay present, each named on stderr.",
       },
       footer = {"", "Example:", "  probkit filter remove sessions.bin expired-1 expired-2"})
   public static final class Remove implements Callable<Integer> {
@@ -311,14 +291,7 @@ public final class FilterCommand implements Runnable {
       description = {
         "Print KEY<TAB>present or KEY<TAB>absent for each key (present: probably).",
         "",
-        "Like grep, --present and --absent print only the input lines whose key is (probably)"
-            + " present or (certainly) absent, whole, also when --field picks the key; --count"
-            + " prints how many; -q prints nothing. With any of these the exit status is the"
-            + " answer, as grep's: 0 when some key was selected, 1 when none was, 2 on an error."
-            + " --json prints one JSON object per key (JSON Lines): {\"key\": \"alice\","
-            + " \"present\": true}; a key that is not UTF-8 has U+FFFD for its bad bytes, and"
-            + " keyBase64 its exact bytes. Keys from a pipe or a terminal are answered as each line"
-            + " comes.",
+        "Like grep, --present and --absent print only the input lines whose key is (probably) present or (certainly) absent, whole, also when --field picks the key; --count prints how many; -q prints nothing. With any of these the exit status is the answer, as grep's: 0 when some key was selected, 1 when none was, 2 on an error. --json prints one JSON object per key (JSON Lines): {\"key\": \"alice\", \"present\": true}; a key that is not UTF-8 has U+FFFD for its bad bytes, and keyBase64 its exact bytes. Keys from a pipe or a terminal are answered as each line comes.",
       },
       footer = {
         "",
@@ -326,6 +299,7 @@ public final class FilterCommand implements Runnable {
         "  probkit filter query users.bin alice zed",
         "  probkit filter query -q users.bin alice && echo known",
         "  probkit filter query seen.bin --absent --field 2 < log.tsv",
+        "  probkit filter query seen.bin --absent --field 2 --time-field 1 < lookups.tsv",
         "  tail -f access.log | probkit filter query bots.bin --absent",
       })
   public static final class Query implements Callable<Integer>, StatusAnswers {
@@ -535,17 +509,10 @@ public final class FilterCommand implements Runnable {
       name = "merge",
       mixinStandardHelpOptions = true,
       description = {
-        "Merge the SRC filters into DEST, as Redis's PFMERGE: an existing DEST is part of the"
-            + " union.",
-        "With --replace, DEST becomes the union of the SRCs alone. Bloom, blocked, counting and"
-            + " cuckoo filters of one type, size and hashing merge, and window filters of time of"
-            + " one shape (the union keeps the window of the latest of them).",
+        "Merge the SRC filters into DEST, as Redis's PFMERGE: an existing DEST is part of the union.",
+        "With --replace, DEST becomes the union of the SRCs alone. Bloom, blocked, counting and cuckoo filters of one type, size and hashing merge, and window filters of time of one shape (the union keeps the window of the latest of them).",
         "",
-        "Any SRC may be a redis:// URI (read whole). A redis:// DEST (a bloom, blocked or counting"
-            + " filter) takes the union in place, losing none of the keys other clients add"
-            + " meanwhile: each 1 MiB of bits is ORed, or each counter added, by one atomic Redis"
-            + " command. A missing DEST is created as the union of the SRCs; --replace deletes DEST"
-            + " and writes that union.",
+        "Any SRC may be a redis:// URI (read whole). A redis:// DEST (a bloom, blocked or counting filter) takes the union in place, losing none of the keys other clients add meanwhile: each 1 MiB of bits is ORed, or each counter added, by one atomic Redis command. A missing DEST is created as the union of the SRCs; --replace deletes DEST and writes that union.",
       },
       footer = {
         "",

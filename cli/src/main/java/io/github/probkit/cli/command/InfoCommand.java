@@ -46,14 +46,7 @@ public abstract class InfoCommand implements Callable<Integer> {
       name = "info",
       mixinStandardHelpOptions = true,
       description = {
-        "Describe the structure in a file, whatever its type: a filter as filter info does, a"
-            + " count-min sketch as cms info, a HyperLogLog or UltraLogLog as hll info, a"
-            + " heavy-hitters summary (probkit_topk_agg from Spark; its top lines: probkit top"
-            + " --from FILE) by its capacity, the lines it tracks, its total count and its largest"
-            + " count error, a window filter (filter create --type window) by its window and slack,"
-            + " a windowed HyperLogLog (hll create --window), heavy-hitters summary (top --window"
-            + " --save) or count-min (written by the library) by its window, its slices and the"
-            + " sketch of its whole window.",
+        "Describe the structure in a file, whatever its type: a filter as filter info does, a count-min sketch as cms info, a HyperLogLog or UltraLogLog as hll info, a heavy-hitters summary (probkit_topk_agg from Spark; its top lines: probkit top --from FILE) by its capacity, the lines it tracks, its total count and its largest count error, a window filter (filter create --type window) by its window and slack, a windowed HyperLogLog (hll create --window), heavy-hitters summary (top --window --save) or count-min (written by the library) by its window, its slices and the sketch of its whole window.",
       },
       footer = {"", "Examples:", "  probkit info users.bin", "  probkit info queries.topk --json"})
   public static final class Any extends InfoCommand {

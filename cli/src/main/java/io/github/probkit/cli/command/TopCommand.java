@@ -33,39 +33,15 @@ import picocli.CommandLine.Spec;
     description = {
       "Print the K most frequent lines of the inputs (stdin when none), most frequent first.",
       "",
-      "Each as COUNT<TAB>AT_LEAST<TAB>LINE: the line occurred at most COUNT and at least AT_LEAST"
-          + " times, exactly COUNT when the two are equal.",
+      "Each as COUNT<TAB>AT_LEAST<TAB>LINE: the line occurred at most COUNT and at least AT_LEAST times, exactly COUNT when the two are equal.",
       "",
-      "With --window the counts are those of the last span of the input only: the last N lines"
-          + " (--window 10000), or the last span of time (--window 1h) ending at the latest time"
-          + " read with --time-field F (the time in field F of each line, as for dedupe"
-          + " --time-field; --field names what is counted), or without it when the input ends, each"
-          + " line timed by the clock as it arrives. The window is counted in 24 slices, each a"
-          + " summary of its own (--capacity C is per slice), merged at the end: it covers the last"
-          + " W and the part of the slice before it (up to a 24th more). A line up to a window late"
-          + " is counted in its slice.",
+      "With --window the counts are those of the last span of the input only: the last N lines (--window 10000), or the last span of time (--window 1h) ending at the latest time read with --time-field F (the time in field F of each line, as for dedupe --time-field; --field names what is counted), or without it when the input ends, each line timed by the clock as it arrives. The window is counted in 24 slices, each a summary of its own (--capacity C is per slice), merged at the end: it covers the last W and the part of the slice before it (up to a 24th more). A line up to a window late is counted in its slice.",
       "",
-      "With --save FILE (and a time --window) the window's slices are kept in FILE as well (a"
-          + " probkit file of type window-heavy-hitters, written whole or not at all; an existing"
-          + " FILE is an error without --force).",
+      "With --save FILE (and a time --window) the window's slices are kept in FILE as well (a probkit file of type window-heavy-hitters, written whole or not at all; an existing FILE is an error without --force).",
       "",
-      "With --from FILE the lines and counts are those of a heavy-hitters summary saved in a"
-          + " probkit file (the sketch of Spark's probkit_topk_agg, or a summary the library"
-          + " wrote), printed the same way. A window saved by --save prints the top of its whole"
-          + " window ending with its latest slice, as the run that saved it did; --last W counts"
-          + " its last W only, and --at TIME ends the window at TIME (ISO-8601 with an offset, or"
-          + " epoch seconds or ms).",
+      "With --from FILE the lines and counts are those of a heavy-hitters summary saved in a probkit file (the sketch of Spark's probkit_topk_agg, or a summary the library wrote), printed the same way. A window saved by --save prints the top of its whole window ending with its latest slice, as the run that saved it did; --last W counts its last W only, and --at TIME ends the window at TIME (ISO-8601 with an offset, or epoch seconds or ms).",
       "",
-      "Without --capacity every distinct line is kept, so the list and its counts are exact, as"
-          + " long as they fit in a quarter of the JVM's heap (JAVA_OPTS=-Xmx...); past that the"
-          + " candidates are halved, by a merge that keeps the bounds below, as often as needed,"
-          + " never below max(1000, 100 * K). With --capacity C at most C candidate lines are kept"
-          + " (Space-Saving). Once candidates were dropped, counts are ranges, no more than N/C"
-          + " wide (N the number of lines), and every line occurring more than N/C times is a"
-          + " candidate. A warning on stderr then says whether the K lines are certainly the top K."
-          + " --json gives each count's error bound and whether the line is certainly in the top K."
-          + " Lines are counted without a CR ending them (CRLF). A progress bar shows on stderr"
-          + " when it is a terminal.",
+      "Without --capacity every distinct line is kept, so the list and its counts are exact, as long as they fit in a quarter of the JVM's heap (JAVA_OPTS=-Xmx...); past that the candidates are halved, by a merge that keeps the bounds below, as often as needed, never below max(1000, 100 * K). With --capacity C at most C candidate lines are kept (Space-Saving). Once candidates were dropped, counts are ranges, no more than N/C wide (N the number of lines), and every line occurring more than N/C times is a candidate. A warning on stderr then says whether the K lines are certainly the top K. --json gives each count's error bound and whether the line is certainly in the top K. Lines are counted without a CR ending them (CRLF). A progress bar shows on stderr when it is a terminal.",
     },
     footer = {
       "",
@@ -369,9 +345,7 @@ public final class TopCommand implements Callable<Integer> {
     err.println(
         String.format(
             Locale.ROOT,
-            "probkit: warning: top: %s: more distinct lines came than the %,d candidates kept,"
-                + " so a count is a range (AT_LEAST to COUNT) and a line not listed may have"
-                + " occurred up to %,d times; for exact counts %s",
+            "probkit: warning: top: %s: more distinct lines came than the %,d candidates kept, so a count is a range (AT_LEAST to COUNT) and a line not listed may have occurred up to %,d times; for exact counts %s",
             certain
                 ? "these are the top " + entries.size() + " lines, but their order may be wrong"
                 : "these may not be the top " + k + " lines",
@@ -380,10 +354,8 @@ public final class TopCommand implements Callable<Integer> {
             from != null
                 ? "build the summary in "
                     + from
-                    + " with a capacity above the number of"
-                    + " distinct lines"
-                : "give more candidates (--capacity above the number of distinct lines, which"
-                    + " probkit distinct estimates) or more memory (JAVA_OPTS=-Xmx...)"));
+                    + " with a capacity above the number of distinct lines"
+                : "give more candidates (--capacity above the number of distinct lines, which probkit distinct estimates) or more memory (JAVA_OPTS=-Xmx...)"));
     err.flush();
   }
 

@@ -1,9 +1,11 @@
 package io.github.probkit.cli.command;
 
+import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.format.WindowFilters;
 import io.github.probkit.cli.input.EventTimes;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.Inputs;
+import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.cli.location.SketchFiles;
 import io.github.probkit.cli.location.WriteOptions;
@@ -128,7 +130,7 @@ final class WindowTop {
 
   /** The window saved in {@code file} by {@code top --window --save}. */
   static WindowedHeavyHitters read(Path file) {
-    return SketchFiles.read(file, WindowedHeavyHitters::readFrom);
+    return Location.of(file).read(Format.Kind.WINDOWED_HEAVY_HITTERS);
   }
 
   /** Whether {@code file} holds a window saved by {@code top --save} (type 52). */

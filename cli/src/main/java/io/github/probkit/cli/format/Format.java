@@ -7,6 +7,7 @@ import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.frequency.HeavyHitters;
+import io.github.probkit.frequency.WindowedHeavyHitters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -77,6 +78,8 @@ public interface Format {
         new Kind<>(CardinalitySketches::readFrom);
     public static final Kind<WindowedCardinality> WINDOWED_CARDINALITY =
         new Kind<>(WindowedCardinality::readFrom);
+    public static final Kind<WindowedHeavyHitters> WINDOWED_HEAVY_HITTERS =
+        new Kind<>(WindowedHeavyHitters::readFrom);
 
     /** probkit's reader of the kind, which checks the structure type it finds. */
     final Reader<T> probkit;

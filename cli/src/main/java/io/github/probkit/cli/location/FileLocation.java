@@ -131,8 +131,7 @@ final class FileLocation implements Location {
             file
                 + ": a "
                 + f.type().label()
-                + " filter cannot delete keys (counting and cuckoo filters can); the file was not"
-                + " changed");
+                + " filter cannot delete keys (counting and cuckoo filters can); the file was not changed");
       }
       DeletableFilter d = (DeletableFilter) f;
       CountingBloomFilter counting =

@@ -91,8 +91,7 @@ final class RedisLocation implements Location {
       String key = RedisStore.keyOf(uri);
       if (key == null) {
         throw new IllegalArgumentException(
-            "a redis URI names the structure after the host: redis://[user@]host[:port][/db]/KEY,"
-                + " was '"
+            "a redis URI names the structure after the host: redis://[user@]host[:port][/db]/KEY, was '"
                 + uri
                 + "'");
       }
@@ -375,8 +374,7 @@ final class RedisLocation implements Location {
                       t.uri
                           + ": a "
                           + s.type().label()
-                          + " filter cannot delete keys (counting filters can); nothing was"
-                          + " changed");
+                          + " filter cannot delete keys (counting filters can); nothing was changed");
                 }
                 return batches(
                     t,
