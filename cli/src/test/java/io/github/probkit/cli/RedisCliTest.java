@@ -574,7 +574,7 @@ class RedisCliTest {
     for (String command : List.of("create", "add", "remove", "query", "merge")) {
       assertThat(help("filter", command))
           .as("filter " + command)
-          .contains(uri + "abloom,blocked,countingorscalablefilterkeptinRedis.");
+          .contains(uri + "abloom,blocked,counting,scalableorwindowfilterkeptinRedis.");
     }
     for (String command : List.of("create", "add", "query", "merge")) {
       assertThat(help("cms", command))
@@ -584,7 +584,7 @@ class RedisCliTest {
     for (String command : List.of("create", "add", "count", "merge")) {
       assertThat(help("hll", command))
           .as("hll " + command)
-          .contains(uri + "aHyperLogLogorUltraLogLogkeptinRedis.");
+          .contains(uri + "aHyperLogLogorUltraLogLog,windowedornot,keptinRedis.");
     }
     for (String group : List.of("filter", "cms", "hll")) {
       assertThat(help(group, "info")).as(group + " info").contains(uri + "astructurekeptinRedis");

@@ -192,7 +192,7 @@ final class RedisLocation implements Location {
               break;
             default:
               throw new IllegalArgumentException(
-                  "a filter in Redis is of --type bloom, blocked, counting or scalable, was "
+                  "a filter in Redis is of --type bloom, blocked, counting, scalable or window, was "
                       + type);
           }
           return filterAdd(t, List.of(), in.from(), false, ifAbsent, in.spec());

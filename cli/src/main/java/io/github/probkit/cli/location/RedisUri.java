@@ -17,9 +17,7 @@ public final class RedisUri {
 
   /** What --help says of a FILE that may be a URI, and of the SRCs of a merge. */
   public static final String FILTER =
-      " Or "
-          + SYNTAX
-          + ": a bloom, blocked, counting, scalable or window (of time) filter kept in Redis.";
+      " Or " + SYNTAX + ": a bloom, blocked, counting, scalable or window filter kept in Redis.";
 
   public static final String CMS = " Or " + SYNTAX + ": a count-min sketch kept in Redis.";
 
