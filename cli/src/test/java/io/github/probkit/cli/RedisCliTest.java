@@ -510,10 +510,14 @@ class RedisCliTest {
     // merge, whose SRCs and DEST may be URIs, on files too.
     Path cms = dir.resolve("c.cms");
     ok("cms", "create", cms.toString(), "--width", "10", "--depth", "2");
+    // The window commands, which ask a location for its structure's type, on files too.
+    Path windowed = dir.resolve("w.hll");
+    ok("hll", "create", windowed.toString(), "--window", "1h");
     for (List<String> args :
         List.of(
             List.of("filter", "merge", dir.resolve("u.bin").toString(), file.toString()),
-            List.of("cms", "merge", dir.resolve("u.cms").toString(), cms.toString()))) {
+            List.of("cms", "merge", dir.resolve("u.cms").toString(), cms.toString()),
+            List.of("hll", "count", windowed.toString(), "--last", "10m"))) {
       Probkit.Result m =
           Probkit.finish(
               Probkit.builder(List.of("-verbose:class"), args.toArray(new String[0])).start());
@@ -570,7 +574,7 @@ class RedisCliTest {
     for (String command : List.of("create", "add", "remove", "query", "merge")) {
       assertThat(help("filter", command))
           .as("filter " + command)
-          .contains(uri + "abloom,blocked,countingorscalablefilterkeptinRedis.");
+          .contains(uri + "abloom,blocked,counting,scalableorwindowfilterkeptinRedis.");
     }
     for (String command : List.of("create", "add", "query", "merge")) {
       assertThat(help("cms", command))
@@ -580,7 +584,7 @@ class RedisCliTest {
     for (String command : List.of("create", "add", "count", "merge")) {
       assertThat(help("hll", command))
           .as("hll " + command)
-          .contains(uri + "aHyperLogLogorUltraLogLogkeptinRedis.");
+          .contains(uri + "aHyperLogLogorUltraLogLog,windowedornot,keptinRedis.");
     }
     for (String group : List.of("filter", "cms", "hll")) {
       assertThat(help(group, "info")).as(group + " info").contains(uri + "astructurekeptinRedis");

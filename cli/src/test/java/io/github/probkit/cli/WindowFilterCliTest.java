@@ -263,6 +263,64 @@ class WindowFilterCliTest {
     }
   }
 
+  /**
+   * {@code filter query --time-field}: each key answered for the window ending at the time in its
+   * line, as a log replays. 3,000 words added over a day (a window of 1d); queried with a time
+   * within a day after their own, every one is present; with a time three days after (the filter
+   * never moved on), each has left the window and reads present at most at the rate.
+   */
+  @Test
+  void aQueryTakesEachKeysTimeFromItsLine() throws IOException {
+    List<String> words = words().subList(0, 3_000);
+    long start = Instant.parse("2025-12-02T00:00:00Z").toEpochMilli();
+    SplittableRandom r = new SplittableRandom(0x71e1dL);
+    long[] time = new long[words.size()];
+    StringBuilder added = new StringBuilder();
+    for (int i = 0; i < words.size(); i++) {
+      time[i] = start + r.nextLong(DAY);
+      added.append(time[i]).append('\t').append(words.get(i)).append('\n');
+    }
+    Path f = dir.resolve("replay.bin");
+    ok(
+        Cli.runWithInput(
+            added.toString(),
+            "filter",
+            "create",
+            f.toString(),
+            "--type",
+            "window",
+            "--window",
+            "1d",
+            "--expected",
+            "3000",
+            "--field",
+            "2",
+            "--time-field",
+            "1"));
+    StringBuilder soon = new StringBuilder("time,key\n");
+    StringBuilder later = new StringBuilder("time,key\n");
+    for (int i = 0; i < words.size(); i++) {
+      long t = time[i] + r.nextLong(DAY);
+      soon.append(Instant.ofEpochMilli(t)).append(',').append(words.get(i)).append('\n');
+      later.append((time[i] + 3 * DAY) / 1000).append(',').append(words.get(i)).append('\n');
+    }
+    String[] byHeader = {"--format", "csv", "--header", "--field", "key", "--time-field", "time"};
+    Cli present = Cli.runWithInput(soon.toString(), concat("--absent", "-c", f, byHeader));
+    assertThat(present.out).as(present.toString()).isEqualTo("0\n");
+    Cli gone = Cli.runWithInput(later.toString(), concat("--present", "-c", f, byHeader));
+    assertAtMostRate(Integer.parseInt(gone.out.strip()), words.size());
+    // The same keys queried now (2025 is long past): gone too, so the times were the lines'.
+    String[] noTime = {"--format", "csv", "--header", "--field", "key"};
+    Cli now = Cli.runWithInput(soon.toString(), concat("--present", "-c", f, noTime));
+    assertAtMostRate(Integer.parseInt(now.out.strip()), words.size());
+  }
+
+  private static String[] concat(String select, String count, Path f, String[] rest) {
+    List<String> all = new ArrayList<>(List.of("filter", "query", f.toString(), select, count));
+    all.addAll(List.of(rest));
+    return all.toArray(new String[0]);
+  }
+
   @Test
   void badWindowsAndOptionsForOtherFiltersAreOneLineWithExitTwo() throws IOException {
     Path f = dir.resolve("w.bin");
@@ -280,6 +338,10 @@ class WindowFilterCliTest {
       {"filter", "query", bloom.toString(), "--at", "2025-12-02T00:00:00Z", "k"},
       {"filter", "query", f.toString(), "--at", "yesterday", "k"},
       {"filter", "add", f.toString(), "--time-field", "1", "--keys", "-"},
+      {"filter", "query", bloom.toString(), "--time-field", "1", "--field", "2", "--keys", "-"},
+      {"filter", "query", f.toString(), "--time-field", "1", "--keys", "-"},
+      {"filter", "query", f.toString(), "--time-field", "1", "--field", "2", "k"},
+      {"filter", "query", f.toString(), "--time-field", "1", "--field", "2", "--at", "1764633600"},
       {"filter", "remove", f.toString(), "k"},
     };
     for (String[] args : bad) {

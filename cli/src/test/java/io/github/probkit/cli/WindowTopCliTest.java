@@ -3,12 +3,14 @@ package io.github.probkit.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code top --window} against exact counts of the same slices of a Zipf-like stream of real words
@@ -99,6 +101,115 @@ class WindowTopCliTest {
       assertThat(exactCount).as(e[2]).isBetween(Long.parseLong(e[1]), Long.parseLong(e[0]));
     }
     assertThat(small.err).contains("warning");
+  }
+
+  /** ITEM to COUNT of printed lines, each exact (COUNT equal to AT_LEAST). */
+  private static Map<String, Long> exactlyPrinted(Cli r) {
+    Map<String, Long> m = new HashMap<>();
+    for (String[] e : printed(r)) {
+      assertThat(e[0]).as(e[2]).isEqualTo(e[1]);
+      assertThat(m.put(e[2], Long.parseLong(e[0]))).as("%s printed twice", e[2]).isNull();
+    }
+    return m;
+  }
+
+  /** Exact counts of the items whose time is in slices {@code from..to} of {@code slice} ms. */
+  private static Map<String, Long> exactCounts(
+      String[] item, long[] time, long slice, long from, long to) {
+    Map<String, Long> exact = new HashMap<>();
+    for (int i = 0; i < item.length; i++) {
+      long s = Math.floorDiv(time[i], slice);
+      if (s >= from && s <= to) {
+        exact.merge(item[i], 1L, Long::sum);
+      }
+    }
+    return exact;
+  }
+
+  /**
+   * {@code top --window 1h --save FILE} keeps the window's slices (type 52): {@code top --from
+   * FILE} prints the same lines, the exact counts of those slices, in another process's run; {@code
+   * --last 10m --at T} those of the fewer slices of the last 10 minutes ending at T; info describes
+   * it.
+   */
+  @Test
+  void aSavedWindowPrintsTheExactCountsOfItsSlicesAgain(@TempDir Path dir) throws IOException {
+    int n = 30_000; // about 75 minutes at 150 ms a line
+    long start = Instant.parse("2025-12-02T00:00:00Z").toEpochMilli();
+    long[] time = new long[n];
+    String[] item = stream(n, time, start, 0x5a7eL);
+    StringBuilder in = new StringBuilder();
+    long latest = Long.MIN_VALUE;
+    for (int i = 0; i < n; i++) {
+      latest = Math.max(latest, time[i]);
+      in.append(time[i]).append('\t').append(item[i]).append('\n');
+    }
+    long slice = HOUR / 24;
+    long to = Math.floorDiv(latest, slice);
+    Map<String, Long> hour =
+        exactCounts(item, time, slice, Math.floorDiv(latest - HOUR, slice), to);
+    String k = Integer.toString(hour.size() + 10); // every word of the window printed
+    Path saved = dir.resolve("top.bin");
+    Cli live =
+        Cli.runWithInput(
+            in.toString(),
+            "top",
+            "--window",
+            "1h",
+            "--time-field",
+            "1",
+            "--field",
+            "2",
+            "-k",
+            k,
+            "--save",
+            saved.toString());
+    assertThat(exactlyPrinted(live)).isEqualTo(hour);
+
+    Cli back = Cli.run("top", "--from", saved.toString(), "-k", k);
+    assertThat(back.exit).as(back.toString()).isZero();
+    assertThat(back.out).isEqualTo(live.out);
+
+    long at = latest - 7 * 60_000L;
+    Map<String, Long> tenMinutes =
+        exactCounts(
+            item, time, slice, Math.floorDiv(at - 600_000L, slice), Math.floorDiv(at, slice));
+    assertThat(tenMinutes.size()).isLessThan(hour.size());
+    Cli last =
+        Cli.run(
+            "top",
+            "--from",
+            saved.toString(),
+            "--last",
+            "10m",
+            "--at",
+            Instant.ofEpochMilli(at).toString(),
+            "-k",
+            k);
+    assertThat(exactlyPrinted(last)).isEqualTo(tenMinutes);
+
+    Cli info = Cli.run("info", saved.toString(), "--json");
+    assertThat(info.exit).as(info.toString()).isZero();
+    assertThat(info.out)
+        .contains("\"type\": \"window-heavy-hitters\"")
+        .contains("\"window\": \"1h\"")
+        .contains("\"slice\": \"2m30s\"")
+        .contains("\"slices\": 25")
+        .contains("\"totalCountOfWindow\": " + hour.values().stream().mapToLong(c -> c).sum());
+
+    // A window of lines has no times to keep; a longer --last than the file keeps is refused.
+    String[][] bad = {
+      {"top", "--window", "1000", "--save", dir.resolve("lines.bin").toString()},
+      {"top", "--from", saved.toString(), "--last", "2h"},
+      {"top", "--last", "10m"},
+      {"top", "--save", dir.resolve("plain.bin").toString()},
+    };
+    for (String[] args : bad) {
+      Cli r = Cli.runWithInput("a\n", args);
+      assertThat(r.exit).as(String.join(" ", args) + ": " + r).isEqualTo(2);
+      assertThat(r.err.strip().lines()).as(r.toString()).hasSize(1);
+    }
+    assertThat(dir.resolve("lines.bin")).doesNotExist();
   }
 
   @Test

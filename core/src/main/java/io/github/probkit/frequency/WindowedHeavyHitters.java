@@ -4,6 +4,11 @@ import static io.github.probkit.internal.Preconditions.checkArgument;
 
 import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.internal.SliceRing;
+import io.github.probkit.io.SketchReader;
+import io.github.probkit.io.StructureType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -128,10 +133,62 @@ public final class WindowedHeavyHitters {
     return ring.slots();
   }
 
+  /**
+   * The newest slice, {@code floor(latest event time / sliceMillis)}; Long.MIN_VALUE before any.
+   */
+  public long newestSlice() {
+    return ring.newest();
+  }
+
   /** The memory of the ring's summaries now (they grow as items arrive). */
   public long byteSize() {
     long[] b = {0};
     ring.forEachSlot(s -> b[0] += s.byteSize());
     return b[0];
+  }
+
+  /**
+   * Writes the ring in the probkit format (type 52, docs/FORMAT.md): the slice span, the slots, the
+   * newest slice, then the empty summary and each slot's summary as its own heavy-hitters container
+   * (type 17). Summaries are deterministic, so the same events give the same bytes.
+   */
+  public void writeTo(OutputStream out) throws IOException {
+    ring.writeTo(
+        out,
+        StructureType.WINDOWED_HEAVY_HITTERS,
+        empty.hashStrategy(),
+        empty,
+        HeavyHitters::writeTo);
+  }
+
+  /**
+   * Reads a ring written by {@link #writeTo}, with the system clock; corrupt bytes, or slices of
+   * another capacity than the empty one, throw SketchFormatException.
+   */
+  public static WindowedHeavyHitters readFrom(InputStream in) throws IOException {
+    return readFrom(in, Clock.systemUTC());
+  }
+
+  public static WindowedHeavyHitters readFrom(InputStream in, Clock clock) throws IOException {
+    SketchReader r = SketchReader.open(in, StructureType.WINDOWED_HEAVY_HITTERS);
+    SliceRing.Read<HeavyHitters> read =
+        SliceRing.read(r, HeavyHitters::readFrom, HeavyHitters::copy);
+    HeavyHitters e = read.empty();
+    r.check(
+        e.totalCount() == 0 && e.size() == 0,
+        "empty slice",
+        e.size() + " items, total " + e.totalCount(),
+        "no items");
+    r.check(
+        e.hashStrategy().equals(r.hash()), "empty slice's hash", e.hashStrategy(), "" + r.hash());
+    int slot = 0;
+    for (HeavyHitters s : read.slices()) {
+      r.check(
+          s.capacity() == e.capacity(),
+          "slot " + slot++ + "'s capacity",
+          s.capacity(),
+          "the empty summary's " + e.capacity());
+    }
+    return new WindowedHeavyHitters(e, read.ring(), Objects.requireNonNull(clock, "clock"));
   }
 }

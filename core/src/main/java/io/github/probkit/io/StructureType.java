@@ -23,7 +23,8 @@ public enum StructureType {
   /**
    * The window filter of type 48 with each key's slices in one block (a layout, not a new type).
    */
-  AGE_PARTITIONED_BLOCKED_FILTER(51, "window-blocked");
+  AGE_PARTITIONED_BLOCKED_FILTER(51, "window-blocked"),
+  WINDOWED_HEAVY_HITTERS(52, "window-heavy-hitters");
 
   private final int id;
   private final String label;

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.probkit.cardinality.UltraLogLog;
 import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.HeavyHitters;
 import io.github.probkit.frequency.WindowedCountMin;
+import io.github.probkit.frequency.WindowedHeavyHitters;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,13 +20,16 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The windowed distinct counts (type 49) and frequencies (type 50) in the probkit format: golden
- * files pinned by SHA-256 that read and write back byte for byte and are rebuilt exactly from their
- * documented events; header fields read by hand as docs/FORMAT.md lays them out; a round trip that
- * keeps answering and advancing as the original; and every single flipped byte refused.
+ * The windowed distinct counts (type 49), frequencies (type 50) and heavy hitters (type 52) in the
+ * probkit format: golden files pinned by SHA-256 that read and write back byte for byte and are
+ * rebuilt exactly from their documented events; header fields read by hand as docs/FORMAT.md lays
+ * them out; a round trip that keeps answering and advancing as the original; and every single
+ * flipped byte refused.
  *
  * <p>{@code -Dprobkit.golden.write=true} writes a missing file once.
  */
@@ -57,8 +62,22 @@ class WindowedSketchFormatTest {
     return w;
   }
 
+  /**
+   * Heavy hitters of capacity 8, windows up to 1 h in 10 min slices; "term-(i mod 37)" at T0 + 3 s
+   * i (37 terms in summaries of 8: every slice evicts, so errors are written too).
+   */
+  static WindowedHeavyHitters heavyHitters() {
+    WindowedHeavyHitters w =
+        WindowedHeavyHitters.create(Duration.ofHours(1), Duration.ofMinutes(10), 8);
+    for (int i = 0; i < 2_000; i++) {
+      w.add("term-" + (i % 37), 1, T0 + 3_000L * i);
+    }
+    return w;
+  }
+
   private static final String CARDINALITY = "window-cardinality-v1.bin";
   private static final String COUNT_MIN = "window-count-min-v1.bin";
+  private static final String HEAVY_HITTERS = "window-heavy-hitters-v1.bin";
 
   @Test
   void goldenFilesArePinnedReadBackAndAreTheirRecipes()
@@ -71,14 +90,19 @@ class WindowedSketchFormatTest {
     assertThat(sha256(f))
         .isEqualTo("853839bc95b126c924fe50116e8019ffa8a5d407713478b5c0c27e6675b71bf5");
     assertThat(bytes(WindowedCountMin.readFrom(new ByteArrayInputStream(f)))).isEqualTo(f);
+    byte[] h = golden(HEAVY_HITTERS, bytes(heavyHitters()));
+    assertThat(sha256(h))
+        .isEqualTo("68ff5d8ce0296592122061858e30291ba41821c13f95527fb842b0b3a1cd5857");
+    assertThat(bytes(WindowedHeavyHitters.readFrom(new ByteArrayInputStream(h)))).isEqualTo(h);
   }
 
   /** Header and parameters at the offsets docs/FORMAT.md gives. */
   @Test
   void theHeadersSayWhatFormatMdSays() throws IOException {
-    String[] files = {CARDINALITY, COUNT_MIN};
-    int[] types = {49, 50};
-    for (int i = 0; i < 2; i++) {
+    String[] files = {CARDINALITY, COUNT_MIN, HEAVY_HITTERS};
+    int[] types = {49, 50, 52};
+    int[] partTypes = {33, 16, 17};
+    for (int i = 0; i < files.length; i++) {
       byte[] b = Files.readAllBytes(DIR.resolve(files[i]));
       ByteBuffer le = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
       assertThat(le.getInt(0)).isEqualTo(0x54494B50);
@@ -95,7 +119,7 @@ class WindowedSketchFormatTest {
       for (int part = 0; part < 8; part++) {
         int len = le.getInt(at);
         assertThat(le.getInt(at + 4)).as("part %d's magic", part).isEqualTo(0x54494B50);
-        assertThat(b[at + 4 + 5]).as("part %d's type", part).isEqualTo((byte) (i == 0 ? 33 : 16));
+        assertThat(b[at + 4 + 5]).as("part %d's type", part).isEqualTo((byte) partTypes[i]);
         at += 4 + len;
       }
       assertThat(at).isEqualTo(48 + payload);
@@ -133,9 +157,60 @@ class WindowedSketchFormatTest {
     assertThat(bytes(f2)).isEqualTo(bytes(f));
   }
 
+  /**
+   * A heavy-hitters ring read back answers every window as the original and, with capacity above
+   * the distinct items, as exact counts of the same slices; it then advances as the original.
+   */
+  @Test
+  void aReadHeavyHittersRingKeepsExactCountsOfItsSlices() throws IOException {
+    int n = 3_000;
+    WindowedHeavyHitters w =
+        WindowedHeavyHitters.create(Duration.ofHours(1), Duration.ofMinutes(10), 64);
+    long[] times = new long[n];
+    for (int i = 0; i < n; i++) {
+      // 40 terms, every fifth event 20 min late: the late ones land in older slices.
+      times[i] = T0 + 1_500L * i - (i % 5 == 0 ? 20 * MINUTE : 0);
+      w.add("term-" + (i * i % 40), 1 + i % 3, times[i]);
+    }
+    WindowedHeavyHitters read = WindowedHeavyHitters.readFrom(new ByteArrayInputStream(bytes(w)));
+    assertThat(read.capacity()).isEqualTo(64);
+    assertThat(read.sliceMillis()).isEqualTo(10 * MINUTE);
+    assertThat(read.sliceCount()).isEqualTo(7);
+    assertThat(read.newestSlice()).isEqualTo(w.newestSlice());
+    long now = T0 + 1_500L * (n - 1);
+    for (Duration last :
+        new Duration[] {Duration.ZERO, Duration.ofMinutes(15), Duration.ofMinutes(60)}) {
+      long from = Math.floorDiv(now - last.toMillis(), 10 * MINUTE);
+      long to = Math.floorDiv(now, 10 * MINUTE);
+      Map<String, Long> exact = new TreeMap<>();
+      for (int i = 0; i < n; i++) {
+        long s = Math.floorDiv(times[i], 10 * MINUTE);
+        if (s >= from && s <= to) {
+          exact.merge("term-" + (i * i % 40), 1L + i % 3, Long::sum);
+        }
+      }
+      assertThat(exact).as("the last %s holds events", last).isNotEmpty();
+      Map<String, Long> listed = new TreeMap<>();
+      for (HeavyHitters.Entry e : read.top(64, last, now)) {
+        assertThat(e.error()).isZero();
+        listed.put(e.itemAsString(), e.count());
+      }
+      assertThat(listed).as("the last %s", last).isEqualTo(exact);
+      assertThat(read.summaryOfLast(last, now)).isEqualTo(w.summaryOfLast(last, now));
+    }
+    for (int i = n; i < n + 500; i++) {
+      long t = T0 + 1_500L * i - (i % 7 == 0 ? 30 * MINUTE : 0);
+      w.add("late-" + (i % 11), 2, t);
+      read.add("late-" + (i % 11), 2, t);
+    }
+    w.advanceTo(T0 + 1_500L * (n + 500) + 25 * MINUTE);
+    read.advanceTo(T0 + 1_500L * (n + 500) + 25 * MINUTE);
+    assertThat(bytes(read)).isEqualTo(bytes(w));
+  }
+
   @Test
   void everyFlippedByteIsRefused() throws IOException {
-    byte[][] all = {bytes(cardinality()), bytes(countMin())};
+    byte[][] all = {bytes(cardinality()), bytes(countMin()), bytes(heavyHitters())};
     for (byte[] good : all) {
       for (int i = 0; i < good.length; i++) {
         byte[] bad = good.clone();
@@ -145,8 +220,10 @@ class WindowedSketchFormatTest {
                 () -> {
                   if (good == all[0]) {
                     WindowedCardinality.readFrom(in);
-                  } else {
+                  } else if (good == all[1]) {
                     WindowedCountMin.readFrom(in);
+                  } else {
+                    WindowedHeavyHitters.readFrom(in);
                   }
                 })
             .as("byte %d flipped", i)
@@ -170,6 +247,12 @@ class WindowedSketchFormatTest {
   }
 
   private static byte[] bytes(WindowedCardinality w) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    w.writeTo(out);
+    return out.toByteArray();
+  }
+
+  private static byte[] bytes(WindowedHeavyHitters w) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     w.writeTo(out);
     return out.toByteArray();

@@ -4,16 +4,16 @@ import io.github.probkit.cli.format.FilterDescriptions;
 import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.FilterTypes;
 import io.github.probkit.cli.format.ParquetFilters;
-import io.github.probkit.cli.format.WindowFilters;
+import io.github.probkit.cli.input.EventTimes;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
 import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.input.Numbers;
 import io.github.probkit.cli.input.StandardStreams;
+import io.github.probkit.cli.input.TimedKeys;
 import io.github.probkit.cli.location.FilterFiles;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
-import io.github.probkit.cli.location.SketchFiles;
 import io.github.probkit.cli.location.WriteOptions;
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
@@ -177,22 +177,17 @@ public final class FilterCommand implements Runnable {
       }
       AgePartitionedBloomFilter recent =
           windowed ? WindowFilter.create(window, expected, expectedRate, p, strategy) : null;
-      if (windowed && RedisUri.of(file) != null) {
-        throw new IllegalArgumentException(
-            "--type window is kept in files on the command line, not in Redis, was '" + file + "'");
-      }
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
       if (windowed) {
-        FilterKeys.ifAbsent(multiset, ifAbsent, false, "--type window");
         keyOptions.timeField = timeField;
-        try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-          if (from != null) {
-            FilterKeys.addKeys(recent, List.of(), from, false, spec, file);
-          }
-          lock.write(recent::writeTo);
-        }
-        return 0;
+        return Location.of(file)
+            .createWindowFilter(
+                recent,
+                force,
+                multiset,
+                ifAbsent,
+                new Location.Keys(List.of(), from, spec, writing));
       }
       FilterKeys.ifAbsent(
           multiset, ifAbsent, type.equals("counting") || type.equals("cuckoo"), "--type " + type);
@@ -251,10 +246,6 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       keyOptions.require(keys, spec);
-      if (timeField != null && RedisUri.of(file) != null) {
-        throw new IllegalArgumentException(
-            "--time-field is for window filters in files, was '" + file + "'");
-      }
       keyOptions.timeField = timeField;
       return Location.of(file)
           .addToFilter(new Location.Keys(keys, keyOptions, spec, writing), multiset, ifAbsent);
@@ -309,6 +300,7 @@ public final class FilterCommand implements Runnable {
         "  probkit filter query users.bin alice zed",
         "  probkit filter query -q users.bin alice && echo known",
         "  probkit filter query seen.bin --absent --field 2 < log.tsv",
+        "  probkit filter query seen.bin --absent --field 2 --time-field 1 < lookups.tsv",
         "  tail -f access.log | probkit filter query bots.bin --absent",
         "  probkit filter query data.parquet --column user_id alice zed",
       })
@@ -372,6 +364,16 @@ public final class FilterCommand implements Runnable {
                 + " is answered as of the latest: the slices older than its window are gone.")
     String at;
 
+    @Option(
+        names = "--time-field",
+        paramLabel = "F",
+        description =
+            "Window filters of time: answer each key for the window ending at the time in field F"
+                + " of its line (from 1, or a --header name; tsv or csv; --field names the key):"
+                + " ISO-8601 with an offset, or epoch seconds or milliseconds, as filter add"
+                + " --time-field reads it.")
+    String timeField;
+
     @Mixin KeyOptions keyOptions;
 
     private static final byte[] PRESENT = "\tpresent\n".getBytes(StandardCharsets.US_ASCII);
@@ -397,8 +399,9 @@ public final class FilterCommand implements Runnable {
       LineReader.LineConsumer header =
           select && !quiet && !count && !json ? LineReader.firstLineTo(out) : null;
       if (column != null || ParquetFilters.isParquet(file)) {
-        if (at != null) {
-          throw new IllegalArgumentException("--at is for window filters, not Parquet files");
+        if (at != null || timeField != null) {
+          throw new IllegalArgumentException(
+              (at != null ? "--at" : "--time-field") + " is for window filters, not Parquet files");
         }
         ParquetFilters.Column c = ParquetFilters.open(file).column(column);
         return finish(
@@ -416,32 +419,25 @@ public final class FilterCommand implements Runnable {
                 header,
                 out));
       }
-      if (at != null) {
+      keyOptions.timeField = timeField;
+      EventTimes times = timeField == null ? null : TimedKeys.times(keys, keyOptions);
+      Location.QueryTime time = null;
+      if (at != null && times != null) {
+        throw new IllegalArgumentException("--at and --time-field exclude each other");
+      } else if (at != null) {
         long t = WindowFilter.at(at);
-        AgePartitionedBloomFilter f = WindowFilters.timeBased(FilterFiles.load(file), file, "--at");
-        return finish(
-            out,
-            Inputs.KeySink.answering(
-                (line, off, len, key, keyOff, keyLen) ->
-                    answer(
-                        out,
-                        line,
-                        off,
-                        len,
-                        key,
-                        keyOff,
-                        keyLen,
-                        f.mightContain(key, keyOff, keyLen, t)),
-                header,
-                out));
+        time = new Location.QueryTime("--at", (line, off, len) -> t);
+      } else if (times != null) {
+        time = new Location.QueryTime("--time-field", times::of);
       }
       return Location.of(file)
           .queryFilter(
               (line, off, len, key, keyOff, keyLen, in) ->
                   answer(out, line, off, len, key, keyOff, keyLen, in),
-              header,
+              times == null ? header : times.headerThen(header == null ? (b, o, n) -> {} : header),
               out,
-              sink -> finish(out, sink));
+              sink -> finish(out, sink),
+              time);
     }
 
     private long selected;

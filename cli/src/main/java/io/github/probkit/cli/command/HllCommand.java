@@ -187,8 +187,11 @@ public final class HllCommand implements Runnable {
         if (from != null) {
           from.timeField = timeField;
         }
-        return WindowHll.create(
-            file, WindowHll.create(window, slice, s), force, from, spec, writing);
+        return Location.of(file)
+            .createWindowedHll(
+                WindowHll.create(window, slice, s),
+                force,
+                new Location.Keys(List.of(), from, spec, writing));
       }
       return Location.of(file)
           .createHll(s, force, new Location.Keys(List.of(), from, spec, writing));
@@ -238,7 +241,7 @@ public final class HllCommand implements Runnable {
       KeyOptions from = itemFiles.in(format).require(items, spec);
       if (WindowHll.isWindowed(file)) {
         from.timeField = timeField;
-        return WindowHll.add(file, items, from, spec, writing);
+        return Location.of(file).addToWindowedHll(new Location.Keys(items, from, spec, writing));
       }
       if (timeField != null) {
         throw new IllegalArgumentException(

@@ -1,8 +1,6 @@
 package io.github.probkit.cli.command;
 
-import io.github.probkit.cli.format.ProbkitFormat;
 import io.github.probkit.cli.format.WindowFilters;
-import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.cli.location.SketchFiles;
@@ -12,8 +10,6 @@ import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -50,7 +46,7 @@ public abstract class InfoCommand implements Callable<Integer> {
       name = "info",
       mixinStandardHelpOptions = true,
       description = {
-        "Describe the structure in a file, whatever its type: a filter as filter info does, a count-min sketch as cms info, a HyperLogLog or UltraLogLog as hll info, a heavy-hitters summary (probkit_topk_agg from Spark; its top lines: probkit top --from FILE) by its capacity, the lines it tracks, its total count and its largest count error, a window filter (filter create --type window) by its window and slack, a windowed HyperLogLog (hll create --window) or count-min (written by the library) by its window, its slices and the sketch of its whole window.",
+        "Describe the structure in a file, whatever its type: a filter as filter info does, a count-min sketch as cms info, a HyperLogLog or UltraLogLog as hll info, a heavy-hitters summary (probkit_topk_agg from Spark; its top lines: probkit top --from FILE) by its capacity, the lines it tracks, its total count and its largest count error, a window filter (filter create --type window) by its window and slack, a windowed HyperLogLog (hll create --window), heavy-hitters summary (top --window --save) or count-min (written by the library) by its window, its slices and the sketch of its whole window.",
       },
       footer = {"", "Examples:", "  probkit info users.bin", "  probkit info queries.topk --json"})
   public static final class Any extends InfoCommand {
@@ -71,6 +67,9 @@ public abstract class InfoCommand implements Callable<Integer> {
       }
       if (type == StructureType.WINDOWED_COUNT_MIN) {
         return describeWindowedCountMin(f);
+      }
+      if (type == StructureType.WINDOWED_HEAVY_HITTERS) {
+        return WindowTop.describe(f);
       }
       // A filter, or bytes whose type is not known: the filter reader names what is wrong.
       return new FilterCommand.Info().describe(f, json);
@@ -101,23 +100,9 @@ public abstract class InfoCommand implements Callable<Integer> {
       return j;
     }
 
-    /**
-     * The structure type a probkit file's header names; null when its head is not one, or when
-     * {@code f} is not a regular file (opening a FIFO to peek would wait for a writer forever; the
-     * reader the command falls to refuses it in one line).
-     */
+    /** The structure type a probkit file's header names; null when it names none. */
     static StructureType typeOf(Path f) {
-      if (!Files.isRegularFile(f)) {
-        return null;
-      }
-      try (InputStream in = Inputs.open(f)) {
-        byte[] head = in.readNBytes(6);
-        return head.length == 6 && ProbkitFormat.INSTANCE.recognizes(head)
-            ? StructureType.byId(head[5] & 0xFF)
-            : null;
-      } catch (IOException e) {
-        return null; // the reader the description falls to says why the file cannot be read
-      }
+      return Location.of(f).type();
     }
   }
 }

@@ -6,6 +6,8 @@ import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.input.StandardStreams;
 import io.github.probkit.cli.location.Location;
+import io.github.probkit.cli.location.SketchFiles;
+import io.github.probkit.cli.location.WriteOptions;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.frequency.HeavyHitters;
 import java.io.IOException;
@@ -35,7 +37,9 @@ import picocli.CommandLine.Spec;
       "",
       "With --window the counts are those of the last span of the input only: the last N lines (--window 10000), or the last span of time (--window 1h) ending at the latest time read with --time-field F (the time in field F of each line, as for dedupe --time-field; --field names what is counted), or without it when the input ends, each line timed by the clock as it arrives. The window is counted in 24 slices, each a summary of its own (--capacity C is per slice), merged at the end: it covers the last W and the part of the slice before it (up to a 24th more). A line up to a window late is counted in its slice.",
       "",
-      "With --from FILE the lines and counts are those of a heavy-hitters summary saved in a probkit file (the sketch of Spark's probkit_topk_agg, or a summary the library wrote), printed the same way.",
+      "With --save FILE (and a time --window) the window's slices are kept in FILE as well (a probkit file of type window-heavy-hitters, written whole or not at all; an existing FILE is an error without --force).",
+      "",
+      "With --from FILE the lines and counts are those of a heavy-hitters summary saved in a probkit file (the sketch of Spark's probkit_topk_agg, or a summary the library wrote), printed the same way. A window saved by --save prints the top of its whole window ending with its latest slice, as the run that saved it did; --last W counts its last W only, and --at TIME ends the window at TIME (ISO-8601 with an offset, or epoch seconds or ms).",
       "",
       "Without --capacity every distinct line is kept, so the list and its counts are exact, as long as they fit in a quarter of the JVM's heap (JAVA_OPTS=-Xmx...); past that the candidates are halved, by a merge that keeps the bounds below, as often as needed, never below max(1000, 100 * K). With --capacity C at most C candidate lines are kept (Space-Saving). Once candidates were dropped, counts are ranges, no more than N/C wide (N the number of lines), and every line occurring more than N/C times is a candidate. A warning on stderr then says whether the K lines are certainly the top K. --json gives each count's error bound and whether the line is certainly in the top K. Lines are counted without a CR ending them (CRLF). A progress bar shows on stderr when it is a terminal.",
     },
@@ -47,6 +51,8 @@ import picocli.CommandLine.Spec;
       "  cut -f3 queries.tsv | probkit top --capacity 100000 --json",
       "  probkit top --from queries.topk -k 20",
       "  probkit top --window 1h --time-field 1 --field 3 access.tsv",
+      "  probkit top --window 1h --time-field 1 --field 3 --save top.bin access.tsv",
+      "  probkit top --from top.bin --last 15m -k 20",
       "  tail -f queries.log | probkit top --window 10000",
     })
 public final class TopCommand implements Callable<Integer> {
@@ -100,7 +106,38 @@ public final class TopCommand implements Callable<Integer> {
               + " Default: the clock when the line is read.")
   String timeField;
 
+  @Option(
+      names = "--save",
+      paramLabel = "FILE",
+      description =
+          "With a time --window, also keep the window's slices in FILE, for top --from and info.")
+  Path save;
+
+  @Option(
+      names = "--force",
+      description =
+          "With --save, replace FILE if it exists (without it, an existing FILE is an error).")
+  boolean force;
+
+  @Option(
+      names = "--last",
+      paramLabel = "W",
+      description =
+          "With --from a window saved by --save: count its last W only (30s, 15m, 1h; default: its"
+              + " whole window).")
+  String last;
+
+  @Option(
+      names = "--at",
+      paramLabel = "TIME",
+      description =
+          "With --from a window saved by --save: the window ends at TIME (ISO-8601 with an offset,"
+              + " or epoch seconds or ms; default: the end of its latest slice).")
+  String at;
+
   @Mixin InputFormat format;
+
+  @Mixin WriteOptions writing;
 
   @Parameters(
       paramLabel = "INPUT",
@@ -130,7 +167,20 @@ public final class TopCommand implements Callable<Integer> {
         throw new IllegalArgumentException(
             "--from " + from + " prints a saved summary: give no " + counting);
       }
-      HeavyHitters saved = load(from);
+      HeavyHitters saved;
+      if (WindowTop.isWindowed(from)) {
+        saved = WindowTop.lastOf(from, last, at);
+      } else {
+        String windowOnly = last != null ? "--last" : at != null ? "--at" : null;
+        if (windowOnly != null) {
+          throw new IllegalArgumentException(
+              windowOnly
+                  + " is for a window saved by top --window --save; "
+                  + from
+                  + " is not one");
+        }
+        saved = load(from);
+      }
       List<HeavyHitters.Entry> entries = saved.top(k);
       print(saved, entries);
       warn(saved, entries);
@@ -139,23 +189,44 @@ public final class TopCommand implements Callable<Integer> {
     if (window == null && timeField != null) {
       throw new IllegalArgumentException("--time-field needs a time --window (such as 1h)");
     }
+    if (last != null || at != null) {
+      throw new IllegalArgumentException(
+          (last != null ? "--last" : "--at")
+              + " is for top --from FILE, a window saved by top --window --save");
+    }
+    if (force && save == null) {
+      throw new IllegalArgumentException("--force is for --save FILE");
+    }
+    if (save != null && window == null) {
+      throw new IllegalArgumentException(
+          "--save keeps the slices of a --window (such as 1h); give --window");
+    }
     long budget = Long.getLong("probkit.top.bytes", Runtime.getRuntime().maxMemory() / 4);
     int floor = (int) Math.min(HeavyHitters.MAX_CAPACITY, Math.max(FLOOR, 100L * k));
     if (window != null) {
-      HeavyHitters last =
-          WindowTop.summary(
-              window,
-              timeField,
-              capacity,
-              budget,
-              floor,
-              CANDIDATE_BYTES,
-              inputs,
-              format,
-              StandardStreams.stdin(spec));
-      List<HeavyHitters.Entry> entries = last.top(k);
-      print(last, entries);
-      warn(last, entries);
+      // The file is locked (and an existing one refused) before the input is read.
+      try (SketchFiles.Lock saving =
+          save == null ? null : WindowTop.lockSave(save, force, writing)) {
+        WindowTop.Counted counted =
+            WindowTop.count(
+                window,
+                save != null,
+                timeField,
+                capacity,
+                budget,
+                floor,
+                CANDIDATE_BYTES,
+                inputs,
+                format,
+                StandardStreams.stdin(spec));
+        if (saving != null) {
+          saving.write(counted.ring()::writeTo);
+        }
+        HeavyHitters summary = counted.summary();
+        List<HeavyHitters.Entry> entries = summary.top(k);
+        print(summary, entries);
+        warn(summary, entries);
+      }
       return 0;
     }
     Summary top;
@@ -187,6 +258,9 @@ public final class TopCommand implements Callable<Integer> {
     }
     if (window != null) {
       return "--window";
+    }
+    if (save != null) {
+      return "--save";
     }
     if (format.format != null) {
       return "--format";
@@ -271,9 +345,7 @@ public final class TopCommand implements Callable<Integer> {
     err.println(
         String.format(
             Locale.ROOT,
-            "probkit: warning: top: %s: more distinct lines came than the %,d candidates kept,"
-                + " so a count is a range (AT_LEAST to COUNT) and a line not listed may have"
-                + " occurred up to %,d times; for exact counts %s",
+            "probkit: warning: top: %s: more distinct lines came than the %,d candidates kept, so a count is a range (AT_LEAST to COUNT) and a line not listed may have occurred up to %,d times; for exact counts %s",
             certain
                 ? "these are the top " + entries.size() + " lines, but their order may be wrong"
                 : "these may not be the top " + k + " lines",
@@ -282,10 +354,8 @@ public final class TopCommand implements Callable<Integer> {
             from != null
                 ? "build the summary in "
                     + from
-                    + " with a capacity above the number of"
-                    + " distinct lines"
-                : "give more candidates (--capacity above the number of distinct lines, which"
-                    + " probkit distinct estimates) or more memory (JAVA_OPTS=-Xmx...)"));
+                    + " with a capacity above the number of distinct lines"
+                : "give more candidates (--capacity above the number of distinct lines, which probkit distinct estimates) or more memory (JAVA_OPTS=-Xmx...)"));
     err.flush();
   }
 

@@ -2,22 +2,15 @@ package io.github.probkit.cli.command;
 
 import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.cardinality.WindowedCardinality;
+import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.format.WindowFilters;
-import io.github.probkit.cli.input.KeyOptions;
-import io.github.probkit.cli.input.TimedKeys;
-import io.github.probkit.cli.location.RedisUri;
-import io.github.probkit.cli.location.SketchFiles;
-import io.github.probkit.cli.location.StreamCommits;
-import io.github.probkit.cli.location.WriteOptions;
+import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.internal.SliceRing;
 import io.github.probkit.io.StructureType;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code hll create --window}, and what {@code hll add}, {@code hll count --last} and {@code info}
@@ -61,48 +54,14 @@ final class WindowHll {
     return WindowedCardinality.create(w, s, empty);
   }
 
-  /** The windowed sketch in {@code file}; a redis:// URI is refused. */
+  /** The windowed sketch in {@code file}. */
   static WindowedCardinality read(Path file) {
-    notRedis(file);
-    return SketchFiles.read(file, WindowedCardinality::readFrom);
+    return Location.of(file).read(Format.Kind.WINDOWED_CARDINALITY);
   }
 
   /** The longest window the sketch counts: its slices but the one the window's start falls in. */
   static long windowMillis(WindowedCardinality w) {
     return (w.sliceCount() - 1) * w.sliceMillis();
-  }
-
-  /** Creates {@code file} holding {@code w} and the items of {@code from} (null: none). */
-  static int create(
-      Path file,
-      WindowedCardinality w,
-      boolean force,
-      KeyOptions from,
-      CommandSpec spec,
-      WriteOptions writing)
-      throws IOException {
-    notRedis(file);
-    try (SketchFiles.Lock lock = writing.lockNew(file, force)) {
-      if (from != null) {
-        TimedKeys.forEach(List.of(), from, spec, w::add);
-      }
-      lock.write(w::writeTo);
-    }
-    return 0;
-  }
-
-  /** Adds the items to the windowed sketch in {@code file}, at their times. */
-  static int add(
-      Path file, List<String> items, KeyOptions from, CommandSpec spec, WriteOptions writing)
-      throws IOException {
-    try (SketchFiles.Lock lock = writing.lockExisting(file)) {
-      WindowedCardinality w = read(file);
-      try (StreamCommits commits = StreamCommits.commitsTo(from, lock, w::writeTo, spec)) {
-        TimedKeys.forEach(items, from, spec, w::add);
-        commits.write();
-      }
-    }
-    return 0;
   }
 
   /**
@@ -112,21 +71,31 @@ final class WindowHll {
   static CardinalitySketch lastOf(Path file, String last, String at) {
     WindowedCardinality w = read(file);
     long end = at == null ? System.currentTimeMillis() : WindowFilter.at(at);
+    return w.sketchOfLast(lastSpan(last, windowMillis(w), file, "hll create --window"), end);
+  }
+
+  /**
+   * The span {@code --last} gives (null: the whole window of {@code windowMillis}); one longer than
+   * the window of {@code file}, which {@code made} made, is refused.
+   */
+  static Duration lastSpan(String last, long windowMillis, Path file, String made) {
     Duration span =
         last == null
-            ? Duration.ofMillis(windowMillis(w))
+            ? Duration.ofMillis(windowMillis)
             : DedupeCommand.SlidingWindow.time("--last", last);
-    if (span.toMillis() > windowMillis(w)) {
+    if (span.toMillis() > windowMillis) {
       throw new IllegalArgumentException(
           "--last "
               + last
               + " is longer than the window of "
               + file
               + ", "
-              + WindowFilters.duration(windowMillis(w))
-              + " (hll create --window)");
+              + WindowFilters.duration(windowMillis)
+              + " ("
+              + made
+              + ")");
     }
-    return w.sketchOfLast(span, end);
+    return span;
   }
 
   /** {@code info}'s description of the windowed sketch in {@code file}. */
@@ -160,14 +129,5 @@ final class WindowHll {
     return slice == Long.MIN_VALUE
         ? "none (nothing added yet)"
         : Instant.ofEpochMilli(slice * sliceMillis).toString();
-  }
-
-  private static void notRedis(Path file) {
-    if (RedisUri.of(file) != null) {
-      throw new IllegalArgumentException(
-          "windowed sketches are kept in files on the command line, not in Redis, was '"
-              + file
-              + "'");
-    }
   }
 }

@@ -2,10 +2,12 @@ package io.github.probkit.cli.format;
 
 import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.cardinality.CardinalitySketches;
+import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.frequency.HeavyHitters;
+import io.github.probkit.frequency.WindowedHeavyHitters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -66,7 +68,7 @@ public interface Format {
 
   /**
    * A family of structures, as a command reads it: a filter, a count-min sketch, a heavy-hitters
-   * summary or a cardinality sketch.
+   * summary, a cardinality sketch or a windowed one.
    */
   final class Kind<T> {
     public static final Kind<MembershipFilter> FILTER = new Kind<>(Filters::readFrom);
@@ -74,6 +76,10 @@ public interface Format {
     public static final Kind<HeavyHitters> HEAVY_HITTERS = new Kind<>(HeavyHitters::readFrom);
     public static final Kind<CardinalitySketch> CARDINALITY =
         new Kind<>(CardinalitySketches::readFrom);
+    public static final Kind<WindowedCardinality> WINDOWED_CARDINALITY =
+        new Kind<>(WindowedCardinality::readFrom);
+    public static final Kind<WindowedHeavyHitters> WINDOWED_HEAVY_HITTERS =
+        new Kind<>(WindowedHeavyHitters::readFrom);
 
     /** probkit's reader of the kind, which checks the structure type it finds. */
     final Reader<T> probkit;

@@ -20,6 +20,23 @@ public final class TimedKeys {
   }
 
   /**
+   * The times of the lines of {@code from} in its field {@code --time-field}, which needs the keys
+   * in lines (not as the arguments {@code keys}) and their field.
+   */
+  public static EventTimes times(List<String> keys, KeyOptions from) {
+    if (!keys.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--time-field reads each key's time from its line: give the lines in files (--keys,"
+              + " --items) or on stdin, not as arguments");
+    }
+    if (from.format.field == null) {
+      throw new IllegalArgumentException(
+          "--time-field needs --field F, the field of each line that is the key");
+    }
+    return new EventTimes(from.timeField, from.format);
+  }
+
+  /**
    * Feeds every key of {@code from} (and the arguments {@code keys}) with its time to {@code sink}.
    */
   public static long forEach(List<String> keys, KeyOptions from, CommandSpec spec, Sink sink)
@@ -31,16 +48,7 @@ public final class TimedKeys {
           Inputs.KeySink.inOrder(
               (b, off, len) -> sink.accept(b, off, len, System.currentTimeMillis())));
     }
-    if (!keys.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--time-field reads each key's time from its line: give the lines in files (--keys, --items) or"
-              + " on stdin, not as arguments");
-    }
-    if (from.format.field == null) {
-      throw new IllegalArgumentException(
-          "--time-field needs --field F, the field of each line that is the key");
-    }
-    EventTimes times = new EventTimes(from.timeField, from.format);
+    EventTimes times = times(keys, from);
     return from.forEach(
         keys,
         spec,

@@ -1,22 +1,30 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.FilterTypes;
 import io.github.probkit.cli.format.Format;
+import io.github.probkit.cli.format.ProbkitFormat;
+import io.github.probkit.cli.format.WindowFilters;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.LineReader;
+import io.github.probkit.cli.input.TimedKeys;
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.DeletableFilter;
 import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.io.StructureType;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Function;
@@ -156,17 +164,34 @@ final class FileLocation implements Location {
 
   @Override
   public int queryFilter(
-      FilterAnswer answer, LineReader.LineConsumer header, OutputStream out, Reading reading)
+      FilterAnswer answer,
+      LineReader.LineConsumer header,
+      OutputStream out,
+      Reading reading,
+      QueryTime time)
       throws IOException {
     MembershipFilter f = FilterFiles.open(file);
     try {
-      return reading.run(
-          Inputs.KeySink.answering(
-              (line, off, len, key, keyOff, keyLen) ->
-                  answer.answer(
-                      line, off, len, key, keyOff, keyLen, f.mightContain(key, keyOff, keyLen)),
-              header,
-              out));
+      LineReader.RecordConsumer each;
+      if (time == null) {
+        each =
+            (line, off, len, key, keyOff, keyLen) ->
+                answer.answer(
+                    line, off, len, key, keyOff, keyLen, f.mightContain(key, keyOff, keyLen));
+      } else {
+        AgePartitionedBloomFilter w = WindowFilters.timeBased(f, file, time.option());
+        each =
+            (line, off, len, key, keyOff, keyLen) ->
+                answer.answer(
+                    line,
+                    off,
+                    len,
+                    key,
+                    keyOff,
+                    keyLen,
+                    w.mightContain(key, keyOff, keyLen, time.of().of(line, off, len)));
+      }
+      return reading.run(Inputs.KeySink.answering(each, header, out));
     } catch (InternalError e) {
       throw FilterFiles.truncatedWhileMapped(file, e);
     } finally {
@@ -290,7 +315,67 @@ final class FileLocation implements Location {
     return 0;
   }
 
+  // ---- windowed structures (time slices)
+
+  @Override
+  public int createWindowFilter(
+      AgePartitionedBloomFilter empty, boolean force, boolean multiset, boolean ifAbsent, Keys in)
+      throws IOException {
+    FilterKeys.ifAbsent(multiset, ifAbsent, false, "--type window");
+    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
+      if (in.from() != null) {
+        FilterKeys.addKeys(empty, in.given(), in.from(), false, in.spec(), file);
+      }
+      lock.write(empty::writeTo);
+    }
+    return 0;
+  }
+
+  @Override
+  public int createWindowedHll(WindowedCardinality empty, boolean force, Keys in)
+      throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
+      if (in.from() != null) {
+        TimedKeys.forEach(in.given(), in.from(), in.spec(), empty::add);
+      }
+      lock.write(empty::writeTo);
+    }
+    return 0;
+  }
+
+  @Override
+  public int addToWindowedHll(Keys in) throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
+      WindowedCardinality w = read(Format.Kind.WINDOWED_CARDINALITY);
+      try (StreamCommits commits =
+          StreamCommits.commitsTo(in.from(), lock, w::writeTo, in.spec())) {
+        TimedKeys.forEach(in.given(), in.from(), in.spec(), w::add);
+        commits.write();
+      }
+    }
+    return 0;
+  }
+
   // ---- any structure
+
+  /**
+   * The type the header of the file names. A file that is not regular is not opened: opening a FIFO
+   * to peek would wait for a writer forever; the reader the command falls to refuses it.
+   */
+  @Override
+  public StructureType type() {
+    if (!Files.isRegularFile(file)) {
+      return null;
+    }
+    try (InputStream in = Inputs.open(file)) {
+      byte[] head = in.readNBytes(6);
+      return head.length == 6 && ProbkitFormat.INSTANCE.recognizes(head)
+          ? StructureType.byId(head[5] & 0xFF)
+          : null;
+    } catch (IOException e) {
+      return null; // the reader the command falls to says why the file cannot be read
+    }
+  }
 
   @Override
   public Json info(Description description, boolean json) {

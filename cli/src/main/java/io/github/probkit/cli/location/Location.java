@@ -1,13 +1,16 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
 import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.output.Json;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -87,12 +90,29 @@ public interface Location {
 
   int removeFromFilter(Keys in) throws IOException;
 
+  /** The time of a key, in ms since the epoch, from its line. */
+  interface LineTime {
+    long of(byte[] line, int off, int len);
+  }
+
+  /**
+   * When a window filter of time answers each key: at the time {@code of} its line gives, a fixed
+   * one for {@code --at}, the line's own for {@code --time-field}. {@code option} names it in the
+   * refusal of a filter that has no time.
+   */
+  record QueryTime(String option, LineTime of) {}
+
   /**
    * Answers the keys that {@code reading} reads through {@code answer}: the header line of each
-   * input to {@code header} (may be null), {@code out} flushed whenever input would wait.
+   * input to {@code header} (may be null), {@code out} flushed whenever input would wait; a window
+   * filter of time answers for {@code time} (null: now).
    */
   int queryFilter(
-      FilterAnswer answer, LineReader.LineConsumer header, OutputStream out, Reading reading)
+      FilterAnswer answer,
+      LineReader.LineConsumer header,
+      OutputStream out,
+      Reading reading,
+      QueryTime time)
       throws IOException;
 
   /** Merges the filters {@code sources} into this one (see {@code filter merge --help}). */
@@ -136,7 +156,30 @@ public interface Location {
 
   int mergeHll(List<Path> sources, boolean replace, WriteOptions writing) throws IOException;
 
+  // ---- windowed structures (time slices)
+
+  /**
+   * Creates the window filter {@code empty} (filter create --type window) with the keys of {@code
+   * in}, each at its time; {@code multiset} and {@code ifAbsent} are refused, as for a Bloom
+   * filter.
+   */
+  int createWindowFilter(
+      AgePartitionedBloomFilter empty, boolean force, boolean multiset, boolean ifAbsent, Keys in)
+      throws IOException;
+
+  /** Creates the windowed distinct count {@code empty} (hll create --window) with its items. */
+  int createWindowedHll(WindowedCardinality empty, boolean force, Keys in) throws IOException;
+
+  /** Adds items, each at its time, to the windowed distinct count here. */
+  int addToWindowedHll(Keys in) throws IOException;
+
   // ---- any structure
+
+  /**
+   * The type of the structure here; null when it is not known (not a probkit file, or not a regular
+   * file: the command's reader then says why).
+   */
+  StructureType type();
 
   /** What {@code info} prints; a file's is {@code description}'s. */
   Json info(Description description, boolean json) throws IOException;

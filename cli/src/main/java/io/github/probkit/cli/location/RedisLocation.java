@@ -1,6 +1,7 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.cli.format.FilterDescriptions;
 import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.Format;
@@ -9,8 +10,10 @@ import io.github.probkit.cli.input.CountedLines;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
 import io.github.probkit.cli.input.LineReader;
+import io.github.probkit.cli.input.TimedKeys;
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
@@ -26,6 +29,8 @@ import io.github.probkit.redis.RedisScalableBloomFilter;
 import io.github.probkit.redis.RedisStore;
 import io.github.probkit.redis.RedisStoreException;
 import io.github.probkit.redis.RedisStructure;
+import io.github.probkit.redis.RedisWindowedBloomFilter;
+import io.github.probkit.redis.RedisWindowedCardinality;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -36,6 +41,7 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -44,7 +50,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -187,7 +192,7 @@ final class RedisLocation implements Location {
               break;
             default:
               throw new IllegalArgumentException(
-                  "a filter in Redis is of --type bloom, blocked, counting or scalable, was "
+                  "a filter in Redis is of --type bloom, blocked, counting, scalable or window, was "
                       + type);
           }
           return filterAdd(t, List.of(), in.from(), false, ifAbsent, in.spec());
@@ -217,6 +222,18 @@ final class RedisLocation implements Location {
         ifAbsent,
         s instanceof RedisCountingBloomFilter,
         "a " + s.type().label() + " filter");
+    if (s instanceof RedisWindowedBloomFilter) {
+      timedBatches(t, from, keys, spec, ((RedisWindowedBloomFilter) s)::addAll);
+      return 0;
+    }
+    if (from.timeField != null) {
+      throw new IllegalArgumentException(
+          "--time-field is for a window filter of time (filter create --type window --window 7d); "
+              + t.uri
+              + " is a "
+              + s.type().label()
+              + " filter");
+    }
     FilterKeys.Saturated saturated =
         new FilterKeys.Saturated(RedisUri.withoutPassword(t.uri), spec.commandLine().getErr());
     try {
@@ -280,18 +297,42 @@ final class RedisLocation implements Location {
    */
   @Override
   public int queryFilter(
-      FilterAnswer answer, LineReader.LineConsumer header, OutputStream out, Reading reading)
+      FilterAnswer answer,
+      LineReader.LineConsumer header,
+      OutputStream out,
+      Reading reading,
+      QueryTime time)
       throws IOException {
     return with(
         t -> {
           RedisStructure s = t.store.open(t.name);
-          Function<List<byte[]>, boolean[]> query;
-          if (s instanceof RedisBloomFilter) {
-            query = ((RedisBloomFilter) s)::mightContainAll;
+          Query query;
+          if (s instanceof RedisWindowedBloomFilter) {
+            RedisWindowedBloomFilter w = (RedisWindowedBloomFilter) s;
+            query =
+                (lines, batch) -> {
+                  long[] times = new long[batch.size()];
+                  for (int i = 0; i < times.length; i++) {
+                    byte[] l = lines.get(i);
+                    times[i] =
+                        time == null ? System.currentTimeMillis() : time.of().of(l, 0, l.length);
+                  }
+                  return windowQuery(w, batch, times);
+                };
+          } else if (time != null) {
+            throw new IllegalArgumentException(
+                time.option()
+                    + " is for a window filter of time (filter create --type window --window 7d); "
+                    + t.uri
+                    + " is a "
+                    + s.type().label()
+                    + " filter");
+          } else if (s instanceof RedisBloomFilter) {
+            query = (lines, batch) -> ((RedisBloomFilter) s).mightContainAll(batch);
           } else if (s instanceof RedisScalableBloomFilter) {
-            query = ((RedisScalableBloomFilter) s)::mightContainAll;
+            query = (lines, batch) -> ((RedisScalableBloomFilter) s).mightContainAll(batch);
           } else if (s instanceof RedisCountingBloomFilter) {
-            query = ((RedisCountingBloomFilter) s)::mightContainAll;
+            query = (lines, batch) -> ((RedisCountingBloomFilter) s).mightContainAll(batch);
           } else {
             throw new CliException(t.uri + ": a " + s.type().label() + ", not a filter");
           }
@@ -299,7 +340,7 @@ final class RedisLocation implements Location {
               Inputs.KeySink.answeringInBatches(
                   t.store.batchSize(),
                   (lines, batch) -> {
-                    boolean[] in = query.apply(batch);
+                    boolean[] in = query.answer(lines, batch);
                     for (int i = 0; i < batch.size(); i++) {
                       byte[] l = lines.get(i);
                       byte[] k = batch.get(i);
@@ -309,6 +350,11 @@ final class RedisLocation implements Location {
                   header,
                   out));
         });
+  }
+
+  /** A filter's answers for a batch of keys and their lines. */
+  private interface Query {
+    boolean[] answer(List<byte[]> lines, List<byte[]> keys);
   }
 
   @Override
@@ -361,6 +407,15 @@ final class RedisLocation implements Location {
     }
     FilterKeys.summary(in.spec(), removed[0], stayed[0], total);
     return 0;
+  }
+
+  @Override
+  public StructureType type() {
+    try {
+      return with(t -> t.store.open(t.name).type());
+    } catch (IOException e) {
+      throw new CliException(CliException.describe(uri, e), e);
+    }
   }
 
   /** {@code info} of any structure in Redis: its shape, its keys there and their memory. */
@@ -736,6 +791,132 @@ final class RedisLocation implements Location {
                 Location.of(firstSource) + ": " + e.getMessage() + "; nothing was changed");
           }
           merge.run();
+          return 0;
+        });
+  }
+
+  // ---- windowed structures (time slices): probkit-redis's, one Redis string per slice
+
+  /**
+   * A window filter of time, shaped as the library's {@code empty} (the same sizing from its
+   * window, keys per window and rate, so that the export is that file's bytes), filled with the
+   * keys of {@code in} at their times. A window of a count of keys is refused: a fleet of writers
+   * has no common count of adds.
+   */
+  @Override
+  public int createWindowFilter(
+      AgePartitionedBloomFilter empty, boolean force, boolean multiset, boolean ifAbsent, Keys in)
+      throws IOException {
+    FilterKeys.ifAbsent(multiset, ifAbsent, false, "--type window");
+    if (!empty.timeBased()) {
+      throw new IllegalArgumentException(
+          "a window filter in Redis is a window of time (--window 7d): writers sharing it have no"
+              + " common count of keys, was --window "
+              + empty.window());
+    }
+    RedisOptions o = RedisOptions.defaults().hash(empty.hashStrategy());
+    return with(
+        t -> {
+          replace(t, force);
+          RedisWindowedBloomFilter.create(
+              t.store,
+              t.name,
+              Duration.ofMillis(empty.requestedWindow()),
+              empty.generationKeys() * empty.survivingGenerations(),
+              empty.targetFpp(),
+              o);
+          return in.from() == null
+              ? 0
+              : filterAdd(t, List.of(), in.from(), false, false, in.spec());
+        });
+  }
+
+  /** As {@link #batches}, each key with its time: the clock's, or that of {@code --time-field}. */
+  private static void timedBatches(
+      Target t, KeyOptions from, List<String> keys, CommandSpec spec, TimedBatch batch)
+      throws IOException {
+    int size = t.store.batchSize();
+    List<byte[]> pending = new ArrayList<>(size);
+    long[] times = new long[size];
+    TimedKeys.forEach(
+        keys,
+        from,
+        spec,
+        (buf, off, len, time) -> {
+          times[pending.size()] = time;
+          pending.add(Arrays.copyOfRange(buf, off, off + len));
+          if (pending.size() == size) {
+            batch.accept(pending, times);
+            pending.clear();
+          }
+        });
+    if (!pending.isEmpty()) {
+      batch.accept(pending, Arrays.copyOf(times, pending.size()));
+    }
+  }
+
+  interface TimedBatch {
+    void accept(List<byte[]> keys, long[] timesMillis);
+  }
+
+  /**
+   * For each key of {@code batch}, whether the window filter holds it at its time: the keys of one
+   * generation (the unit of time the filter answers in) go in one round trip.
+   */
+  private static boolean[] windowQuery(
+      RedisWindowedBloomFilter w, List<byte[]> batch, long[] timesMillis) {
+    boolean[] out = new boolean[batch.size()];
+    Map<Long, List<Integer>> byGeneration = new LinkedHashMap<>();
+    for (int i = 0; i < batch.size(); i++) {
+      long g = Math.floorDiv(timesMillis[i], w.generationMillis());
+      byGeneration.computeIfAbsent(g, x -> new ArrayList<>()).add(i);
+    }
+    for (Map.Entry<Long, List<Integer>> e : byGeneration.entrySet()) {
+      List<byte[]> keys = new ArrayList<>(e.getValue().size());
+      for (int i : e.getValue()) {
+        keys.add(batch.get(i));
+      }
+      boolean[] in = w.mightContainAll(keys, timesMillis[e.getValue().get(0)]);
+      for (int j = 0; j < in.length; j++) {
+        out[e.getValue().get(j)] = in[j];
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A windowed distinct count shaped as the library's {@code empty}: its slices, window, and sketch
+   * type and precision, so that the export is that file's bytes.
+   */
+  @Override
+  public int createWindowedHll(WindowedCardinality empty, boolean force, Keys in)
+      throws IOException {
+    // An empty ring's sketch of any window is its empty sketch: the type and precision asked for.
+    CardinalitySketch sketch = empty.sketchOfLast(Duration.ZERO, 0);
+    with(
+        t -> {
+          replace(t, force);
+          RedisWindowedCardinality.create(
+              t.store,
+              t.name,
+              Duration.ofMillis((empty.sliceCount() - 1) * empty.sliceMillis()),
+              Duration.ofMillis(empty.sliceMillis()),
+              sketch.type() == StructureType.ULTRA_LOG_LOG,
+              sketch.precision(),
+              RedisOptions.defaults());
+          return 0;
+        });
+    return in.from() == null
+        ? 0
+        : addToWindowedHll(new Keys(List.of(), in.from(), in.spec(), in.writing()));
+  }
+
+  @Override
+  public int addToWindowedHll(Keys in) throws IOException {
+    return with(
+        t -> {
+          RedisWindowedCardinality w = RedisWindowedCardinality.open(t.store, t.name);
+          timedBatches(t, in.from(), in.given(), in.spec(), w::addAll);
           return 0;
         });
   }

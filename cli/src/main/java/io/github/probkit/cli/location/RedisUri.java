@@ -17,18 +17,18 @@ public final class RedisUri {
 
   /** What --help says of a FILE that may be a URI, and of the SRCs of a merge. */
   public static final String FILTER =
-      " Or " + SYNTAX + ": a bloom, blocked, counting or scalable filter kept in Redis.";
+      " Or " + SYNTAX + ": a bloom, blocked, counting, scalable or window filter kept in Redis.";
 
   public static final String CMS = " Or " + SYNTAX + ": a count-min sketch kept in Redis.";
 
   public static final String HLL =
-      " Or " + SYNTAX + ": a HyperLogLog or UltraLogLog kept in Redis.";
+      " Or " + SYNTAX + ": a HyperLogLog or UltraLogLog, windowed or not, kept in Redis.";
 
   public static final String ANY =
       " Or "
           + SYNTAX
-          + ": a structure kept in Redis (bloom, blocked, counting and scalable filters, count-min"
-          + " sketches, HyperLogLog and UltraLogLog).";
+          + ": a structure kept in Redis (bloom, blocked, counting, scalable and window filters,"
+          + " count-min sketches, HyperLogLog and UltraLogLog, windowed or not).";
 
   public static final String SOURCES = " Files or redis:// URIs (read whole).";
 
