@@ -2,6 +2,7 @@ package io.github.probkit.spark;
 
 import io.github.probkit.Concurrency;
 import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
@@ -15,6 +16,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * The aggregation buffer of one group: the structure itself (not its bytes), which every row
@@ -311,6 +313,173 @@ abstract class Accumulator implements Keys.Visitor<Void> {
     public Void longKey(long key) {
       ((CardinalitySketch) sketch).add(key);
       return null;
+    }
+  }
+
+  /**
+   * The windowed aggregates: a key goes where its row's event time puts it, set in {@link #time}
+   * before the key is passed.
+   */
+  abstract static class Timed extends Accumulator {
+    /** The event time of the row being added, in ms since 1970-01-01 UTC. */
+    long time;
+  }
+
+  /**
+   * probkit_window_hll_agg, probkit_window_ull_agg and probkit_window_cms_agg: a ring of slices; a
+   * row older than the ring (given its newest row so far) is dropped, as the library drops it.
+   */
+  static final class WindowSketch extends Timed {
+    private WindowRing ring;
+
+    WindowSketch(WindowRing ring) {
+      this.ring = ring;
+    }
+
+    @Override
+    public Void bytes(byte[] key, int off, int len) {
+      Object s = ring.sliceAt(time);
+      if (s instanceof CountMinSketch) {
+        ((CountMinSketch) s).add(key, off, len);
+      } else if (s != null) {
+        ((CardinalitySketch) s).add(key, off, len);
+      }
+      return null;
+    }
+
+    @Override
+    public Void longKey(long key) {
+      Object s = ring.sliceAt(time);
+      if (s instanceof CountMinSketch) {
+        ((CountMinSketch) s).add(key);
+      } else if (s != null) {
+        ((CardinalitySketch) s).add(key);
+      }
+      return null;
+    }
+
+    @Override
+    void mergeStructure(Accumulator other) {
+      ring.merge(((WindowSketch) other).ring);
+    }
+
+    @Override
+    byte[] result() {
+      return Sketches.toBytes(ring::writeTo, stateSize());
+    }
+
+    @Override
+    void writeState(OutputStream out) throws IOException {
+      ring.writeTo(out);
+    }
+
+    @Override
+    long stateSize() {
+      return ring.byteSize() + 4096;
+    }
+
+    @Override
+    void readState(InputStream in) throws IOException {
+      ring = WindowRing.read(in, ring.type);
+    }
+  }
+
+  /**
+   * probkit_window_bloom_agg: a time-based age-partitioned Bloom filter, whose bytes are those of
+   * the library's filter fed the rows in time order, whatever order the rows come in.
+   *
+   * <p>The library's filter ignores an event more than the window (l generations) older than the
+   * newest it has seen; in time order, such an event would have been added before the newer ones
+   * and would still hold bits in the slices that are left (a key forgotten gradually, in the slack
+   * after the window). So rows that late go to a second filter of their own, {@link #late}: they
+   * all lie within k - 1 generations before the window, so it never ignores one of them, and
+   * merging it into the main filter (a merge keeps the slices still live) gives the bits and adds
+   * of time order. Any two filters that each hold the time-order state of their rows merge to the
+   * time-order state of all the rows, so partial aggregates merge the same way.
+   */
+  static final class WindowFilter extends Timed {
+    private final Supplier<AgePartitionedBloomFilter> fresh;
+    private AgePartitionedBloomFilter main;
+    private AgePartitionedBloomFilter late;
+
+    WindowFilter(Supplier<AgePartitionedBloomFilter> fresh) {
+      this.fresh = fresh;
+      this.main = fresh.get();
+    }
+
+    /** The filter the row at {@link #time} goes to, or null when it is older than every slice. */
+    private AgePartitionedBloomFilter target() {
+      long newest = main.generation();
+      if (newest == Long.MIN_VALUE) {
+        return main;
+      }
+      long lag = newest - Math.floorDiv(time, main.generationMillis());
+      if (lag <= main.survivingGenerations()) {
+        return main;
+      }
+      if (lag >= main.sliceCount()) {
+        return null;
+      }
+      if (late == null) {
+        late = fresh.get();
+      }
+      return late;
+    }
+
+    @Override
+    public Void bytes(byte[] key, int off, int len) {
+      AgePartitionedBloomFilter f = target();
+      if (f != null) {
+        f.add(key, off, len, time);
+      }
+      return null;
+    }
+
+    @Override
+    public Void longKey(long key) {
+      AgePartitionedBloomFilter f = target();
+      if (f != null) {
+        f.add(key, time);
+      }
+      return null;
+    }
+
+    private AgePartitionedBloomFilter folded() {
+      if (late != null) {
+        main.merge(late);
+        late = null;
+      }
+      return main;
+    }
+
+    @Override
+    void mergeStructure(Accumulator other) {
+      WindowFilter o = (WindowFilter) other;
+      folded().merge(o.main);
+      if (o.late != null) {
+        main.merge(o.late);
+      }
+    }
+
+    @Override
+    byte[] result() {
+      return Sketches.toBytes(folded()::writeTo, stateSize());
+    }
+
+    @Override
+    void writeState(OutputStream out) throws IOException {
+      folded().writeTo(out);
+    }
+
+    @Override
+    long stateSize() {
+      return main.byteSize() + 8L * main.sliceCount() + 128;
+    }
+
+    @Override
+    void readState(InputStream in) throws IOException {
+      main = AgePartitionedBloomFilter.readFrom(in, Concurrency.SINGLE_WRITER);
+      late = null;
     }
   }
 

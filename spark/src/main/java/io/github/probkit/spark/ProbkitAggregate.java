@@ -3,6 +3,7 @@ package io.github.probkit.spark;
 import io.github.probkit.Concurrency;
 import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cardinality.UltraLogLog;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
@@ -12,6 +13,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -69,8 +71,8 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
             3,
             4,
             "key, expected, fpp[, type]",
-            "A filter of the keys, sized for `expected` keys at false-positive rate `fpp`; `type` is"
-                + " bloom (default), blocked, binary-fuse8, binary-fuse16 or fuse. Returns"
+            "A filter of the keys, sized for `expected` keys at false-positive rate `fpp`; `type`"
+                + " is bloom (default), blocked, binary-fuse8, binary-fuse16 or fuse. Returns"
                 + " struct<sketch, keys, nulls, key_type, digest>.",
             "SELECT probkit_bloom_agg(user, 1000000, 0.01) AS vip FROM users WHERE vip",
             "SELECT probkit_bloom_agg(url, 100000000, 0.01, 'blocked').sketch FROM crawled")),
@@ -82,7 +84,8 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
             "key, epsilon, delta",
             "A count-min sketch of the keys: a count is too high by more than epsilon times the"
                 + " total with probability at most delta.",
-            "SELECT probkit_cms_estimate(probkit_cms_agg(term, 0.001, 0.01), 'spark') FROM searches")),
+            "SELECT probkit_cms_estimate(probkit_cms_agg(term, 0.001, 0.01), 'spark') FROM"
+                + " searches")),
     TOPK(
         new Signature(
             "probkit_topk_agg",
@@ -118,8 +121,58 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
             "sketch",
             "The union of a column of structures of one type and one key type (daily sketches to a"
                 + " month).",
-            "SELECT probkit_estimate(probkit_union_agg(users)) FROM daily WHERE month = '2026-11'"));
+            "SELECT probkit_estimate(probkit_union_agg(users)) FROM daily WHERE month ="
+                + " '2026-11'")),
+    WINDOW_BLOOM(
+        new Signature(
+            "probkit_window_bloom_agg",
+            5,
+            5,
+            "key, time, window, expected, fpp",
+            "A sliding-window filter (age-partitioned Bloom filter) of the keys by their event"
+                + " time: no false negative for a key added within `window` of the query's time,"
+                + " sized for `expected` keys per window at false-positive rate `fpp`; query it"
+                + " with probkit_window_might_contain.",
+            "SELECT probkit_window_bloom_agg(user, ts, '7d', 10000000, 0.01) AS seen FROM events",
+            "SELECT probkit_window_bloom_agg(url, ts, INTERVAL '1' HOUR, 100000, 0.001) FROM"
+                + " crawled")),
+    WINDOW_HLL(
+        new Signature(
+            "probkit_window_hll_agg",
+            4,
+            5,
+            "key, time, window, slice[, precision]",
+            "Distinct keys over sliding windows of time: a HyperLogLog sketch (precision 14 by"
+                + " default) per `slice` of event time, for windows up to `window`; count them"
+                + " with probkit_window_count.",
+            "SELECT probkit_window_hll_agg(user, ts, '24h', '1h') AS users FROM events",
+            "SELECT probkit_window_count(probkit_window_hll_agg(user, ts, '7d', '1h', 12), '24h',"
+                + " TIMESTAMP '2026-11-30 00:00:00') FROM events")),
+    WINDOW_ULL(
+        new Signature(
+            "probkit_window_ull_agg",
+            4,
+            5,
+            "key, time, window, slice[, precision]",
+            "As probkit_window_hll_agg, with an UltraLogLog sketch per slice (precision 14 by"
+                + " default).",
+            "SELECT probkit_window_ull_agg(user, ts, '24h', '1h') AS users FROM events")),
+    WINDOW_CMS(
+        new Signature(
+            "probkit_window_cms_agg",
+            6,
+            6,
+            "key, time, window, slice, epsilon, delta",
+            "Frequencies over sliding windows of time: a count-min sketch per `slice` of event"
+                + " time, for windows up to `window`; read it with probkit_window_cms_estimate.",
+            "SELECT probkit_window_cms_agg(term, ts, '24h', '1h', 0.001, 0.01) AS terms FROM"
+                + " searches"));
     final Signature signature;
+
+    /** Whether the second argument is the event time. */
+    boolean timed() {
+      return ordinal() >= WINDOW_BLOOM.ordinal();
+    }
 
     Function(Signature signature) {
       this.signature = signature;
@@ -187,6 +240,9 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
     } else if (!(keyType instanceof NullType) && Keys.of(keyType) == null) {
       throw Params.fail(name, "%s", Keys.unsupported(keyType));
     }
+    if (function.timed()) {
+      Params.checkTime(name, "time", arg(1));
+    }
     Supplier<Accumulator> f;
     switch (function) {
       case BLOOM:
@@ -233,19 +289,46 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
       case HLL:
       case ULL:
         {
-          long p = n > 1 ? Params.integer(name, "precision", arg(1)) : 14;
-          if (p < HyperLogLog.MIN_PRECISION || p > HyperLogLog.MAX_PRECISION) {
-            throw Params.fail(
-                name,
-                "precision must be in [%d, %d], was %d",
-                HyperLogLog.MIN_PRECISION,
-                HyperLogLog.MAX_PRECISION,
-                p);
-          }
+          int p = precision(name, n > 1 ? arg(1) : null);
           f =
               function == Function.HLL
-                  ? () -> new Accumulator.Cardinality(HyperLogLog.create((int) p))
-                  : () -> new Accumulator.Cardinality(UltraLogLog.create((int) p));
+                  ? () -> new Accumulator.Cardinality(HyperLogLog.create(p))
+                  : () -> new Accumulator.Cardinality(UltraLogLog.create(p));
+          break;
+        }
+      case WINDOW_BLOOM:
+        {
+          Duration window = Params.duration(name, "window", arg(2));
+          long expected = Params.integer(name, "expected", arg(3));
+          double fpp = Params.number(name, "fpp", arg(4));
+          wrap(name, () -> AgePartitionedBloomFilter.create(window, expected, fpp));
+          f =
+              () ->
+                  new Accumulator.WindowFilter(
+                      () -> AgePartitionedBloomFilter.create(window, expected, fpp));
+          break;
+        }
+      case WINDOW_HLL:
+      case WINDOW_ULL:
+      case WINDOW_CMS:
+        {
+          Duration window = Params.duration(name, "window", arg(2));
+          Duration slice = Params.duration(name, "slice", arg(3));
+          Supplier<Object> empty;
+          if (function == Function.WINDOW_CMS) {
+            double epsilon = Params.number(name, "epsilon", arg(4));
+            double delta = Params.number(name, "delta", arg(5));
+            wrap(name, () -> CountMinSketch.widthFor(epsilon, delta));
+            empty = () -> CountMinSketch.create(epsilon, delta, Concurrency.SINGLE_WRITER);
+          } else {
+            int p = precision(name, n > 4 ? arg(4) : null);
+            empty =
+                function == Function.WINDOW_HLL
+                    ? () -> HyperLogLog.create(p)
+                    : () -> UltraLogLog.create(p);
+          }
+          wrap(name, () -> WindowRing.create(window, slice, empty.get()));
+          f = () -> new Accumulator.WindowSketch(WindowRing.create(window, slice, empty.get()));
           break;
         }
       default:
@@ -253,6 +336,20 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
     }
     factory = f;
     return f;
+  }
+
+  /** A cardinality sketch's precision argument, 14 when not given. */
+  private static int precision(String name, Expression e) {
+    long p = e == null ? 14 : Params.integer(name, "precision", e);
+    if (p < HyperLogLog.MIN_PRECISION || p > HyperLogLog.MAX_PRECISION) {
+      throw Params.fail(
+          name,
+          "precision must be in [%d, %d], was %d",
+          HyperLogLog.MIN_PRECISION,
+          HyperLogLog.MAX_PRECISION,
+          p);
+    }
+    return (int) p;
   }
 
   private static Supplier<Accumulator> bloom(String name, String type, long expected, double fpp) {
@@ -322,6 +419,15 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
     Object v = arg(0).eval(input);
     if (function == Function.UNION) {
       SketchArg.addTo((Accumulator.Union) buffer, v);
+    } else if (function.timed()) {
+      Object t = v == null ? null : arg(1).eval(input);
+      if (t == null) {
+        buffer.nulls++;
+      } else {
+        buffer.keys++;
+        ((Accumulator.Timed) buffer).time = Params.millis(t);
+        keys().apply(v, buffer);
+      }
     } else if (v == null) {
       buffer.nulls++;
     } else {

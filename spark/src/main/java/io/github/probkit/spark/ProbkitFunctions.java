@@ -128,6 +128,49 @@ public final class ProbkitFunctions {
     return call_function("probkit_union_agg", sketch);
   }
 
+  // ---- windowed aggregates: the key and its event time (a timestamp column); spans of time as
+  // the command line writes them ("30s", "15m", "1h", "7d")
+
+  /**
+   * A sliding-window filter of the keys by event time: no false negative for a key added within
+   * {@code window} of the query's time, sized for {@code expected} keys per window at rate {@code
+   * fpp}.
+   */
+  public static Column windowBloomAgg(
+      Column key, Column time, String window, long expected, double fpp) {
+    return call_function(
+        "probkit_window_bloom_agg", key, time, lit(window), lit(expected), lit(fpp));
+  }
+
+  /** A HyperLogLog sketch (precision 14) per slice of event time, for windows up to window. */
+  public static Column windowHllAgg(Column key, Column time, String window, String slice) {
+    return call_function("probkit_window_hll_agg", key, time, lit(window), lit(slice));
+  }
+
+  public static Column windowHllAgg(
+      Column key, Column time, String window, String slice, int precision) {
+    return call_function(
+        "probkit_window_hll_agg", key, time, lit(window), lit(slice), lit(precision));
+  }
+
+  /** An UltraLogLog sketch (precision 14) per slice of event time, for windows up to window. */
+  public static Column windowUllAgg(Column key, Column time, String window, String slice) {
+    return call_function("probkit_window_ull_agg", key, time, lit(window), lit(slice));
+  }
+
+  public static Column windowUllAgg(
+      Column key, Column time, String window, String slice, int precision) {
+    return call_function(
+        "probkit_window_ull_agg", key, time, lit(window), lit(slice), lit(precision));
+  }
+
+  /** A count-min sketch per slice of event time, for windows up to window. */
+  public static Column windowCmsAgg(
+      Column key, Column time, String window, String slice, double epsilon, double delta) {
+    return call_function(
+        "probkit_window_cms_agg", key, time, lit(window), lit(slice), lit(epsilon), lit(delta));
+  }
+
   // ---- scalars
 
   /** Whether the filter may contain the key: false means certainly absent; null for a null key. */
@@ -192,6 +235,34 @@ public final class ProbkitFunctions {
    */
   public static Column jaccard(Column a, Column b) {
     return call_function("probkit_jaccard", a, b);
+  }
+
+  /** Whether the window filter may hold the key within its window ending at time {@code at}. */
+  public static Column windowMightContain(Column filter, Column key, Column at) {
+    return call_function("probkit_window_might_contain", filter, key, at);
+  }
+
+  /**
+   * The distinct keys of a windowed HLL/ULL sketch in the {@code last} span ending at {@code at}.
+   */
+  public static Column windowCount(Column sketch, String last, Column at) {
+    return call_function("probkit_window_count", sketch, lit(last), at);
+  }
+
+  /**
+   * The key's count in a windowed count-min sketch over the {@code last} span ending at {@code at}.
+   */
+  public static Column windowCmsEstimate(Column sketch, Column key, String last, Column at) {
+    return call_function("probkit_window_cms_estimate", sketch, key, lit(last), at);
+  }
+
+  /**
+   * A sketch Spark made as probkit's, as the aggregates' struct: {@code format} {@code "hll"} for
+   * {@code hll_sketch_agg}'s DataSketches HLL sketches; {@code "bloom"} and {@code "count-min"}
+   * (Spark's sketch {@code writeTo} bytes) are refused with the reason.
+   */
+  public static Column fromSpark(Column sketch, String format) {
+    return call_function("probkit_from_spark", sketch, lit(format));
   }
 
   /** {@code struct<type, key_type, shape, bytes, count>}: what the structure is. */

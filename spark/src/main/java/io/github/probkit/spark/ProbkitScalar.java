@@ -1,6 +1,7 @@
 package io.github.probkit.spark;
 
 import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
@@ -23,6 +24,7 @@ import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
 import org.apache.spark.sql.catalyst.expressions.codegen.JavaCode;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.execution.ScalarSubquery;
+import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NullType;
@@ -100,7 +102,8 @@ public final class ProbkitScalar extends Expression implements Serializable {
             1,
             "sketch",
             "What a structure is: struct<type, key_type, shape, bytes, count> (count: a filter's"
-                + " approximate keys, a cardinality sketch's estimate, a frequency sketch's total).",
+                + " approximate keys, a cardinality sketch's estimate, a frequency sketch's"
+                + " total).",
             "SELECT probkit_info(users) FROM daily",
             "SELECT probkit_info(X'504B4954...')")),
     INTERSECTION(
@@ -125,7 +128,56 @@ public final class ProbkitScalar extends Expression implements Serializable {
             "The Jaccard similarity |A n B| / |A u B| of two HLL or ULL sketches' keys, as"
                 + " struct<estimate: double, standard_error: double> (to first order; see"
                 + " probkit_intersection).",
-            "SELECT probkit_jaccard(monday, tuesday).estimate FROM weekly"));
+            "SELECT probkit_jaccard(monday, tuesday).estimate FROM weekly")),
+    WINDOW_MIGHT_CONTAIN(
+        new Signature(
+            "probkit_window_might_contain",
+            3,
+            3,
+            "filter, key, at",
+            "Whether the window filter (probkit_window_bloom_agg) may hold the key within its"
+                + " window ending at time `at`: false means certainly not added in that window;"
+                + " null for a null key or time.",
+            "SELECT probkit_window_might_contain(seen, 'user:42', TIMESTAMP '2026-11-30"
+                + " 12:00:00') FROM weekly_seen",
+            "SELECT e.* FROM events e CROSS JOIN seen s WHERE NOT"
+                + " probkit_window_might_contain(s.f, e.user, e.ts)")),
+    WINDOW_COUNT(
+        new Signature(
+            "probkit_window_count",
+            3,
+            3,
+            "sketch, last, at",
+            "The distinct keys of a windowed HLL or ULL sketch (probkit_window_hll_agg) in the"
+                + " `last` span of time ending at `at`: every slice from the one holding at - last"
+                + " to the one holding at.",
+            "SELECT probkit_window_count(users, '24h', TIMESTAMP '2026-11-30 00:00:00') FROM"
+                + " hourly_users")),
+    WINDOW_CMS_ESTIMATE(
+        new Signature(
+            "probkit_window_cms_estimate",
+            4,
+            4,
+            "sketch, key, last, at",
+            "The key's count in a windowed count-min sketch (probkit_window_cms_agg) over the"
+                + " `last` span of time ending at `at` (never too low).",
+            "SELECT probkit_window_cms_estimate(terms, 'spark', '1h', TIMESTAMP '2026-11-30"
+                + " 12:00:00') FROM hourly_terms")),
+    FROM_SPARK(
+        new Signature(
+            "probkit_from_spark",
+            2,
+            2,
+            "sketch, format",
+            "A sketch Spark made, as probkit's: `format` 'hll' reads what hll_sketch_agg writes"
+                + " (DataSketches HLL) and returns the probkit HyperLogLog of the same registers as"
+                + " struct<sketch, keys, nulls, key_type, digest>; 'bloom' and 'count-min' (the"
+                + " writeTo bytes of df.stat().bloomFilter and countMinSketch) are read and refused"
+                + " with the reason: no probkit structure answers as they do.",
+            "SELECT probkit_estimate(probkit_union_agg(probkit_from_spark(users, 'hll'))) FROM"
+                + " daily_hll_sketches",
+            "SELECT day, probkit_from_spark(hll_sketch_agg(user, 14), 'hll') AS users FROM events"
+                + " GROUP BY day"));
     final Signature signature;
 
     Function(Signature signature) {
@@ -135,6 +187,26 @@ public final class ProbkitScalar extends Expression implements Serializable {
     /** Whether every argument is a structure. */
     boolean takesSketches() {
       return this == UNION || this == INTERSECTION || this == JACCARD;
+    }
+
+    /** Whether the second argument is a key (looked up, and checked against the key type). */
+    boolean keyed() {
+      return this == MIGHT_CONTAIN
+          || this == CMS_ESTIMATE
+          || this == WINDOW_MIGHT_CONTAIN
+          || this == WINDOW_CMS_ESTIMATE;
+    }
+
+    /** The index of the {@code at} argument (a time), or -1. */
+    int at() {
+      return this == WINDOW_MIGHT_CONTAIN || this == WINDOW_COUNT
+          ? 2
+          : this == WINDOW_CMS_ESTIMATE ? 3 : -1;
+    }
+
+    /** The index of the {@code last} argument (a span of time), or -1. */
+    int last() {
+      return this == WINDOW_COUNT ? 1 : this == WINDOW_CMS_ESTIMATE ? 2 : -1;
     }
   }
 
@@ -155,6 +227,13 @@ public final class ProbkitScalar extends Expression implements Serializable {
   private transient UTF8String acceptedKeyType;
 
   private transient Boolean mixKeyTypes;
+
+  /** probkit_from_spark's format, once read. */
+  private transient SparkSketches.Format format;
+
+  /** The {@code last} argument in ms, once read (0 before). */
+  private transient long lastMillis;
+
   private transient int k;
   private transient String itemType;
 
@@ -183,6 +262,13 @@ public final class ProbkitScalar extends Expression implements Serializable {
     String name = function.signature.sqlName;
     int n = children.size();
     function.signature.checkArity(n);
+    if (function == Function.FROM_SPARK) {
+      if (!(arg(0).dataType() instanceof BinaryType || arg(0).dataType() instanceof NullType)) {
+        throw Params.fail(name, "sketch must be binary, was of type %s", arg(0).dataType().sql());
+      }
+      format();
+      return;
+    }
     for (int i = 0; i < (function.takesSketches() ? n : 1); i++) {
       DataType sketchType = arg(i).dataType();
       if (!SketchArg.accepts(sketchType) && !(sketchType instanceof NullType)) {
@@ -194,7 +280,13 @@ public final class ProbkitScalar extends Expression implements Serializable {
             sketchType.sql());
       }
     }
-    if (function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE) {
+    if (function.at() >= 0) {
+      Params.checkTime(name, "at", arg(function.at()));
+    }
+    if (function.last() >= 0) {
+      lastMillis();
+    }
+    if (function.keyed()) {
       DataType keyType = arg(1).dataType();
       if (!(keyType instanceof NullType) && Keys.of(keyType) == null) {
         throw Params.fail(name, "%s", Keys.unsupported(keyType));
@@ -203,6 +295,23 @@ public final class ProbkitScalar extends Expression implements Serializable {
     if (function == Function.TOPK) {
       topkArgs();
     }
+  }
+
+  /** The constant {@code last} argument in ms (read here, after the plan reached an executor). */
+  private long lastMillis() {
+    if (lastMillis == 0) {
+      String name = function.signature.sqlName;
+      lastMillis = Params.duration(name, "last", arg(function.last())).toMillis();
+    }
+    return lastMillis;
+  }
+
+  private SparkSketches.Format format() {
+    if (format == null) {
+      String name = function.signature.sqlName;
+      format = SparkSketches.format(name, Params.text(name, "format", arg(1)));
+    }
+    return format;
   }
 
   private void topkArgs() {
@@ -228,6 +337,7 @@ public final class ProbkitScalar extends Expression implements Serializable {
   public DataType dataType() {
     switch (function) {
       case MIGHT_CONTAIN:
+      case WINDOW_MIGHT_CONTAIN:
         return DataTypes.BooleanType;
       case TOPK:
         topkArgs();
@@ -244,6 +354,7 @@ public final class ProbkitScalar extends Expression implements Serializable {
                 }),
             false);
       case UNION:
+      case FROM_SPARK:
         return ProbkitAggregate.RESULT;
       case INFO:
         return INFO_TYPE;
@@ -293,15 +404,25 @@ public final class ProbkitScalar extends Expression implements Serializable {
   }
 
   private Object evaluate(Args args) {
+    if (function == Function.FROM_SPARK) {
+      Object v = args.get(0);
+      return v == null
+          ? null
+          : SparkSketches.convert(function.signature.sqlName, format(), (byte[]) v);
+    }
     if (function == Function.UNION) {
       return union(args);
     }
     if (function == Function.INTERSECTION || function == Function.JACCARD) {
       return overlap(args);
     }
-    boolean keyed = function == Function.MIGHT_CONTAIN || function == Function.CMS_ESTIMATE;
+    boolean keyed = function.keyed();
     Object key = keyed ? args.get(1) : null;
     if (keyed && key == null) {
+      return null;
+    }
+    Object at = function.at() >= 0 ? args.get(function.at()) : null;
+    if (function.at() >= 0 && at == null) {
       return null;
     }
     Object structure = constant;
@@ -325,7 +446,38 @@ public final class ProbkitScalar extends Expression implements Serializable {
     }
     switch (function) {
       case MIGHT_CONTAIN:
+        if (structure instanceof AgePartitionedBloomFilter) {
+          throw new IllegalArgumentException(
+              function.signature.sqlName
+                  + " takes a filter without a window, was given a window filter; ask it as of a"
+                  + " time with probkit_window_might_contain(filter, key, at)");
+        }
         return keys().apply(key, new Query(expect(structure, MembershipFilter.class, "a filter")));
+      case WINDOW_MIGHT_CONTAIN:
+        return keys()
+            .apply(
+                key,
+                new WindowQuery(
+                    expect(
+                        structure,
+                        AgePartitionedBloomFilter.class,
+                        "a window filter (probkit_window_bloom_agg)"),
+                    Params.millis(at)));
+      case WINDOW_COUNT:
+        WindowRing ring =
+            window(structure, false, "a windowed HLL or ULL sketch (probkit_window_hll_agg)");
+        try {
+          return Math.round(ring.count(lastMillis(), Params.millis(at)));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(function.signature.sqlName + ": " + e.getMessage(), e);
+        }
+      case WINDOW_CMS_ESTIMATE:
+        return keys()
+            .apply(
+                key,
+                new WindowQuery(
+                    window(structure, true, "a windowed count-min sketch (probkit_window_cms_agg)"),
+                    Params.millis(at)));
       case CMS_ESTIMATE:
         if (!(structure instanceof HeavyHitters)) {
           expect(structure, CountMinSketch.class, "a count-min sketch or heavy-hitters summary");
@@ -440,6 +592,8 @@ public final class ProbkitScalar extends Expression implements Serializable {
               c.precision(),
               c.bestRelativeStandardError());
       count = Math.round(c.bestEstimate());
+    } else if (s instanceof WindowRing) {
+      shape = ((WindowRing) s).shape();
     } else if (s instanceof CountMinSketch) {
       CountMinSketch c = (CountMinSketch) s;
       shape = String.format(Locale.ROOT, "width %d, depth %d", c.width(), c.depth());
@@ -474,7 +628,11 @@ public final class ProbkitScalar extends Expression implements Serializable {
         function.signature.sqlName
             + " takes a cardinality sketch or a filter, was given a "
             + Sketches.label(s)
-            + (s instanceof CountMinSketch ? "; use probkit_cms_estimate" : "; use probkit_topk"));
+            + (s instanceof WindowRing
+                ? "; count a window with probkit_window_count, probkit_window_cms_estimate"
+                : s instanceof CountMinSketch
+                    ? "; use probkit_cms_estimate"
+                    : "; use probkit_topk"));
   }
 
   private Object topk(HeavyHitters h) {
@@ -500,7 +658,8 @@ public final class ProbkitScalar extends Expression implements Serializable {
           throw new IllegalArgumentException(
               String.format(
                   Locale.ROOT,
-                  "%s: item of %d bytes is not a bigint key (8 bytes); decode it as 'binary' or 'string'",
+                  "%s: item of %d bytes is not a bigint key (8 bytes); decode it as 'binary' or"
+                      + " 'string'",
                   function.signature.sqlName,
                   b.length));
         }
@@ -513,7 +672,7 @@ public final class ProbkitScalar extends Expression implements Serializable {
    * recorded (unless the session allows it); bare bytes record none.
    */
   private void checkKeyType(Object s) {
-    if (function == Function.ESTIMATE || function == Function.INFO || !(s instanceof InternalRow)) {
+    if (!function.keyed() && function != Function.TOPK || !(s instanceof InternalRow)) {
       return;
     }
     InternalRow r = (InternalRow) s;
@@ -550,7 +709,9 @@ public final class ProbkitScalar extends Expression implements Serializable {
               String.format(
                   Locale.ROOT,
                   "the %s holds %s keys, the key is of type %s; cast the key (CAST(key AS %s))",
-                  function == Function.MIGHT_CONTAIN ? "filter" : "sketch",
+                  function == Function.MIGHT_CONTAIN || function == Function.WINDOW_MIGHT_CONTAIN
+                      ? "filter"
+                      : "sketch",
                   recorded,
                   arg(1).dataType().sql(),
                   recorded.toUpperCase(Locale.ROOT)));
@@ -558,6 +719,63 @@ public final class ProbkitScalar extends Expression implements Serializable {
       }
     }
     acceptedKeyType = t.clone();
+  }
+
+  private WindowRing window(Object s, boolean countMin, String what) {
+    WindowRing r = expect(s, WindowRing.class, what);
+    if (r.isCountMin() != countMin) {
+      throw new IllegalArgumentException(
+          function.signature.sqlName + " takes " + what + ", was given a " + Sketches.label(s));
+    }
+    return r;
+  }
+
+  /**
+   * A key looked up as of a time: in a window filter, present in the window ending then; in a
+   * windowed count-min sketch, the sum of its slices' estimates over the last {@link #lastMillis}
+   * (each at least the slice's true count), as the library's {@code WindowedCountMin.estimate}.
+   */
+  private final class WindowQuery implements Keys.Visitor<Object> {
+    private final Object structure;
+    private final long atMillis;
+
+    WindowQuery(Object structure, long atMillis) {
+      this.structure = structure;
+      this.atMillis = atMillis;
+    }
+
+    @Override
+    public Object bytes(byte[] key, int off, int len) {
+      if (structure instanceof AgePartitionedBloomFilter) {
+        return ((AgePartitionedBloomFilter) structure).mightContain(key, off, len, atMillis);
+      }
+      return sum(s -> ((CountMinSketch) s).estimate(key, off, len));
+    }
+
+    @Override
+    public Object longKey(long key) {
+      if (structure instanceof AgePartitionedBloomFilter) {
+        return ((AgePartitionedBloomFilter) structure).mightContain(key, atMillis);
+      }
+      return sum(s -> ((CountMinSketch) s).estimate(key));
+    }
+
+    private long sum(java.util.function.ToLongFunction<Object> estimate) {
+      long[] sum = {0};
+      try {
+        ((WindowRing) structure)
+            .forWindow(
+                lastMillis(),
+                atMillis,
+                s -> {
+                  long e = estimate.applyAsLong(s);
+                  sum[0] = sum[0] > Long.MAX_VALUE - e ? Long.MAX_VALUE : sum[0] + e;
+                });
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(function.signature.sqlName + ": " + e.getMessage(), e);
+      }
+      return sum[0];
+    }
   }
 
   private <T> T expect(Object s, Class<T> type, String what) {

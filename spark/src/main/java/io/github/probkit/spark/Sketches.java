@@ -5,6 +5,7 @@ import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.cardinality.CardinalitySketches;
 import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cardinality.UltraLogLog;
+import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
@@ -48,8 +49,9 @@ final class Sketches {
   }
 
   /**
-   * The structure the bytes hold, whatever its type: a filter, CountMinSketch, HeavyHitters or
-   * CardinalitySketch. Corrupt bytes are an IllegalArgumentException naming what was wrong.
+   * The structure the bytes hold, whatever its type: a filter (the window filter included),
+   * CountMinSketch, HeavyHitters, CardinalitySketch or a windowed sketch's {@link WindowRing}.
+   * Corrupt bytes are an IllegalArgumentException naming what was wrong.
    */
   static Object read(byte[] bytes) {
     ByteArrayInputStream in = new ByteArrayInputStream(bytes);
@@ -85,12 +87,18 @@ final class Sketches {
       case HYPER_LOG_LOG:
       case ULTRA_LOG_LOG:
         return CardinalitySketches.readFrom(in);
+      case WINDOWED_CARDINALITY:
+      case WINDOWED_COUNT_MIN:
+        return WindowRing.read(in, type);
       default:
         return Filters.readFrom(in, Concurrency.SINGLE_WRITER);
     }
   }
 
   static String label(Object s) {
+    if (s instanceof WindowRing) {
+      return ((WindowRing) s).type.label();
+    }
     if (s instanceof MembershipFilter) {
       return ((MembershipFilter) s).type().label();
     }
@@ -103,6 +111,9 @@ final class Sketches {
   }
 
   static Encodable writer(Object s) {
+    if (s instanceof WindowRing) {
+      return ((WindowRing) s)::writeTo;
+    }
     if (s instanceof MembershipFilter) {
       return ((MembershipFilter) s)::writeTo;
     }
@@ -116,6 +127,9 @@ final class Sketches {
 
   /** The bytes of the structure's arrays. */
   static long byteSize(Object s) {
+    if (s instanceof WindowRing) {
+      return ((WindowRing) s).byteSize();
+    }
     if (s instanceof MembershipFilter) {
       return ((MembershipFilter) s).byteSize();
     }
@@ -138,7 +152,8 @@ final class Sketches {
               + label(s)
               + " filter cannot be merged"
               + (s instanceof BinaryFuseFilter
-                  ? ": it is built once from all its keys (build it from the keys with probkit_bloom_agg)"
+                  ? ": it is built once from all its keys (build it from the keys with"
+                      + " probkit_bloom_agg)"
                   : ""));
     }
     return s;
@@ -166,6 +181,12 @@ final class Sketches {
     }
     if (a instanceof CountMinSketch && b instanceof CountMinSketch) {
       return ((CountMinSketch) a).merge((CountMinSketch) b);
+    }
+    if (a instanceof AgePartitionedBloomFilter && b instanceof AgePartitionedBloomFilter) {
+      return ((AgePartitionedBloomFilter) a).merge((AgePartitionedBloomFilter) b);
+    }
+    if (a instanceof WindowRing && b instanceof WindowRing) {
+      return ((WindowRing) a).merge((WindowRing) b);
     }
     if (a instanceof HeavyHitters && b instanceof HeavyHitters) {
       HeavyHitters x = (HeavyHitters) a;

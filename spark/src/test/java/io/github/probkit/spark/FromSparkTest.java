@@ -1,0 +1,132 @@
+package io.github.probkit.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.probkit.cardinality.CardinalitySketches;
+import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.hash.HashStrategy;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.util.sketch.BloomFilter;
+import org.apache.spark.util.sketch.CountMinSketch;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * probkit_from_spark against Spark's own sketches, made by Spark in a real local Spark:
+ * hll_sketch_agg columns become probkit HyperLogLogs of the same registers, and Spark's Bloom
+ * filter and count-min sketch are refused with the reason.
+ */
+class FromSparkTest {
+  private static final int N = 100_000;
+
+  @BeforeAll
+  static void view() {
+    TestSpark.get()
+        .range(0, N, 1, 4)
+        .selectExpr("id % 2 AS g", "concat('user:', id % 60000) AS user", "id * 7 AS n")
+        .createOrReplaceTempView("spark_made");
+  }
+
+  private static HyperLogLog read(Row struct) throws Exception {
+    return (HyperLogLog)
+        CardinalitySketches.readFrom(new ByteArrayInputStream((byte[]) struct.getAs("sketch")));
+  }
+
+  @Test
+  void hllSketchAggBecomesTheHyperLogLogOfItsRegisters() throws Exception {
+    List<Row> rows =
+        TestSpark.get()
+            .sql(
+                "SELECT g, probkit_from_spark(s, 'hll') AS s, hll_sketch_estimate(s),"
+                    + " probkit_estimate(probkit_from_spark(s, 'hll')), probkit_from_spark(l,"
+                    + " 'hll') AS l, hll_sketch_estimate(l) FROM (SELECT g, hll_sketch_agg(user,"
+                    + " 12) AS s, hll_sketch_agg(n, 14) AS l FROM spark_made GROUP BY g) ORDER BY"
+                    + " g")
+            .collectAsList();
+    assertThat(rows).hasSize(2);
+    for (Row r : rows) {
+      long g = r.getLong(0);
+      HyperLogLog strings = HyperLogLog.create(12, HashStrategy.datasketches(12));
+      HyperLogLog longs = HyperLogLog.create(14, HashStrategy.datasketches(14));
+      for (long id = g; id < N; id += 2) {
+        strings.add("user:" + id % 60_000);
+        longs.add(id * 7);
+      }
+      HyperLogLog s = read(r.getStruct(1));
+      assertThat(s.registers()).isEqualTo(strings.registers());
+      assertThat(s.hashStrategy()).isEqualTo(HashStrategy.datasketches(12));
+      assertThat(read(r.getStruct(4)).registers()).isEqualTo(longs.registers());
+      assertThat(r.getStruct(1).isNullAt(3)).as("key type unknown").isTrue();
+      // probkit's estimate of Spark's registers, within 2 standard errors of Spark's own
+      long spark = r.getLong(2);
+      assertThat((double) r.getLong(3))
+          .isCloseTo(
+              spark, org.assertj.core.data.Offset.offset(2 * spark * s.relativeStandardError()));
+    }
+  }
+
+  @Test
+  void convertedSketchesMergeAsSparksUnionDoes() throws Exception {
+    Row r =
+        TestSpark.get()
+            .sql(
+                "SELECT probkit_union_agg(probkit_from_spark(s, 'hll')),"
+                    + " probkit_from_spark(hll_union_agg(s), 'hll') FROM (SELECT g,"
+                    + " hll_sketch_agg(user, 12) AS s FROM spark_made GROUP BY g)")
+            .first();
+    assertThat(read(r.getStruct(0)).registers()).isEqualTo(read(r.getStruct(1)).registers());
+  }
+
+  @Test
+  void whatCannotBeConvertedFailsWithOneLine() throws Exception {
+    SparkSession spark = TestSpark.get();
+    BloomFilter bloom = spark.table("spark_made").stat().bloomFilter("user", 60_000, 0.03);
+    CountMinSketch cms = spark.table("spark_made").stat().countMinSketch("n", 0.001, 0.99, 42);
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    bloom.writeTo(b);
+    ByteArrayOutputStream c = new ByteArrayOutputStream();
+    cms.writeTo(c);
+    spark
+        .createDataFrame(
+            List.of(org.apache.spark.sql.RowFactory.create(b.toByteArray(), c.toByteArray())),
+            new org.apache.spark.sql.types.StructType().add("b", "binary").add("c", "binary"))
+        .createOrReplaceTempView("spark_sketches");
+    String[][] cases = {
+      {
+        "SELECT probkit_from_spark(b, 'bloom') FROM spark_sketches",
+        "probkit_from_spark: Spark's BloomFilter cannot become a probkit filter"
+      },
+      {
+        "SELECT probkit_from_spark(c, 'count-min') FROM spark_sketches",
+        "probkit_from_spark: Spark's CountMinSketch cannot become a probkit count-min sketch"
+      },
+      {
+        "SELECT probkit_from_spark(X'0000000200000003', 'bloom')",
+        "probkit_from_spark: spark BloomFilter: version is 2, probkit reads version 1"
+      },
+      {"SELECT probkit_from_spark(b, 'hll') FROM spark_sketches", "probkit_from_spark: "},
+      {
+        "SELECT probkit_from_spark(hll_sketch_agg(user, 21), 'hll') FROM spark_made",
+        "a DataSketches HLL sketch of lgK 21 has more registers than a probkit HyperLogLog"
+      },
+      {
+        "SELECT probkit_from_spark(b, 'parquet') FROM spark_sketches",
+        "probkit_from_spark: format must be 'hll' (hll_sketch_agg), 'bloom' or 'count-min'"
+      },
+      {
+        "SELECT probkit_union_agg(s) FROM (SELECT probkit_from_spark(hll_sketch_agg(user, 12),"
+            + " 'hll') AS s FROM spark_made UNION ALL SELECT probkit_hll_agg(user, 12) FROM"
+            + " spark_made)",
+        "cannot merge"
+      },
+    };
+    for (String[] x : cases) {
+      assertThatThrownBy(() -> spark.sql(x[0]).collect()).as(x[0]).hasMessageContaining(x[1]);
+    }
+  }
+}
