@@ -15,12 +15,14 @@ import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
 import io.github.probkit.redis.Layout;
 import io.github.probkit.redis.RedisBloomFilter;
 import io.github.probkit.redis.RedisCardinalitySketch;
 import io.github.probkit.redis.RedisCountMinSketch;
 import io.github.probkit.redis.RedisCountingBloomFilter;
+import io.github.probkit.redis.RedisNativeHyperLogLog;
 import io.github.probkit.redis.RedisOptions;
 import io.github.probkit.redis.RedisScalableBloomFilter;
 import io.github.probkit.redis.RedisStore;
@@ -368,6 +370,16 @@ final class RedisLocation implements Location {
   public Json info(Description description, boolean json) throws IOException {
     return with(
         t -> {
+          if (holdsNativeHll(t)) {
+            RedisNativeHyperLogLog h = RedisNativeHyperLogLog.of(t.store, t.name);
+            return new Json()
+                .put("type", "hyperloglog")
+                .put("format", "redis (the HYLL string of PFADD)")
+                .put("precision", 14)
+                .put("pfcount", h.count())
+                .put("server", t.store.server())
+                .put("key", t.name);
+          }
           RedisStructure s = t.store.open(t.name);
           if (s instanceof RedisScalableBloomFilter) {
             return scalableInfo(t, (RedisScalableBloomFilter) s, json);
@@ -542,10 +554,30 @@ final class RedisLocation implements Location {
   @Override
   public CardinalitySketch readCardinality() {
     try {
-      return with(t -> RedisCardinalitySketch.open(t.store, t.name).toSketch());
+      return with(
+          t -> {
+            if (holdsNativeHll(t)) {
+              try {
+                return RedisNativeHyperLogLog.of(t.store, t.name).toSketch();
+              } catch (SketchFormatException e) {
+                throw new CliException(uri + ": " + e.getMessage(), e);
+              }
+            }
+            return RedisCardinalitySketch.open(t.store, t.name).toSketch();
+          });
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Whether the URI's key is Redis's own HyperLogLog, the {@code HYLL} string {@code PFADD} built
+   * (by any client), rather than a probkit structure: no probkit structure has that name, and a key
+   * of that name exists. Its registers are read as they are; a string that is not a HYLL is refused
+   * by the reader.
+   */
+  private static boolean holdsNativeHll(Target t) {
+    return !t.store.exists(t.name) && t.store.jedis().exists(t.name);
   }
 
   /**
@@ -593,7 +625,11 @@ final class RedisLocation implements Location {
 
   /** The structure a URI names, read whole (its export) by {@code reader}: a merge's SRC. */
   @Override
+  @SuppressWarnings("unchecked")
   public <T> T read(Format.Kind<T> kind) {
+    if (kind == Format.Kind.CARDINALITY) {
+      return (T) readCardinality(); // also Redis's own HyperLogLog at the key
+    }
     try {
       return with(
           t -> {
