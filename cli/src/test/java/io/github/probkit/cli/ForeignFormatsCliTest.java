@@ -165,6 +165,9 @@ class ForeignFormatsCliTest {
     assertThat(out).doesNotExist();
     // Unnamed, it has no mark of its own: probkit's reader names the bytes.
     assertThat(refused("filter", "query", file.toString(), "a")).contains("not a probkit file");
+    Path missing = dir.resolve("missing.guava");
+    assertThat(refused("filter", "query", "--file-format", "guava", missing.toString(), "a"))
+        .contains("missing.guava: no such file");
     // A strategy Guava may add later, which probkit does not know.
     byte[] bytes = Files.readAllBytes(file);
     bytes[0] = 2;

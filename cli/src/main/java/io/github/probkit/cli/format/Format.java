@@ -91,12 +91,18 @@ public interface Format {
     in.mark(HEAD_BYTES);
     byte[] head = in.readNBytes(HEAD_BYTES);
     in.reset();
+    Format shown = shownBy(head);
+    return shown == null ? KNOWN.get(0) : shown;
+  }
+
+  /** The format whose mark {@code head} starts with; null when none. */
+  private static Format shownBy(byte[] head) {
     for (Format f : KNOWN) {
       if (f.recognizes(head)) {
         return f;
       }
     }
-    return KNOWN.get(0);
+    return null;
   }
 
   /** The format {@code --format} names. */
@@ -125,18 +131,14 @@ public interface Format {
    * line naming both, before anything is read as the wrong structure.
    */
   static Format of(Path file, String name) {
-    byte[] head = head(file);
-    Format shown = null;
-    for (Format f : KNOWN) {
-      if (f.recognizes(head)) {
-        shown = f;
-        break;
-      }
-    }
+    Format shown = shownBy(head(file));
     if (name == null) {
       return shown == null ? KNOWN.get(0) : shown;
     }
     Format named = named(name);
+    if (!Files.isRegularFile(file)) {
+      return named; // its reader says what is wrong with it (missing, a directory)
+    }
     if (named.hasMagic() ? shown != named : shown != null) {
       throw new CliException(
           file
