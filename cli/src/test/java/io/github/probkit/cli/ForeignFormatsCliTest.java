@@ -346,6 +346,19 @@ class ForeignFormatsCliTest {
       assertThat(ok("hll", "count", union.toString()).out)
           .isEqualTo(jedis.pfcount("visitors", "others") + "\n");
 
+      // Merged and added into the key itself: PFMERGE and PFADD, the key stays Redis's own.
+      long both = jedis.pfcount("visitors", "others");
+      ok("hll", "merge", uri, theirs.toString());
+      assertThat(jedis.pfcount("visitors")).isEqualTo(both);
+      assertThat(jedis.type("visitors")).isEqualTo("string");
+      assertThat(Cli.runWithInput("f\ng\n", "hll", "add", server.uri() + "/few").exit).isZero();
+      jedis.pfadd("sameFew", "a", "b", "c", "d", "e", "f", "g");
+      byte[] few = jedis.get("few".getBytes(StandardCharsets.UTF_8));
+      byte[] sameFew = jedis.get("sameFew".getBytes(StandardCharsets.UTF_8));
+      // The registers (past the header's cached count, which a PFCOUNT above filled in).
+      assertThat(java.util.Arrays.copyOfRange(few, 16, few.length))
+          .isEqualTo(java.util.Arrays.copyOfRange(sameFew, 16, sameFew.length));
+
       // Refused in one line: another hashing, a file that is not the named format.
       Path xxh3 = dir.resolve("x.hll");
       assertThat(Cli.runWithInput("a\nb\n", "hll", "create", xxh3.toString()).exit).isZero();
@@ -359,6 +372,8 @@ class ForeignFormatsCliTest {
                   dir.resolve("x.hyll").toString()))
           .contains("redis HYLL");
       assertThat(dir.resolve("x.hyll")).doesNotExist();
+      assertThat(refused("hll", "merge", uri, xxh3.toString())).contains("hash");
+      assertThat(jedis.pfcount("visitors")).isEqualTo(both);
       assertThat(refused("hll", "count", "--format", "redis", xxh3.toString()))
           .contains("not a redis file (its first bytes are a probkit file's)");
       assertThat(refused("hll", "count", "--format", "datasketches", hyll.toString()))

@@ -1,6 +1,7 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cli.format.FilterDescriptions;
 import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.Format;
@@ -14,6 +15,7 @@ import io.github.probkit.cli.output.Json;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
+import io.github.probkit.foreign.RedisHyperLogLogFormat;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
@@ -36,6 +38,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -544,6 +547,17 @@ final class RedisLocation implements Location {
   public int addToHll(Keys in) throws IOException {
     return with(
         t -> {
+          if (holdsNativeHll(t)) {
+            // PFADD, as any other client of the key adds: the key stays Redis's own.
+            byte[] key = t.name.getBytes(StandardCharsets.UTF_8);
+            batches(
+                t,
+                in.from(),
+                in.given(),
+                in.spec(),
+                keys -> t.store.jedis().pfadd(key, keys.toArray(new byte[0][])));
+            return 0;
+          }
           RedisCardinalitySketch s = RedisCardinalitySketch.open(t.store, t.name);
           batches(t, in.from(), in.given(), in.spec(), s::addAll);
           return 0;
@@ -571,6 +585,32 @@ final class RedisLocation implements Location {
   }
 
   /**
+   * {@code hll merge} into Redis's own HyperLogLog: the union's registers PFMERGEd in by one script
+   * ({@link RedisNativeHyperLogLog#merge}), so the key stays the HYLL string every client shares;
+   * with {@code replace}, the key is deleted first. A union of another hashing or a precision below
+   * 14 is refused in one line before anything is written.
+   */
+  private int mergeIntoNative(Target t, CardinalitySketch union, boolean replace) {
+    if (!(union instanceof HyperLogLog)) {
+      throw new CliException(
+          uri
+              + ": Redis's own HyperLogLog takes HyperLogLog registers, not a "
+              + union.type().label());
+    }
+    HyperLogLog h = (HyperLogLog) union;
+    try {
+      RedisHyperLogLogFormat.write(h); // refuses another hashing or precision before any write
+    } catch (IllegalArgumentException e) {
+      throw new CliException(uri + ": " + e.getMessage(), e);
+    }
+    if (replace) {
+      t.store.jedis().del(t.name);
+    }
+    RedisNativeHyperLogLog.of(t.store, t.name).merge(h);
+    return 0;
+  }
+
+  /**
    * Whether the URI's key is Redis's own HyperLogLog, the {@code HYLL} string {@code PFADD} built
    * (by any client), rather than a probkit structure: no probkit structure has that name, and a key
    * of that name exists. Its registers are read as they are; a string that is not a HYLL is refused
@@ -595,6 +635,9 @@ final class RedisLocation implements Location {
   public int mergeHll(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
     CardinalitySketch union = Merges.union(sources);
+    if (with(RedisLocation::holdsNativeHll)) {
+      return with(t -> mergeIntoNative(t, union, replace));
+    }
     return mergeInto(
         sources.get(0),
         replace,
