@@ -1,6 +1,7 @@
 package io.github.probkit.cli;
 
 import io.github.probkit.cli.command.CmsCommand;
+import io.github.probkit.cli.command.Conversions;
 import io.github.probkit.cli.command.DedupeCommand;
 import io.github.probkit.cli.command.DemoCommand;
 import io.github.probkit.cli.command.DistinctCommand;
@@ -97,7 +98,11 @@ public final class ProbkitCommand implements Runnable, StandardStreams {
                   "info",
                   FilterCommand.Info.class,
                   "merge",
-                  FilterCommand.Merge.class),
+                  FilterCommand.Merge.class,
+                  "import",
+                  Conversions.FilterImport.class,
+                  "export",
+                  Conversions.FilterExport.class),
           "cms",
               inOrder(
                   "create",
@@ -109,7 +114,11 @@ public final class ProbkitCommand implements Runnable, StandardStreams {
                   "info",
                   CmsCommand.Info.class,
                   "merge",
-                  CmsCommand.Merge.class),
+                  CmsCommand.Merge.class,
+                  "import",
+                  Conversions.CmsImport.class,
+                  "export",
+                  Conversions.CmsExport.class),
           "hll",
               inOrder(
                   "create",
@@ -121,7 +130,11 @@ public final class ProbkitCommand implements Runnable, StandardStreams {
                   "merge",
                   HllCommand.Merge.class,
                   "info",
-                  HllCommand.Info.class));
+                  HllCommand.Info.class,
+                  "import",
+                  Conversions.HllImport.class,
+                  "export",
+                  Conversions.HllExport.class));
 
   /**
    * Names and command classes, alternating, as a map in that order (the order help lists them in).

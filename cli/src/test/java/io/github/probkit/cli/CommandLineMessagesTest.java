@@ -98,8 +98,8 @@ class CommandLineMessagesTest {
     assertThat(Cli.run("filter", "crate").err)
         .isEqualTo(
             "probkit: unknown command 'crate': probkit filter has the subcommands create, add,"
-                + " remove, query, info, merge; did you mean create? (see 'probkit filter"
-                + " --help')\n");
+                + " remove, query, info, merge, import, export; did you mean create? (see"
+                + " 'probkit filter --help')\n");
   }
 
   @Test

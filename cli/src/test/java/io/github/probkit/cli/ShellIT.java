@@ -115,7 +115,8 @@ class ShellIT {
     assertThat(bad.err)
         .isEqualTo(
             "probkit: unknown command 'crate': probkit filter has the subcommands create,"
-                + " add, remove, query, info, merge (see 'probkit help --help')\n");
+                + " add, remove, query, info, merge, import, export (see 'probkit help"
+                + " --help')\n");
   }
 
   @Test
@@ -168,8 +169,8 @@ class ShellIT {
     assertThat(run("filter", "crate").err)
         .isEqualTo(
             "probkit: unknown command 'crate': probkit filter has the subcommands create, add,"
-                + " remove, query, info, merge; did you mean create? (see 'probkit filter"
-                + " --help')\n");
+                + " remove, query, info, merge, import, export; did you mean create? (see"
+                + " 'probkit filter --help')\n");
     assertThat(run("dedupe", "--field", "0", "x.txt").err)
         .isEqualTo(
             "probkit: --field counts from 1 (without --field the key is the whole line), was 0\n");

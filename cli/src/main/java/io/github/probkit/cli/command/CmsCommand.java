@@ -1,11 +1,15 @@
 package io.github.probkit.cli.command;
 
+import io.github.probkit.cli.format.ForeignCounts;
+import io.github.probkit.cli.format.ForeignFilter;
 import io.github.probkit.cli.format.Format;
+import io.github.probkit.cli.format.ProbkitFormat;
 import io.github.probkit.cli.input.CountedLines;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
 import io.github.probkit.cli.input.StandardStreams;
+import io.github.probkit.cli.location.ForeignFiles;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.cli.location.WriteOptions;
@@ -289,6 +293,22 @@ public final class CmsCommand implements Runnable {
     @Option(names = "--json", description = "Print one JSON object per item.")
     boolean json;
 
+    @Option(
+        names = "--file-format",
+        paramLabel = "NAME",
+        description =
+            "The sketch file's format: probkit (default) or spark (Spark's sketch"
+                + " CountMinSketch.writeTo, recognized by its first bytes); a Spark sketch gives"
+                + " Spark's estimates. (--format names the input's line format.)")
+    String fileFormat;
+
+    @Option(
+        names = "--long",
+        description =
+            "Each item is a decimal long, estimated as Spark estimates an item it was given as a"
+                + " long (addLong): Spark files only.")
+    boolean longItems;
+
     @Mixin KeyOptions.Items itemFiles;
 
     @Mixin InputFormat format;
@@ -297,6 +317,33 @@ public final class CmsCommand implements Runnable {
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
       OutputStream out = StandardStreams.stdout(spec);
+      Format structure = ForeignFiles.formatOf(file, "--file-format", fileFormat);
+      if (structure != ProbkitFormat.INSTANCE) {
+        ForeignCounts s = ForeignFiles.counts(file, structure);
+        from.forEach(
+            items,
+            spec,
+            Inputs.KeySink.answering(
+                (line, off, len, item, itemOff, itemLen) ->
+                    answer(
+                        out,
+                        item,
+                        itemOff,
+                        itemLen,
+                        longItems
+                            ? s.estimate(ForeignFilter.longKey(item, itemOff, itemLen))
+                            : s.estimate(item, itemOff, itemLen)),
+                null,
+                out));
+        out.flush();
+        return 0;
+      }
+      if (longItems) {
+        throw new IllegalArgumentException(
+            "--long estimates items a Spark sketch was given as longs; "
+                + file
+                + " is a probkit sketch, whose items are bytes");
+      }
       return Location.of(file)
           .queryCms(
               (item, off, len, estimate) -> answer(out, item, off, len, estimate),
@@ -328,8 +375,20 @@ public final class CmsCommand implements Runnable {
           "Describe a sketch: dimensions, update rule, total count, error bound, size, hashing.",
       footer = {"", "Example:", "  probkit cms info terms.cms --json"})
   public static final class Info extends InfoCommand {
+    @Option(
+        names = "--format",
+        paramLabel = "NAME",
+        description =
+            "The file's format: probkit (default) or spark (recognized by its first bytes). A"
+                + " Spark sketch has no checksum: it is described from unverified bytes.")
+    String format;
+
     @Override
     Json describe(Path f, boolean json) {
+      Format foreign = ForeignFiles.formatOf(f, "--format", format);
+      if (foreign != ProbkitFormat.INSTANCE) {
+        return ForeignFiles.counts(f, foreign).describe();
+      }
       return CmsCommand.describe(load(f));
     }
   }

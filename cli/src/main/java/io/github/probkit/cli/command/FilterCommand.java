@@ -3,7 +3,10 @@ package io.github.probkit.cli.command;
 import io.github.probkit.cli.format.FilterDescriptions;
 import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.FilterTypes;
+import io.github.probkit.cli.format.ForeignFilter;
+import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.format.ParquetFilters;
+import io.github.probkit.cli.format.ProbkitFormat;
 import io.github.probkit.cli.input.EventTimes;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
@@ -12,6 +15,7 @@ import io.github.probkit.cli.input.Numbers;
 import io.github.probkit.cli.input.StandardStreams;
 import io.github.probkit.cli.input.TimedKeys;
 import io.github.probkit.cli.location.FilterFiles;
+import io.github.probkit.cli.location.ForeignFiles;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.cli.location.WriteOptions;
@@ -374,6 +378,24 @@ public final class FilterCommand implements Runnable {
                 + " --time-field reads it.")
     String timeField;
 
+    @Option(
+        names = "--file-format",
+        paramLabel = "NAME",
+        description =
+            "The filter file's format: probkit (default), guava (Guava's BloomFilter.writeTo),"
+                + " spark (Spark's sketch BloomFilter.writeTo). A Spark or probkit file is"
+                + " recognized by its first bytes; a Guava file, which has no mark of its own, only"
+                + " when named. Answers are the library's own. (--format names the input's line"
+                + " format.)")
+    String fileFormat;
+
+    @Option(
+        names = "--long",
+        description =
+            "Each key is a decimal long, answered as the library answers a long key (Guava's"
+                + " longFunnel, Spark's putLong): Guava and Spark files only.")
+    boolean longKeys;
+
     @Mixin KeyOptions keyOptions;
 
     private static final byte[] PRESENT = "\tpresent\n".getBytes(StandardCharsets.US_ASCII);
@@ -418,6 +440,40 @@ public final class FilterCommand implements Runnable {
                 },
                 header,
                 out));
+      }
+      Format format = ForeignFiles.formatOf(file, "--file-format", fileFormat);
+      if (format != ProbkitFormat.INSTANCE) {
+        if (at != null || timeField != null) {
+          throw new IllegalArgumentException(
+              (at != null ? "--at" : "--time-field")
+                  + " is for window filters, not "
+                  + format.name()
+                  + " files");
+        }
+        ForeignFilter f = ForeignFiles.filter(file, format);
+        return finish(
+            out,
+            Inputs.KeySink.answering(
+                (line, off, len, key, keyOff, keyLen) ->
+                    answer(
+                        out,
+                        line,
+                        off,
+                        len,
+                        key,
+                        keyOff,
+                        keyLen,
+                        longKeys
+                            ? f.mightContain(ForeignFilter.longKey(key, keyOff, keyLen))
+                            : f.mightContain(key, keyOff, keyLen)),
+                header,
+                out));
+      }
+      if (longKeys) {
+        throw new IllegalArgumentException(
+            "--long answers for keys a Guava or Spark filter was given as longs; "
+                + file
+                + " is a probkit filter, whose keys are bytes");
       }
       keyOptions.timeField = timeField;
       EventTimes times = timeField == null ? null : TimedKeys.times(keys, keyOptions);
@@ -530,6 +586,15 @@ public final class FilterCommand implements Runnable {
       footer = {"", "Example:", "  probkit filter info users.bin --json"})
   public static final class Info extends InfoCommand {
     @Option(
+        names = "--format",
+        paramLabel = "NAME",
+        description =
+            "The file's format: probkit (default), guava, spark (recognized by its first bytes"
+                + " unless guava, which has none). A Guava or Spark file has no checksum: it is"
+                + " described from unverified bytes.")
+    String format;
+
+    @Option(
         names = "--verify",
         description =
             "Also say that every checksum was checked (info checks them in any case: a mapped"
@@ -538,6 +603,10 @@ public final class FilterCommand implements Runnable {
 
     @Override
     public Json describe(Path f, boolean json) {
+      Format foreign = ForeignFiles.formatOf(f, "--format", format);
+      if (foreign != ProbkitFormat.INSTANCE) {
+        return ForeignFiles.filter(f, foreign).describe();
+      }
       MembershipFilter filter = FilterFiles.open(f);
       if (!(filter instanceof MappedFilter)) {
         // Read in full: its checksum was checked.

@@ -5,12 +5,15 @@ import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cardinality.UltraLogLog;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.KeyOptions;
+import io.github.probkit.cli.location.ForeignFiles;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.Merges;
 import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.cli.location.WriteOptions;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.cli.output.TextTable;
+import io.github.probkit.foreign.RedisHyperLogLogFormat;
+import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -18,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -61,6 +65,36 @@ public final class HllCommand implements Runnable {
     return precision;
   }
 
+  /** The hashing {@code hll create --hash} names, for a HyperLogLog of {@code precision}. */
+  static HashStrategy hllHash(String label, int precision) {
+    switch (label) {
+      case "xxh3":
+        return HashStrategy.xxh3();
+      case "redis":
+        return HashStrategy.redis();
+      case "datasketches":
+        return HashStrategy.datasketches(precision);
+      default:
+        throw new IllegalArgumentException(
+            "--hash must be one of xxh3, redis, datasketches, was '" + label + "'");
+    }
+  }
+
+  /**
+   * {@code PFCOUNT}'s answer, for registers Redis could hold: a HyperLogLog of Redis's hashing at
+   * precision 14 with no martingale estimate (a key PFADD built, a HYLL file, their merges with
+   * probkit sketches of that hashing). Redis's estimator is then the one that counts them, so that
+   * probkit and PFCOUNT answer alike for one key; empty for any other sketch.
+   */
+  static OptionalLong pfcount(CardinalitySketch s) {
+    return s instanceof HyperLogLog
+            && s.precision() == RedisHyperLogLogFormat.PRECISION
+            && s.hashStrategy().equals(HashStrategy.redis())
+            && s.martingaleEstimate().isEmpty()
+        ? OptionalLong.of(RedisHyperLogLogFormat.count((HyperLogLog) s))
+        : OptionalLong.empty();
+  }
+
   static CardinalitySketch load(Path file) {
     return Location.of(file).readCardinality();
   }
@@ -69,11 +103,16 @@ public final class HllCommand implements Runnable {
   static Json estimateJson(CardinalitySketch s) {
     double estimate = s.bestEstimate();
     double rse = s.bestRelativeStandardError();
+    OptionalLong pfcount = pfcount(s);
     return new Json()
-        .put("estimate", Math.round(estimate))
+        .put("estimate", pfcount.orElse(Math.round(estimate)))
         .put("standardError", Math.round(estimate * rse * 10) / 10.0)
         .put("relativeStandardError", rse)
-        .put("estimator", s.martingaleEstimate().isPresent() ? "martingale" : "registers")
+        .put(
+            "estimator",
+            s.martingaleEstimate().isPresent()
+                ? "martingale"
+                : pfcount.isPresent() ? "redis (PFCOUNT's)" : "registers")
         .put("type", s.type().label())
         .put("precision", s.precision())
         .put("bytes", s.byteSize());
@@ -138,6 +177,18 @@ public final class HllCommand implements Runnable {
     }
 
     @Option(
+        names = "--hash",
+        paramLabel = "H",
+        defaultValue = "xxh3",
+        description =
+            "xxh3 (default); redis: Redis's own (MurmurHash64A), so that at precision 14 the"
+                + " registers are those PFADD sets for the same items and the sketch merges with"
+                + " keys PFADD built (hll export --format redis); datasketches: Apache"
+                + " DataSketches' HLL hashing at this precision (hll export --format"
+                + " datasketches). HyperLogLog only.")
+    String hash;
+
+    @Option(
         names = "--window",
         paramLabel = "W",
         description =
@@ -175,9 +226,15 @@ public final class HllCommand implements Runnable {
       CardinalitySketch s;
       if (type.equalsIgnoreCase(StructureType.HYPER_LOG_LOG.label())
           || type.equalsIgnoreCase("hll")) {
-        s = HyperLogLog.create(precision);
+        s = HyperLogLog.create(precision, hllHash(hash, precision));
       } else if (type.equalsIgnoreCase(StructureType.ULTRA_LOG_LOG.label())
           || type.equalsIgnoreCase("ull")) {
+        if (!hash.equals("xxh3")) {
+          throw new IllegalArgumentException(
+              "--hash "
+                  + hash
+                  + " is a HyperLogLog's (--type hyperloglog); ultraloglog hashes xxh3");
+        }
         s = UltraLogLog.create(precision);
       } else {
         throw new IllegalArgumentException(
@@ -300,8 +357,20 @@ public final class HllCommand implements Runnable {
                 + " seconds or ms; default: now).")
     String at;
 
+    @Option(
+        names = "--format",
+        paramLabel = "NAME",
+        description =
+            "The FILEs' format: probkit, redis (a HYLL string, as GET returns a key PFADD built),"
+                + " datasketches (an Apache DataSketches HLL sketch). Each is recognized by its"
+                + " first bytes anyway; naming one refuses a FILE in another.")
+    String format;
+
     @Override
     public Integer call() {
+      for (Path f : files) {
+        ForeignFiles.formatOf(f, "--format", format);
+      }
       CardinalitySketch s;
       if (files.size() == 1 && WindowHll.isWindowed(files.get(0))) {
         s = WindowHll.lastOf(files.get(0), last, at);
@@ -320,7 +389,7 @@ public final class HllCommand implements Runnable {
         TextTable.print(spec, estimateJson(s), true);
       } else {
         PrintWriter out = spec.commandLine().getOut();
-        out.println(Math.round(s.bestEstimate()));
+        out.println(pfcount(s).orElse(Math.round(s.bestEstimate())));
         out.flush();
       }
       return 0;
@@ -372,8 +441,17 @@ public final class HllCommand implements Runnable {
           "Describe a sketch: type, precision, form, estimates and their errors, size, hashing.",
       footer = {"", "Example:", "  probkit hll info visitors.hll --json"})
   public static final class Info extends InfoCommand {
+    @Option(
+        names = "--format",
+        paramLabel = "NAME",
+        description =
+            "The file's format: probkit, redis (a HYLL string), datasketches; recognized by its"
+                + " first bytes anyway, naming one refuses a file in another.")
+    String format;
+
     @Override
     Json describe(Path f, boolean json) {
+      ForeignFiles.formatOf(f, "--format", format);
       return WindowHll.isWindowed(f)
           ? WindowHll.describe(f, json)
           : HllCommand.describe(load(f), json);
@@ -395,6 +473,7 @@ public final class HllCommand implements Runnable {
     } else {
       j.put("representation", "dense");
     }
+    pfcount(s).ifPresent(n -> j.put("pfcount", n));
     j.put("estimate", Math.round(s.estimate()))
         .put("relativeStandardError", s.relativeStandardError());
     if (s.martingaleEstimate().isPresent()) {

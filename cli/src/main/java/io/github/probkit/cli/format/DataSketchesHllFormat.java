@@ -1,9 +1,13 @@
 package io.github.probkit.cli.format;
 
+import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.cli.output.CliException;
 import io.github.probkit.foreign.DataSketchesHll;
 import io.github.probkit.io.SketchFormatException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 
 /**
  * Apache DataSketches' HLL sketches ({@link DataSketchesHll}; Spark 4's {@code hll_sketch_agg},
@@ -18,8 +22,23 @@ public final class DataSketchesHllFormat implements Format {
   private DataSketchesHllFormat() {}
 
   @Override
+  public boolean hasMagic() {
+    return true;
+  }
+
+  @Override
+  public ForeignFilter filter(InputStream in) throws SketchFormatException {
+    throw Format.holdsNo(this, "filter");
+  }
+
+  @Override
+  public ForeignCounts counts(InputStream in) throws SketchFormatException {
+    throw Format.holdsNo(this, "count-min sketch");
+  }
+
+  @Override
   public String name() {
-    return "datasketches-hll";
+    return "datasketches";
   }
 
   @Override
@@ -43,6 +62,22 @@ public final class DataSketchesHllFormat implements Format {
       return (T) DataSketchesHll.read(bytes).toHyperLogLog();
     } catch (IllegalArgumentException e) {
       throw new SketchFormatException("datasketches hll: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public void write(Object sketch, OutputStream out) throws IOException {
+    if (!(sketch instanceof HyperLogLog)) {
+      throw new CliException(
+          "datasketches HLL holds HyperLogLog registers, not those of a "
+              + (sketch instanceof CardinalitySketch
+                  ? ((CardinalitySketch) sketch).type().label()
+                  : "filter or count-min sketch"));
+    }
+    try {
+      out.write(DataSketchesHll.of((HyperLogLog) sketch).toCompactBytes());
+    } catch (IllegalArgumentException e) {
+      throw new CliException("datasketches HLL: " + e.getMessage(), e);
     }
   }
 }

@@ -3,27 +3,43 @@ package io.github.probkit.cli.format;
 import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.cardinality.CardinalitySketches;
 import io.github.probkit.cardinality.WindowedCardinality;
+import io.github.probkit.cli.input.Inputs;
+import io.github.probkit.cli.output.CliException;
 import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.frequency.HeavyHitters;
 import io.github.probkit.frequency.WindowedHeavyHitters;
+import io.github.probkit.io.SketchFormatException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
- * How a structure's bytes are laid out, apart from where they are kept ({@code Location}).
- * probkit's own format ({@link ProbkitFormat}) is the only one today. A foreign format (Redis's
- * {@code HYLL}, Guava's or Spark's serialized filters, Parquet's split-block filters: issue 28) is
- * one more implementation listed in {@link #KNOWN}: a command's {@code --format NAME} picks it by
- * {@link #named}, and a file's first bytes pick it otherwise ({@link #of}).
+ * How a structure's bytes are laid out, apart from where they are kept ({@code Location}):
+ * probkit's own format ({@link ProbkitFormat}) or one another library writes
+ * (docs/FORMATS-FOREIGN.md), each listed in {@link #KNOWN}. A command's {@code --format NAME} (or
+ * {@code --file-format NAME}, where {@code --format} names the input's lines) picks one by {@link
+ * #named}, and a file's first bytes pick it otherwise ({@link #of}).
+ *
+ * <p>A foreign cardinality sketch is read as the probkit sketch of its registers, so every command
+ * that reads one works on it. A foreign filter or count-min sketch answers only by its own
+ * library's probes: {@link #filter} and {@link #counts} give it to the queries and {@code info}.
  */
 public interface Format {
   /**
    * The formats a file may be in, probkit's first: the one a file in no known format is read as.
    */
-  List<Format> KNOWN = List.of(ProbkitFormat.INSTANCE, DataSketchesHllFormat.INSTANCE);
+  List<Format> KNOWN =
+      List.of(
+          ProbkitFormat.INSTANCE,
+          RedisHllFormat.INSTANCE,
+          DataSketchesHllFormat.INSTANCE,
+          SparkFormat.INSTANCE,
+          GuavaFormat.INSTANCE);
 
   /** How many first bytes {@link #recognizes} is given. */
   int HEAD_BYTES = 8;
@@ -36,8 +52,38 @@ public interface Format {
    */
   boolean recognizes(byte[] head);
 
+  /**
+   * Whether the format has a mark of its own that {@link #recognizes} looks for; Guava's has none,
+   * so a Guava file is read only when named.
+   */
+  boolean hasMagic();
+
   /** Reads a structure of {@code kind}; a failure names the field and the bad value. */
   <T> T read(InputStream in, Kind<T> kind) throws IOException;
+
+  /**
+   * Writes {@code structure}, as probkit's reader gives it (a filter, a count-min sketch, a
+   * cardinality sketch), in this format ({@code export}, {@code import}); refused with one line
+   * naming why when the format cannot hold it with the same answers.
+   *
+   * <p>(No method here has a default body: an interface with one is initialized with each class
+   * that implements it, and {@link #KNOWN} would then see the first of them half made.)
+   */
+  void write(Object structure, OutputStream out) throws IOException;
+
+  /**
+   * The filter in {@code in}, for a format whose filters answer by their library's own probes
+   * (guava, spark); the others refuse in one line ({@link #holdsNo}).
+   */
+  ForeignFilter filter(InputStream in) throws IOException;
+
+  /** The count-min sketch in {@code in}, for a format whose sketches probkit cannot hold. */
+  ForeignCounts counts(InputStream in) throws IOException;
+
+  /** The refusal of a format asked for a structure it does not hold. */
+  static SketchFormatException holdsNo(Format f, String what) {
+    return new SketchFormatException(f.name() + ": holds no " + what + " probkit answers for");
+  }
 
   /**
    * The format of a stream, from its first bytes, which are left unread ({@code in} must support
@@ -47,12 +93,18 @@ public interface Format {
     in.mark(HEAD_BYTES);
     byte[] head = in.readNBytes(HEAD_BYTES);
     in.reset();
+    Format shown = shownBy(head);
+    return shown == null ? KNOWN.get(0) : shown;
+  }
+
+  /** The format whose mark {@code head} starts with; null when none. */
+  private static Format shownBy(byte[] head) {
     for (Format f : KNOWN) {
       if (f.recognizes(head)) {
         return f;
       }
     }
-    return KNOWN.get(0);
+    return null;
   }
 
   /** The format {@code --format} names. */
@@ -63,7 +115,56 @@ public interface Format {
       }
     }
     throw new IllegalArgumentException(
-        "unknown --format '" + name + "' (known: probkit, datasketches-hll)");
+        "unknown structure format '" + name + "' (known: " + names() + ")");
+  }
+
+  /** The names of the formats, as help and messages list them. */
+  static String names() {
+    StringBuilder b = new StringBuilder();
+    for (Format f : KNOWN) {
+      b.append(b.length() == 0 ? "" : ", ").append(f.name());
+    }
+    return b.toString();
+  }
+
+  /**
+   * The format of {@code file}: the one {@code name} names (null: the one its first bytes show). A
+   * named format with a mark of its own must find it: a file in another format is refused in one
+   * line naming both, before anything is read as the wrong structure.
+   */
+  static Format of(Path file, String name) {
+    Format shown = shownBy(head(file));
+    if (name == null) {
+      return shown == null ? KNOWN.get(0) : shown;
+    }
+    Format named = named(name);
+    if (!Files.isRegularFile(file)) {
+      return named; // its reader says what is wrong with it (missing, a directory)
+    }
+    if (named.hasMagic() ? shown != named : shown != null) {
+      throw new CliException(
+          file
+              + ": not a "
+              + named.name()
+              + " file"
+              + (shown == null ? "" : " (its first bytes are a " + shown.name() + " file's)"));
+    }
+    return named;
+  }
+
+  /**
+   * The first {@link #HEAD_BYTES} of a regular file; none of anything else (a FIFO would be
+   * consumed, and the reader says what is wrong with a missing file).
+   */
+  private static byte[] head(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return new byte[0];
+    }
+    try (InputStream in = Inputs.open(file)) {
+      return in.readNBytes(HEAD_BYTES);
+    } catch (IOException e) {
+      return new byte[0];
+    }
   }
 
   /**

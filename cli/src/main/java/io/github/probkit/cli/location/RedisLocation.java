@@ -1,6 +1,7 @@
 package io.github.probkit.cli.location;
 
 import io.github.probkit.cardinality.CardinalitySketch;
+import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.cli.format.FilterDescriptions;
 import io.github.probkit.cli.format.FilterKeys;
@@ -17,13 +18,16 @@ import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
+import io.github.probkit.foreign.RedisHyperLogLogFormat;
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
 import io.github.probkit.redis.Layout;
 import io.github.probkit.redis.RedisBloomFilter;
 import io.github.probkit.redis.RedisCardinalitySketch;
 import io.github.probkit.redis.RedisCountMinSketch;
 import io.github.probkit.redis.RedisCountingBloomFilter;
+import io.github.probkit.redis.RedisNativeHyperLogLog;
 import io.github.probkit.redis.RedisOptions;
 import io.github.probkit.redis.RedisScalableBloomFilter;
 import io.github.probkit.redis.RedisStore;
@@ -39,6 +43,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -423,6 +428,16 @@ final class RedisLocation implements Location {
   public Json info(Description description, boolean json) throws IOException {
     return with(
         t -> {
+          if (holdsNativeHll(t)) {
+            RedisNativeHyperLogLog h = RedisNativeHyperLogLog.of(t.store, t.name);
+            return new Json()
+                .put("type", "hyperloglog")
+                .put("format", "redis (the HYLL string of PFADD)")
+                .put("precision", 14)
+                .put("pfcount", h.count())
+                .put("server", t.store.server())
+                .put("key", t.name);
+          }
           RedisStructure s = t.store.open(t.name);
           if (s instanceof RedisScalableBloomFilter) {
             return scalableInfo(t, (RedisScalableBloomFilter) s, json);
@@ -587,6 +602,17 @@ final class RedisLocation implements Location {
   public int addToHll(Keys in) throws IOException {
     return with(
         t -> {
+          if (holdsNativeHll(t)) {
+            // PFADD, as any other client of the key adds: the key stays Redis's own.
+            byte[] key = t.name.getBytes(StandardCharsets.UTF_8);
+            batches(
+                t,
+                in.from(),
+                in.given(),
+                in.spec(),
+                keys -> t.store.jedis().pfadd(key, keys.toArray(new byte[0][])));
+            return 0;
+          }
           RedisCardinalitySketch s = RedisCardinalitySketch.open(t.store, t.name);
           batches(t, in.from(), in.given(), in.spec(), s::addAll);
           return 0;
@@ -597,10 +623,56 @@ final class RedisLocation implements Location {
   @Override
   public CardinalitySketch readCardinality() {
     try {
-      return with(t -> RedisCardinalitySketch.open(t.store, t.name).toSketch());
+      return with(
+          t -> {
+            if (holdsNativeHll(t)) {
+              try {
+                return RedisNativeHyperLogLog.of(t.store, t.name).toSketch();
+              } catch (SketchFormatException e) {
+                throw new CliException(uri + ": " + e.getMessage(), e);
+              }
+            }
+            return RedisCardinalitySketch.open(t.store, t.name).toSketch();
+          });
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  /**
+   * {@code hll merge} into Redis's own HyperLogLog: the union's registers PFMERGEd in by one script
+   * ({@link RedisNativeHyperLogLog#merge}), so the key stays the HYLL string every client shares;
+   * with {@code replace}, the key is deleted first. A union of another hashing or a precision below
+   * 14 is refused in one line before anything is written.
+   */
+  private int mergeIntoNative(Target t, CardinalitySketch union, boolean replace) {
+    if (!(union instanceof HyperLogLog)) {
+      throw new CliException(
+          uri
+              + ": Redis's own HyperLogLog takes HyperLogLog registers, not a "
+              + union.type().label());
+    }
+    HyperLogLog h = (HyperLogLog) union;
+    try {
+      RedisHyperLogLogFormat.write(h); // refuses another hashing or precision before any write
+    } catch (IllegalArgumentException e) {
+      throw new CliException(uri + ": " + e.getMessage(), e);
+    }
+    if (replace) {
+      t.store.jedis().del(t.name);
+    }
+    RedisNativeHyperLogLog.of(t.store, t.name).merge(h);
+    return 0;
+  }
+
+  /**
+   * Whether the URI's key is Redis's own HyperLogLog, the {@code HYLL} string {@code PFADD} built
+   * (by any client), rather than a probkit structure: no probkit structure has that name, and a key
+   * of that name exists. Its registers are read as they are; a string that is not a HYLL is refused
+   * by the reader.
+   */
+  private static boolean holdsNativeHll(Target t) {
+    return !t.store.exists(t.name) && t.store.jedis().exists(t.name);
   }
 
   /**
@@ -618,6 +690,9 @@ final class RedisLocation implements Location {
   public int mergeHll(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
     CardinalitySketch union = Merges.union(sources);
+    if (with(RedisLocation::holdsNativeHll)) {
+      return with(t -> mergeIntoNative(t, union, replace));
+    }
     return mergeInto(
         sources.get(0),
         replace,
@@ -648,7 +723,11 @@ final class RedisLocation implements Location {
 
   /** The structure a URI names, read whole (its export) by {@code reader}: a merge's SRC. */
   @Override
+  @SuppressWarnings("unchecked")
   public <T> T read(Format.Kind<T> kind) {
+    if (kind == Format.Kind.CARDINALITY) {
+      return (T) readCardinality(); // also Redis's own HyperLogLog at the key
+    }
     try {
       return with(
           t -> {

@@ -1,0 +1,116 @@
+package io.github.probkit.cli.format;
+
+import io.github.probkit.cli.output.CliException;
+import io.github.probkit.cli.output.Json;
+import io.github.probkit.foreign.SparkBloomFilter;
+import io.github.probkit.foreign.SparkCountMinSketch;
+import io.github.probkit.io.SketchFormatException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Arrays;
+
+/**
+ * Spark's sketch {@code BloomFilter} and {@code CountMinSketch} in their {@code writeTo} forms
+ * ({@link SparkBloomFilter}, {@link SparkCountMinSketch}), recognized by their version, 1, as a
+ * big-endian int (a probkit file starts "PKIT"). The command says which of the two a file holds;
+ * the other's header does not fit its length, which the reader refuses. Neither has a checksum:
+ * answers come from unverified bits and counters.
+ */
+public final class SparkFormat implements Format {
+  public static final SparkFormat INSTANCE = new SparkFormat();
+
+  /** Why no conversion to or from probkit's structures keeps the answers. */
+  private static final String UNCONVERTED =
+      "spark: Spark's sketches answer by Spark's own Murmur3 probes and columns, which no probkit"
+          + " structure places; query it as it is (filter query, cms query) or rebuild a"
+          + " probkit one from its keys";
+
+  private SparkFormat() {}
+
+  @Override
+  public boolean hasMagic() {
+    return true;
+  }
+
+  @Override
+  public String name() {
+    return "spark";
+  }
+
+  @Override
+  public boolean recognizes(byte[] head) {
+    return head.length >= 4 && head[0] == 0 && head[1] == 0 && head[2] == 0 && head[3] == 1;
+  }
+
+  @Override
+  public <T> T read(InputStream in, Kind<T> kind) throws SketchFormatException {
+    throw new SketchFormatException(UNCONVERTED);
+  }
+
+  @Override
+  public void write(Object structure, OutputStream out) {
+    throw new CliException(UNCONVERTED);
+  }
+
+  @Override
+  public ForeignFilter filter(InputStream in) throws IOException {
+    SparkBloomFilter f = SparkBloomFilter.readFrom(in);
+    return new ForeignFilter() {
+      @Override
+      public boolean mightContain(byte[] key, int off, int len) {
+        return f.mightContain(slice(key, off, len));
+      }
+
+      @Override
+      public boolean mightContain(long key) {
+        return f.mightContain(key);
+      }
+
+      @Override
+      public Json describe() {
+        return new Json()
+            .put("format", "spark")
+            .put("type", "bloom")
+            .put("hashes", f.hashCount())
+            .put("bits", f.bitSize())
+            .put("bitsSet", f.bitCount())
+            .put("expectedFpp", f.expectedFpp())
+            .put("checksum", "none in the format");
+      }
+    };
+  }
+
+  @Override
+  public ForeignCounts counts(InputStream in) throws IOException {
+    SparkCountMinSketch s = SparkCountMinSketch.readFrom(in);
+    return new ForeignCounts() {
+      @Override
+      public long estimate(byte[] item, int off, int len) {
+        return s.estimateCount(slice(item, off, len));
+      }
+
+      @Override
+      public long estimate(long item) {
+        return s.estimateCount(item);
+      }
+
+      @Override
+      public Json describe() {
+        return new Json()
+            .put("format", "spark")
+            .put("type", "count-min")
+            .put("width", s.width())
+            .put("depth", s.depth())
+            .put("totalCount", s.totalCount())
+            .put("relativeError", s.relativeError())
+            .put("confidence", s.confidence())
+            .put("checksum", "none in the format");
+      }
+    };
+  }
+
+  private static byte[] slice(byte[] b, int off, int len) {
+    return off == 0 && len == b.length ? b : Arrays.copyOfRange(b, off, off + len);
+  }
+}

@@ -1,0 +1,445 @@
+package io.github.probkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.common.hash.Funnels;
+import io.github.probkit.redis.RedisServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
+import org.apache.datasketches.hll.HllSketch;
+import org.apache.datasketches.hll.TgtHllType;
+import org.apache.spark.util.sketch.CountMinSketch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+
+/**
+ * Files and keys the other libraries made themselves (Guava, Spark's sketch jar, DataSketches, a
+ * real redis-server's PFADD), queried and converted through the command line: every answer is the
+ * library's own, key for key.
+ */
+class ForeignFormatsCliTest {
+  private static final int N = 10_000;
+
+  @TempDir Path dir;
+
+  private static Cli ok(String... args) {
+    Cli c = Cli.run(args);
+    assertThat(c.exit).as(c.toString()).isZero();
+    return c;
+  }
+
+  /** One line on stderr, no stack trace, exit 1; returns it. */
+  private static String refused(String... args) {
+    Cli c = Cli.run(args);
+    assertThat(c.exit).as(c.toString()).isEqualTo(1);
+    assertThat(c.err.trim().lines().count()).as(c.err).isEqualTo(1);
+    assertThat(c.err).doesNotContain("\tat ");
+    return c.err;
+  }
+
+  private Path write(String name, byte[] bytes) throws IOException {
+    Path p = dir.resolve(name);
+    Files.write(p, bytes);
+    return p;
+  }
+
+  private interface Writer {
+    void to(OutputStream out) throws IOException;
+  }
+
+  private Path writeWith(String name, Writer w) throws IOException {
+    Path p = dir.resolve(name);
+    try (OutputStream out = Files.newOutputStream(p)) {
+      w.to(out);
+    }
+    return p;
+  }
+
+  /** N present keys then N absent ones, one per line. */
+  private Path keys(String name, List<String> keys) throws IOException {
+    return Files.write(dir.resolve(name), keys);
+  }
+
+  private static List<String> strings(String prefix) {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < N; i++) {
+      keys.add(prefix + i);
+    }
+    return keys;
+  }
+
+  private static List<String> longs(long from, long step) {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < N; i++) {
+      keys.add(Long.toString(from + i * step));
+    }
+    return keys;
+  }
+
+  private static List<String> both(List<String> a, List<String> b) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  /** Checks every KEY TAB present|absent line against {@code library}; returns how many present. */
+  private static int assertFilterAnswers(
+      Cli c, List<String> keys, Predicate<String> library, List<String> added) {
+    List<String> lines = c.out.lines().toList();
+    assertThat(lines).hasSize(keys.size());
+    int present = 0;
+    for (int i = 0; i < keys.size(); i++) {
+      String key = keys.get(i);
+      boolean answer = library.test(key);
+      assertThat(lines.get(i)).isEqualTo(key + "\t" + (answer ? "present" : "absent"));
+      present += answer ? 1 : 0;
+    }
+    for (String k : added) {
+      assertThat(library.test(k)).isTrue();
+    }
+    return present;
+  }
+
+  @Test
+  void aGuavaFilterAnswersAsGuavaForStringsAndLongs() throws IOException {
+    com.google.common.hash.BloomFilter<CharSequence> strings =
+        com.google.common.hash.BloomFilter.create(
+            Funnels.stringFunnel(StandardCharsets.UTF_8), N, 0.01);
+    List<String> added = strings("user:");
+    added.forEach(strings::put);
+    Path file = writeWith("strings.guava", strings::writeTo);
+    List<String> keys = both(added, strings("other:é"));
+    Cli c =
+        ok(
+            "filter",
+            "query",
+            "--file-format",
+            "guava",
+            file.toString(),
+            "--keys",
+            keys("s.txt", keys).toString());
+    int present = assertFilterAnswers(c, keys, strings::mightContain, added);
+    assertThat(present).isGreaterThan(N).isLessThan(N + N / 20);
+
+    com.google.common.hash.BloomFilter<Long> longs =
+        com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), N, 0.01);
+    List<String> addedLongs = longs(-5_000_000_000L, 7919);
+    addedLongs.forEach(k -> longs.put(Long.parseLong(k)));
+    Path longFile = writeWith("longs.guava", longs::writeTo);
+    List<String> longKeys = both(addedLongs, longs(1, 3));
+    Cli l =
+        ok(
+            "filter",
+            "query",
+            "--file-format",
+            "guava",
+            "--long",
+            longFile.toString(),
+            "--keys",
+            keys("l.txt", longKeys).toString());
+    assertFilterAnswers(l, longKeys, k -> longs.mightContain(Long.parseLong(k)), addedLongs);
+
+    assertThat(ok("filter", "info", "--format", "guava", file.toString()).out)
+        .contains("MURMUR128_MITZ_64")
+        .contains("none in the format");
+  }
+
+  @Test
+  void guavaFilesAreRefusedInOneLineWhereTheyCannotBeRead() throws IOException {
+    com.google.common.hash.BloomFilter<CharSequence> g =
+        com.google.common.hash.BloomFilter.create(
+            Funnels.stringFunnel(StandardCharsets.UTF_8), 100, 0.01);
+    g.put("a");
+    Path file = writeWith("f.guava", g::writeTo);
+    Path out = dir.resolve("f.bin");
+    assertThat(refused("filter", "import", "--format", "guava", file.toString(), out.toString()))
+        .contains("no probkit filter type");
+    assertThat(out).doesNotExist();
+    // Unnamed, it has no mark of its own: probkit's reader names the bytes.
+    assertThat(refused("filter", "query", file.toString(), "a")).contains("not a probkit file");
+    Path missing = dir.resolve("missing.guava");
+    assertThat(refused("filter", "query", "--file-format", "guava", missing.toString(), "a"))
+        .contains("missing.guava: no such file");
+    // A strategy Guava may add later, which probkit does not know.
+    byte[] bytes = Files.readAllBytes(file);
+    bytes[0] = 2;
+    Path unknown = write("unknown.guava", bytes);
+    assertThat(refused("filter", "query", "--file-format", "guava", unknown.toString(), "a"))
+        .contains("strategy ordinal 2");
+    // A probkit file named as Guava's.
+    Path probkit = dir.resolve("p.bin");
+    assertThat(
+            Cli.runWithInput("a\n", "filter", "create", probkit.toString(), "--expected", "100")
+                .exit)
+        .isZero();
+    assertThat(refused("filter", "query", "--file-format", "guava", probkit.toString(), "a"))
+        .contains("not a guava file (its first bytes are a probkit file's)");
+    assertThat(refused("filter", "export", "--format", "guava", probkit.toString(), out.toString()))
+        .contains("no probkit filter type");
+    assertThat(out).doesNotExist();
+    Cli longOnProbkit = Cli.run("filter", "query", "--long", probkit.toString(), "1");
+    assertThat(longOnProbkit.exit).isEqualTo(2);
+    assertThat(longOnProbkit.err).contains("--long").contains("probkit filter");
+    Cli notALong =
+        Cli.run("filter", "query", "--file-format", "guava", "--long", file.toString(), "x1");
+    assertThat(notALong.exit).isEqualTo(2);
+    assertThat(notALong.err).contains("key 'x1' is not a decimal long");
+  }
+
+  @Test
+  void aSparkFilterIsRecognizedAndAnswersAsSpark() throws IOException {
+    org.apache.spark.util.sketch.BloomFilter s =
+        org.apache.spark.util.sketch.BloomFilter.create(N, 0.01);
+    List<String> added = strings("spark-ключ-");
+    added.forEach(s::putString);
+    Path file = writeWith("f.spark", s::writeTo);
+    List<String> keys = both(added, strings("absent-"));
+    Cli c = ok("filter", "query", file.toString(), "--keys", keys("k.txt", keys).toString());
+    assertFilterAnswers(c, keys, s::mightContainString, added);
+
+    org.apache.spark.util.sketch.BloomFilter l =
+        org.apache.spark.util.sketch.BloomFilter.create(N, 0.03);
+    List<String> addedLongs = longs(Long.MIN_VALUE / 2, 104729);
+    addedLongs.forEach(k -> l.putLong(Long.parseLong(k)));
+    Path longFile = writeWith("l.spark", l::writeTo);
+    List<String> longKeys = both(addedLongs, longs(0, 1));
+    Cli lc =
+        ok(
+            "filter",
+            "query",
+            "--long",
+            "--file-format",
+            "spark",
+            longFile.toString(),
+            "--keys",
+            keys("lk.txt", longKeys).toString());
+    assertFilterAnswers(lc, longKeys, k -> l.mightContainLong(Long.parseLong(k)), addedLongs);
+
+    // No checksum: a cut-off file is refused by its length; a Spark sketch is not a filter.
+    byte[] bytes = Files.readAllBytes(file);
+    Path cut = write("cut.spark", java.util.Arrays.copyOf(bytes, bytes.length - 3));
+    assertThat(refused("filter", "query", cut.toString(), "a")).contains("cut.spark");
+    assertThat(refused("hll", "count", file.toString())).contains("spark");
+  }
+
+  @Test
+  void aSparkCountMinSketchEstimatesAsSpark() throws IOException {
+    CountMinSketch s = CountMinSketch.create(0.001, 0.99, 42);
+    List<String> added = strings("term-");
+    for (int i = 0; i < added.size(); i++) {
+      s.add(added.get(i), 1 + i % 4);
+    }
+    CountMinSketch l = CountMinSketch.create(0.002, 0.95, 7);
+    List<String> addedLongs = longs(-1_000_000, 31);
+    for (String k : addedLongs) {
+      l.add(Long.parseLong(k), 3);
+    }
+    Path file = writeWith("t.cms", s::writeTo);
+    Path longFile = writeWith("l.cms", l::writeTo);
+    List<String> items = both(added, strings("never-"));
+    Cli c = ok("cms", "query", file.toString(), "--items", keys("i.txt", items).toString());
+    assertEstimates(c, items, s::estimateCount);
+    List<String> longItems = both(addedLongs, longs(5, 17));
+    Cli lc =
+        ok(
+            "cms",
+            "query",
+            "--file-format",
+            "spark",
+            "--long",
+            longFile.toString(),
+            "--items",
+            keys("li.txt", longItems).toString());
+    assertEstimates(lc, longItems, k -> l.estimateCount(Long.parseLong(k)));
+
+    assertThat(ok("cms", "info", "--format", "spark", file.toString()).out)
+        .contains("count-min")
+        .contains(Long.toString(s.totalCount()));
+    Path out = dir.resolve("t.bin");
+    assertThat(refused("cms", "import", "--format", "spark", file.toString(), out.toString()))
+        .contains("Murmur3");
+    assertThat(out).doesNotExist();
+  }
+
+  private static void assertEstimates(Cli c, List<String> items, ToLongFunction<String> library) {
+    List<String> lines = c.out.lines().toList();
+    assertThat(lines).hasSize(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      assertThat(lines.get(i)).isEqualTo(items.get(i) + "\t" + library.applyAsLong(items.get(i)));
+    }
+  }
+
+  @Test
+  void redisHyperLogLogsCountAsPfcountAndConvertBothWays() throws IOException {
+    try (RedisServer server = RedisServer.start();
+        Jedis jedis = new Jedis("127.0.0.1", port(server))) {
+      List<String> items = strings("visitor:");
+      List<String> others = strings("other:");
+      for (int i = 0; i < N; i += 1000) {
+        jedis.pfadd("visitors", items.subList(i, i + 1000).toArray(String[]::new));
+        jedis.pfadd("others", others.subList(i, i + 1000).toArray(String[]::new));
+      }
+      jedis.pfadd("few", "a", "b", "c", "d", "e"); // sparse
+      long pfcount = jedis.pfcount("visitors");
+      String uri = server.uri() + "/visitors";
+
+      // The key PFADD built, read in place.
+      assertThat(ok("hll", "count", uri).out).isEqualTo(pfcount + "\n");
+      assertThat(ok("hll", "count", server.uri() + "/few").out)
+          .isEqualTo(jedis.pfcount("few") + "\n");
+      assertThat(ok("hll", "info", uri).out).contains("HYLL").contains(Long.toString(pfcount));
+
+      // Its string, as GET returns it, imported to a probkit file.
+      Path hyll = write("visitors.hyll", jedis.get("visitors".getBytes(StandardCharsets.UTF_8)));
+      assertThat(ok("hll", "count", hyll.toString()).out).isEqualTo(pfcount + "\n");
+      Path imported = dir.resolve("visitors.hll");
+      ok("hll", "import", "--format", "redis", hyll.toString(), imported.toString());
+      assertThat(ok("hll", "count", imported.toString()).out).isEqualTo(pfcount + "\n");
+      Path fromKey = dir.resolve("key.hll");
+      ok("hll", "import", "--format", "redis", uri, fromKey.toString());
+      assertThat(Files.readAllBytes(fromKey)).isEqualTo(Files.readAllBytes(imported));
+
+      // A probkit sketch of Redis's hashing, exported: the very bytes PFADD made.
+      Path mine = dir.resolve("mine.hll");
+      ok(
+          "hll",
+          "create",
+          mine.toString(),
+          "--hash",
+          "redis",
+          "--items",
+          keys("v.txt", items).toString());
+      Path exported = dir.resolve("mine.hyll");
+      ok("hll", "export", "--format", "redis", mine.toString(), exported.toString());
+      // (Byte for byte but for the cached count of bytes 8..15, which PFCOUNT above filled in.)
+      byte[] ours = Files.readAllBytes(exported);
+      byte[] redis = Files.readAllBytes(hyll);
+      assertThat(ours).hasSize(16 + 12288);
+      assertThat(java.util.Arrays.copyOfRange(ours, 16, ours.length))
+          .isEqualTo(java.util.Arrays.copyOfRange(redis, 16, redis.length));
+      assertThat(java.util.Arrays.copyOf(ours, 8)).isEqualTo(java.util.Arrays.copyOf(redis, 8));
+      jedis.set("mine".getBytes(StandardCharsets.UTF_8), Files.readAllBytes(exported));
+      assertThat(jedis.pfcount("mine")).isEqualTo(pfcount);
+
+      // Merged with a probkit sketch of the same hashing: PFCOUNT's answer for the union.
+      Path theirs = dir.resolve("others.hll");
+      ok(
+          "hll",
+          "create",
+          theirs.toString(),
+          "--hash",
+          "redis",
+          "--items",
+          keys("o.txt", others).toString());
+      assertThat(ok("hll", "count", uri, theirs.toString()).out)
+          .isEqualTo(jedis.pfcount("visitors", "others") + "\n");
+      Path union = dir.resolve("union.hll");
+      ok("hll", "merge", union.toString(), hyll.toString(), theirs.toString());
+      assertThat(ok("hll", "count", union.toString()).out)
+          .isEqualTo(jedis.pfcount("visitors", "others") + "\n");
+
+      // Merged and added into the key itself: PFMERGE and PFADD, the key stays Redis's own.
+      long both = jedis.pfcount("visitors", "others");
+      ok("hll", "merge", uri, theirs.toString());
+      assertThat(jedis.pfcount("visitors")).isEqualTo(both);
+      assertThat(jedis.type("visitors")).isEqualTo("string");
+      assertThat(Cli.runWithInput("f\ng\n", "hll", "add", server.uri() + "/few").exit).isZero();
+      jedis.pfadd("sameFew", "a", "b", "c", "d", "e", "f", "g");
+      byte[] few = jedis.get("few".getBytes(StandardCharsets.UTF_8));
+      byte[] sameFew = jedis.get("sameFew".getBytes(StandardCharsets.UTF_8));
+      // The registers (past the header's cached count, which a PFCOUNT above filled in).
+      assertThat(java.util.Arrays.copyOfRange(few, 16, few.length))
+          .isEqualTo(java.util.Arrays.copyOfRange(sameFew, 16, sameFew.length));
+
+      // Refused in one line: another hashing, a file that is not the named format.
+      Path xxh3 = dir.resolve("x.hll");
+      assertThat(Cli.runWithInput("a\nb\n", "hll", "create", xxh3.toString()).exit).isZero();
+      assertThat(
+              refused(
+                  "hll",
+                  "export",
+                  "--format",
+                  "redis",
+                  xxh3.toString(),
+                  dir.resolve("x.hyll").toString()))
+          .contains("redis HYLL");
+      assertThat(dir.resolve("x.hyll")).doesNotExist();
+      assertThat(refused("hll", "merge", uri, xxh3.toString())).contains("hash");
+      assertThat(jedis.pfcount("visitors")).isEqualTo(both);
+      assertThat(refused("hll", "count", "--format", "redis", xxh3.toString()))
+          .contains("not a redis file (its first bytes are a probkit file's)");
+      assertThat(refused("hll", "count", "--format", "datasketches", hyll.toString()))
+          .contains("not a datasketches file (its first bytes are a redis file's)");
+      // No checksum: a register no Redis writes (63 > 51) is refused.
+      byte[] bad = Files.readAllBytes(hyll);
+      bad[16] |= 0x3f;
+      assertThat(refused("hll", "count", write("bad.hyll", bad).toString())).contains("register");
+    }
+  }
+
+  private static int port(RedisServer server) {
+    String hp = server.hostPort();
+    return Integer.parseInt(hp.substring(hp.lastIndexOf(':') + 1));
+  }
+
+  @Test
+  void dataSketchesConvertBothWaysWithItsRegisters() throws IOException {
+    HllSketch ds = new HllSketch(12, TgtHllType.HLL_4);
+    for (int i = 0; i < N; i++) {
+      ds.update("item-" + i);
+    }
+    Path file = write("s.ds", ds.toCompactByteArray());
+    Path imported = dir.resolve("s.hll");
+    ok("hll", "import", "--format", "datasketches", file.toString(), imported.toString());
+    Path back = dir.resolve("back.ds");
+    ok("hll", "export", "--format", "datasketches", imported.toString(), back.toString());
+    HllSketch read = HllSketch.heapify(Files.readAllBytes(back));
+    assertThat(read.getLgConfigK()).isEqualTo(12);
+    // The same registers: DataSketches' union of the two is the original's registers again.
+    org.apache.datasketches.hll.Union u = new org.apache.datasketches.hll.Union(12);
+    u.update(read);
+    HllSketch justBack = u.getResult(TgtHllType.HLL_8);
+    u.update(ds);
+    assertThat(registers(u.getResult(TgtHllType.HLL_8))).isEqualTo(registers(justBack));
+    assertThat(read.getEstimate())
+        .isCloseTo(ds.getEstimate(), org.assertj.core.data.Percentage.withPercentage(2));
+
+    // Items probkit adds with DataSketches' hashing land where DataSketches puts them.
+    Path mine = dir.resolve("mine.hll");
+    List<String> items = new ArrayList<>();
+    for (int i = 0; i < N; i++) {
+      items.add("item-" + i);
+    }
+    ok(
+        "hll",
+        "create",
+        mine.toString(),
+        "-p",
+        "12",
+        "--hash",
+        "datasketches",
+        "--items",
+        keys("i.txt", items).toString());
+    Path mineDs = dir.resolve("mine.ds");
+    ok("hll", "export", "--format", "datasketches", mine.toString(), mineDs.toString());
+    org.apache.datasketches.hll.Union v = new org.apache.datasketches.hll.Union(12);
+    v.update(HllSketch.heapify(Files.readAllBytes(mineDs)));
+    v.update(ds);
+    assertThat(registers(v.getResult(TgtHllType.HLL_8))).isEqualTo(registers(justBack));
+  }
+
+  /** An HLL_8 sketch's preamble without its HIP accumulator (bytes 8..15), and its slots. */
+  private static byte[] registers(HllSketch s) {
+    byte[] b = s.toCompactByteArray();
+    java.util.Arrays.fill(b, 8, 16, (byte) 0);
+    return b;
+  }
+}
