@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
+import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.hash.HashStrategy;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -53,6 +54,21 @@ class BatchPassesTest {
     long[] h = {1, 2, 3};
     assertThatThrownBy(() -> f.addAllHashes(h, 0, 4)).isInstanceOf(IndexOutOfBoundsException.class);
     assertThat(bytes(f)).as("nothing added").isEqualTo(empty);
+  }
+
+  /** A query batch of hashes answered one by one (the cuckoo filter's) is checked whole, too. */
+  @Test
+  void aQueryOfHashesWithTooFewResultsAnswersNone() {
+    CuckooFilter f = CuckooFilter.create(1000, 0.01);
+    long[] h = {11, 22, 33};
+    f.addAllHashes(h, 0, 3);
+    boolean[] present = new boolean[2];
+    assertThatThrownBy(() -> f.mightContainAllHashes(h, 0, 3, present))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the results array has 2 elements, the keys need 3");
+    assertThat(present).as("no answer written").containsOnly(false);
+    assertThatThrownBy(() -> f.mightContainAllHashes(h, 2, 1, new boolean[3]))
+        .isInstanceOf(IndexOutOfBoundsException.class);
   }
 
   @Test
