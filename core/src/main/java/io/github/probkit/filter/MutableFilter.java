@@ -37,6 +37,31 @@ public interface MutableFilter extends MembershipFilter {
   }
 
   /**
+   * Adds the key like {@link #add(byte[], int, int)} without telling whether the filter changed.
+   * Use it when that answer is not needed, as when loading a filter: a filter that would have to
+   * read its bits to answer (a single-writer {@link BloomFilter}) can then just set them. Filters
+   * without a cheaper way add the key with {@code add}.
+   */
+  default void put(byte[] key, int off, int len) {
+    add(key, off, len);
+  }
+
+  /** {@link #put(byte[], int, int)} of the UTF-8 bytes of {@code key}. */
+  default void put(CharSequence key) {
+    KeyBuffer b = KeyBuffer.utf8(key);
+    try {
+      put(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
+  }
+
+  /** {@link #put(byte[], int, int)} of the 8 little-endian bytes of {@code key}. */
+  default void put(long key) {
+    add(key);
+  }
+
+  /**
    * Adds every key (their UTF-8 bytes); returns how many of the adds changed the filter (see {@link
    * #add(byte[], int, int)}).
    */
