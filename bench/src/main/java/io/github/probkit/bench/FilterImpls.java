@@ -336,7 +336,10 @@ public final class FilterImpls {
 
   // ---- contestants
 
-  /** Any probkit filter that takes adds (one implementation per fork, so the calls inline). */
+  /**
+   * Any probkit filter that takes adds (one implementation per fork, so the calls inline). Keys go
+   * in by {@code put}, the call for loading a filter when the add's answer is not used, as here.
+   */
   static final class Probkit extends FilterContestant {
     private final MutableFilter f;
 
@@ -346,12 +349,12 @@ public final class FilterImpls {
 
     @Override
     public void add(String key) {
-      f.add(key);
+      f.put(key);
     }
 
     @Override
     public void add(long key) {
-      f.add(key);
+      f.put(key);
     }
 
     @Override
