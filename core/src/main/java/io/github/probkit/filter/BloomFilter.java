@@ -205,9 +205,9 @@ public final class BloomFilter implements MergeableFilter {
   }
 
   /**
-   * Sets the key's bits without reading them first, where {@link #add(byte[], int, int)} reads
-   * each word to tell whether the key was new: the faster call for loading a single-writer filter.
-   * A concurrent or exact-modulo filter adds as {@code add} does.
+   * Sets the key's bits without reading them first, where {@link #add(byte[], int, int)} reads each
+   * word to tell whether the key was new: the faster call for loading a single-writer filter. A
+   * concurrent or exact-modulo filter adds as {@code add} does.
    */
   @Override
   public void put(byte[] key, int off, int len) {

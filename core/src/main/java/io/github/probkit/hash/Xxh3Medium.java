@@ -5,11 +5,11 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * XXH3-64 of 9 to 128 bytes, written from the XXH3 specification (xxHash's doc/xxhash_spec.md:
- * the 9-to-16 and 17-to-128-byte inputs, which key the default secret with the seed directly).
- * Bit-identical to hash4j's {@code hashBytesToLong}; it exists so that a String key copied into
- * the thread's buffer is hashed with its length classes inlined into the caller, not through the
- * {@code Hasher64} interface and hash4j's dispatch on the length.
+ * XXH3-64 of 9 to 128 bytes, written from the XXH3 specification (xxHash's doc/xxhash_spec.md: the
+ * 9-to-16 and 17-to-128-byte inputs, which key the default secret with the seed directly).
+ * Bit-identical to hash4j's {@code hashBytesToLong}; it exists so that a String key copied into the
+ * thread's buffer is hashed with its length classes inlined into the caller, not through the {@code
+ * Hasher64} interface and hash4j's dispatch on the length.
  */
 final class Xxh3Medium {
   /** The lengths hashed here. */
@@ -43,7 +43,9 @@ final class Xxh3Medium {
 
   private Xxh3Medium() {}
 
-  /** XXH3-64 with {@code seed} of {@code len} bytes of {@code b} from {@code off}, len in [9, 128]. */
+  /**
+   * XXH3-64 with {@code seed} of {@code len} bytes of {@code b} from {@code off}, len in [9, 128].
+   */
   static long hash64(byte[] b, int off, int len, long seed) {
     if (len <= 16) {
       long lo = word(b, off) ^ ((S3 ^ S4) + seed);
