@@ -13,7 +13,7 @@ public interface MutableFilter extends MembershipFilter {
    * Adds the key of {@code len} bytes of {@code key} from {@code off}. Returns whether the filter
    * changed: {@code false} means the key was probably present already (for a Bloom filter: every
    * one of its bits was set). A {@link CuckooFilter} also returns {@code false} when it has no
-   * room.
+   * room. When the answer is not used, {@link #put(byte[], int, int)} may be faster.
    */
   boolean add(byte[] key, int off, int len);
 
@@ -40,7 +40,8 @@ public interface MutableFilter extends MembershipFilter {
    * Adds the key like {@link #add(byte[], int, int)} without telling whether the filter changed.
    * Use it when that answer is not needed, as when loading a filter: a filter that would have to
    * read its bits to answer (a single-writer {@link BloomFilter}) can then just set them. Filters
-   * without a cheaper way add the key with {@code add}.
+   * without a cheaper way add the key with {@code add}; one whose add can fail to store the key (a
+   * full {@link CuckooFilter}) throws {@link IllegalStateException} rather than lose it.
    */
   default void put(byte[] key, int off, int len) {
     add(key, off, len);
