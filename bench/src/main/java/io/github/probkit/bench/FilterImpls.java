@@ -338,8 +338,9 @@ public final class FilterImpls {
 
   /**
    * Any probkit filter that takes adds (one implementation per fork, so the calls inline). The
-   * standard Bloom filter's keys go in by {@code put}, the call for loading it when the add's answer
-   * is not used, as here; the others' by {@code add} (a full cuckoo table's put would throw).
+   * standard Bloom filter's keys go in by {@code put}, the call for loading it when the add's
+   * answer is not used, as here; the others' by {@code add} (a full cuckoo table's put would
+   * throw).
    */
   static final class Probkit extends FilterContestant {
     private final MutableFilter f;
