@@ -204,6 +204,24 @@ public final class BloomFilter implements MergeableFilter {
     return addHashes(h1, hash.secondHash(key, h1));
   }
 
+  /**
+   * Sets the key's bits without reading them first, where {@link #add(byte[], int, int)} reads each
+   * word to tell whether the key was new: the faster call for loading a single-writer filter. A
+   * concurrent or exact-modulo filter adds as {@code add} does.
+   */
+  @Override
+  public void put(byte[] key, int off, int len) {
+    long h1 = hash.hash64(key, off, len);
+    putHashes(h1, hash.secondHash(key, off, len, h1));
+  }
+
+  /** {@link #put(byte[], int, int)} of the 8 little-endian bytes of {@code key}. */
+  @Override
+  public void put(long key) {
+    long h1 = hash.hash64(key);
+    putHashes(h1, hash.secondHash(key, h1));
+  }
+
   @Override
   public boolean mightContain(byte[] key, int off, int len) {
     long h1 = hash.hash64(key, off, len);
@@ -241,6 +259,24 @@ public final class BloomFilter implements MergeableFilter {
       fresh |= ~old & (1L << p);
     }
     return fresh != 0;
+  }
+
+  private void putHashes(long h1, long h2) {
+    if (exact || concurrent) {
+      addHashes(h1, h2);
+    } else if (k == 7) {
+      putPlain(h1, h2, 7);
+    } else {
+      putPlain(h1, h2, k);
+    }
+  }
+
+  private void putPlain(long h1, long h2, int k) {
+    long[] w = words;
+    for (int i = 0; i < k; i++, h1 += h2) {
+      long p = DoubleHashing.reduce(h1, m);
+      w[(int) (p >>> 6)] |= 1L << p;
+    }
   }
 
   /**

@@ -466,6 +466,33 @@ public final class CuckooFilter implements DeletableFilter, MergeableFilter {
     return insert(bucketOf(h), fingerprintOf(h));
   }
 
+  /**
+   * Stores the key's fingerprint as {@link #add(byte[], int, int)} does. A cuckoo filter's add
+   * answers whether the key could be stored at all, so add is the call to use; put, which has no
+   * answer to give, throws rather than lose the key.
+   *
+   * @throws IllegalStateException when the table has no room for the key (the filter is unchanged)
+   */
+  @Override
+  public void put(byte[] key, int off, int len) {
+    if (!add(key, off, len)) {
+      throw noRoom();
+    }
+  }
+
+  /** {@link #put(byte[], int, int)} of the 8 little-endian bytes of {@code key}. */
+  @Override
+  public void put(long key) {
+    if (!add(key)) {
+      throw noRoom();
+    }
+  }
+
+  private IllegalStateException noRoom() {
+    return new IllegalStateException(
+        "the cuckoo filter has no room for the key (" + size() + " fingerprints stored)");
+  }
+
   /** True: a key's buckets and fingerprint come from its hash alone. */
   @Override
   public boolean hashSuffices() {

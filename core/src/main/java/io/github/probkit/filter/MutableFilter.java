@@ -13,7 +13,7 @@ public interface MutableFilter extends MembershipFilter {
    * Adds the key of {@code len} bytes of {@code key} from {@code off}. Returns whether the filter
    * changed: {@code false} means the key was probably present already (for a Bloom filter: every
    * one of its bits was set). A {@link CuckooFilter} also returns {@code false} when it has no
-   * room.
+   * room. When the answer is not used, {@link #put(byte[], int, int)} may be faster.
    */
   boolean add(byte[] key, int off, int len);
 
@@ -34,6 +34,32 @@ public interface MutableFilter extends MembershipFilter {
   /** Adds the bytes {@code encoder} writes for {@code key}. */
   default <T> boolean add(T key, KeyEncoder<? super T> encoder) {
     return addBuffered(KeyBuffer.encode(key, encoder));
+  }
+
+  /**
+   * Adds the key like {@link #add(byte[], int, int)} without telling whether the filter changed.
+   * Use it when that answer is not needed, as when loading a filter: a filter that would have to
+   * read its bits to answer (a single-writer {@link BloomFilter}) can then just set them. Filters
+   * without a cheaper way add the key with {@code add}; one whose add can fail to store the key (a
+   * full {@link CuckooFilter}) throws {@link IllegalStateException} rather than lose it.
+   */
+  default void put(byte[] key, int off, int len) {
+    add(key, off, len);
+  }
+
+  /** {@link #put(byte[], int, int)} of the UTF-8 bytes of {@code key}. */
+  default void put(CharSequence key) {
+    KeyBuffer b = KeyBuffer.utf8(key);
+    try {
+      put(b.bytes(), 0, b.length());
+    } finally {
+      b.release();
+    }
+  }
+
+  /** {@link #put(byte[], int, int)} of the 8 little-endian bytes of {@code key}. */
+  default void put(long key) {
+    add(key);
   }
 
   /**

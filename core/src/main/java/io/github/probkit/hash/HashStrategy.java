@@ -195,6 +195,11 @@ public final class HashStrategy {
 
   /** The 64-bit hash of {@code len} bytes of {@code key} from {@code off}. */
   public long hash64(byte[] key, int off, int len) {
+    if (xxh3 != null) {
+      return len >= Xxh3Medium.MIN && len <= Xxh3Medium.MAX
+          ? Xxh3Medium.hash64(key, off, len, seed)
+          : xxh3.hashBytesToLong(key, off, len);
+    }
     if (fnv) {
       return Fnv1a.hash64(key, off, len, seed);
     }
@@ -204,9 +209,7 @@ public final class HashStrategy {
     if (murmur3 != null) {
       return datasketchesOrder(murmur3.hashBytesTo128Bits(key, off, len));
     }
-    return redis
-        ? redisOrder(Murmur64A.hash64(key, off, len, seed))
-        : xxh3.hashBytesToLong(key, off, len);
+    return redisOrder(Murmur64A.hash64(key, off, len, seed));
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Binomial;
@@ -47,6 +48,36 @@ class BloomFilterTest {
     assertThat(f.mightContain("farah")).isFalse();
     assertThat(f.mightContain("neel")).isFalse();
     assertThat(f.mightContain("tara")).isFalse();
+  }
+
+  @Test
+  void putSetsEveryBitAddSetsInEveryMode() {
+    // put skips add's reading of the words (single-writer); it must still set each key's k bits,
+    // for the unrolled k = 7, any other k, and the modes where put falls back to add.
+    List<BloomFilter> shapes =
+        List.of(
+            BloomFilter.create(2_000, 0.01, Concurrency.SINGLE_WRITER),
+            BloomFilter.withBits(20_000, 3, HashStrategy.xxh3(9), Concurrency.SINGLE_WRITER),
+            BloomFilter.withBits(20_000, 11, HashStrategy.xxh3(), Concurrency.CONCURRENT),
+            BloomFilter.withBits(20_000, 4, HashStrategy.fnv1a(), Concurrency.SINGLE_WRITER));
+    for (BloomFilter shape : shapes) {
+      BloomFilter added = shape.copy();
+      BloomFilter put = shape.copy();
+      SplittableRandom r = new SplittableRandom(shape.hashCount());
+      for (int i = 0; i < 1_000; i++) {
+        long key = r.nextLong();
+        String text = "user:" + key;
+        added.add(key);
+        added.add(text);
+        put.put(key);
+        put.put(text);
+        for (long p : put.positions(text)) {
+          assertThat(put.bit(p)).as("bit %d of %s, k = %d", p, text, put.hashCount()).isTrue();
+        }
+        assertThat(put.mightContain(key)).isTrue();
+      }
+      assertThat(put).isEqualTo(added);
+    }
   }
 
   static String bitString(BloomFilter f) {

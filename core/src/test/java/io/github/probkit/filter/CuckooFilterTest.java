@@ -19,6 +19,37 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CuckooFilterTest {
+
+  @Test
+  void putThrowsWhenTheTableHasNoRoomAndNeverDropsAKey() {
+    // put has no answer to give: on a full table it must throw, not return with the key lost.
+    // Long and String keys alternate (put(long) and put(CharSequence) both).
+    CuckooFilter f = CuckooFilter.withBuckets(16, 8);
+    List<Long> stored = new ArrayList<>();
+    boolean threw = false;
+    for (long k = 0; k < 1_000 && !threw; k++) {
+      long before = f.size();
+      try {
+        if (k % 2 == 0) {
+          f.put(k);
+        } else {
+          f.put("key " + k);
+        }
+        stored.add(k);
+      } catch (IllegalStateException full) {
+        assertThat(full).hasMessageContaining("no room");
+        assertThat(f.size()).isEqualTo(before);
+        threw = true;
+      }
+    }
+    assertThat(threw).as("the table filled up").isTrue();
+    for (long k : stored) {
+      assertThat(k % 2 == 0 ? f.mightContain(k) : f.mightContain("key " + k))
+          .as("key %d", k)
+          .isTrue();
+    }
+  }
+
   private static final String GOLDEN = "cuckoo-v1.bin";
 
   private static byte[] golden() throws IOException {

@@ -100,6 +100,25 @@ class StringKeyHashTest {
   }
 
   @Test
+  void bytesAtEveryOffsetAndLengthMatchHash4j() {
+    // The byte-array path of XXH3 (its 9-to-128-byte classes written in probkit) against hash4j,
+    // the key placed at offsets that misalign its words, with bytes around it that must not count.
+    SplittableRandom r = new SplittableRandom(0x510e527fade682d1L);
+    byte[] buf = new byte[300 + 16];
+    for (int len = 0; len <= 300; len++) {
+      for (int off = 0; off < 16; off += 3) {
+        r.nextBytes(buf);
+        for (long seed : SEEDS) {
+          long expected = Hashing.xxh3_64(seed).hashBytesToLong(buf, off, len);
+          assertThat(HashStrategy.xxh3(seed).hash64(buf, off, len))
+              .as("seed %x, %d bytes at %d", seed, len, off)
+              .isEqualTo(expected);
+        }
+      }
+    }
+  }
+
+  @Test
   void theEmptyStringIsTheReferenceVector() {
     // XXH3_64bits("") with seed 0, from the xxHash reference implementation.
     assertThat(HashStrategy.xxh3().hash64("")).isEqualTo(0x2D06800538D394C2L);
