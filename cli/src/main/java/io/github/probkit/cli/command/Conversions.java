@@ -39,20 +39,25 @@ public final class Conversions {
     @Mixin WriteOptions writing;
 
     /** The kind of structure the command's family reads. */
-    abstract Format.Kind<?> kind();
+    private final Format.Kind<?> kind;
 
     /** Whether SRC is in the named format (import) rather than DEST (export). */
-    abstract boolean importing();
+    private final boolean importing;
+
+    Conversion(Format.Kind<?> kind, boolean importing) {
+      this.kind = kind;
+      this.importing = importing;
+    }
 
     @Override
     public Integer call() {
       Format from =
-          importing()
+          importing
               ? ForeignFiles.formatOf(source, "--format", format == null ? "probkit" : format)
               : ForeignFiles.formatOf(source, "--format", null);
       Format to =
-          importing() ? ProbkitFormat.INSTANCE : Format.named(format == null ? "probkit" : format);
-      Object structure = ForeignFiles.read(source, from, kind());
+          importing ? ProbkitFormat.INSTANCE : Format.named(format == null ? "probkit" : format);
+      Object structure = ForeignFiles.read(source, from, kind);
       ForeignFiles.write(target, to, structure, force, writing);
       return 0;
     }
@@ -70,14 +75,8 @@ public final class Conversions {
       description = {IMPORT_FILTER, "", "--format: probkit, guava, spark."},
       footer = {"", "Example:", "  probkit filter import --format probkit old.bin copy.bin"})
   public static final class FilterImport extends Conversion {
-    @Override
-    Format.Kind<?> kind() {
-      return Format.Kind.FILTER;
-    }
-
-    @Override
-    boolean importing() {
-      return true;
+    public FilterImport() {
+      super(Format.Kind.FILTER, true);
     }
   }
 
@@ -93,14 +92,8 @@ public final class Conversions {
       },
       footer = {"", "Example:", "  probkit filter export users.bin copy.bin"})
   public static final class FilterExport extends Conversion {
-    @Override
-    Format.Kind<?> kind() {
-      return Format.Kind.FILTER;
-    }
-
-    @Override
-    boolean importing() {
-      return false;
+    public FilterExport() {
+      super(Format.Kind.FILTER, false);
     }
   }
 
@@ -116,14 +109,8 @@ public final class Conversions {
       },
       footer = {"", "Example:", "  probkit cms import --format probkit old.cms copy.cms"})
   public static final class CmsImport extends Conversion {
-    @Override
-    Format.Kind<?> kind() {
-      return Format.Kind.COUNT_MIN;
-    }
-
-    @Override
-    boolean importing() {
-      return true;
+    public CmsImport() {
+      super(Format.Kind.COUNT_MIN, true);
     }
   }
 
@@ -138,14 +125,8 @@ public final class Conversions {
       },
       footer = {"", "Example:", "  probkit cms export terms.cms copy.cms"})
   public static final class CmsExport extends Conversion {
-    @Override
-    Format.Kind<?> kind() {
-      return Format.Kind.COUNT_MIN;
-    }
-
-    @Override
-    boolean importing() {
-      return false;
+    public CmsExport() {
+      super(Format.Kind.COUNT_MIN, false);
     }
   }
 
@@ -174,14 +155,8 @@ public final class Conversions {
         "  probkit hll import --format datasketches day.ds day.hll",
       })
   public static final class HllImport extends Conversion {
-    @Override
-    Format.Kind<?> kind() {
-      return Format.Kind.CARDINALITY;
-    }
-
-    @Override
-    boolean importing() {
-      return true;
+    public HllImport() {
+      super(Format.Kind.CARDINALITY, true);
     }
   }
 
@@ -205,14 +180,8 @@ public final class Conversions {
         "  redis-cli -x SET visitors < visitors.hyll && redis-cli PFCOUNT visitors",
       })
   public static final class HllExport extends Conversion {
-    @Override
-    Format.Kind<?> kind() {
-      return Format.Kind.CARDINALITY;
-    }
-
-    @Override
-    boolean importing() {
-      return false;
+    public HllExport() {
+      super(Format.Kind.CARDINALITY, false);
     }
   }
 }
