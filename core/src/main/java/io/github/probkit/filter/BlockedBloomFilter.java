@@ -379,13 +379,13 @@ public final class BlockedBloomFilter implements MergeableFilter {
   @Override
   public boolean mightContain(byte[] key, int off, int len) {
     long h = hashOf(key, off, len);
-    return containsAt(words, blockBase(h), h, k);
+    return containsAt(blockBase(h), h);
   }
 
   @Override
   public boolean mightContain(long key) {
     long h = hashOf(key);
-    return containsAt(words, blockBase(h), h, k);
+    return containsAt(blockBase(h), h);
   }
 
   // The hot paths are kept under the JIT's inlining limit (325 bytes of bytecode): one method per
@@ -475,20 +475,18 @@ public final class BlockedBloomFilter implements MergeableFilter {
     }
   }
 
-  /**
-   * Whether all the key's bits are set in the block at word {@code base} of {@code w}: the one
-   * query loop, of the filter's words and of a block read from a mapped file ({@code containsIn}).
-   */
-  private static boolean containsAt(long[] w, int base, long h, int k) {
+  /** Whether all the key's bits are set in the block at word {@code base}. */
+  private boolean containsAt(int base, long h) {
     // k = 6 (1 %, the default rate) given as a constant: the JIT unrolls the loop, each load's word
     // and shift then coming from g by constant shifts.
     if (k == 6) {
-      return containsInOneGroup(w, base, h, 6);
+      return containsInOneGroup(base, h, 6);
     }
-    return k > FIELDS_PER_REMIX ? containsGroups(w, base, h, k) : containsInOneGroup(w, base, h, k);
+    return k > FIELDS_PER_REMIX ? containsGroups(base, h) : containsInOneGroup(base, h, k);
   }
 
-  private static boolean containsInOneGroup(long[] w, int base, long h, int k) {
+  private boolean containsInOneGroup(int base, long h, int k) {
+    long[] w = words;
     long g = h * REMIX;
     long all = 1;
     for (int i = 0; i < k; i++, g >>>= 9) {
@@ -498,7 +496,8 @@ public final class BlockedBloomFilter implements MergeableFilter {
     return (all & 1) != 0;
   }
 
-  private static boolean containsGroups(long[] w, int base, long h, int k) {
+  private boolean containsGroups(int base, long h) {
+    long[] w = words;
     long all = 1;
     long g = h * REMIX;
     for (int i = 0, group = 1; ; group++) {
@@ -604,7 +603,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
     prepare(h, base, n);
     int found = 0;
     for (int i = 0; i < n; i++) {
-      boolean p = containsAt(words, base[i], h[i], k);
+      boolean p = containsAt(base[i], h[i]);
       present[at + i] = p;
       found += p ? 1 : 0;
     }
@@ -874,19 +873,41 @@ public final class BlockedBloomFilter implements MergeableFilter {
 
   /**
    * The query of a filter of {@code blocks} blocks and {@code k} probes whose words are read from a
-   * mapped file ({@link MappedFilter}), {@code h} being the key's hash as {@link #hashOf} gives it:
-   * the key's block is read into words, then queried by {@code containsAt}, the heap's loop.
+   * mapped file ({@link MappedFilter}), {@code h} being the key's hash as {@link #hashOf} gives it;
+   * the bits are those of {@link #containsAt} and {@link #containsGroups}.
    */
   static boolean containsIn(MappedBytes words, long blocks, int k, long h) {
     long at = 8L * BLOCK_WORDS * DoubleHashing.reduce(h, blocks);
-    // The block's 64 bytes lie in one region (and one cache line): it is looked up once.
+    // The block's 64 bytes lie in one region: it is looked up once, not per word.
     ByteBuffer region = words.region(at);
     int base = words.offsetIn(at);
-    long[] block = new long[BLOCK_WORDS];
-    for (int i = 0; i < BLOCK_WORDS; i++) {
-      block[i] = region.getLong(base + 8 * i);
+    if (k == 6) {
+      // As containsAt: k = 6 as a constant, the region looked up once.
+      return containsInOneGroup(region, base, h, 6);
     }
-    return containsAt(block, 0, h, k);
+    if (k <= FIELDS_PER_REMIX) {
+      return containsInOneGroup(region, base, h, k);
+    }
+    long all = 1;
+    long g = h * REMIX;
+    for (int i = 0, group = 1; ; group++) {
+      for (int end = Math.min(k, i + FIELDS_PER_REMIX); i < end; i++, g >>>= 9) {
+        all &= region.getLong(base + 8 * ((int) g & 7)) >>> (g >>> 3);
+      }
+      if (i == k) {
+        return (all & 1) != 0;
+      }
+      g = Mix.mix64(h + group * REMIX);
+    }
+  }
+
+  private static boolean containsInOneGroup(ByteBuffer region, int base, long h, int k) {
+    long all = 1;
+    long g = h * REMIX;
+    for (int i = 0; i < k; i++, g >>>= 9) {
+      all &= region.getLong(base + 8 * ((int) g & 7)) >>> (g >>> 3);
+    }
+    return (all & 1) != 0;
   }
 
   /** The hash the probes of a key are taken from: the strategy's, mixed when it needs it. */
