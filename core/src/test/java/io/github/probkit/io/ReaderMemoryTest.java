@@ -1,5 +1,6 @@
 package io.github.probkit.io;
 
+import static io.github.probkit.GoldenFiles.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,7 +10,6 @@ import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -186,16 +186,6 @@ class ReaderMemoryTest {
         .putLong(2 * slots)
         .put(p.array());
     return h.array();
-  }
-
-  private interface Writer {
-    void writeTo(OutputStream out) throws IOException;
-  }
-
-  private static byte[] bytes(Writer w) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    w.writeTo(out);
-    return out.toByteArray();
   }
 
   /** The header, then {@code zeros} zero bytes, then the tail. */

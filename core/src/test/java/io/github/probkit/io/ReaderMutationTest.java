@@ -2,6 +2,7 @@ package io.github.probkit.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cardinality.UltraLogLog;
 import io.github.probkit.filter.BinaryFuseFilter;
@@ -16,7 +17,6 @@ import io.github.probkit.frequency.HeavyHitters;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Keys;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -51,15 +51,9 @@ class ReaderMutationTest {
     }
   }
 
-  interface Writer {
-    void write(ByteArrayOutputStream out) throws IOException;
-  }
-
-  static byte[] bytes(Writer w) {
+  static byte[] bytes(GoldenFiles.Writable w) {
     try {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      w.write(out);
-      return out.toByteArray();
+      return GoldenFiles.bytes(w);
     } catch (IOException e) {
       throw new AssertionError(e);
     }

@@ -99,13 +99,14 @@ class ModelBasedTest {
     return KEYS[i];
   }
 
-  private static <T> T roundTrip(T structure, Writer<T> w, Reader<T> r) throws IOException {
+  private static <T> T roundTrip(T structure, Serializer<T> w, Reader<T> r) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     w.write(structure, out);
     return r.read(new ByteArrayInputStream(out.toByteArray()));
   }
 
-  interface Writer<T> {
+  /** How a structure writes itself, for a round trip. */
+  interface Serializer<T> {
     void write(T t, ByteArrayOutputStream out) throws IOException;
   }
 

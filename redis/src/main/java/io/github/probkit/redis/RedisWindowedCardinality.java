@@ -250,11 +250,7 @@ public final class RedisWindowedCardinality extends WindowedSlices {
 
   /** The library's ring of these bytes (one atomic read). */
   public WindowedCardinality toWindowed() {
-    try {
-      return WindowedCardinality.readFrom(new ByteArrayInputStream(exportBytes()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return toLibrary(WindowedCardinality::readFrom);
   }
 
   /**
@@ -267,25 +263,9 @@ public final class RedisWindowedCardinality extends WindowedSlices {
     Ring ring = Ring.read(file, StructureType.WINDOWED_CARDINALITY);
     CardinalitySketch s = CardinalitySketches.readFrom(new ByteArrayInputStream(ring.slices()[0]));
     RedisOptions ho = o.hash(s.hashStrategy());
-    int[] slots =
-        slotsFor(
-            Duration.ofMillis(w.sliceMillis() * (w.sliceCount() - 1)),
-            Duration.ofMillis(w.sliceMillis()),
-            ho);
-    Meta wanted = meta(w.sliceMillis(), w.sliceCount(), s.type(), s.precision(), slots[1], ho);
-    Meta created =
-        store.create(
-            name,
-            wanted,
-            false,
-            mt -> {
-              try {
-                new RedisWindowedCardinality(store, name, mt).load(ring);
-              } catch (IOException e) {
-                throw new UncheckedIOException(e);
-              }
-            });
-    return new RedisWindowedCardinality(store, name, created);
+    int slots = slotsOfRing(w.sliceMillis(), w.sliceCount(), ho);
+    Meta wanted = meta(w.sliceMillis(), w.sliceCount(), s.type(), s.precision(), slots, ho);
+    return create(store, name, wanted, ring, RedisWindowedCardinality::new);
   }
 
   public int precision() {

@@ -274,11 +274,7 @@ public final class RedisWindowedCountMin extends WindowedSlices {
 
   /** The library's ring of these bytes (one atomic read). */
   public WindowedCountMin toWindowed() {
-    try {
-      return WindowedCountMin.readFrom(new ByteArrayInputStream(exportBytes()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return toLibrary(WindowedCountMin::readFrom);
   }
 
   /**
@@ -296,25 +292,9 @@ public final class RedisWindowedCountMin extends WindowedSlices {
               + " add by the standard rule)");
     }
     RedisOptions ho = o.hash(s.hashStrategy());
-    int[] slots =
-        slotsFor(
-            Duration.ofMillis(w.sliceMillis() * (w.sliceCount() - 1)),
-            Duration.ofMillis(w.sliceMillis()),
-            ho);
-    Meta wanted = meta(w.sliceMillis(), w.sliceCount(), s.width(), s.depth(), slots[1], ho);
-    Meta created =
-        store.create(
-            name,
-            wanted,
-            false,
-            mt -> {
-              try {
-                new RedisWindowedCountMin(store, name, mt).load(ring);
-              } catch (IOException e) {
-                throw new UncheckedIOException(e);
-              }
-            });
-    return new RedisWindowedCountMin(store, name, created);
+    int slots = slotsOfRing(w.sliceMillis(), w.sliceCount(), ho);
+    Meta wanted = meta(w.sliceMillis(), w.sliceCount(), s.width(), s.depth(), slots, ho);
+    return create(store, name, wanted, ring, RedisWindowedCountMin::new);
   }
 
   public int width() {

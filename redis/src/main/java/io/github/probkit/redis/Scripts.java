@@ -20,10 +20,13 @@ final class Scripts {
   static final byte[] SCALABLE = guarded("scalable.lua");
   static final byte[] SETRANGE = guarded("setrange.lua");
   static final byte[] SNAPSHOT = guarded("snapshot.lua");
-  // The window filter's script checks the metadata's id itself: its slots may have expired.
-  static final byte[] WINDOW = load("window.lua").getBytes(StandardCharsets.UTF_8);
+  // The windowed scripts check the metadata's id themselves (rotation.lua): their slots may have
+  // expired.
+  static final byte[] WINDOW =
+      (load("rotation.lua") + load("window.lua")).getBytes(StandardCharsets.UTF_8);
   static final byte[] SLICES =
-      (load("loglog-update.lua") + load("slices.lua")).getBytes(StandardCharsets.UTF_8);
+      (load("loglog-update.lua") + load("rotation.lua") + load("slices.lua"))
+          .getBytes(StandardCharsets.UTF_8);
   static final byte[] PRESIZE = load("presize.lua").getBytes(StandardCharsets.UTF_8);
   static final byte[] IF_ID = load("ifid.lua").getBytes(StandardCharsets.UTF_8);
   static final byte[] DROP_DATA = load("dropdata.lua").getBytes(StandardCharsets.UTF_8);

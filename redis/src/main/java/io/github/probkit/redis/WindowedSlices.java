@@ -3,9 +3,12 @@ package io.github.probkit.redis;
 import io.github.probkit.io.SketchReader;
 import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -313,9 +316,58 @@ abstract class WindowedSlices extends RedisStructure {
     try {
       exportTo(out);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
     return out.toByteArray();
+  }
+
+  /** Reads a library's structure from its bytes. */
+  interface LibraryReader<T> {
+    T readFrom(InputStream in) throws IOException;
+  }
+
+  /** The library's ring of these bytes, read by {@code reader} (one atomic read). */
+  final <T> T toLibrary(LibraryReader<T> reader) {
+    try {
+      return reader.readFrom(new ByteArrayInputStream(exportBytes()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A subclass's constructor. */
+  interface Opener<S extends WindowedSlices> {
+    S open(RedisStore store, String name, Meta meta);
+  }
+
+  /**
+   * The slots in Redis of a library's ring of {@code sliceCount} slices of {@code sliceMillis}: its
+   * longest window, the slices but one, and the grace slots {@code o} asks for.
+   */
+  static int slotsOfRing(long sliceMillis, int sliceCount, RedisOptions o) {
+    return slotsFor(
+        Duration.ofMillis(sliceMillis * (sliceCount - 1)), Duration.ofMillis(sliceMillis), o)[1];
+  }
+
+  /**
+   * Creates {@code name} as {@code wanted}, its slots filled from {@code ring} before readers see
+   * it (an import).
+   */
+  static <S extends WindowedSlices> S create(
+      RedisStore store, String name, Meta wanted, Ring ring, Opener<S> open) {
+    Meta created =
+        store.create(
+            name,
+            wanted,
+            false,
+            m -> {
+              try {
+                open.open(store, name, m).load(ring);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
+    return open.open(store, name, created);
   }
 
   /**
@@ -324,7 +376,7 @@ abstract class WindowedSlices extends RedisStructure {
    */
   record Ring(long sliceMillis, int slots, long newest, byte[][] slices) {
     static Ring read(byte[] file, StructureType type) throws IOException {
-      SketchReader r = SketchReader.open(new java.io.ByteArrayInputStream(file), type);
+      SketchReader r = SketchReader.open(new ByteArrayInputStream(file), type);
       long d = r.paramLong("sliceMillis");
       int n = r.paramInt("slots");
       long newest = r.paramLong("newest");

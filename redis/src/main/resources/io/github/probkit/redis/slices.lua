@@ -1,9 +1,6 @@
 -- Windowed sketches shared by a fleet (RedisWindowedCardinality, RedisWindowedCountMin): R slots,
 -- each the payload of one slice's sketch followed by the structure's id. The slice s (event time
--- floor(t / slice length)) lives in slot s mod R; the metadata's field 'generation' is the newest
--- slice any writer has reached (absent before the first event). The rotation is the window
--- filter's (window.lua): keyed by slice number, so every slice's slot is cleared exactly once,
--- whichever writer gets there first, and a writer whose clock is behind never rotates back.
+-- floor(t / slice length)) lives in slot s mod R; rotation.lua, run first, moves between slices.
 -- KEYS[1]: the metadata; KEYS[2 .. R + 1]: the slots, in order.
 -- ARGV: id, op, slot payload bytes, TTL of a slot in ms, then op's arguments:
 --   'hll' | 'ull'  per key: slice, register, value. Returns {generation, changed 1 | 0 per key}.
@@ -15,44 +12,9 @@
 --          the high and low 32 bits of the sum over those slices of the item's smallest counter}.
 --   'all'  {generation or false, then every slot's string or false, in slot order}.
 --   'put'  slot index, bytes (an import); 'generation' g: sets it (an import).
-local id, op = ARGV[1], ARGV[2]
-local bytes, ttl = tonumber(ARGV[3]), tonumber(ARGV[4])
-local meta, R = KEYS[1], #KEYS - 1
-if redis.call('HGET', meta, 'id') ~= id then
-  return redis.error_reply("PROBKIT structure '" .. meta .. "' was deleted or re-created since "
-    .. "this client opened it")
-end
-local E = tonumber(redis.call('HGET', meta, 'generation'))
-
-local function slot(s)
-  return KEYS[2 + s % R]
-end
-
--- A cleared slot at its final size, ended by the id; the TTL only frees a structure no one writes.
-local function fresh(key)
-  redis.call('DEL', key)
-  redis.call('SETRANGE', key, bytes, id)
-  redis.call('PEXPIRE', key, ttl)
-end
-
--- Moves the generation to slice e, clearing the slot of each slice entered. Returns whether slice
--- e is kept (false for an event older than every slot).
-local function enter(e)
-  if E == nil then
-    E = e
-    redis.call('HSET', meta, 'generation', string.format('%.0f', E))
-    for j = 2, #KEYS do
-      redis.call('PEXPIRE', KEYS[j], ttl)
-    end
-  elseif e > E then
-    for s = math.max(E + 1, e - R + 1), e do
-      fresh(slot(s))
-    end
-    E = e
-    redis.call('HSET', meta, 'generation', string.format('%.0f', E))
-  end
-  return E - e < R
-end
+local op = ARGV[2]
+local bytes = tonumber(ARGV[3])
+idAt, ttl = bytes, tonumber(ARGV[4])
 
 -- The slices of [from, to] that the slots hold.
 local function span(from, to)
@@ -63,12 +25,7 @@ local T32 = 4294967296
 local MAXHI = 2147483647
 
 if op == 'hll' or op == 'ull' or op == 'cms' then
-  -- A slot is missing only once its TTL freed it: it held nothing of the window any more.
-  for i = 2, #KEYS do
-    if redis.call('EXISTS', KEYS[i]) == 0 then
-      fresh(KEYS[i])
-    end
-  end
+  refillFreed()
   local out = {0}
   if op == 'cms' then
     local d = tonumber(ARGV[5])

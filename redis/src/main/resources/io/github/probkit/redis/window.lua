@@ -1,8 +1,7 @@
--- A time-based age-partitioned Bloom filter (RedisWindowedBloomFilter): H slots, each one slice of
+-- A time-based age-partitioned Bloom filter (RedisWindowedBloomFilter): R slots, each one slice of
 -- the library's filter followed by its adds (8 bytes, big-endian) and the structure's id. The slice
--- of generation g lives in slot g mod H; the metadata's field 'generation' is the latest generation
--- any writer has reached (absent before the first event).
--- KEYS[1]: the metadata; KEYS[2 .. H + 1]: the slots, in order.
+-- of generation g lives in slot g mod R; rotation.lua, run first, moves between generations.
+-- KEYS[1]: the metadata; KEYS[2 .. R + 1]: the slots, in order.
 -- ARGV: id, op, k, l, slice bytes, TTL of a slot in ms, then op's arguments:
 --   'add'   per key: its generation e, then the Redis bit offsets of its bit in the slices of
 --           generations e, e - 1, ..., e - k + 1. Returns {generation, changed 1 | 0 per key}.
@@ -13,58 +12,22 @@
 --   cost Redis more than the bits themselves, and a query decodes only the few its walk reads.
 --   'read'  returns {generation or false, then each slot's string or false}.
 --   'put'   slot index, bytes: writes the slot (an import); 'generation' g: sets it (an import).
-local id, op = ARGV[1], ARGV[2]
-local k, l, bytes, ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local meta, H = KEYS[1], #KEYS - 1
-if redis.call('HGET', meta, 'id') ~= id then
-  return redis.error_reply("PROBKIT structure '" .. meta .. "' was deleted or re-created since "
-    .. "this client opened it")
-end
-local E = tonumber(redis.call('HGET', meta, 'generation'))
-
-local function slot(g)
-  return KEYS[2 + g % H]
-end
+local op = ARGV[2]
+local k, l, bytes = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+idAt, ttl = bytes + 8, tonumber(ARGV[6])
 
 local function offset(packed, i)
   local b1, b2, b3, b4 = string.byte(packed, 4 * i + 1, 4 * i + 4)
   return ((b1 * 256 + b2) * 256 + b3) * 256 + b4
 end
 
--- A cleared slot at its final size, ended by the id; the TTL only frees a structure no one writes.
-local function fresh(key)
-  redis.call('DEL', key)
-  redis.call('SETRANGE', key, bytes + 8, id)
-  redis.call('PEXPIRE', key, ttl)
-end
-
 if op == 'add' then
-  -- A slot is missing only once its TTL freed it: it held nothing of the window any more.
-  for i = 2, #KEYS do
-    if redis.call('EXISTS', KEYS[i]) == 0 then
-      fresh(KEYS[i])
-    end
-  end
+  refillFreed()
   local out = {0}
   local i = 7
   while i <= #ARGV do
     local e = tonumber(ARGV[i])
-    if E == nil then
-      -- The slots are empty: the first event only sets the generation, as the library's does.
-      E = e
-      redis.call('HSET', meta, 'generation', string.format('%.0f', E))
-      for j = 2, #KEYS do
-        redis.call('PEXPIRE', KEYS[j], ttl)
-      end
-    elseif e > E then
-      -- The rotation: each generation entered clears the slot of the one H before it, once,
-      -- whichever writer (and clock) gets there first.
-      for g = math.max(E + 1, e - H + 1), e do
-        fresh(slot(g))
-      end
-      E = e
-      redis.call('HSET', meta, 'generation', string.format('%.0f', E))
-    end
+    enter(e)
     local changed = 0
     if E - e <= l then
       redis.call('BITFIELD', slot(e), 'INCRBY', 'i64', bytes * 8, 1)

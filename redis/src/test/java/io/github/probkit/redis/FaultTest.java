@@ -39,7 +39,7 @@ class FaultTest {
                 "-XX:TieredStopAtLevel=1",
                 "-cp",
                 System.getProperty("java.class.path"),
-                Writer.class.getName()));
+                FaultClient.class.getName()));
     cmd.addAll(List.of(args));
     return new ProcessBuilder(cmd).redirectErrorStream(true).start();
   }
@@ -199,7 +199,7 @@ class FaultTest {
       assertThat(batches)
           .as("the counting filter is whole batches, at most 3 past the acknowledged")
           .isLessThanOrEqualTo(acked + 3);
-      Writer.batch(batches++).forEach(k -> expected.add((String) k));
+      FaultClient.batch(batches++).forEach(k -> expected.add((String) k));
     }
     assertThat(batches).isGreaterThanOrEqualTo(acked + 1);
 
@@ -208,7 +208,7 @@ class FaultTest {
     assertThat(total).isBetween(1000L * (acked + 1), 1000L * batches);
     CountMinSketch prefix = CountMinSketch.withDimensions(1000, 4);
     for (int b = 0; 1000L * b < total; b++) {
-      List<Object> keys = Writer.batch(b);
+      List<Object> keys = FaultClient.batch(b);
       for (int i = 0; i < 1000 && 1000L * b + i < total; i++) {
         prefix.add((String) keys.get(i));
       }
@@ -217,7 +217,7 @@ class FaultTest {
 
     RedisBloomFilter bloom = RedisBloomFilter.open(store, "k-bloom");
     for (int b = 0; b <= acked; b++) {
-      assertThat(bloom.mightContainAll(Writer.batch(b)))
+      assertThat(bloom.mightContainAll(FaultClient.batch(b)))
           .as("batch %d acknowledged", b)
           .doesNotContain(false);
     }

@@ -5,14 +5,14 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A client process for the fault tests: {@code Writer URI WORKER THREADS KEYS} adds, on THREADS
- * threads, the keys {@code wWORKER-tT-I} (I below KEYS) to the structures {@link FaultTest}
- * created, in batches of 100, then prints the keys each scalable add reported new; {@code Writer
- * URI loop} adds batches of 1,000 keys {@code loop-B-I} forever, printing {@code acked B} after
- * each batch B.
+ * A client process for the fault tests: {@code FaultClient URI WORKER THREADS KEYS} adds, on
+ * THREADS threads, the keys {@code wWORKER-tT-I} (I below KEYS) to the structures {@link FaultTest}
+ * created, in batches of 100, then prints the keys each scalable add reported new; {@code
+ * FaultClient URI loop} adds batches of 1,000 keys {@code loop-B-I} forever, printing {@code acked
+ * B} after each batch B.
  */
-public final class Writer {
-  private Writer() {}
+public final class FaultClient {
+  private FaultClient() {}
 
   public static void main(String[] args) throws Exception {
     try (RedisStore store = RedisStore.connect(args[0])) {
