@@ -6,8 +6,6 @@ import io.github.probkit.cli.command.DedupeCommand;
 import io.github.probkit.cli.input.EventTimes;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -30,7 +28,7 @@ class DedupeWindowTest {
 
   private static List<String> words() throws IOException {
     List<String> w = new ArrayList<>();
-    for (String s : Files.readAllLines(Path.of("/usr/share/dict/words"))) {
+    for (String s : Words.lines()) {
       if (!s.isEmpty() && s.indexOf('\t') < 0) {
         w.add(s);
       }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.redis.RedisServer;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,7 +37,7 @@ class DeletePromiseCliTest {
   static void start() throws IOException {
     server = RedisServer.start();
     words = new ArrayList<>();
-    for (String s : Files.readAllLines(Path.of("/usr/share/dict/words"))) {
+    for (String s : Words.lines()) {
       if (!s.isEmpty() && !s.startsWith("-") && s.chars().noneMatch(Character::isWhitespace)) {
         words.add(s);
       }

@@ -30,7 +30,7 @@ class WindowFilterCliTest {
 
   static List<String> words() throws IOException {
     List<String> w = new ArrayList<>();
-    for (String s : Files.readAllLines(Path.of("/usr/share/dict/words"))) {
+    for (String s : Words.lines()) {
       if (!s.isEmpty() && s.indexOf('\t') < 0 && s.indexOf(',') < 0) {
         w.add(s);
       }
