@@ -417,7 +417,9 @@ final class RedisLocation implements Location {
   @Override
   public StructureType type() {
     try {
-      return with(t -> t.store.open(t.name).type());
+      // A key PFADD built is Redis's own HyperLogLog, no probkit structure.
+      return with(
+          t -> holdsNativeHll(t) ? StructureType.HYPER_LOG_LOG : t.store.open(t.name).type());
     } catch (IOException e) {
       throw new CliException(CliException.describe(uri, e), e);
     }
