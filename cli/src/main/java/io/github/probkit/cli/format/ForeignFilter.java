@@ -2,6 +2,7 @@ package io.github.probkit.cli.format;
 
 import io.github.probkit.cli.output.Json;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A filter another library wrote (Guava's, Spark's), answering by that library's own probes: no
@@ -30,5 +31,10 @@ public interface ForeignFilter {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("--long: key '" + s + "' is not a decimal long");
     }
+  }
+
+  /** The key's bytes as an array of their own, for libraries that take whole arrays only. */
+  static byte[] keyBytes(byte[] key, int off, int len) {
+    return off == 0 && len == key.length ? key : Arrays.copyOfRange(key, off, off + len);
   }
 }

@@ -7,7 +7,6 @@ import io.github.probkit.io.SketchFormatException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Arrays;
 
 /**
  * Guava's {@code BloomFilter.writeTo} form ({@link GuavaBloomFilter}). It starts with a strategy
@@ -61,8 +60,7 @@ public final class GuavaFormat implements Format {
     return new ForeignFilter() {
       @Override
       public boolean mightContain(byte[] key, int off, int len) {
-        return g.mightContain(
-            off == 0 && len == key.length ? key : Arrays.copyOfRange(key, off, off + len));
+        return g.mightContain(ForeignFilter.keyBytes(key, off, len));
       }
 
       @Override

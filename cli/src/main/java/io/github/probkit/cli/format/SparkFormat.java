@@ -8,7 +8,6 @@ import io.github.probkit.io.SketchFormatException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Arrays;
 
 /**
  * Spark's sketch {@code BloomFilter} and {@code CountMinSketch} in their {@code writeTo} forms
@@ -59,7 +58,7 @@ public final class SparkFormat implements Format {
     return new ForeignFilter() {
       @Override
       public boolean mightContain(byte[] key, int off, int len) {
-        return f.mightContain(slice(key, off, len));
+        return f.mightContain(ForeignFilter.keyBytes(key, off, len));
       }
 
       @Override
@@ -87,7 +86,7 @@ public final class SparkFormat implements Format {
     return new ForeignCounts() {
       @Override
       public long estimate(byte[] item, int off, int len) {
-        return s.estimateCount(slice(item, off, len));
+        return s.estimateCount(ForeignFilter.keyBytes(item, off, len));
       }
 
       @Override
@@ -108,9 +107,5 @@ public final class SparkFormat implements Format {
             .put("checksum", "none in the format");
       }
     };
-  }
-
-  private static byte[] slice(byte[] b, int off, int len) {
-    return off == 0 && len == b.length ? b : Arrays.copyOfRange(b, off, off + len);
   }
 }
