@@ -138,6 +138,16 @@ public final class GoldenFiles {
     return s::writeTo;
   }
 
+  /** The bytes of the golden file {@code name}, failing the test when there is no such file. */
+  public static byte[] golden(String name) throws IOException {
+    try (java.io.InputStream in = GoldenFiles.class.getResourceAsStream("/golden/" + name)) {
+      if (in == null) {
+        throw new AssertionError(name + " (written by io.github.probkit.GoldenFiles) is missing");
+      }
+      return in.readAllBytes();
+    }
+  }
+
   /** The bytes {@code w} writes. */
   public static byte[] bytes(Writable w) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Keys;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
@@ -61,9 +61,7 @@ abstract class CardinalitySketchContract {
   }
 
   static byte[] bytes(CardinalitySketch s) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    s.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(s::writeTo);
   }
 
   CardinalitySketch read(byte[] bytes) throws IOException {

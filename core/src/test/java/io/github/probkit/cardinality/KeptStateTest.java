@@ -3,8 +3,8 @@ package io.github.probkit.cardinality;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
+import io.github.probkit.GoldenFiles;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -41,9 +41,7 @@ class KeptStateTest {
   }
 
   private static byte[] bytes(CardinalitySketch s) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    s.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(s::writeTo);
   }
 
   private static Object registers(CardinalitySketch s) {

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.probkit.Concurrency;
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
 import io.github.probkit.hash.HashStrategy;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
@@ -60,9 +60,7 @@ class BatchTest {
   }
 
   private static byte[] bytes(MembershipFilter f) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    f.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(f::writeTo);
   }
 
   /**

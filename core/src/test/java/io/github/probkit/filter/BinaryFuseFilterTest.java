@@ -3,6 +3,7 @@ package io.github.probkit.filter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
@@ -10,7 +11,6 @@ import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Keys;
 import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -24,9 +24,7 @@ import org.junit.jupiter.api.Test;
 class BinaryFuseFilterTest {
 
   private static byte[] bytes(MembershipFilter f) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    f.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(f::writeTo);
   }
 
   private static long falsePositives(MembershipFilter f, long from, int probes) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.github.probkit.Concurrency;
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Binomial;
@@ -286,9 +287,7 @@ class BloomFilterTest {
   }
 
   static byte[] write(BloomFilter f) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    f.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(f::writeTo);
   }
 
   // ---- golden files: format version 1 must keep reading forever
@@ -326,9 +325,7 @@ class BloomFilterTest {
   }
 
   static byte[] readAllGolden(String name) throws IOException {
-    try (InputStream in = BloomFilterTest.class.getResourceAsStream("/golden/" + name)) {
-      return in.readAllBytes();
-    }
+    return GoldenFiles.golden(name);
   }
 
   // ---- bad input

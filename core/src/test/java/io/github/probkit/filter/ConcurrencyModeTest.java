@@ -3,11 +3,11 @@ package io.github.probkit.filter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.Concurrency;
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.testing.Keys;
 import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Function;
@@ -36,9 +36,7 @@ class ConcurrencyModeTest {
   }
 
   private static byte[] bytes(MembershipFilter f) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    f.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(f::writeTo);
   }
 
   private static Concurrency modeOf(MembershipFilter f) {

@@ -3,6 +3,7 @@ package io.github.probkit.filter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
@@ -11,7 +12,6 @@ import io.github.probkit.testing.Keys;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,17 +22,8 @@ import org.junit.jupiter.api.Test;
 class CountingBloomFilterTest {
   private static final String GOLDEN = "counting-v1.bin";
 
-  private static byte[] golden() throws IOException {
-    try (InputStream in = CountingBloomFilterTest.class.getResourceAsStream("/golden/" + GOLDEN)) {
-      assertThat(in).as(GOLDEN + " (written by io.github.probkit.GoldenFiles)").isNotNull();
-      return in.readAllBytes();
-    }
-  }
-
   private static byte[] bytes(MembershipFilter f) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    f.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(f::writeTo);
   }
 
   @Test
@@ -272,7 +263,7 @@ class CountingBloomFilterTest {
 
   @Test
   void readsTheGoldenFile() throws IOException {
-    byte[] file = golden();
+    byte[] file = GoldenFiles.golden(GOLDEN);
     MembershipFilter read = Filters.readFrom(new ByteArrayInputStream(file));
     assertThat(read.type()).isEqualTo(StructureType.COUNTING_BLOOM_FILTER);
     CountingBloomFilter f = (CountingBloomFilter) read;

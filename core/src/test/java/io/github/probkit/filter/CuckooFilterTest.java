@@ -3,6 +3,7 @@ package io.github.probkit.filter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
@@ -12,7 +13,6 @@ import io.github.probkit.testing.Keys;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,17 +52,8 @@ class CuckooFilterTest {
 
   private static final String GOLDEN = "cuckoo-v1.bin";
 
-  private static byte[] golden() throws IOException {
-    try (InputStream in = CuckooFilterTest.class.getResourceAsStream("/golden/" + GOLDEN)) {
-      assertThat(in).as(GOLDEN + " (written by io.github.probkit.GoldenFiles)").isNotNull();
-      return in.readAllBytes();
-    }
-  }
-
   private static byte[] bytes(MembershipFilter f) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    f.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(f::writeTo);
   }
 
   /**
@@ -330,7 +321,7 @@ class CuckooFilterTest {
 
   @Test
   void readsTheGoldenFile() throws IOException {
-    byte[] file = golden();
+    byte[] file = GoldenFiles.golden(GOLDEN);
     MembershipFilter read = Filters.readFrom(new ByteArrayInputStream(file));
     assertThat(read.type()).isEqualTo(StructureType.CUCKOO_FILTER);
     CuckooFilter f = (CuckooFilter) read;

@@ -3,10 +3,10 @@ package io.github.probkit.filter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.Concurrency;
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -29,9 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class FilterKeptStateTest {
 
   private static byte[] bytes(MembershipFilter f) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    f.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(f::writeTo);
   }
 
   /**

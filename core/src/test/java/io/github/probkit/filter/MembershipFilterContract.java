@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Keys;
 import io.github.probkit.testing.Theory;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -51,9 +51,7 @@ public abstract class MembershipFilterContract {
   protected static final double MODEL_SLACK = 0.02;
 
   protected static byte[] bytes(MembershipFilter f) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    f.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(f::writeTo);
   }
 
   @Test

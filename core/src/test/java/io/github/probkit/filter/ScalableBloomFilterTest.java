@@ -3,6 +3,7 @@ package io.github.probkit.filter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
@@ -11,9 +12,7 @@ import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Keys;
 import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -21,17 +20,8 @@ class ScalableBloomFilterTest {
   private static final String GOLDEN = "scalable-v1.bin";
   private static final double LN2_SQUARED = Math.log(2) * Math.log(2);
 
-  private static byte[] golden() throws IOException {
-    try (InputStream in = ScalableBloomFilterTest.class.getResourceAsStream("/golden/" + GOLDEN)) {
-      assertThat(in).as(GOLDEN + " (written by io.github.probkit.GoldenFiles)").isNotNull();
-      return in.readAllBytes();
-    }
-  }
-
   private static byte[] bytes(MembershipFilter f) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    f.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(f::writeTo);
   }
 
   private static int falsePositives(MembershipFilter f, String prefix, int probes) {
@@ -253,7 +243,7 @@ class ScalableBloomFilterTest {
 
   @Test
   void readsTheGoldenFile() throws IOException {
-    byte[] file = golden();
+    byte[] file = GoldenFiles.golden(GOLDEN);
     MembershipFilter read = Filters.readFrom(new ByteArrayInputStream(file));
     assertThat(read.type()).isEqualTo(StructureType.SCALABLE_BLOOM_FILTER);
     ScalableBloomFilter f = (ScalableBloomFilter) read;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.dynatrace.hash4j.hashing.Hashing;
 import io.github.probkit.Concurrency;
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.hash.Xxh64;
 import io.github.probkit.internal.Mix;
@@ -39,9 +40,7 @@ class SplitBlockBloomFilterTest {
   }
 
   private static byte[] bitset(BlockSplitBloomFilter f) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    f.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(f::writeTo);
   }
 
   /** n distinct longs: a bijection (a finalizer) of distinct counters. */

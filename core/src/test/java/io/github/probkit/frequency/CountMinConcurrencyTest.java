@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.probkit.Concurrency;
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.frequency.CountMinSketch.UpdateRule;
 import io.github.probkit.hash.HashStrategy;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
@@ -26,9 +26,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class CountMinConcurrencyTest {
 
   private static byte[] bytes(CountMinSketch s) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    s.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(s::writeTo);
   }
 
   /** Adds the same mixed stream (String, long, byte[] keys, counts above 1, saturation) to both. */

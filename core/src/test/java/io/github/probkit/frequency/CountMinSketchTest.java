@@ -3,6 +3,7 @@ package io.github.probkit.frequency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
@@ -15,7 +16,6 @@ import io.github.probkit.testing.Zipf;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -37,9 +37,7 @@ class CountMinSketchTest {
   private static final int PAYLOAD = TOTAL + 8;
 
   static byte[] bytes(CountMinSketch s) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    s.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(s::writeTo);
   }
 
   static CountMinSketch read(byte[] b) throws IOException {
@@ -731,10 +729,7 @@ class CountMinSketchTest {
   }
 
   static byte[] golden(String name) throws IOException {
-    try (InputStream in = CountMinSketchTest.class.getResourceAsStream("/golden/" + name)) {
-      assertThat(in).as(name).isNotNull();
-      return in.readAllBytes();
-    }
+    return GoldenFiles.golden(name);
   }
 
   @Test

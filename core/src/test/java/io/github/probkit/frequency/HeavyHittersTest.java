@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.dynatrace.hash4j.hashing.Hashing;
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.hash.KeyEncoder;
 import io.github.probkit.io.SketchFormatException;
@@ -11,7 +12,6 @@ import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Zipf;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -35,9 +35,7 @@ class HeavyHittersTest {
   private static final int PAYLOAD = ITEM_BYTES + 8;
 
   static byte[] bytes(HeavyHitters h) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    h.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(h::writeTo);
   }
 
   static HeavyHitters read(byte[] b) throws IOException {

@@ -3,6 +3,7 @@ package io.github.probkit.io;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.probkit.GoldenFiles;
 import io.github.probkit.cardinality.UltraLogLog;
 import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.frequency.CountMinSketch;
@@ -10,7 +11,6 @@ import io.github.probkit.frequency.HeavyHitters;
 import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.frequency.WindowedHeavyHitters;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -247,20 +247,14 @@ class WindowedSketchFormatTest {
   }
 
   private static byte[] bytes(WindowedCardinality w) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    w.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(w::writeTo);
   }
 
   private static byte[] bytes(WindowedHeavyHitters w) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    w.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(w::writeTo);
   }
 
   private static byte[] bytes(WindowedCountMin w) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    w.writeTo(out);
-    return out.toByteArray();
+    return GoldenFiles.bytes(w::writeTo);
   }
 }
