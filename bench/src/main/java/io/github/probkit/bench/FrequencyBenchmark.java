@@ -4,17 +4,12 @@ import io.github.probkit.frequency.HeavyHitters;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Frequency sketches on a Zipf stream (exponent 1.1 over 10^6 distinct {@code "user:"} keys, 2^20
@@ -27,14 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -jar bench/target/benchmarks.jar 'FrequencyBenchmark.heavyHittersFlood'
  * </pre>
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms1g", "-Xmx1g"})
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-public class FrequencyBenchmark {
+public class FrequencyBenchmark extends NsPerOperation {
   static final int KEYS = 1 << 20;
   static final int MASK = KEYS - 1;
   static final int UNIVERSE = 1_000_000;
