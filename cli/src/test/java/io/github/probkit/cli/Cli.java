@@ -1,5 +1,7 @@
 package io.github.probkit.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -21,6 +23,13 @@ final class Cli {
 
   static Cli run(String... args) {
     return runWithInput("", args);
+  }
+
+  /** Runs {@code args}, failing the test unless they exit 0. */
+  static Cli ok(String... args) {
+    Cli c = run(args);
+    assertThat(c.exit).as(c.toString()).isZero();
+    return c;
   }
 
   static Cli runWithInput(String stdin, String... args) {

@@ -1,16 +1,14 @@
 package io.github.probkit.cli;
 
+import static io.github.probkit.cli.Cli.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.cli.location.RedisUri;
-import io.github.probkit.redis.RedisServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,28 +19,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * takes a kept key with them: 20,000 distinct keys, half removed, the other half all present, in a
  * file and in Redis. And what the command says when a key repeats beyond what the filter holds.
  */
-class DeletableFilterCliTest {
-  private static RedisServer server;
+class DeletableFilterCliTest extends WithRedisServer {
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void start() throws IOException {
-    server = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  private static Cli ok(String... args) {
-    Cli c = Cli.run(args);
-    assertThat(c.exit).as(c.toString()).isZero();
-    return c;
-  }
 
   private String f(String name) {
     return dir.resolve(name).toString();

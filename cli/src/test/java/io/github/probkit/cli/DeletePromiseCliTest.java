@@ -1,8 +1,8 @@
 package io.github.probkit.cli;
 
+import static io.github.probkit.cli.Cli.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.probkit.redis.RedisServer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,30 +23,21 @@ import org.junit.jupiter.params.provider.ValueSource;
  * key added more often than removed is never absent. The filters are small, so that keys share
  * counters and buckets; the add-if-absent rule the command line once had fails every type here.
  */
-class DeletePromiseCliTest {
+class DeletePromiseCliTest extends WithRedisServer {
   private static final int SEQUENCES = 2;
   private static final int STEPS = 30;
 
-  private static RedisServer server;
   private static List<String> words;
 
   @TempDir Path dir;
 
   @BeforeAll
-  static void start() throws IOException {
-    server = RedisServer.start();
+  static void readWords() throws IOException {
     words = new ArrayList<>();
     for (String s : Words.lines()) {
       if (!s.isEmpty() && !s.startsWith("-") && s.chars().noneMatch(Character::isWhitespace)) {
         words.add(s);
       }
-    }
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
     }
   }
 

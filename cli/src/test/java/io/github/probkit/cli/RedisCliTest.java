@@ -1,16 +1,14 @@
 package io.github.probkit.cli;
 
+import static io.github.probkit.cli.Cli.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.probkit.redis.RedisServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,32 +18,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The commands on redis:// URIs, against a real redis-server (skipped without one, as the redis
  * module's tests).
  */
-class RedisCliTest {
-  private static RedisServer server;
+class RedisCliTest extends WithRedisServer {
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void start() throws IOException {
-    server = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  private static String uri(String key) {
-    return server.uri() + "/" + key;
-  }
-
-  private static Cli ok(String... args) {
-    Cli c = Cli.run(args);
-    assertThat(c.exit).as(c.toString()).isZero();
-    return c;
-  }
 
   /**
    * A merge whose source names the destination by another URI (localhost for 127.0.0.1, db 0

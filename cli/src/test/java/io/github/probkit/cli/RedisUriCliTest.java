@@ -1,10 +1,9 @@
 package io.github.probkit.cli;
 
+import static io.github.probkit.cli.Cli.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.probkit.redis.RedisServer;
 import java.io.IOException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
@@ -13,32 +12,17 @@ import redis.clients.jedis.Jedis;
  * The URIs the commands pass to probkit-redis, against a real redis-server with a password: a
  * digit-only KEY, a '+' in a password, a missing password, a bad setting.
  */
-class RedisUriCliTest {
+class RedisUriCliTest extends WithRedisServer {
   private static final String ADMIN = "admin-pw";
-  private static RedisServer server;
   private static int port;
 
   @BeforeAll
-  static void start() throws IOException {
-    server = RedisServer.start();
+  static void addUsers() throws IOException {
     port = Integer.parseInt(server.hostPort().substring(server.hostPort().indexOf(':') + 1));
     try (Jedis j = new Jedis("127.0.0.1", port)) {
       j.aclSetUser("plus", "on", ">p+ss", "~*", "+@all");
       j.configSet("requirepass", ADMIN);
     }
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  private static Cli ok(String... args) {
-    Cli c = Cli.run(args);
-    assertThat(c.exit).as(c.toString()).isZero();
-    return c;
   }
 
   @Test

@@ -2,7 +2,6 @@ package io.github.probkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.probkit.redis.RedisServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,8 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,29 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
  * processes), with their times from a field. Keys added within the window are never absent from
  * either; both answer the same for the same queries; the windowed distinct counts agree.
  */
-class WindowRedisCliTest {
+class WindowRedisCliTest extends WithRedisServer {
   private static final long HOUR = 3_600_000L;
   private static final long DAY = 24 * HOUR;
 
-  private static RedisServer server;
-
   @TempDir Path dir;
-
-  @BeforeAll
-  static void start() throws IOException {
-    server = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  private static String uri(String key) {
-    return server.uri() + "/" + key;
-  }
 
   private static Cli ok(Cli c) {
     assertThat(c.exit).as(c.toString()).isZero();

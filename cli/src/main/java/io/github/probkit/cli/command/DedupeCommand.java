@@ -79,13 +79,7 @@ public final class DedupeCommand implements Callable<Integer> {
               + " million lines).")
   String window;
 
-  @Option(
-      names = "--time-field",
-      paramLabel = "F",
-      description =
-          "With a time --window, the time of each line is in its field F (from 1, or a --header"
-              + " name; tsv or csv): ISO-8601 with an offset, or epoch seconds or milliseconds."
-              + " Default: the clock when the line is read.")
+  @Option(names = "--time-field", paramLabel = "F", description = EventTimes.LINE_TIME_FIELD)
   String timeField;
 
   @Option(

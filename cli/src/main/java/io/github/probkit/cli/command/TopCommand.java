@@ -1,5 +1,6 @@
 package io.github.probkit.cli.command;
 
+import io.github.probkit.cli.input.EventTimes;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.Inputs;
@@ -97,13 +98,7 @@ public final class TopCommand implements Callable<Integer> {
               + " input only.")
   String window;
 
-  @Option(
-      names = "--time-field",
-      paramLabel = "F",
-      description =
-          "With a time --window, the time of each line is in its field F (from 1, or a --header"
-              + " name; tsv or csv): ISO-8601 with an offset, or epoch seconds or milliseconds."
-              + " Default: the clock when the line is read.")
+  @Option(names = "--time-field", paramLabel = "F", description = EventTimes.LINE_TIME_FIELD)
   String timeField;
 
   @Option(

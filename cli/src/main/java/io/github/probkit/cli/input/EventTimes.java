@@ -14,6 +14,12 @@ import java.util.List;
  * headers included, across the inputs.
  */
 public final class EventTimes {
+  /** The help of {@code --time-field} where a time --window reads the time of whole lines. */
+  public static final String LINE_TIME_FIELD =
+      "With a time --window, the time of each line is in its field F (from 1, or a --header"
+          + " name; tsv or csv): ISO-8601 with an offset, or epoch seconds or milliseconds."
+          + " Default: the clock when the line is read.";
+
   /** Below this an epoch number is in seconds (to the year 5138), from it in ms (from 1973). */
   static final long MILLIS_FROM = 100_000_000_000L;
 
