@@ -282,13 +282,7 @@ class ConnectTest {
         RedisBloomFilter f =
             RedisBloomFilter.create(s, "no-retry", 1000, 0.01, RedisOptions.defaults());
         boolean[] lose = {true};
-        RedisStore.afterSync =
-            () -> {
-              if (lose[0]) {
-                lose[0] = false;
-                throw new redis.clients.jedis.exceptions.JedisConnectionException("reply lost");
-              }
-            };
+        RedisStore.afterSync = FaultTest.loseReply(lose);
         try {
           if (retries == 0) {
             assertThatThrownBy(() -> f.addAll(keys("k", 10))).hasMessageContaining("reply lost");

@@ -7,7 +7,6 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * Counting and count-min batches, which are not idempotent: sent again after Redis refused them
@@ -31,13 +30,7 @@ class ExactlyOnceTest extends WithServer {
       // The batch is applied, then its reply is lost, as when a connection drops after the write
       // (here after Jedis read it, so the message counts it acknowledged).
       boolean[] lose = {true};
-      RedisStore.afterSync =
-          () -> {
-            if (lose[0]) {
-              lose[0] = false;
-              throw new JedisConnectionException("reply lost");
-            }
-          };
+      RedisStore.afterSync = FaultTest.loseReply(lose);
       assertThatThrownBy(add::run)
           .isInstanceOf(RedisStoreException.class)
           .hasMessageContaining("add of 100 keys failed")

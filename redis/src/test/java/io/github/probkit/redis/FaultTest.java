@@ -10,7 +10,6 @@ import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -44,10 +43,21 @@ class FaultTest {
     return new ProcessBuilder(cmd).redirectErrorStream(true).start();
   }
 
+  /**
+   * A {@link RedisStore#afterSync} hook that loses the reply of the batch just applied whenever
+   * {@code lose[0]} is set, and clears it: as when a connection drops after the write.
+   */
+  static Runnable loseReply(boolean[] lose) {
+    return () -> {
+      if (lose[0]) {
+        lose[0] = false;
+        throw new redis.clients.jedis.exceptions.JedisConnectionException("reply lost");
+      }
+    };
+  }
+
   static byte[] export(RedisStructure s) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    s.exportTo(out);
-    return out.toByteArray();
+    return EquivalenceTest.bytesOf(s::exportTo);
   }
 
   static byte[] bytes(EquivalenceTest.IoWriter w) throws IOException {

@@ -143,9 +143,7 @@ class RaceTest extends WithServer {
   }
 
   private static byte[] export(RedisStructure s) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    s.exportTo(out);
-    return out.toByteArray();
+    return EquivalenceTest.bytesOf(s::exportTo);
   }
 
   @ParameterizedTest
@@ -234,13 +232,7 @@ class RaceTest extends WithServer {
             store, "lost-reply-s", 1000, 0.01, 2, 0.8, RedisOptions.defaults());
     boolean[] lose = {true};
     // The batch is applied, then its reply is lost, as when a connection drops after the write.
-    RedisStore.afterSync =
-        () -> {
-          if (lose[0]) {
-            lose[0] = false;
-            throw new redis.clients.jedis.exceptions.JedisConnectionException("reply lost");
-          }
-        };
+    RedisStore.afterSync = FaultTest.loseReply(lose);
     try {
       assertThat(f.addAll(keys("new:", 100))).containsOnly(true);
       lose[0] = true;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.hash.HashStrategy;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -67,15 +66,11 @@ class WindowedBloomFilterTest extends WithServer {
   }
 
   private static byte[] fileOf(AgePartitionedBloomFilter f) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    f.writeTo(out);
-    return out.toByteArray();
+    return EquivalenceTest.bytesOf(f::writeTo);
   }
 
   private static byte[] exportOf(RedisStructure s) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    s.exportTo(out);
-    return out.toByteArray();
+    return EquivalenceTest.bytesOf(s::exportTo);
   }
 
   /**

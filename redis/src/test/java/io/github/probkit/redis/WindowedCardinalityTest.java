@@ -10,7 +10,6 @@ import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.StructureType;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,15 +49,11 @@ class WindowedCardinalityTest extends WithServer {
   }
 
   static byte[] fileOf(WindowedCardinality w) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    w.writeTo(out);
-    return out.toByteArray();
+    return EquivalenceTest.bytesOf(w::writeTo);
   }
 
   static byte[] exportOf(RedisStructure s) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    s.exportTo(out);
-    return out.toByteArray();
+    return EquivalenceTest.bytesOf(s::exportTo);
   }
 
   /**

@@ -8,7 +8,6 @@ import io.github.probkit.frequency.CountMinSketch.UpdateRule;
 import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.hash.HashStrategy;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,9 +26,7 @@ class WindowedCountMinTest extends WithServer {
   private static final HashStrategy HASH = HashStrategy.xxh3(0x5eed_0f_a9_e5L);
 
   private static byte[] fileOf(WindowedCountMin w) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    w.writeTo(out);
-    return out.toByteArray();
+    return EquivalenceTest.bytesOf(w::writeTo);
   }
 
   @Test
