@@ -6,9 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.commons.math3.distribution.BinomialDistribution;
 import org.junit.jupiter.api.Test;
 
@@ -38,40 +35,28 @@ class WindowedFleetTest extends WithServer {
     long end = Math.floorDiv(1_700_000_000_000L, d) * d;
     long t0 = end - span;
     long[] stamped = new long[EVENTS];
-    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
-    List<Future<?>> done = new ArrayList<>();
-    for (int w = 0; w < WRITERS; w++) {
-      int writer = w;
-      long offset = SKEW.toMillis() * w / (WRITERS - 1) - SKEW.toMillis() / 2;
-      done.add(
-          pool.submit(
-              () -> {
-                try (RedisStore own = RedisStore.connect(server.uri())) {
-                  // Each writer "creates" it, as every process of a fleet would.
-                  RedisWindowedBloomFilter f =
-                      RedisWindowedBloomFilter.create(own, "fleet", WINDOW, EVENTS / 2, FPP, o);
-                  // Writer w sends the events w, w + 8, ... in batches of 100: all the writers'
-                  // last events are near the end, the fastest clock's past the last boundary.
-                  List<Object> keys = new ArrayList<>();
-                  long[] times = new long[100];
-                  for (int e = writer; e < EVENTS; e += WRITERS) {
-                    // Event e happens at this true time, stamped by this writer's clock.
-                    times[keys.size()] = t0 + span * e / EVENTS + offset;
-                    stamped[e] = times[keys.size()];
-                    keys.add("user-" + e);
-                    if (keys.size() == times.length || e + WRITERS >= EVENTS) {
-                      f.addAll(keys, Arrays.copyOf(times, keys.size()));
-                      keys.clear();
-                    }
-                  }
-                  return null;
-                }
-              }));
-    }
-    for (Future<?> f : done) {
-      f.get();
-    }
-    pool.shutdown();
+    runFleet(
+        WRITERS,
+        SKEW,
+        (own, writer, offset) -> {
+          // Each writer "creates" it, as every process of a fleet would.
+          RedisWindowedBloomFilter f =
+              RedisWindowedBloomFilter.create(own, "fleet", WINDOW, EVENTS / 2, FPP, o);
+          // Writer w sends the events w, w + 8, ... in batches of 100: all the writers'
+          // last events are near the end, the fastest clock's past the last boundary.
+          List<Object> keys = new ArrayList<>();
+          long[] times = new long[100];
+          for (int e = writer; e < EVENTS; e += WRITERS) {
+            // Event e happens at this true time, stamped by this writer's clock.
+            times[keys.size()] = t0 + span * e / EVENTS + offset;
+            stamped[e] = times[keys.size()];
+            keys.add("user-" + e);
+            if (keys.size() == times.length || e + WRITERS >= EVENTS) {
+              f.addAll(keys, Arrays.copyOf(times, keys.size()));
+              keys.clear();
+            }
+          }
+        });
 
     RedisWindowedBloomFilter f = RedisWindowedBloomFilter.open(store, "fleet");
     assertThat(f.generation())

@@ -18,9 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -57,45 +54,32 @@ class WindowedSketchFleetTest extends WithServer {
     long span = 3 * WINDOW.toMillis();
     long t0 = END - span;
     RedisOptions o = RedisOptions.defaults().maxSkew(SKEW).openIfExists(true);
-    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
-    List<Future<?>> done = new ArrayList<>();
-    for (int w = 0; w < WRITERS; w++) {
-      int writer = w;
-      long offset = SKEW.toMillis() * w / (WRITERS - 1) - SKEW.toMillis() / 2;
-      done.add(
-          pool.submit(
-              () -> {
-                try (RedisStore own = RedisStore.connect(server.uri())) {
-                  // Each writer "creates" both, as every process of a fleet would.
-                  RedisWindowedCardinality hll =
-                      RedisWindowedCardinality.create(
-                          own, "fleet-hll", WINDOW, SLICE, false, 12, o);
-                  RedisWindowedCountMin cms =
-                      RedisWindowedCountMin.create(own, "fleet-cms", WINDOW, SLICE, 0.01, 0.01, o);
-                  List<Object> keys = new ArrayList<>();
-                  long[] times = new long[50];
-                  for (int e = writer; e < EVENTS; e += WRITERS) {
-                    // Event e happens at this true time, stamped by this writer's clock.
-                    times[keys.size()] = t0 + span * (e + 1) / EVENTS + offset;
-                    stamped[e] = times[keys.size()];
-                    keys.add(item[e]);
-                    if (keys.size() == times.length || e + WRITERS >= EVENTS) {
-                      long[] t = Arrays.copyOf(times, keys.size());
-                      hll.addAll(keys, t);
-                      long[] ones = new long[keys.size()];
-                      Arrays.fill(ones, 1);
-                      cms.addAll(keys, ones, t);
-                      keys.clear();
-                    }
-                  }
-                  return null;
-                }
-              }));
-    }
-    for (Future<?> f : done) {
-      f.get();
-    }
-    pool.shutdown();
+    runFleet(
+        WRITERS,
+        SKEW,
+        (own, writer, offset) -> {
+          // Each writer "creates" both, as every process of a fleet would.
+          RedisWindowedCardinality hll =
+              RedisWindowedCardinality.create(own, "fleet-hll", WINDOW, SLICE, false, 12, o);
+          RedisWindowedCountMin cms =
+              RedisWindowedCountMin.create(own, "fleet-cms", WINDOW, SLICE, 0.01, 0.01, o);
+          List<Object> keys = new ArrayList<>();
+          long[] times = new long[50];
+          for (int e = writer; e < EVENTS; e += WRITERS) {
+            // Event e happens at this true time, stamped by this writer's clock.
+            times[keys.size()] = t0 + span * (e + 1) / EVENTS + offset;
+            stamped[e] = times[keys.size()];
+            keys.add(item[e]);
+            if (keys.size() == times.length || e + WRITERS >= EVENTS) {
+              long[] t = Arrays.copyOf(times, keys.size());
+              hll.addAll(keys, t);
+              long[] ones = new long[keys.size()];
+              Arrays.fill(ones, 1);
+              cms.addAll(keys, ones, t);
+              keys.clear();
+            }
+          }
+        });
   }
 
   /** The readers' times: the true end, the slowest and the fastest clock. */
