@@ -1,7 +1,7 @@
 package io.github.probkit.cli.command;
 
-import io.github.probkit.cli.input.EventTimes;
 import io.github.probkit.cli.format.Format;
+import io.github.probkit.cli.input.EventTimes;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.LineReader;
