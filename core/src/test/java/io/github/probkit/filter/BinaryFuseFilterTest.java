@@ -12,7 +12,6 @@ import io.github.probkit.testing.Keys;
 import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -233,11 +232,7 @@ class BinaryFuseFilterTest {
   @Test
   void goldenFilesRead() throws IOException {
     for (FingerprintBits bits : FingerprintBits.values()) {
-      byte[] golden;
-      try (InputStream in =
-          getClass().getResourceAsStream("/golden/binary-fuse" + bits.bits() + "-v1.bin")) {
-        golden = in.readAllBytes();
-      }
+      byte[] golden = GoldenFiles.golden("binary-fuse" + bits.bits() + "-v1.bin");
       // Written by io.github.probkit.GoldenFiles: the keys "golden-0" .. "golden-999".
       BinaryFuseFilter f = BinaryFuseFilter.readFrom(new ByteArrayInputStream(golden));
       assertThat(f.fingerprintBits()).isEqualTo(bits);

@@ -12,7 +12,6 @@ import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -251,10 +250,7 @@ class BlockedBloomFilterTest {
 
   @Test
   void goldenFileReads() throws IOException {
-    byte[] golden;
-    try (InputStream in = getClass().getResourceAsStream("/golden/blocked-v1.bin")) {
-      golden = in.readAllBytes();
-    }
+    byte[] golden = GoldenFiles.golden("blocked-v1.bin");
     BlockedBloomFilter f = BlockedBloomFilter.readFrom(new ByteArrayInputStream(golden));
     // Written by io.github.probkit.GoldenFiles: create(1000, 0.01), keys "golden-0" ..
     // "golden-999".

@@ -11,6 +11,7 @@ import io.github.probkit.hash.KeySink;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Bytes;
+import io.github.probkit.testing.Corruption;
 import io.github.probkit.testing.Threads;
 import io.github.probkit.testing.Zipf;
 import java.io.ByteArrayInputStream;
@@ -738,22 +739,7 @@ class CountMinSketchTest {
     for (int i = 0; i < 100; i++) {
       s.add(i);
     }
-    byte[] b = bytes(s);
-    for (int len = 0; len < b.length; len++) {
-      byte[] cut = Arrays.copyOf(b, len);
-      assertThatThrownBy(() -> read(cut))
-          .as("truncated to %d", len)
-          .isInstanceOf(SketchFormatException.class);
-    }
-    SplittableRandom r = new SplittableRandom(0xf1100001L);
-    for (int i = 0; i < 300; i++) {
-      byte[] bad = b.clone();
-      int bit = r.nextInt(8 * bad.length);
-      bad[bit >>> 3] ^= (byte) (1 << (bit & 7));
-      assertThatThrownBy(() -> read(bad))
-          .as("bit %d flipped", bit)
-          .isInstanceOf(SketchFormatException.class);
-    }
+    Corruption.assertTruncationsAndBitFlipsRefused(bytes(s), 0xf1100001L, CountMinSketchTest::read);
   }
 
   @Test

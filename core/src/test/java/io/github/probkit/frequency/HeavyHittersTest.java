@@ -10,12 +10,12 @@ import io.github.probkit.hash.KeyEncoder;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Bytes;
+import io.github.probkit.testing.Corruption;
 import io.github.probkit.testing.Zipf;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -402,22 +402,7 @@ class HeavyHittersTest {
     for (int item : new Zipf(100, 1.0, 0x40171003L).stream(1_000)) {
       h.add("w" + item);
     }
-    byte[] b = bytes(h);
-    for (int len = 0; len < b.length; len++) {
-      byte[] cut = Arrays.copyOf(b, len);
-      assertThatThrownBy(() -> read(cut))
-          .as("truncated to %d", len)
-          .isInstanceOf(SketchFormatException.class);
-    }
-    SplittableRandom r = new SplittableRandom(0xf1101001L);
-    for (int i = 0; i < 300; i++) {
-      byte[] bad = b.clone();
-      int bit = r.nextInt(8 * bad.length);
-      bad[bit >>> 3] ^= (byte) (1 << (bit & 7));
-      assertThatThrownBy(() -> read(bad))
-          .as("bit %d flipped", bit)
-          .isInstanceOf(SketchFormatException.class);
-    }
+    Corruption.assertTruncationsAndBitFlipsRefused(bytes(h), 0xf1101001L, HeavyHittersTest::read);
   }
 
   @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.testing.Binomial;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -45,33 +44,17 @@ class WindowedCountMinTest {
             Duration.ofHours(5), Duration.ofMinutes(10), CountMinSketch.create(epsilon, delta));
     SplittableRandom rnd = new SplittableRandom(0xC0_0417L);
     int n = 300_000;
-    long[] times = new long[n];
-    long[] items = new long[n];
-    long t0 = 1_700_000_000_000L;
+    WindowedEvents events = new WindowedEvents(n, rnd);
     int checked = 0;
     int beyond = 0;
     for (int i = 0; i < n; i++) {
-      long clock = t0 + i * 72L; // six hours
-      times[i] = clock - (rnd.nextInt(20) == 0 ? rnd.nextLong(30 * MINUTE) : 0);
-      long hour = (clock - t0) / (60 * MINUTE);
-      // Zipf-like: rank r with probability about 1 / r, shifted every hour.
-      long rank = (long) Math.floor(Math.exp(rnd.nextDouble() * Math.log(50_000)));
-      items[i] = rank + 1_000_000 * hour;
-      w.add(items[i], 1, times[i]);
+      long clock = WindowedEvents.T0 + i * 72L; // six hours
+      events.draw(i, clock);
+      w.add(events.items[i], 1, events.times[i]);
       if (i > 0 && i % 50_000 == 0) {
-        for (Duration last :
-            new Duration[] {Duration.ofMinutes(10), Duration.ofHours(1), Duration.ofHours(5)}) {
-          long from = Math.floorDiv(clock - last.toMillis(), 10 * MINUTE);
-          long to = Math.floorDiv(clock, 10 * MINUTE);
-          Map<Long, Long> exact = new HashMap<>();
-          long total = 0;
-          for (int j = 0; j <= i; j++) {
-            long s = Math.floorDiv(times[j], 10 * MINUTE);
-            if (s >= from && s <= to) {
-              exact.merge(items[j], 1L, Long::sum);
-              total++;
-            }
-          }
+        for (Duration last : WindowedEvents.LASTS) {
+          Map<Long, Long> exact = events.exactCounts(i, last, clock);
+          long total = WindowedEvents.total(exact);
           CountMinSketch window = w.sketchOfLast(last, clock);
           assertThat(window.totalCount()).isEqualTo(total);
           for (Map.Entry<Long, Long> e : exact.entrySet()) {

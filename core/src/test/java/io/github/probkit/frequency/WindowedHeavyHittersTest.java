@@ -31,37 +31,22 @@ class WindowedHeavyHittersTest {
         WindowedHeavyHitters.create(Duration.ofHours(5), Duration.ofMinutes(10), m);
     SplittableRandom rnd = new SplittableRandom(0x70b_4e55L);
     int n = 120_000;
-    long[] times = new long[n];
-    long[] items = new long[n];
-    long t0 = 1_700_000_000_000L;
+    WindowedEvents events = new WindowedEvents(n, rnd);
     int windows = 0;
     long worstError = 0;
     double worstBound = 0;
     int topFound = 0;
     int topAsked = 0;
     for (int i = 0; i < n; i++) {
-      long clock = t0 + i * 180L; // six hours
-      times[i] = clock - (rnd.nextInt(20) == 0 ? rnd.nextLong(30 * MINUTE) : 0);
-      long hour = (clock - t0) / (60 * MINUTE);
-      long rank = (long) Math.floor(Math.exp(rnd.nextDouble() * Math.log(50_000)));
-      items[i] = rank + 1_000_000 * hour;
-      assertThat(w.add(items[i], 1, times[i])).isTrue();
+      long clock = WindowedEvents.T0 + i * 180L; // six hours
+      events.draw(i, clock);
+      assertThat(w.add(events.items[i], 1, events.times[i])).isTrue();
       if (i == 0 || i % 20_000 != 0) {
         continue;
       }
-      for (Duration last :
-          new Duration[] {Duration.ofMinutes(10), Duration.ofHours(1), Duration.ofHours(5)}) {
-        long from = Math.floorDiv(clock - last.toMillis(), 10 * MINUTE);
-        long to = Math.floorDiv(clock, 10 * MINUTE);
-        Map<Long, Long> exact = new HashMap<>();
-        long total = 0;
-        for (int j = 0; j <= i; j++) {
-          long s = Math.floorDiv(times[j], 10 * MINUTE);
-          if (s >= from && s <= to) {
-            exact.merge(items[j], 1L, Long::sum);
-            total++;
-          }
-        }
+      for (Duration last : WindowedEvents.LASTS) {
+        Map<Long, Long> exact = events.exactCounts(i, last, clock);
+        long total = WindowedEvents.total(exact);
         HeavyHitters window = w.summaryOfLast(last, clock);
         assertThat(window.totalCount()).isEqualTo(total);
         double bound = (double) total / m;
