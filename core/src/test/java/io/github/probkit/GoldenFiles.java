@@ -1,5 +1,7 @@
 package io.github.probkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cardinality.UltraLogLog;
@@ -9,8 +11,10 @@ import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
+import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.frequency.FrequencyGoldenFiles;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Keys;
 import java.io.ByteArrayOutputStream;
@@ -146,6 +150,22 @@ public final class GoldenFiles {
       }
       return in.readAllBytes();
     }
+  }
+
+  /**
+   * Asserts that a filter read from a golden file of the keys "golden-0" .. "golden-999" holds each
+   * of them, and answers at most the false positives rate {@code fpp} allows (a binomial bound at
+   * 99.9 %) among {@code probes} keys "absent-0", ... never added.
+   */
+  public static void assertHoldsTheGoldenKeys(MembershipFilter f, int probes, double fpp) {
+    for (int i = 0; i < 1000; i++) {
+      assertThat(f.mightContain("golden-" + i)).as("golden-%d", i).isTrue();
+    }
+    long fp = 0;
+    for (int i = 0; i < probes; i++) {
+      fp += f.mightContain("absent-" + i) ? 1 : 0;
+    }
+    assertThat(fp).isLessThanOrEqualTo(Binomial.upper(probes, fpp, 0.999));
   }
 
   /** The bytes {@code w} writes. */

@@ -1,5 +1,6 @@
 package io.github.probkit.filter;
 
+import static io.github.probkit.filter.FilterProbes.falsePositives;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -24,16 +25,6 @@ class BinaryFuseFilterTest {
 
   private static byte[] bytes(MembershipFilter f) throws IOException {
     return GoldenFiles.bytes(f::writeTo);
-  }
-
-  private static long falsePositives(MembershipFilter f, long from, int probes) {
-    long fp = 0;
-    for (long i = from; i < from + probes; i++) {
-      if (f.mightContain(i)) {
-        fp++;
-      }
-    }
-    return fp;
   }
 
   private static long[] randomLongs(int n, long seed) {
@@ -242,15 +233,7 @@ class BinaryFuseFilterTest {
       // 1000 * (0.875 + 0.25 * ln 10^6 / ln 1000) = 1375 slots: 11 segments, 9 of them first ones.
       assertThat(f.segmentLength()).isEqualTo(128);
       assertThat(f.segmentCount()).isEqualTo(9);
-      for (int i = 0; i < 1000; i++) {
-        assertThat(f.mightContain("golden-" + i)).as("golden-%d", i).isTrue();
-      }
-      int probes = 100_000;
-      long fp = 0;
-      for (int i = 0; i < probes; i++) {
-        fp += f.mightContain("absent-" + i) ? 1 : 0;
-      }
-      assertThat(fp).isLessThanOrEqualTo(Binomial.upper(probes, bits.fpp(), 0.999));
+      GoldenFiles.assertHoldsTheGoldenKeys(f, 100_000, bits.fpp());
       assertThat(bytes(f)).isEqualTo(golden);
     }
   }

@@ -1,5 +1,6 @@
 package io.github.probkit.filter;
 
+import static io.github.probkit.filter.FilterProbes.falsePositives;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,16 +20,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BlockedBloomFilterTest {
-
-  private static long falsePositives(MembershipFilter f, long from, int probes) {
-    long fp = 0;
-    for (long i = from; i < from + probes; i++) {
-      if (f.mightContain(i)) {
-        fp++;
-      }
-    }
-    return fp;
-  }
 
   private static BlockedBloomFilter filled(long bits, int k, int n) {
     BlockedBloomFilter f = BlockedBloomFilter.withBits(bits, k);
@@ -259,15 +250,7 @@ class BlockedBloomFilterTest {
     assertThat(f.hashStrategy()).isEqualTo(HashStrategy.xxh3());
     assertThat(f.bitSize()).isEqualTo(10240);
     assertThat(f.hashCount()).isEqualTo(7);
-    for (int i = 0; i < 1000; i++) {
-      assertThat(f.mightContain("golden-" + i)).as("golden-%d", i).isTrue();
-    }
-    int probes = 20_000;
-    long fp = 0;
-    for (int i = 0; i < probes; i++) {
-      fp += f.mightContain("absent-" + i) ? 1 : 0;
-    }
-    assertThat(fp).isLessThanOrEqualTo(Binomial.upper(probes, 0.01, 0.999));
+    GoldenFiles.assertHoldsTheGoldenKeys(f, 20_000, 0.01);
     assertThat(bytes(f)).isEqualTo(golden);
   }
 
