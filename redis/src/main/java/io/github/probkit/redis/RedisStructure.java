@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import redis.clients.jedis.args.Rawable;
@@ -550,6 +551,16 @@ public abstract class RedisStructure {
 
   String metaKey() {
     return meta.layout.metaKey(name);
+  }
+
+  /**
+   * The metadata key, then every shard's: the KEYS of a script that touches the whole structure.
+   */
+  List<byte[]> metaAndShardKeys() {
+    List<byte[]> ks = new ArrayList<>(shardKeys.length + 1);
+    ks.add(bytes(metaKey()));
+    ks.addAll(Arrays.asList(shardKeys));
+    return List.copyOf(ks);
   }
 
   /** Every Redis key of the structure, metadata first. */

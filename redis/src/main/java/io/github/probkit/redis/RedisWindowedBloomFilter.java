@@ -96,10 +96,7 @@ public final class RedisWindowedBloomFilter extends RedisStructure {
     this.requestedWindow = p.getLong();
     this.fpp = p.getDouble();
     this.slots = meta.shards;
-    List<byte[]> ks = new ArrayList<>(slots + 1);
-    ks.add(bytes(metaKey()));
-    ks.addAll(Arrays.asList(shardKeys));
-    this.scriptKeys = List.copyOf(ks);
+    this.scriptKeys = metaAndShardKeys();
     this.head =
         List.of(
             bytes(meta.id),

@@ -81,10 +81,7 @@ abstract class WindowedSlices extends RedisStructure {
     this.sliceMillis = p.getLong();
     this.ringSlots = p.getInt();
     this.slots = meta.shards;
-    List<byte[]> ks = new ArrayList<>(slots + 1);
-    ks.add(bytes(metaKey()));
-    ks.addAll(Arrays.asList(shardKeys));
-    this.scriptKeys = List.copyOf(ks);
+    this.scriptKeys = metaAndShardKeys();
     this.head =
         List.of(bytes(meta.id), ALL, ascii(meta.shardBytes), ascii(ttlMillis(slots, sliceMillis)));
   }
