@@ -470,10 +470,30 @@ public final class FilterCommand implements Runnable {
                 out));
       }
       if (longKeys) {
-        throw new IllegalArgumentException(
-            "--long answers for keys a Guava or Spark filter was given as longs; "
-                + file
-                + " is a probkit filter, whose keys are bytes");
+        // Only a filter converted from Guava's or Spark's (hash guava, guava32, spark) was given
+        // longs: the command line adds keys as bytes.
+        MembershipFilter f = Location.of(file).read(Format.Kind.FILTER);
+        if (!f.hashStrategy().foreignProbes()) {
+          throw new IllegalArgumentException(
+              "--long answers for keys a Guava or Spark filter was given as longs; "
+                  + file
+                  + " is a probkit filter, whose keys are bytes");
+        }
+        return finish(
+            out,
+            Inputs.KeySink.answering(
+                (line, off, len, key, keyOff, keyLen) ->
+                    answer(
+                        out,
+                        line,
+                        off,
+                        len,
+                        key,
+                        keyOff,
+                        keyLen,
+                        f.mightContain(ForeignFilter.longKey(key, keyOff, keyLen))),
+                header,
+                out));
       }
       keyOptions.timeField = timeField;
       EventTimes times = timeField == null ? null : TimedKeys.times(keys, keyOptions);
