@@ -336,6 +336,14 @@ class ForeignFormatsCliTest {
     assertThat(ok("cms", "info", "--format", "spark", file.toString()).out)
         .contains("count-min")
         .contains(Long.toString(s.totalCount()));
+    // probkit info, which is not told the family, says it is Spark's count-min sketch.
+    assertThat(ok("info", file.toString()).out)
+        .contains("spark")
+        .contains("count-min")
+        .contains(Long.toString(s.totalCount()));
+    assertThat(ok("info", "--json", longFile.toString()).out)
+        .contains("\"format\": \"spark\"")
+        .contains("\"type\": \"count-min\"");
     Path out = dir.resolve("t.bin");
     assertThat(refused("cms", "import", "--format", "spark", file.toString(), out.toString()))
         .contains("Murmur3");

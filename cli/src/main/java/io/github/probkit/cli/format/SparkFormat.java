@@ -10,6 +10,9 @@ import io.github.probkit.io.SketchFormatException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Spark's sketch {@code BloomFilter} and {@code CountMinSketch} in their {@code writeTo} forms
@@ -28,6 +31,24 @@ public final class SparkFormat implements Format {
           + " not place (its columns come from one 64-bit hash); query it as it is (cms query)";
 
   private SparkFormat() {}
+
+  /**
+   * Whether {@code file}, a Spark file by its first bytes, holds a count-min sketch rather than a
+   * Bloom filter: both start with version 1, and a filter is exactly 12 + 8n bytes for the n of
+   * longs its header gives ({@code probkit info} then describes it as {@code cms info} does).
+   */
+  public static boolean holdsCountMin(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] head = in.readNBytes(12);
+      if (head.length < 12 || !INSTANCE.recognizes(head)) {
+        return false;
+      }
+      long longs = ByteBuffer.wrap(head, 8, 4).getInt();
+      return Files.size(file) != 12 + 8 * longs;
+    } catch (IOException e) {
+      return false; // the filter reader then says what is wrong with it
+    }
+  }
 
   @Override
   public boolean hasMagic() {
