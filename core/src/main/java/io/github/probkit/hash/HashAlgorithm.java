@@ -85,6 +85,16 @@ public enum HashAlgorithm {
     return label;
   }
 
+  /**
+   * Whether a Bloom filter of this hash probes Guava's or Spark's positions ({@link
+   * HashStrategy#foreignProbes()}).
+   */
+  public boolean foreignProbes() {
+    return this == GUAVA_MURMUR3_128
+        || this == GUAVA_MURMUR3_128_MITZ_32
+        || this == SPARK_MURMUR3_32;
+  }
+
   /** Returns the algorithm with the given format id, or null when there is none. */
   public static HashAlgorithm byId(int id) {
     for (HashAlgorithm a : values()) {

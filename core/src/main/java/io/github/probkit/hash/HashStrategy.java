@@ -239,7 +239,7 @@ public final class HashStrategy {
    * them too (other structures then take keys one at a time, or mix, or refuse them).
    */
   public boolean foreignProbes() {
-    return guava != null || spark;
+    return algorithm.foreignProbes();
   }
 
   /**
