@@ -102,9 +102,9 @@ class FromSparkTest {
     List<Row> rows =
         spark
             .sql(
-                "SELECT k, probkit_might_contain(probkit_from_spark(u, 'bloom'), k),"
-                    + " l, probkit_might_contain(probkit_from_spark(n, 'bloom'), l)"
-                    + " FROM spark_filters CROSS JOIN (SELECT concat('user:', id) AS k,"
+                "SELECT k, probkit_might_contain(fu, k), l, probkit_might_contain(fn, l) FROM"
+                    + " (SELECT probkit_from_spark(u, 'bloom') AS fu, probkit_from_spark(n,"
+                    + " 'bloom') AS fn FROM spark_filters) CROSS JOIN (SELECT concat('user:', id) AS k,"
                     + " IF(id < "
                     + N
                     + ", id * 7, (id - "
