@@ -442,15 +442,18 @@ public final class FilterCommand implements Runnable {
                 out));
       }
       Format format = ForeignFiles.formatOf(file, "--file-format", fileFormat);
-      if (format != ProbkitFormat.INSTANCE) {
-        if (at != null || timeField != null) {
+      if (format != ProbkitFormat.INSTANCE || longKeys) {
+        if (format != ProbkitFormat.INSTANCE && (at != null || timeField != null)) {
           throw new IllegalArgumentException(
               (at != null ? "--at" : "--time-field")
                   + " is for window filters, not "
                   + format.name()
                   + " files");
         }
-        ForeignFilter f = ForeignFiles.filter(file, format);
+        ForeignFilter f =
+            format != ProbkitFormat.INSTANCE
+                ? ForeignFiles.filter(file, format)
+                : ForeignFilter.converted(Location.of(file).read(Format.Kind.FILTER), file);
         return finish(
             out,
             Inputs.KeySink.answering(
@@ -466,32 +469,6 @@ public final class FilterCommand implements Runnable {
                         longKeys
                             ? f.mightContain(ForeignFilter.longKey(key, keyOff, keyLen))
                             : f.mightContain(key, keyOff, keyLen)),
-                header,
-                out));
-      }
-      if (longKeys) {
-        // Only a filter converted from Guava's or Spark's (hash guava, guava32, spark) was given
-        // longs: the command line adds keys as bytes.
-        MembershipFilter f = Location.of(file).read(Format.Kind.FILTER);
-        if (!f.hashStrategy().foreignProbes()) {
-          throw new IllegalArgumentException(
-              "--long answers for keys a Guava or Spark filter was given as longs; "
-                  + file
-                  + " is a probkit filter, whose keys are bytes");
-        }
-        return finish(
-            out,
-            Inputs.KeySink.answering(
-                (line, off, len, key, keyOff, keyLen) ->
-                    answer(
-                        out,
-                        line,
-                        off,
-                        len,
-                        key,
-                        keyOff,
-                        keyLen,
-                        f.mightContain(ForeignFilter.longKey(key, keyOff, keyLen))),
                 header,
                 out));
       }
