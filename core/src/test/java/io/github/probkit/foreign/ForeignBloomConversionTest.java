@@ -252,6 +252,67 @@ class ForeignBloomConversionTest {
   }
 
   @Test
+  void concurrentAddsToAConvertedFilterLoseNoKey() throws Exception {
+    // Empty Guava and Spark filters, converted (concurrent mode), filled by 4 threads at once: no
+    // key is lost, in probkit or in the library that reads the bits back. Small filters, so that
+    // the threads meet in the same words.
+    long[] keys = longs();
+    int threads = 4;
+    int perThread = 4_000;
+    for (int round = 0; round < 20; round++) {
+      ByteArrayOutputStream g = new ByteArrayOutputStream();
+      com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), 4 * perThread, 0.5)
+          .writeTo(g);
+      ByteArrayOutputStream sp = new ByteArrayOutputStream();
+      org.apache.spark.util.sketch.BloomFilter.create(4L * perThread, 0.5).writeTo(sp);
+      BloomFilter guava =
+          GuavaBloomFilter.readFrom(new ByteArrayInputStream(g.toByteArray())).toProbkit();
+      BloomFilter spark =
+          SparkBloomFilter.readFrom(new ByteArrayInputStream(sp.toByteArray())).toProbkit();
+      int base = round * threads * perThread;
+      java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+      List<Thread> workers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int from = base + t * perThread;
+        Thread w =
+            new Thread(
+                () -> {
+                  try {
+                    start.await();
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                  for (int i = from; i < from + perThread; i++) {
+                    guava.add(keys[i]);
+                    spark.add(keys[i]);
+                  }
+                });
+        w.start();
+        workers.add(w);
+      }
+      start.countDown();
+      for (Thread w : workers) {
+        w.join();
+      }
+      com.google.common.hash.BloomFilter<Long> guavaBack =
+          com.google.common.hash.BloomFilter.readFrom(
+              new ByteArrayInputStream(guavaBytes(GuavaBloomFilter.fromProbkit(guava))),
+              Funnels.longFunnel());
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      SparkBloomFilter.fromProbkit(spark).writeTo(out);
+      org.apache.spark.util.sketch.BloomFilter sparkBack =
+          org.apache.spark.util.sketch.BloomFilter.readFrom(
+              new ByteArrayInputStream(out.toByteArray()));
+      for (int i = base; i < base + threads * perThread; i++) {
+        assertThat(guava.mightContain(keys[i])).as("round %d key %d", round, i).isTrue();
+        assertThat(guavaBack.mightContain(keys[i])).as("round %d key %d", round, i).isTrue();
+        assertThat(spark.mightContain(keys[i])).as("round %d key %d", round, i).isTrue();
+        assertThat(sparkBack.mightContainLong(keys[i])).as("round %d key %d", round, i).isTrue();
+      }
+    }
+  }
+
+  @Test
   void aFilterOfAnotherHashIsNotExportedToGuavaOrSpark() {
     BloomFilter xxh3 = BloomFilter.withBits(6400, 5);
     assertThatThrownBy(() -> GuavaBloomFilter.fromProbkit(xxh3))
