@@ -160,8 +160,10 @@ class ForeignFormatsCliTest {
     g.put("a");
     Path file = writeWith("f.guava", g::writeTo);
     Path out = dir.resolve("f.bin");
-    assertThat(refused("filter", "import", "--format", "guava", file.toString(), out.toString()))
-        .contains("no probkit filter type");
+    Path bad = dir.resolve("bad.guava");
+    Files.write(bad, new byte[] {2, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0});
+    assertThat(refused("filter", "import", "--format", "guava", bad.toString(), out.toString()))
+        .contains("strategy ordinal 2 is not one probkit reads");
     assertThat(out).doesNotExist();
     // Unnamed, it has no mark of its own: probkit's reader names the bytes.
     assertThat(refused("filter", "query", file.toString(), "a")).contains("not a probkit file");
@@ -183,7 +185,7 @@ class ForeignFormatsCliTest {
     assertThat(refused("filter", "query", "--file-format", "guava", probkit.toString(), "a"))
         .contains("not a guava file (its first bytes are a probkit file's)");
     assertThat(refused("filter", "export", "--format", "guava", probkit.toString(), out.toString()))
-        .contains("no probkit filter type");
+        .contains("is not a Guava filter");
     assertThat(out).doesNotExist();
     Cli longOnProbkit = Cli.run("filter", "query", "--long", probkit.toString(), "1");
     assertThat(longOnProbkit.exit).isEqualTo(2);
@@ -192,6 +194,77 @@ class ForeignFormatsCliTest {
         Cli.run("filter", "query", "--file-format", "guava", "--long", file.toString(), "x1");
     assertThat(notALong.exit).isEqualTo(2);
     assertThat(notALong.err).contains("key 'x1' is not a decimal long");
+  }
+
+  /** Imports {@code foreign} in {@code format}, checks its answers and exports it back. */
+  private Path importAndExport(
+      String format, Path foreign, List<String> keys, Predicate<String> library, boolean longs)
+      throws IOException {
+    Path bin = dir.resolve(foreign.getFileName() + ".bin");
+    ok("filter", "import", "--format", format, foreign.toString(), bin.toString());
+    assertThat(ok("filter", "info", bin.toString()).out).contains(format);
+    List<String> args =
+        new ArrayList<>(
+            List.of("filter", "query", bin.toString(), "--keys", keys("q.txt", keys).toString()));
+    if (longs) {
+      args.add("--long");
+    }
+    int present = assertFilterAnswers(ok(args.toArray(String[]::new)), keys, library, List.of());
+    assertThat(present).isGreaterThanOrEqualTo(N).isLessThan(N + N / 10);
+    Path back = dir.resolve(foreign.getFileName() + ".back");
+    ok("filter", "export", "--format", format, bin.toString(), back.toString());
+    assertThat(Files.readAllBytes(back)).isEqualTo(Files.readAllBytes(foreign));
+    return bin;
+  }
+
+  @Test
+  void guavaAndSparkFiltersImportToProbkitAndExportBackByteForByte() throws IOException {
+    com.google.common.hash.BloomFilter<CharSequence> gs =
+        com.google.common.hash.BloomFilter.create(
+            Funnels.stringFunnel(StandardCharsets.UTF_8), N, 0.01);
+    List<String> added = strings("user:é");
+    added.forEach(gs::put);
+    List<String> keys = both(added, strings("other:"));
+    Path guavaBin =
+        importAndExport("guava", writeWith("s.guava", gs::writeTo), keys, gs::mightContain, false);
+
+    com.google.common.hash.BloomFilter<Long> gl =
+        com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), N, 0.01);
+    List<String> addedLongs = longs(-5_000_000_000L, 7919);
+    addedLongs.forEach(k -> gl.put(Long.parseLong(k)));
+    importAndExport(
+        "guava",
+        writeWith("l.guava", gl::writeTo),
+        both(addedLongs, longs(1, 3)),
+        k -> gl.mightContain(Long.parseLong(k)),
+        true);
+
+    org.apache.spark.util.sketch.BloomFilter ss =
+        org.apache.spark.util.sketch.BloomFilter.create(N, 0.01);
+    added.forEach(ss::putString);
+    importAndExport(
+        "spark", writeWith("s.spark", ss::writeTo), keys, ss::mightContainString, false);
+    org.apache.spark.util.sketch.BloomFilter sl =
+        org.apache.spark.util.sketch.BloomFilter.create(N, 0.03);
+    addedLongs.forEach(k -> sl.putLong(Long.parseLong(k)));
+    importAndExport(
+        "spark",
+        writeWith("l.spark", sl::writeTo),
+        both(addedLongs, longs(1, 3)),
+        k -> sl.mightContainLong(Long.parseLong(k)),
+        true);
+
+    // A flipped byte in the probkit file: refused before any answer.
+    byte[] bytes = Files.readAllBytes(guavaBin);
+    bytes[bytes.length / 2] ^= 0x10;
+    Path flipped = write("flipped.bin", bytes);
+    assertThat(refused("filter", "query", flipped.toString(), "user:é1")).contains("flipped.bin");
+    // A Guava filter is not a Spark one: one line, no file.
+    Path out = dir.resolve("no.spark");
+    assertThat(
+            refused("filter", "export", "--format", "spark", guavaBin.toString(), out.toString()))
+        .contains("is not a Spark filter");
+    assertThat(out).doesNotExist();
   }
 
   @Test
@@ -263,6 +336,14 @@ class ForeignFormatsCliTest {
     assertThat(ok("cms", "info", "--format", "spark", file.toString()).out)
         .contains("count-min")
         .contains(Long.toString(s.totalCount()));
+    // probkit info, which is not told the family, says it is Spark's count-min sketch.
+    assertThat(ok("info", file.toString()).out)
+        .contains("spark")
+        .contains("count-min")
+        .contains(Long.toString(s.totalCount()));
+    assertThat(ok("info", "--json", longFile.toString()).out)
+        .contains("\"format\": \"spark\"")
+        .contains("\"type\": \"count-min\"");
     Path out = dir.resolve("t.bin");
     assertThat(refused("cms", "import", "--format", "spark", file.toString(), out.toString()))
         .contains("Murmur3");

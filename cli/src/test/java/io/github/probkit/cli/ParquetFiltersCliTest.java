@@ -355,6 +355,28 @@ class ParquetFiltersCliTest {
   }
 
   @Test
+  void aFileThatIsNotParquetIsAUsageErrorNamingIt() throws IOException {
+    // Empty, shorter than the magic, another format: --column was misused (exit 2), not a damaged
+    // Parquet file (exit 1).
+    Path probkit = dir.resolve("users.bin");
+    assertThat(
+            Cli.runWithInput("a\n", "filter", "create", probkit.toString(), "--expected", "100")
+                .exit)
+        .isZero();
+    Path empty = Files.write(dir.resolve("empty.parquet"), new byte[0]);
+    Path three = Files.write(dir.resolve("three.parquet"), new byte[] {'P', 'A', 'R'});
+    for (Path p : new Path[] {probkit, empty, three}) {
+      Cli c = Cli.run("filter", "query", p.toString(), "--column", "user_id", "user-1");
+      assertThat(c.exit).as(c.err).isEqualTo(2);
+      assertThat(c.out).isEmpty();
+      assertThat(c.err.strip())
+          .doesNotContain("\n")
+          .contains(p + ": not a Parquet file")
+          .contains("--column");
+    }
+  }
+
+  @Test
   void damagedFootersAreOneLine() throws IOException {
     Path small = dir.resolve("small.parquet");
     write(small, 300, 1 << 20);
@@ -374,7 +396,7 @@ class ParquetFiltersCliTest {
 
     // Truncated: without its end, or with only the footer left (the filters' offsets past the
     // data).
-    for (int len : new int[] {0, 3, 11, good.length / 2, good.length - 1}) {
+    for (int len : new int[] {4, 11, good.length / 2, good.length - 1}) {
       Files.write(bad, Arrays.copyOf(good, len));
       assertRefused(
           Cli.run("filter", "query", bad.toString(), "--column", "user_id", "user-1"),

@@ -7,9 +7,11 @@ import static io.github.probkit.internal.Preconditions.formatBytes;
 
 import io.github.probkit.Concurrency;
 import io.github.probkit.hash.DoubleHashing;
+import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.Compatibility;
+import io.github.probkit.internal.ForeignProbes;
 import io.github.probkit.internal.KeyBuffer;
 import io.github.probkit.internal.LongBitArray;
 import io.github.probkit.internal.MappedBytes;
@@ -86,6 +88,10 @@ public final class BloomFilter implements MergeableFilter {
   private final int k;
   private final HashStrategy hash;
   private final boolean exact;
+
+  /** The algorithm when it places Guava's or Spark's probes (then {@code exact} too), else null. */
+  private final HashAlgorithm foreign;
+
   private final long expectedKeys;
   private final double fpp;
 
@@ -103,6 +109,7 @@ public final class BloomFilter implements MergeableFilter {
     this.k = k;
     this.hash = hash;
     this.exact = hash.exactModulo();
+    this.foreign = hash.foreignProbes() ? hash.algorithm() : null;
     this.expectedKeys = expectedKeys;
     this.fpp = fpp;
   }
@@ -144,6 +151,30 @@ public final class BloomFilter implements MergeableFilter {
   public static BloomFilter withBits(
       long bits, int hashes, HashStrategy hash, Concurrency concurrency) {
     return allocate(bits, hashes, hash, 0, 0, concurrency);
+  }
+
+  /**
+   * A filter of {@code 64 * words.length} bits holding a copy of {@code words} (bit i is bit {@code
+   * i mod 64} of word {@code i / 64}), with {@code hashes} probes per key: how the bits of a filter
+   * another library wrote come in ({@code foreign.GuavaBloomFilter.toProbkit}), with the hash whose
+   * probes are that library's.
+   */
+  public static BloomFilter ofWords(long[] words, int hashes, HashStrategy hash) {
+    long m = 64L * words.length;
+    checkArgument(m >= 1 && m <= MAX_BITS, "bits must be in [1, %d], was %d", MAX_BITS, m);
+    checkArgument(
+        hashes >= 1 && hashes <= MAX_HASHES,
+        "hashes must be in [1, %d], was %d",
+        MAX_HASHES,
+        hashes);
+    Objects.requireNonNull(hash, "hash");
+    return new BloomFilter(
+        new LongBitArray(m, words.clone()), hashes, hash, 0, 0, Concurrency.CONCURRENT);
+  }
+
+  /** A copy of the bit array: bit i is bit {@code i mod 64} of word {@code i / 64}. */
+  public long[] words() {
+    return bits.words().clone();
   }
 
   private static BloomFilter allocate(
@@ -311,6 +342,14 @@ public final class BloomFilter implements MergeableFilter {
   /** The adds of the exact-modulo scheme (FNV-1a, the specification's walkthroughs). */
   private boolean addExact(long h1, long h2) {
     boolean changed = false;
+    if (foreign != null) {
+      long s = ForeignProbes.start(foreign, h1, h2);
+      for (int i = 0; i < k; i++, s = ForeignProbes.next(foreign, s, h2)) {
+        long p = ForeignProbes.position(foreign, s, m);
+        changed |= concurrent ? bits.set(p) : bits.setPlain(p);
+      }
+      return changed;
+    }
     long step = Probes.stride(h2, m, true);
     long s = Probes.start(h1, m, true);
     for (int i = 0; i < k; i++, s = Probes.next(s, step, m, true)) {
@@ -341,6 +380,15 @@ public final class BloomFilter implements MergeableFilter {
   }
 
   private boolean containsExact(long h1, long h2) {
+    if (foreign != null) {
+      long s = ForeignProbes.start(foreign, h1, h2);
+      for (int i = 0; i < k; i++, s = ForeignProbes.next(foreign, s, h2)) {
+        if (!bits.get(ForeignProbes.position(foreign, s, m))) {
+          return false;
+        }
+      }
+      return true;
+    }
     long step = Probes.stride(h2, m, true);
     long s = Probes.start(h1, m, true);
     for (int i = 0; i < k; i++, s = Probes.next(s, step, m, true)) {
@@ -481,8 +529,17 @@ public final class BloomFilter implements MergeableFilter {
    */
   public static void positions(
       HashStrategy hash, long bits, int hashes, byte[] key, int off, int len, long[] out) {
-    boolean exact = hash.exactModulo();
     long h1 = hash.hash64(key, off, len);
+    if (hash.foreignProbes()) {
+      HashAlgorithm a = hash.algorithm();
+      long h2 = hash.secondHash(key, off, len, h1);
+      long s = ForeignProbes.start(a, h1, h2);
+      for (int i = 0; i < hashes; i++, s = ForeignProbes.next(a, s, h2)) {
+        out[i] = ForeignProbes.position(a, s, bits);
+      }
+      return;
+    }
+    boolean exact = hash.exactModulo();
     long step = Probes.stride(hash.secondHash(key, off, len, h1), bits, exact);
     long s = Probes.start(h1, bits, exact);
     for (int i = 0; i < hashes; i++, s = Probes.next(s, step, bits, exact)) {
@@ -666,7 +723,19 @@ public final class BloomFilter implements MergeableFilter {
    * The query of a filter of {@code m} bits and {@code k} probes whose words are read from a mapped
    * file ({@link MappedFilter}); the positions are those of {@link #containsHashes}.
    */
-  static boolean containsIn(MappedBytes words, long m, int k, boolean exact, long h1, long h2) {
+  static boolean containsIn(MappedBytes words, long m, int k, HashStrategy hash, long h1, long h2) {
+    if (hash.foreignProbes()) {
+      HashAlgorithm a = hash.algorithm();
+      long s = ForeignProbes.start(a, h1, h2);
+      for (int i = 0; i < k; i++, s = ForeignProbes.next(a, s, h2)) {
+        long p = ForeignProbes.position(a, s, m);
+        if ((words.getLong(8 * (p >>> 6)) & (1L << p)) == 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+    boolean exact = hash.exactModulo();
     long step = Probes.stride(h2, m, exact);
     long s = Probes.start(h1, m, exact);
     for (int i = 0; i < k; i++, s = Probes.next(s, step, m, exact)) {

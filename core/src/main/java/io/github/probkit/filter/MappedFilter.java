@@ -156,7 +156,7 @@ public final class MappedFilter implements MembershipFilter, Closeable {
       long h = hash.hash64(key, off, len);
       if (exact && type == StructureType.BLOOM_FILTER) {
         return BloomFilter.containsIn(
-            payload, bloom.cells, bloom.hashes, true, h, hash.secondHash(key, off, len, h));
+            payload, bloom.cells, bloom.hashes, hash, h, hash.secondHash(key, off, len, h));
       }
       return containsHash(h);
     } catch (UncheckedIOException | InternalError e) {
@@ -170,7 +170,7 @@ public final class MappedFilter implements MembershipFilter, Closeable {
       long h = hash.hash64(key);
       if (exact && type == StructureType.BLOOM_FILTER) {
         return BloomFilter.containsIn(
-            payload, bloom.cells, bloom.hashes, true, h, hash.secondHash(key, h));
+            payload, bloom.cells, bloom.hashes, hash, h, hash.secondHash(key, h));
       }
       return containsHash(h);
     } catch (UncheckedIOException | InternalError e) {
@@ -223,7 +223,7 @@ public final class MappedFilter implements MembershipFilter, Closeable {
     switch (type) {
       case BLOOM_FILTER:
         return BloomFilter.containsIn(
-            payload, bloom.cells, bloom.hashes, exact, h, hash.secondHash(0L, h));
+            payload, bloom.cells, bloom.hashes, hash, h, hash.secondHash(0L, h));
       case BLOCKED_BLOOM_FILTER:
         return BlockedBloomFilter.containsIn(
             payload,

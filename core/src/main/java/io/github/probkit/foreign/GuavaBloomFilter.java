@@ -5,6 +5,9 @@ import static io.github.probkit.internal.Preconditions.checkArgument;
 import com.dynatrace.hash4j.hashing.HashValue128;
 import com.dynatrace.hash4j.hashing.Hasher128;
 import com.dynatrace.hash4j.hashing.Hashing;
+import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.hash.HashAlgorithm;
+import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -135,6 +138,49 @@ public final class GuavaBloomFilter {
       data.writeLong(w);
     }
     data.flush();
+  }
+
+  // ---- conversion to and from probkit's BloomFilter
+
+  /**
+   * The probkit {@code BloomFilter} of the same bits, hash count and probes (hash {@link
+   * HashStrategy#guava()} or {@link HashStrategy#guavaMitz32()}): it answers exactly as this filter
+   * for the keys Guava's {@code stringFunnel(UTF_8)}, {@code longFunnel()} and {@code
+   * byteArrayFunnel()} give it, which are the bytes probkit hashes (UTF-8, 8 little-endian bytes,
+   * the array). A filter built with another funnel answers for the bytes that funnel wrote ({@code
+   * unencodedCharsFunnel()}: each char as two little-endian bytes, UTF-16LE).
+   */
+  public BloomFilter toProbkit() {
+    return BloomFilter.ofWords(
+        bits,
+        hashes,
+        strategy == Strategy.MURMUR128_MITZ_64 ? HashStrategy.guava() : HashStrategy.guavaMitz32());
+  }
+
+  /**
+   * The Guava filter of {@code filter}'s bits, which {@link #toProbkit} gave or which was built
+   * with a Guava hash: the bytes Guava's {@code writeTo} wrote before the conversion.
+   *
+   * @throws IllegalArgumentException in one line naming why Guava cannot hold it with the same
+   *     answers: another hash, a bit count not a multiple of 64, more hashes than 255
+   */
+  public static GuavaBloomFilter fromProbkit(BloomFilter filter) {
+    HashAlgorithm a = filter.hashStrategy().algorithm();
+    checkArgument(
+        a == HashAlgorithm.GUAVA_MURMUR3_128 || a == HashAlgorithm.GUAVA_MURMUR3_128_MITZ_32,
+        "a Bloom filter hashed with %s is not a Guava filter: Guava probes by its own MurmurHash3"
+            + " positions (probkit's hash guava or guava32)",
+        filter.hashStrategy());
+    checkArgument(
+        filter.bitSize() % 64 == 0,
+        "a Guava filter has a multiple of 64 bits, this one %d",
+        filter.bitSize());
+    return new GuavaBloomFilter(
+        a == HashAlgorithm.GUAVA_MURMUR3_128
+            ? Strategy.MURMUR128_MITZ_64
+            : Strategy.MURMUR128_MITZ_32,
+        filter.hashCount(),
+        filter.words());
   }
 
   // ---- queries and puts, one per Guava funnel

@@ -2,6 +2,10 @@ package io.github.probkit.foreign;
 
 import static io.github.probkit.internal.Preconditions.checkArgument;
 
+import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.hash.HashAlgorithm;
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.hash.SparkMurmur3;
 import io.github.probkit.io.SketchFormatException;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -105,6 +109,45 @@ public final class SparkBloomFilter {
       data.writeLong(w);
     }
     data.flush();
+  }
+
+  // ---- conversion to and from probkit's BloomFilter
+
+  /**
+   * The probkit {@code BloomFilter} of the same bits, hash count and probes (hash {@link
+   * HashStrategy#spark()}): it answers exactly as this filter for strings (UTF-8), byte arrays and
+   * longs, as Spark types them.
+   *
+   * @throws IllegalArgumentException when the hash count is above 255, probkit's limit (Spark's own
+   *     sizing gives at most 255 only for rates above 10^-77)
+   */
+  public BloomFilter toProbkit() {
+    checkArgument(
+        hashes <= BloomFilter.MAX_HASHES,
+        "a Spark filter of %d hash functions: probkit's Bloom filters take at most %d",
+        hashes,
+        BloomFilter.MAX_HASHES);
+    return BloomFilter.ofWords(bits, hashes, HashStrategy.spark());
+  }
+
+  /**
+   * The Spark filter of {@code filter}'s bits, which {@link #toProbkit} gave or which was built
+   * with the Spark hash: the bytes Spark's {@code writeTo} wrote before the conversion.
+   *
+   * @throws IllegalArgumentException in one line naming why Spark cannot hold it with the same
+   *     answers: another hash, a bit count not a multiple of 64
+   */
+  public static SparkBloomFilter fromProbkit(BloomFilter filter) {
+    checkArgument(
+        filter.hashStrategy().algorithm() == HashAlgorithm.SPARK_MURMUR3_32,
+        "a Bloom filter hashed with %s is not a Spark filter: Spark probes by its own Murmur3-32"
+            + " positions (probkit's hash spark)",
+        filter.hashStrategy());
+    checkArgument(
+        filter.bitSize() % 64 == 0,
+        "a Spark filter has a multiple of 64 bits, this one %d",
+        filter.bitSize());
+    return new SparkBloomFilter(filter.hashCount(), filter.words());
   }
 
   // ---- queries and puts, as Spark's mightContainString/Binary/Long and putString/Binary/Long

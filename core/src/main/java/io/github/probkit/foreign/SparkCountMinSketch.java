@@ -2,6 +2,7 @@ package io.github.probkit.foreign;
 
 import static io.github.probkit.internal.Preconditions.checkArgument;
 
+import io.github.probkit.hash.SparkMurmur3;
 import io.github.probkit.io.SketchFormatException;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

@@ -40,7 +40,30 @@ public enum HashAlgorithm {
    * the second half, shifted right by lgK, below them. A uniform hash at every precision, equal to
    * DataSketches' registers only at precision lgK.
    */
-  DATASKETCHES_MURMUR3(5, "datasketches");
+  DATASKETCHES_MURMUR3(5, "datasketches"),
+  /**
+   * Guava's {@code BloomFilter} hashing, strategy {@code MURMUR128_MITZ_64} (Guava's default):
+   * MurmurHash3 x64 128 (seed 0) of the key's bytes, whose halves are the two hashes of a Bloom
+   * filter that probes bits {@code ((h1 + i*h2) & Long.MAX_VALUE) mod m}, i in [0, k), as Guava
+   * does. A {@code BloomFilter} of 64n bits with it holds a Guava filter's bits and answers as it
+   * does, for the keys Guava's {@code stringFunnel(UTF_8)}, {@code longFunnel()} and {@code
+   * byteArrayFunnel()} give it (which are the bytes probkit hashes). The seed is always 0.
+   */
+  GUAVA_MURMUR3_128(6, "guava"),
+  /**
+   * Guava's older strategy {@code MURMUR128_MITZ_32}: the low 64 bits of the same MurmurHash3 as
+   * two ints a, b; probe i in [1, k] is bit {@code c mod m} for {@code c = a + i*b} (32-bit),
+   * complemented when negative. The seed is always 0.
+   */
+  GUAVA_MURMUR3_128_MITZ_32(7, "guava32"),
+  /**
+   * Spark's sketch {@code BloomFilter} hashing: Spark's Murmur3_x86_32 ({@link SparkMurmur3}), h1
+   * with seed 0 and h2 with seed h1; probe i in [1, k] is bit {@code c mod m} for {@code c = h1 +
+   * i*h2} (32-bit), complemented when negative. A {@code BloomFilter} of 64n bits with it holds a
+   * Spark filter's bits and answers as it does (strings as UTF-8, byte arrays, integral values as
+   * longs). The seed is always 0.
+   */
+  SPARK_MURMUR3_32(8, "spark");
 
   private final int id;
   private final String label;
@@ -60,6 +83,16 @@ public enum HashAlgorithm {
    */
   public String label() {
     return label;
+  }
+
+  /**
+   * Whether a Bloom filter of this hash probes Guava's or Spark's positions ({@link
+   * HashStrategy#foreignProbes()}).
+   */
+  public boolean foreignProbes() {
+    return this == GUAVA_MURMUR3_128
+        || this == GUAVA_MURMUR3_128_MITZ_32
+        || this == SPARK_MURMUR3_32;
   }
 
   /** Returns the algorithm with the given format id, or null when there is none. */

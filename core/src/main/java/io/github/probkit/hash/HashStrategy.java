@@ -32,6 +32,10 @@ public final class HashStrategy {
   private static final HashStrategy REDIS_DEFAULT =
       new HashStrategy(HashAlgorithm.REDIS_MURMUR64A, Murmur64A.REDIS_SEED);
   private static final HashStrategy XXH64_DEFAULT = new HashStrategy(HashAlgorithm.XXH64, 0L);
+  private static final HashStrategy GUAVA = new HashStrategy(HashAlgorithm.GUAVA_MURMUR3_128, 0L);
+  private static final HashStrategy GUAVA_32 =
+      new HashStrategy(HashAlgorithm.GUAVA_MURMUR3_128_MITZ_32, 0L);
+  private static final HashStrategy SPARK = new HashStrategy(HashAlgorithm.SPARK_MURMUR3_32, 0L);
 
   /** The seed of DataSketches' HLL sketches (its DEFAULT_UPDATE_SEED). */
   public static final int DATASKETCHES_UPDATE_SEED = 9001;
@@ -41,6 +45,11 @@ public final class HashStrategy {
   private final boolean fnv;
   private final boolean redis;
   private final boolean xxh64;
+
+  /** Guava's MurmurHash3 x64 128, seed 0 (both Guava strategies), or null. */
+  private final Hasher128 guava;
+
+  private final boolean spark;
 
   /** DataSketches' MurmurHash3 (seed's low 32 bits) with its lgK (seed's bits 32..39), or null. */
   private final Hasher128 murmur3;
@@ -64,10 +73,15 @@ public final class HashStrategy {
     this.redis = algorithm == HashAlgorithm.REDIS_MURMUR64A;
     this.xxh64 = algorithm == HashAlgorithm.XXH64;
     boolean datasketches = algorithm == HashAlgorithm.DATASKETCHES_MURMUR3;
+    this.spark = algorithm == HashAlgorithm.SPARK_MURMUR3_32;
+    boolean guavaFamily =
+        algorithm == HashAlgorithm.GUAVA_MURMUR3_128
+            || algorithm == HashAlgorithm.GUAVA_MURMUR3_128_MITZ_32;
+    this.guava = guavaFamily ? Hashing.murmur3_128() : null;
     this.lgK = datasketches ? checkLgK(seed) : 0;
     this.murmur3 = datasketches ? Hashing.murmur3_128((int) seed) : null;
     this.murmur3Second = datasketches ? Hashing.murmur3_128((int) secondSeedOf(seed)) : null;
-    boolean xxh3Family = !fnv && !redis && !xxh64 && !datasketches;
+    boolean xxh3Family = !fnv && !redis && !xxh64 && !datasketches && !spark && !guavaFamily;
     this.xxh3Default = xxh3Family && seed == 0;
     this.secondSeed = secondSeedOf(seed);
     this.xxh3 = xxh3Family ? Hashing.xxh3_64(seed) : null;
@@ -132,6 +146,40 @@ public final class HashStrategy {
         HashAlgorithm.DATASKETCHES_MURMUR3, (long) lgK << 32 | DATASKETCHES_UPDATE_SEED);
   }
 
+  /**
+   * Guava's {@code BloomFilter} hashing, strategy {@code MURMUR128_MITZ_64} ({@link
+   * HashAlgorithm#GUAVA_MURMUR3_128}): a {@code BloomFilter} of 64n bits with it answers as the
+   * Guava filter of the same bits.
+   */
+  public static HashStrategy guava() {
+    return GUAVA;
+  }
+
+  /**
+   * Guava's older strategy {@code MURMUR128_MITZ_32} ({@link
+   * HashAlgorithm#GUAVA_MURMUR3_128_MITZ_32}).
+   */
+  public static HashStrategy guavaMitz32() {
+    return GUAVA_32;
+  }
+
+  /**
+   * Spark's sketch {@code BloomFilter} hashing ({@link HashAlgorithm#SPARK_MURMUR3_32}): a {@code
+   * BloomFilter} of 64n bits with it answers as the Spark filter of the same bits.
+   */
+  public static HashStrategy spark() {
+    return SPARK;
+  }
+
+  /** Guava's and Spark's hashes have no seed to choose: theirs is fixed. */
+  private static HashStrategy seedless(HashStrategy h, long seed) {
+    if (seed != 0) {
+      throw new IllegalArgumentException(
+          "the " + h.algorithm.label() + " hash has seed 0 only, was 0x" + Long.toHexString(seed));
+    }
+    return h;
+  }
+
   private static int checkLgK(long seed) {
     long lgK = seed >>> 32;
     if (lgK < 4 || lgK > 21) {
@@ -160,6 +208,9 @@ public final class HashStrategy {
       case REDIS_MURMUR64A ->
           seed == Murmur64A.REDIS_SEED ? REDIS_DEFAULT : new HashStrategy(algorithm, seed);
       case DATASKETCHES_MURMUR3 -> new HashStrategy(algorithm, seed);
+      case GUAVA_MURMUR3_128 -> seedless(GUAVA, seed);
+      case GUAVA_MURMUR3_128_MITZ_32 -> seedless(GUAVA_32, seed);
+      case SPARK_MURMUR3_32 -> seedless(SPARK, seed);
     };
   }
 
@@ -178,7 +229,17 @@ public final class HashStrategy {
    * #needsMixing()}.
    */
   public boolean exactModulo() {
-    return fnv;
+    return fnv || foreignProbes();
+  }
+
+  /**
+   * Whether a {@code BloomFilter} of this hash probes the positions Guava's or Spark's filter
+   * probes (docs/FORMAT.md): Guava's and Spark's hashes. Like FNV-1a, they take a second pass over
+   * the key for the second hash, so {@link #exactModulo()} and {@link #needsMixing()} are true for
+   * them too (other structures then take keys one at a time, or mix, or refuse them).
+   */
+  public boolean foreignProbes() {
+    return algorithm.foreignProbes();
   }
 
   /**
@@ -190,7 +251,7 @@ public final class HashStrategy {
    * so that none silently loses its accuracy. XXH3 needs no mixing.
    */
   public boolean needsMixing() {
-    return fnv;
+    return fnv || foreignProbes();
   }
 
   /** The 64-bit hash of {@code len} bytes of {@code key} from {@code off}. */
@@ -208,6 +269,12 @@ public final class HashStrategy {
     }
     if (murmur3 != null) {
       return datasketchesOrder(murmur3.hashBytesTo128Bits(key, off, len));
+    }
+    if (guava != null) {
+      return guava.hashBytesTo128Bits(key, off, len).getLeastSignificantBits();
+    }
+    if (spark) {
+      return SparkMurmur3.hashBytes(key, off, len, 0);
     }
     return redisOrder(Murmur64A.hash64(key, off, len, seed));
   }
@@ -262,6 +329,12 @@ public final class HashStrategy {
     if (murmur3 != null) {
       return datasketchesOrder(murmur3.hashTo128Bits(key, LONG_BYTES));
     }
+    if (guava != null) {
+      return guava.hashTo128Bits(key, LONG_BYTES).getLeastSignificantBits();
+    }
+    if (spark) {
+      return SparkMurmur3.hashLong(key, 0);
+    }
     return redis ? redisOrder(Murmur64A.hash64(key, seed)) : xxh3.hashLongToLong(key);
   }
 
@@ -294,17 +367,29 @@ public final class HashStrategy {
    * first} alone; for FNV-1a it is {@link #secondSeedHash64} made odd, a second pass over the key.
    */
   public long secondHash(byte[] key, int off, int len, long first) {
+    if (foreignProbes()) {
+      return algorithm == HashAlgorithm.GUAVA_MURMUR3_128_MITZ_32
+          ? first >> 32
+          : secondSeedHash64(key, off, len);
+    }
     return fnv ? secondSeedHash64(key, off, len) | 1 : derived(first);
   }
 
   public long secondHash(long key, long first) {
+    if (foreignProbes()) {
+      return algorithm == HashAlgorithm.GUAVA_MURMUR3_128_MITZ_32
+          ? first >> 32
+          : secondSeedHash64(key);
+    }
     return fnv ? secondSeedHash64(key) | 1 : derived(first);
   }
 
   /**
    * The key hashed with the strategy's second seed, {@code rotl(seed, 32)}: for FNV-1a with the
    * default seed, {@code fnv1a64(key, 0x84222325CBF29CE4)}, the specification's second hash (its
-   * count-min row 1 and, made odd, its Bloom step).
+   * count-min row 1 and, made odd, its Bloom step). For Guava's and Spark's hashes, their filters'
+   * second hash as they take it (not made odd): the high half of Guava's MurmurHash3, Spark's
+   * Murmur3 seeded with the first hash.
    */
   public long secondSeedHash64(byte[] key, int off, int len) {
     if (fnv) {
@@ -315,6 +400,12 @@ public final class HashStrategy {
     }
     if (murmur3Second != null) {
       return murmur3Second.hashBytesToLong(key, off, len);
+    }
+    if (guava != null) {
+      return guava.hashBytesTo128Bits(key, off, len).getMostSignificantBits();
+    }
+    if (spark) {
+      return SparkMurmur3.hashBytes(key, off, len, SparkMurmur3.hashBytes(key, off, len, 0));
     }
     return redis
         ? Murmur64A.hash64(key, off, len, secondSeed)
@@ -331,6 +422,12 @@ public final class HashStrategy {
     }
     if (murmur3Second != null) {
       return murmur3Second.hashToLong(key, LONG_BYTES);
+    }
+    if (guava != null) {
+      return guava.hashTo128Bits(key, LONG_BYTES).getMostSignificantBits();
+    }
+    if (spark) {
+      return SparkMurmur3.hashLong(key, SparkMurmur3.hashLong(key, 0));
     }
     return redis ? Murmur64A.hash64(key, secondSeed) : xxh3Second.hashLongToLong(key);
   }

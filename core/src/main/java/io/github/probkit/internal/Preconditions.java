@@ -28,8 +28,9 @@ public final class Preconditions {
     java.util.Objects.requireNonNull(hash, "hash");
     checkArgument(
         !hash.needsMixing(),
-        "%s cannot use the %s hash: its bits are too regular for this structure's accuracy, and it is "
-            + "kept only for the specification's Bloom and count-min walkthroughs; use xxh3",
+        "%s cannot use the %s hash: its bits are too regular for this structure's accuracy (fnv1a"
+            + " is kept for the specification's walkthroughs, guava and spark for their Bloom"
+            + " filters); use xxh3",
         structure,
         hash.algorithm().label());
     return hash;

@@ -53,7 +53,12 @@ class EquivalenceTest extends WithServer {
   }
 
   static HashStrategy hash(String name) {
-    return name.equals("fnv1a") ? HashStrategy.fnv1a() : HashStrategy.xxh3(0x1234_5678_9abcL);
+    return switch (name) {
+      case "fnv1a" -> HashStrategy.fnv1a();
+      case "guava" -> HashStrategy.guava(); // a Guava filter imported, probing Guava's bits
+      case "spark" -> HashStrategy.spark();
+      default -> HashStrategy.xxh3(0x1234_5678_9abcL);
+    };
   }
 
   /** Exports, checks the bytes, imports them under another name and checks that export too. */
@@ -69,7 +74,16 @@ class EquivalenceTest extends WithServer {
   }
 
   @ParameterizedTest
-  @CsvSource({"xxh3,1,slot", "xxh3,4,slot", "xxh3,5,spread", "fnv1a,1,slot", "fnv1a,3,spread"})
+  @CsvSource({
+    "xxh3,1,slot",
+    "xxh3,4,slot",
+    "xxh3,5,spread",
+    "fnv1a,1,slot",
+    "fnv1a,3,spread",
+    "guava,1,slot",
+    "guava,3,spread",
+    "spark,2,slot"
+  })
   void bloom(String hashName, int shards, String layout) throws IOException {
     RedisOptions o =
         RedisOptions.defaults()

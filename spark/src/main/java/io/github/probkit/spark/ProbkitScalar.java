@@ -171,9 +171,11 @@ public final class ProbkitScalar extends Expression implements Serializable {
             "sketch, format",
             "A sketch Spark made, as probkit's: `format` 'hll' reads what hll_sketch_agg writes"
                 + " (DataSketches HLL) and returns the probkit HyperLogLog of the same registers as"
-                + " struct<sketch, keys, nulls, key_type, digest>; 'bloom' and 'count-min' (the"
-                + " writeTo bytes of df.stat().bloomFilter and countMinSketch) are read and refused"
-                + " with the reason: no probkit structure answers as they do.",
+                + " struct<sketch, keys, nulls, key_type, digest>; 'bloom' reads the writeTo bytes of"
+                + " df.stat().bloomFilter and returns the probkit Bloom filter of its bits and"
+                + " Spark's probes (probkit_might_contain gives Spark's answers); 'count-min'"
+                + " (countMinSketch's bytes) is read and refused with the reason: no probkit sketch"
+                + " answers as it does.",
             "SELECT probkit_estimate(probkit_union_agg(probkit_from_spark(users, 'hll'))) FROM"
                 + " daily_hll_sketches",
             "SELECT day, probkit_from_spark(hll_sketch_agg(user, 14), 'hll') AS users FROM events"

@@ -1,6 +1,7 @@
 package io.github.probkit.spark;
 
 import io.github.probkit.cardinality.HyperLogLog;
+import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.foreign.DataSketchesHll;
 import io.github.probkit.foreign.SparkBloomFilter;
 import io.github.probkit.foreign.SparkCountMinSketch;
@@ -15,10 +16,12 @@ import java.util.Locale;
  *
  * <p>A DataSketches HLL sketch (Spark 4's {@code hll_sketch_agg}) becomes the probkit HyperLogLog
  * of its registers, hashed as DataSketches hashes ({@code HashStrategy.datasketches(lgK)}): keys
- * added to it later by probkit set the registers DataSketches would. Spark's BloomFilter and
- * CountMinSketch cannot: they place a key by Spark's Murmur3_x86_32 and a remainder, probkit's
- * filters and count-min sketch by their own hashes, so no probkit structure made of their bits or
- * counters answers for the same keys; converting them needs the keys.
+ * added to it later by probkit set the registers DataSketches would. Spark's BloomFilter (what
+ * {@code df.stat().bloomFilter} writes) becomes the probkit Bloom filter of its bits with Spark's
+ * probes ({@code HashStrategy.spark()}): strings, binary and integral keys get Spark's answers.
+ * Spark's CountMinSketch cannot: it places a long by per-row multipliers and bytes by
+ * Murmur3_x86_32, probkit's count-min sketch by its own hash, so no probkit sketch of its counters
+ * answers for the same keys; converting it needs the keys.
  */
 final class SparkSketches {
   private SparkSketches() {}
@@ -69,8 +72,9 @@ final class SparkSketches {
           return ProbkitAggregate.result(
               Sketches.toBytes(h::writeTo, h.byteSize() + 64), -1, -1, null);
         case BLOOM:
-          SparkBloomFilter.readFrom(new ByteArrayInputStream(bytes));
-          throw refused(function, "BloomFilter", "filter", "probkit_bloom_agg");
+          BloomFilter f = SparkBloomFilter.readFrom(new ByteArrayInputStream(bytes)).toProbkit();
+          return ProbkitAggregate.result(
+              Sketches.toBytes(f::writeTo, f.byteSize() + 64), -1, -1, null);
         default:
           SparkCountMinSketch.readFrom(new ByteArrayInputStream(bytes));
           throw refused(function, "CountMinSketch", "count-min sketch", "probkit_cms_agg");
@@ -85,9 +89,9 @@ final class SparkSketches {
     return new IllegalArgumentException(
         String.format(
             Locale.ROOT,
-            "%s: Spark's %s cannot become a probkit %s: Spark places a key by its Murmur3_x86_32"
-                + " hash and a remainder, probkit by its own hashes, so no probkit %s of these"
-                + " bits answers for the same keys; build one from the keys with %s",
+            "%s: Spark's %s cannot become a probkit %s: Spark places a key by per-row multipliers"
+                + " and its Murmur3_x86_32 hash, probkit by its own hash, so no probkit %s of these"
+                + " counters answers for the same keys; build one from the keys with %s",
             function,
             spark,
             probkit,

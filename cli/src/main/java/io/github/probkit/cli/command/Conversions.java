@@ -64,16 +64,17 @@ public final class Conversions {
   }
 
   private static final String IMPORT_FILTER =
-      "Convert a filter file of another library to a probkit filter file. Guava's and Spark's"
-          + " filters answer by their own probes, which no probkit filter type places: they are"
-          + " refused with one line saying so (query them as they are: filter query"
-          + " --file-format guava|spark).";
+      "Convert a filter file of another library to a probkit filter file. A Guava or Spark"
+          + " filter becomes a Bloom filter of hash guava (guava32 for Guava's older strategy) or"
+          + " spark, whose probes are that library's: the same answers, key for key (strings as"
+          + " UTF-8, byte arrays, longs with filter query --long), under probkit's checksum; filter"
+          + " export --format guava|spark gives back the very same bytes.";
 
   @Command(
       name = "import",
       mixinStandardHelpOptions = true,
       description = {IMPORT_FILTER, "", "--format: probkit, guava, spark."},
-      footer = {"", "Example:", "  probkit filter import --format probkit old.bin copy.bin"})
+      footer = {"", "Example:", "  probkit filter import --format guava seen.guava seen.bin"})
   public static final class FilterImport extends Conversion {
     public FilterImport() {
       super(Format.Kind.FILTER, true);
@@ -84,13 +85,13 @@ public final class Conversions {
       name = "export",
       mixinStandardHelpOptions = true,
       description = {
-        "Write a probkit filter file in another library's format: refused in one line where that"
-            + " format cannot hold the filter with the same answers (guava, spark: their probes are"
-            + " not probkit's).",
+        "Write a probkit filter file in another library's format: guava and spark take a Bloom"
+            + " filter of their hash (hash guava, guava32 or spark, as filter import makes it),"
+            + " written as the library writes it; any other filter is refused in one line.",
         "",
         "--format: probkit, guava, spark.",
       },
-      footer = {"", "Example:", "  probkit filter export users.bin copy.bin"})
+      footer = {"", "Example:", "  probkit filter export --format guava seen.bin seen.guava"})
   public static final class FilterExport extends Conversion {
     public FilterExport() {
       super(Format.Kind.FILTER, false);

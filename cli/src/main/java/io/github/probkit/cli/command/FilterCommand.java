@@ -442,15 +442,18 @@ public final class FilterCommand implements Runnable {
                 out));
       }
       Format format = ForeignFiles.formatOf(file, "--file-format", fileFormat);
-      if (format != ProbkitFormat.INSTANCE) {
-        if (at != null || timeField != null) {
+      if (format != ProbkitFormat.INSTANCE || longKeys) {
+        if (format != ProbkitFormat.INSTANCE && (at != null || timeField != null)) {
           throw new IllegalArgumentException(
               (at != null ? "--at" : "--time-field")
                   + " is for window filters, not "
                   + format.name()
                   + " files");
         }
-        ForeignFilter f = ForeignFiles.filter(file, format);
+        ForeignFilter f =
+            format != ProbkitFormat.INSTANCE
+                ? ForeignFiles.filter(file, format)
+                : ForeignFilter.converted(Location.of(file).read(Format.Kind.FILTER), file);
         return finish(
             out,
             Inputs.KeySink.answering(
@@ -468,12 +471,6 @@ public final class FilterCommand implements Runnable {
                             : f.mightContain(key, keyOff, keyLen)),
                 header,
                 out));
-      }
-      if (longKeys) {
-        throw new IllegalArgumentException(
-            "--long answers for keys a Guava or Spark filter was given as longs; "
-                + file
-                + " is a probkit filter, whose keys are bytes");
       }
       keyOptions.timeField = timeField;
       EventTimes times = timeField == null ? null : TimedKeys.times(keys, keyOptions);

@@ -1,5 +1,6 @@
 package io.github.probkit.cli.command;
 
+import io.github.probkit.cli.format.SparkFormat;
 import io.github.probkit.cli.format.WindowFilters;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
@@ -70,6 +71,9 @@ public abstract class InfoCommand implements Callable<Integer> {
       }
       if (type == StructureType.WINDOWED_HEAVY_HITTERS) {
         return WindowTop.describe(f);
+      }
+      if (type == null && SparkFormat.holdsCountMin(f)) {
+        return new CmsCommand.Info().describe(f, json); // a Spark count-min sketch
       }
       // A filter, or bytes whose type is not known: the filter reader names what is wrong.
       return new FilterCommand.Info().describe(f, json);

@@ -1,6 +1,7 @@
 package io.github.probkit.cli.format;
 
 import io.github.probkit.cli.output.Json;
+import io.github.probkit.filter.MembershipFilter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -31,6 +32,38 @@ public interface ForeignFilter {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("--long: key '" + s + "' is not a decimal long");
     }
+  }
+
+  /**
+   * A probkit filter that {@code filter import} made of a Guava or Spark filter (its hash places
+   * their probes), asked as that library's: {@code --long} keys too, which only such a filter was
+   * given (the command line adds keys as bytes).
+   *
+   * @throws IllegalArgumentException for a filter of probkit's own hashing, naming {@code file}
+   */
+  static ForeignFilter converted(MembershipFilter f, Object file) {
+    if (!f.hashStrategy().foreignProbes()) {
+      throw new IllegalArgumentException(
+          "--long answers for keys a Guava or Spark filter was given as longs; "
+              + file
+              + " is a probkit filter, whose keys are bytes");
+    }
+    return new ForeignFilter() {
+      @Override
+      public boolean mightContain(byte[] key, int off, int len) {
+        return f.mightContain(key, off, len);
+      }
+
+      @Override
+      public boolean mightContain(long key) {
+        return f.mightContain(key);
+      }
+
+      @Override
+      public Json describe() {
+        return FilterDescriptions.describe(f, false);
+      }
+    };
   }
 
   /** The key's bytes as an array of their own, for libraries that take whole arrays only. */

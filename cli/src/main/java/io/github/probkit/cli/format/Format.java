@@ -80,6 +80,20 @@ public interface Format {
   /** The count-min sketch in {@code in}, for a format whose sketches probkit cannot hold. */
   ForeignCounts counts(InputStream in) throws IOException;
 
+  /** What {@code structure} is, for a refusal: its type's label ("blocked", "count-min"). */
+  static String typeOf(Object structure) {
+    if (structure instanceof MembershipFilter) {
+      return ((MembershipFilter) structure).type().label();
+    }
+    if (structure instanceof CountMinSketch) {
+      return ((CountMinSketch) structure).type().label();
+    }
+    if (structure instanceof CardinalitySketch) {
+      return ((CardinalitySketch) structure).type().label();
+    }
+    return structure.getClass().getSimpleName();
+  }
+
   /** The refusal of a format asked for a structure it does not hold. */
   static SketchFormatException holdsNo(Format f, String what) {
     return new SketchFormatException(f.name() + ": holds no " + what + " probkit answers for");

@@ -2,6 +2,7 @@ package io.github.probkit.cli.format;
 
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
+import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.foreign.GuavaBloomFilter;
 import io.github.probkit.io.SketchFormatException;
 import java.io.IOException;
@@ -15,12 +16,6 @@ import java.io.OutputStream;
  */
 public final class GuavaFormat implements Format {
   public static final GuavaFormat INSTANCE = new GuavaFormat();
-
-  /** Why no conversion to or from probkit's structures keeps the answers. */
-  private static final String UNCONVERTED =
-      "guava: a Guava BloomFilter answers by Guava's own probes (MurmurHash3, a masked"
-          + " remainder), which no probkit filter type places; query it as it is (filter query"
-          + " --file-format guava) or rebuild a probkit filter from its keys";
 
   private GuavaFormat() {}
 
@@ -44,14 +39,32 @@ public final class GuavaFormat implements Format {
     return false;
   }
 
+  /** A Guava filter is read as the probkit Bloom filter of its bits and probes (hash guava). */
   @Override
-  public <T> T read(InputStream in, Kind<T> kind) throws SketchFormatException {
-    throw new SketchFormatException(UNCONVERTED);
+  @SuppressWarnings("unchecked")
+  public <T> T read(InputStream in, Kind<T> kind) throws IOException {
+    if (kind != Kind.FILTER) {
+      throw new SketchFormatException("guava: holds Bloom filters only");
+    }
+    return (T) GuavaBloomFilter.readFrom(in).toProbkit();
   }
 
+  /** Only a Bloom filter of Guava's hashing, such as {@link #read} gives, has Guava's answers. */
   @Override
-  public void write(Object structure, OutputStream out) {
-    throw new CliException(UNCONVERTED);
+  public void write(Object structure, OutputStream out) throws IOException {
+    if (!(structure instanceof BloomFilter)) {
+      throw new CliException(
+          "guava: holds Bloom filters of Guava's hashing, not a "
+              + Format.typeOf(structure)
+              + " structure");
+    }
+    GuavaBloomFilter g;
+    try {
+      g = GuavaBloomFilter.fromProbkit((BloomFilter) structure);
+    } catch (IllegalArgumentException e) {
+      throw new CliException("guava: " + e.getMessage(), e);
+    }
+    g.writeTo(out);
   }
 
   @Override

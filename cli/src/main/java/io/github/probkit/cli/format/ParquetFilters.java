@@ -155,11 +155,14 @@ public final class ParquetFilters {
   public static ParquetFilters open(Path file) throws IOException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       long n = ch.size();
-      if (n < 12
-          || !java.util.Arrays.equals(read(ch, 0, 4), MAGIC)
-          || !java.util.Arrays.equals(read(ch, n - 4, 4), MAGIC)) {
-        throw new CliException(
-            file + ": not a Parquet file (no PAR1 at both ends); --column is for Parquet files");
+      if (n < 4 || !java.util.Arrays.equals(read(ch, 0, 4), MAGIC)) {
+        // A usage error (exit 2): --column names a column of a Parquet file, and this is none.
+        throw new IllegalArgumentException(
+            file
+                + ": not a Parquet file (it does not start with PAR1); --column is for Parquet files");
+      }
+      if (n < 12 || !java.util.Arrays.equals(read(ch, n - 4, 4), MAGIC)) {
+        throw damaged(file, "it does not end with PAR1 (truncated?)");
       }
       long footer =
           Integer.toUnsignedLong(

@@ -2,12 +2,17 @@ package io.github.probkit.cli.format;
 
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
+import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.foreign.SparkBloomFilter;
 import io.github.probkit.foreign.SparkCountMinSketch;
+import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.io.SketchFormatException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Spark's sketch {@code BloomFilter} and {@code CountMinSketch} in their {@code writeTo} forms
@@ -19,13 +24,31 @@ import java.io.OutputStream;
 public final class SparkFormat implements Format {
   public static final SparkFormat INSTANCE = new SparkFormat();
 
-  /** Why no conversion to or from probkit's structures keeps the answers. */
-  private static final String UNCONVERTED =
-      "spark: Spark's sketches answer by Spark's own Murmur3 probes and columns, which no probkit"
-          + " structure places; query it as it is (filter query, cms query) or rebuild a"
-          + " probkit one from its keys";
+  /** Why a Spark count-min sketch is not converted to probkit's. */
+  static final String COUNT_MIN_UNCONVERTED =
+      "spark: a Spark count-min sketch places a long by per-row multipliers drawn from"
+          + " java.util.Random(seed) and bytes by Murmur3-32, columns probkit's CountMinSketch does"
+          + " not place (its columns come from one 64-bit hash); query it as it is (cms query)";
 
   private SparkFormat() {}
+
+  /**
+   * Whether {@code file}, a Spark file by its first bytes, holds a count-min sketch rather than a
+   * Bloom filter: both start with version 1, and a filter is exactly 12 + 8n bytes for the n of
+   * longs its header gives ({@code probkit info} then describes it as {@code cms info} does).
+   */
+  public static boolean holdsCountMin(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] head = in.readNBytes(12);
+      if (head.length < 12 || !INSTANCE.recognizes(head)) {
+        return false;
+      }
+      long longs = ByteBuffer.wrap(head, 8, 4).getInt();
+      return Files.size(file) != 12 + 8 * longs;
+    } catch (IOException e) {
+      return false; // the filter reader then says what is wrong with it
+    }
+  }
 
   @Override
   public boolean hasMagic() {
@@ -42,14 +65,43 @@ public final class SparkFormat implements Format {
     return head.length >= 4 && head[0] == 0 && head[1] == 0 && head[2] == 0 && head[3] == 1;
   }
 
+  /** A Spark filter is read as the probkit Bloom filter of its bits and probes (hash spark). */
   @Override
-  public <T> T read(InputStream in, Kind<T> kind) throws SketchFormatException {
-    throw new SketchFormatException(UNCONVERTED);
+  @SuppressWarnings("unchecked")
+  public <T> T read(InputStream in, Kind<T> kind) throws IOException {
+    if (kind == Kind.COUNT_MIN) {
+      throw new SketchFormatException(COUNT_MIN_UNCONVERTED);
+    }
+    if (kind != Kind.FILTER) {
+      throw new SketchFormatException("spark: holds Bloom filters and count-min sketches only");
+    }
+    SparkBloomFilter f = SparkBloomFilter.readFrom(in);
+    try {
+      return (T) f.toProbkit();
+    } catch (IllegalArgumentException e) {
+      throw new SketchFormatException("spark: " + e.getMessage());
+    }
   }
 
+  /** Only a Bloom filter of Spark's hashing, such as {@link #read} gives, has Spark's answers. */
   @Override
-  public void write(Object structure, OutputStream out) {
-    throw new CliException(UNCONVERTED);
+  public void write(Object structure, OutputStream out) throws IOException {
+    if (structure instanceof CountMinSketch) {
+      throw new CliException(COUNT_MIN_UNCONVERTED);
+    }
+    if (!(structure instanceof BloomFilter)) {
+      throw new CliException(
+          "spark: holds Bloom filters of Spark's hashing, not a "
+              + Format.typeOf(structure)
+              + " structure");
+    }
+    SparkBloomFilter f;
+    try {
+      f = SparkBloomFilter.fromProbkit((BloomFilter) structure);
+    } catch (IllegalArgumentException e) {
+      throw new CliException("spark: " + e.getMessage(), e);
+    }
+    f.writeTo(out);
   }
 
   @Override

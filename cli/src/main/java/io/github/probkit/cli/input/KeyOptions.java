@@ -54,7 +54,10 @@ public final class KeyOptions {
             + label
             + (a == HashAlgorithm.XXH64
                 ? "' (xxh64 is the split-block type's own hash: --type split-block takes no --hash)"
-                : "' (Redis's HyperLogLog hashing is for HyperLogLog sketches only)"));
+                : a.foreignProbes()
+                    ? "' (a Bloom filter of Guava's or Spark's hashing comes from their file:"
+                        + " filter import --format guava|spark)"
+                    : "' (" + a.label() + " hashing is for HyperLogLog sketches only)"));
   }
 
   /** The option that names key files, for messages: --keys, or --items for a sketch's items. */

@@ -1,4 +1,4 @@
-package io.github.probkit.foreign;
+package io.github.probkit.hash;
 
 /**
  * Spark's Murmur3_x86_32 (org.apache.spark.util.sketch): MurmurHash3 x86 32 over little-endian
@@ -6,16 +6,22 @@ package io.github.probkit.foreign;
  * (sign-extended) instead of MurmurHash3's one tail block. Spark's sketches hash with it; its
  * answers depend on that quirk.
  */
-final class SparkMurmur3 {
+public final class SparkMurmur3 {
   private static final int C1 = 0xcc9e2d51;
   private static final int C2 = 0x1b873593;
 
   private SparkMurmur3() {}
 
-  static int hashBytes(byte[] key, int seed) {
-    int aligned = key.length - key.length % 4;
+  public static int hashBytes(byte[] key, int seed) {
+    return hashBytes(key, 0, key.length, seed);
+  }
+
+  /** Spark's hash of the {@code len} bytes of {@code key} from {@code off}. */
+  public static int hashBytes(byte[] key, int off, int len, int seed) {
+    int end = off + len;
+    int aligned = end - len % 4;
     int h = seed;
-    for (int i = 0; i < aligned; i += 4) {
+    for (int i = off; i < aligned; i += 4) {
       int word =
           (key[i] & 0xFF)
               | (key[i + 1] & 0xFF) << 8
@@ -23,13 +29,14 @@ final class SparkMurmur3 {
               | (key[i + 3] & 0xFF) << 24;
       h = mixH1(h, mixK1(word));
     }
-    for (int i = aligned; i < key.length; i++) {
+    for (int i = aligned; i < end; i++) {
       h = mixH1(h, mixK1(key[i]));
     }
-    return fmix(h, key.length);
+    return fmix(h, len);
   }
 
-  static int hashLong(long key, int seed) {
+  /** Spark's hash of a long: its two halves, low first, as two blocks. */
+  public static int hashLong(long key, int seed) {
     int h = mixH1(seed, mixK1((int) key));
     h = mixH1(h, mixK1((int) (key >>> 32)));
     return fmix(h, 8);
