@@ -19,6 +19,7 @@ import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
@@ -334,22 +335,52 @@ final class FileLocation implements Location {
   @Override
   public int createWindowedHll(WindowedCardinality empty, boolean force, Keys in)
       throws IOException {
-    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
-      if (in.from() != null) {
-        TimedKeys.forEach(in.given(), in.from(), in.spec(), empty::add);
-      }
-      lock.write(empty::writeTo);
-    }
-    return 0;
+    return createTimed(force, in, empty::add, empty::writeTo);
   }
 
   @Override
   public int addToWindowedHll(Keys in) throws IOException {
+    return addTimed(in, Format.Kind.WINDOWED_CARDINALITY, w -> w::add, w -> w::writeTo);
+  }
+
+  @Override
+  public int createWindowedCms(WindowedCountMin empty, boolean force, Keys in) throws IOException {
+    return createTimed(force, in, (b, off, len, t) -> empty.add(b, off, len, 1, t), empty::writeTo);
+  }
+
+  @Override
+  public int addToWindowedCms(Keys in) throws IOException {
+    return addTimed(
+        in,
+        Format.Kind.WINDOWED_COUNT_MIN,
+        w -> (b, off, len, t) -> w.add(b, off, len, 1, t),
+        w -> w::writeTo);
+  }
+
+  /** Writes a new windowed structure, once {@code add} has taken the keys of {@code in}. */
+  private int createTimed(boolean force, Keys in, TimedKeys.Sink add, SketchFiles.Content write)
+      throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
+      if (in.from() != null) {
+        TimedKeys.forEach(in.given(), in.from(), in.spec(), add);
+      }
+      lock.write(write);
+    }
+    return 0;
+  }
+
+  /** Adds the keys of {@code in}, each at its time, to the windowed structure of {@code kind}. */
+  private <W> int addTimed(
+      Keys in,
+      Format.Kind<W> kind,
+      Function<W, TimedKeys.Sink> add,
+      Function<W, SketchFiles.Content> write)
+      throws IOException {
     try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
-      WindowedCardinality w = read(Format.Kind.WINDOWED_CARDINALITY);
+      W w = read(kind);
       try (StreamCommits commits =
-          StreamCommits.commitsTo(in.from(), lock, w::writeTo, in.spec())) {
-        TimedKeys.forEach(in.given(), in.from(), in.spec(), w::add);
+          StreamCommits.commitsTo(in.from(), lock, write.apply(w), in.spec())) {
+        TimedKeys.forEach(in.given(), in.from(), in.spec(), add.apply(w));
         commits.write();
       }
     }

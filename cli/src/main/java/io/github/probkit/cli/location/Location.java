@@ -9,6 +9,7 @@ import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
@@ -172,6 +173,15 @@ public interface Location {
 
   /** Adds items, each at its time, to the windowed distinct count here. */
   int addToWindowedHll(Keys in) throws IOException;
+
+  /**
+   * Creates the windowed count-min sketch {@code empty} (cms create --window) with its items, each
+   * at its time.
+   */
+  int createWindowedCms(WindowedCountMin empty, boolean force, Keys in) throws IOException;
+
+  /** Counts items, each at its time, into the windowed count-min sketch here. */
+  int addToWindowedCms(Keys in) throws IOException;
 
   // ---- any structure
 

@@ -20,6 +20,7 @@ import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.foreign.RedisHyperLogLogFormat;
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
 import io.github.probkit.redis.Layout;
@@ -35,6 +36,7 @@ import io.github.probkit.redis.RedisStoreException;
 import io.github.probkit.redis.RedisStructure;
 import io.github.probkit.redis.RedisWindowedBloomFilter;
 import io.github.probkit.redis.RedisWindowedCardinality;
+import io.github.probkit.redis.RedisWindowedCountMin;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -998,6 +1000,56 @@ final class RedisLocation implements Location {
         t -> {
           RedisWindowedCardinality w = RedisWindowedCardinality.open(t.store, t.name);
           timedBatches(t, in.from(), in.given(), in.spec(), w::addAll);
+          return 0;
+        });
+  }
+
+  /**
+   * A windowed count-min sketch shaped as the library's {@code empty}: its slices, window, width,
+   * depth and hashing, so that the export is that file's bytes. Slices in Redis take the standard
+   * update only (a conservative add reads before it writes, which many writers cannot share).
+   */
+  @Override
+  public int createWindowedCms(WindowedCountMin empty, boolean force, Keys in) throws IOException {
+    CountMinSketch slice = empty.sketchOfLast(Duration.ZERO, 0);
+    if (slice.isConservative()) {
+      throw new IllegalArgumentException(
+          "--conservative is not kept by a window in Redis (its slices take standard adds from"
+              + " many writers); drop it, or keep the window in a file");
+    }
+    with(
+        t -> {
+          replace(t, force);
+          RedisWindowedCountMin.create(
+              t.store,
+              t.name,
+              Duration.ofMillis((empty.sliceCount() - 1) * empty.sliceMillis()),
+              Duration.ofMillis(empty.sliceMillis()),
+              slice.width(),
+              slice.depth(),
+              RedisOptions.defaults().hash(slice.hashStrategy()));
+          return 0;
+        });
+    return in.from() == null
+        ? 0
+        : addToWindowedCms(new Keys(List.of(), in.from(), in.spec(), in.writing()));
+  }
+
+  @Override
+  public int addToWindowedCms(Keys in) throws IOException {
+    return with(
+        t -> {
+          RedisWindowedCountMin w = RedisWindowedCountMin.open(t.store, t.name);
+          timedBatches(
+              t,
+              in.from(),
+              in.given(),
+              in.spec(),
+              (keys, times) -> {
+                long[] ones = new long[keys.size()];
+                Arrays.fill(ones, 1);
+                w.addAll(keys, ones, times);
+              });
           return 0;
         });
   }
