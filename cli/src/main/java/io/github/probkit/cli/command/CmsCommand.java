@@ -157,6 +157,8 @@ public final class CmsCommand implements Runnable {
     @Option(names = "--time-field", paramLabel = "F", description = HllCommand.TIME_FIELD)
     String timeField;
 
+    @Mixin MaxSkew maxSkew;
+
     @Option(
         names = "--force",
         description = "Replace FILE if it exists (without it, an existing FILE is an error).")
@@ -170,6 +172,7 @@ public final class CmsCommand implements Runnable {
         throw new IllegalArgumentException(
             (slice != null ? "--slice" : "--time-field") + " is for a sketch with a --window");
       }
+      maxSkew.of(window);
       HashStrategy strategy = KeyOptions.hashStrategy(hash);
       // Items piped in are counted, as filter create adds its keys: not silently dropped.
       KeyOptions from = input.keys().orNoneAtATerminal(spec);
@@ -186,7 +189,8 @@ public final class CmsCommand implements Runnable {
             .createWindowedCms(
                 WindowCms.create(window, slice, sketch(strategy, rule)),
                 force,
-                new Location.Keys(List.of(), from, spec, writing));
+                new Location.Keys(List.of(), from, spec, writing),
+                maxSkew.of(window));
       }
       int width =
           sizing.byError != null
@@ -412,8 +416,23 @@ public final class CmsCommand implements Runnable {
                 + file
                 + " is a probkit sketch, whose items are bytes");
       }
+      Location.CountAnswer answer =
+          (item, off, len, estimate) -> answer(out, item, off, len, estimate);
+      Location.Reading reading =
+          sink -> {
+            from.forEach(items, spec, sink);
+            out.flush();
+            return 0;
+          };
       if (WindowCms.isWindowed(file)) {
-        return answerEach(from, out, WindowCms.lastOf(file, last, at)::estimate);
+        long end = at == null ? System.currentTimeMillis() : WindowFilter.at(at);
+        return Location.of(file)
+            .queryWindowedCms(
+                answer,
+                out,
+                reading,
+                new Location.Window(
+                    window -> WindowHll.lastSpan(last, window, file, "cms create --window"), end));
       }
       if (last != null || at != null) {
         throw new IllegalArgumentException(
@@ -422,15 +441,7 @@ public final class CmsCommand implements Runnable {
                 + file
                 + " has none");
       }
-      return Location.of(file)
-          .queryCms(
-              (item, off, len, estimate) -> answer(out, item, off, len, estimate),
-              out,
-              sink -> {
-                from.forEach(items, spec, sink);
-                out.flush();
-                return 0;
-              });
+      return Location.of(file).queryCms(answer, out, reading);
     }
 
     private int answerEach(KeyOptions from, OutputStream out, Estimates estimates)

@@ -207,6 +207,8 @@ public final class HllCommand implements Runnable {
     @Option(names = "--time-field", paramLabel = "F", description = TIME_FIELD)
     String timeField;
 
+    @Mixin MaxSkew maxSkew;
+
     @Option(
         names = "--force",
         description = "Replace FILE if it exists (without it, an existing FILE is an error).")
@@ -221,6 +223,7 @@ public final class HllCommand implements Runnable {
         throw new IllegalArgumentException(
             (slice != null ? "--slice" : "--time-field") + " is for a sketch with a --window");
       }
+      maxSkew.of(window);
       // Items piped in are counted, as filter create adds its keys: not silently dropped.
       KeyOptions from = itemFiles.in(format).orNoneAtATerminal(spec);
       CardinalitySketch s;
@@ -248,7 +251,8 @@ public final class HllCommand implements Runnable {
             .createWindowedHll(
                 WindowHll.create(window, slice, s),
                 force,
-                new Location.Keys(List.of(), from, spec, writing));
+                new Location.Keys(List.of(), from, spec, writing),
+                maxSkew.of(window));
       }
       return Location.of(file)
           .createHll(s, force, new Location.Keys(List.of(), from, spec, writing));

@@ -39,23 +39,6 @@ final class WindowCms {
     return WindowHll.windowMillis(w.sliceCount(), w.sliceMillis());
   }
 
-  /** What {@code cms query} answers from: a window's span and end, and its slices. */
-  record Last(WindowedCountMin ring, Duration span, long end) {
-    long estimate(byte[] item, int off, int len) {
-      return ring.estimate(item, off, len, span, end);
-    }
-  }
-
-  /**
-   * The window of {@code last} (null: the whole window) ending at {@code at} (null: now) of the
-   * windowed sketch in {@code file}; a window longer than the sketch keeps is refused.
-   */
-  static Last lastOf(Path file, String last, String at) {
-    WindowedCountMin w = read(file);
-    long end = at == null ? System.currentTimeMillis() : WindowFilter.at(at);
-    return new Last(w, WindowHll.lastSpan(last, windowMillis(w), file, "cms create --window"), end);
-  }
-
   /**
    * {@code info}'s description: its window, slices, and the sketch of its whole window (up to its
    * latest slice) as {@code cms info} describes a sketch.

@@ -7,6 +7,7 @@ import io.github.probkit.cli.format.FilterDescriptions;
 import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.format.ProbkitFormat;
+import io.github.probkit.cli.format.WindowFilters;
 import io.github.probkit.cli.input.CountedLines;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
@@ -463,9 +464,32 @@ final class RedisLocation implements Location {
           } else if (s instanceof RedisCardinalitySketch) {
             RedisCardinalitySketch c = (RedisCardinalitySketch) s;
             j.put("precision", c.precision()).put("estimate", Math.round(c.estimate()));
+          } else if (s instanceof RedisWindowedBloomFilter) {
+            RedisWindowedBloomFilter w = (RedisWindowedBloomFilter) s;
+            j.put("window", WindowFilters.duration(w.window()))
+                .put("generationMs", w.generationMillis())
+                .put("slack", WindowFilters.duration(w.slack()))
+                .put("fpp", w.targetFpp())
+                .put("maxSkew", WindowFilters.duration(w.maxSkewMillis()));
+          } else if (s instanceof RedisWindowedCountMin) {
+            RedisWindowedCountMin w = (RedisWindowedCountMin) s;
+            slices(j, w.sliceCount(), w.sliceMillis(), w.maxSkewMillis())
+                .put("width", w.width())
+                .put("depth", w.depth());
+          } else if (s instanceof RedisWindowedCardinality) {
+            RedisWindowedCardinality w = (RedisWindowedCardinality) s;
+            slices(j, w.sliceCount(), w.sliceMillis(), w.maxSkewMillis());
           }
           return whereKept(j.put("bytes", s.byteSize()), t, s, s.redisKeys());
         });
+  }
+
+  /** A windowed sketch's window, slices and the clock skew its grace slices tolerate. */
+  private static Json slices(Json j, int sliceCount, long sliceMillis, long maxSkewMillis) {
+    return j.put("window", WindowFilters.duration((sliceCount - 1) * sliceMillis))
+        .put("slice", WindowFilters.duration(sliceMillis))
+        .put("slices", sliceCount)
+        .put("maxSkew", WindowFilters.duration(maxSkewMillis));
   }
 
   /** The fields every description of a structure in Redis ends with. */
@@ -565,18 +589,41 @@ final class RedisLocation implements Location {
     return with(
         t -> {
           RedisCountMinSketch s = RedisCountMinSketch.open(t.store, t.name);
-          return reading.run(
-              Inputs.KeySink.answeringInBatches(
-                  t.store.batchSize(),
-                  (lines, batch) -> {
-                    long[] estimates = s.estimateAll(batch);
-                    for (int i = 0; i < batch.size(); i++) {
-                      answer.answer(batch.get(i), 0, batch.get(i).length, estimates[i]);
-                    }
-                  },
-                  null,
-                  out));
+          return answerInBatches(t, answer, out, reading, s::estimateAll);
         });
+  }
+
+  @Override
+  public int queryWindowedCms(CountAnswer answer, OutputStream out, Reading reading, Window window)
+      throws IOException {
+    return with(
+        t -> {
+          RedisWindowedCountMin w = RedisWindowedCountMin.open(t.store, t.name);
+          Duration span = window.span().apply((w.sliceCount() - 1) * w.sliceMillis());
+          return answerInBatches(
+              t, answer, out, reading, batch -> w.estimateAll(batch, span, window.end()));
+        });
+  }
+
+  /** Answers the items {@code reading} reads, a batch's estimates in one call to Redis. */
+  private static int answerInBatches(
+      Target t,
+      CountAnswer answer,
+      OutputStream out,
+      Reading reading,
+      java.util.function.Function<List<byte[]>, long[]> estimateAll)
+      throws IOException {
+    return reading.run(
+        Inputs.KeySink.answeringInBatches(
+            t.store.batchSize(),
+            (lines, batch) -> {
+              long[] estimates = estimateAll.apply(batch);
+              for (int i = 0; i < batch.size(); i++) {
+                answer.answer(batch.get(i), 0, batch.get(i).length, estimates[i]);
+              }
+            },
+            null,
+            out));
   }
 
   // ---- hll
@@ -888,7 +935,12 @@ final class RedisLocation implements Location {
    */
   @Override
   public int createWindowFilter(
-      AgePartitionedBloomFilter empty, boolean force, boolean multiset, boolean ifAbsent, Keys in)
+      AgePartitionedBloomFilter empty,
+      boolean force,
+      boolean multiset,
+      boolean ifAbsent,
+      Keys in,
+      Duration maxSkew)
       throws IOException {
     FilterKeys.ifAbsent(multiset, ifAbsent, false, "--type window");
     if (!empty.timeBased()) {
@@ -897,7 +949,7 @@ final class RedisLocation implements Location {
               + " common count of keys, was --window "
               + empty.window());
     }
-    RedisOptions o = RedisOptions.defaults().hash(empty.hashStrategy());
+    RedisOptions o = skewed(maxSkew).hash(empty.hashStrategy());
     return with(
         t -> {
           replace(t, force);
@@ -912,6 +964,11 @@ final class RedisLocation implements Location {
               ? 0
               : filterAdd(t, List.of(), in.from(), false, false, in.spec());
         });
+  }
+
+  /** The options of a new window: probkit-redis's default skew unless --max-skew gave one. */
+  private static RedisOptions skewed(Duration maxSkew) {
+    return maxSkew == null ? RedisOptions.defaults() : RedisOptions.defaults().maxSkew(maxSkew);
   }
 
   /** As {@link #batches}, each key with its time: the clock's, or that of {@code --time-field}. */
@@ -972,7 +1029,7 @@ final class RedisLocation implements Location {
    * type and precision, so that the export is that file's bytes.
    */
   @Override
-  public int createWindowedHll(WindowedCardinality empty, boolean force, Keys in)
+  public int createWindowedHll(WindowedCardinality empty, boolean force, Keys in, Duration maxSkew)
       throws IOException {
     // An empty ring's sketch of any window is its empty sketch: the type and precision asked for.
     CardinalitySketch sketch = empty.sketchOfLast(Duration.ZERO, 0);
@@ -986,7 +1043,7 @@ final class RedisLocation implements Location {
               Duration.ofMillis(empty.sliceMillis()),
               sketch.type() == StructureType.ULTRA_LOG_LOG,
               sketch.precision(),
-              RedisOptions.defaults());
+              skewed(maxSkew));
           return 0;
         });
     return in.from() == null
@@ -1010,7 +1067,8 @@ final class RedisLocation implements Location {
    * update only (a conservative add reads before it writes, which many writers cannot share).
    */
   @Override
-  public int createWindowedCms(WindowedCountMin empty, boolean force, Keys in) throws IOException {
+  public int createWindowedCms(WindowedCountMin empty, boolean force, Keys in, Duration maxSkew)
+      throws IOException {
     CountMinSketch slice = empty.sketchOfLast(Duration.ZERO, 0);
     if (slice.isConservative()) {
       throw new IllegalArgumentException(
@@ -1027,7 +1085,7 @@ final class RedisLocation implements Location {
               Duration.ofMillis(empty.sliceMillis()),
               slice.width(),
               slice.depth(),
-              RedisOptions.defaults().hash(slice.hashStrategy()));
+              skewed(maxSkew).hash(slice.hashStrategy()));
           return 0;
         });
     return in.from() == null
