@@ -78,11 +78,11 @@ final class WindowHll {
    * now) of the windowed sketch in {@code file}; a window longer than the sketch keeps is refused.
    */
   static CardinalitySketch lastOf(Path file, String last, String at) {
-    WindowedCardinality w = read(file);
     long end = at == null ? System.currentTimeMillis() : WindowFilter.at(at);
-    return w.sketchOfLast(
-        lastSpan(last, windowMillis(w.sliceCount(), w.sliceMillis()), file, "hll create --window"),
-        end);
+    return Location.of(file)
+        .windowedHllOf(
+            new Location.Window(
+                window -> lastSpan(last, window, file, "hll create --window"), end));
   }
 
   /**

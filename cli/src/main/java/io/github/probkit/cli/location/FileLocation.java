@@ -372,6 +372,13 @@ final class FileLocation implements Location {
   }
 
   @Override
+  public CardinalitySketch windowedHllOf(Window window) {
+    WindowedCardinality w = read(Format.Kind.WINDOWED_CARDINALITY);
+    return w.sketchOfLast(
+        window.span().apply((w.sliceCount() - 1) * w.sliceMillis()), window.end());
+  }
+
+  @Override
   public int createWindowedCms(WindowedCountMin empty, boolean force, Keys in, Duration maxSkew)
       throws IOException {
     refuseSkew(maxSkew);

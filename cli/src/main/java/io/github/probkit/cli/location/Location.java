@@ -197,6 +197,12 @@ public interface Location {
   int addToWindowedHll(Keys in) throws IOException;
 
   /**
+   * The sketch of {@code window} of the windowed distinct count here, its slices merged; Redis's
+   * from its own slices, the grace slices for clock skew included.
+   */
+  CardinalitySketch windowedHllOf(Window window);
+
+  /**
    * Creates the windowed count-min sketch {@code empty} (cms create --window) with its items, each
    * at its time.
    */

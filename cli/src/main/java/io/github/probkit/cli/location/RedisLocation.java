@@ -1067,6 +1067,20 @@ final class RedisLocation implements Location {
    * update only (a conservative add reads before it writes, which many writers cannot share).
    */
   @Override
+  public CardinalitySketch windowedHllOf(Window window) {
+    try {
+      return with(
+          t -> {
+            RedisWindowedCardinality w = RedisWindowedCardinality.open(t.store, t.name);
+            return w.sketchOfLast(
+                window.span().apply((w.sliceCount() - 1) * w.sliceMillis()), window.end());
+          });
+    } catch (IOException e) {
+      throw new CliException(CliException.describe(uri, e), e);
+    }
+  }
+
+  @Override
   public int createWindowedCms(WindowedCountMin empty, boolean force, Keys in, Duration maxSkew)
       throws IOException {
     CountMinSketch slice = empty.sketchOfLast(Duration.ZERO, 0);
