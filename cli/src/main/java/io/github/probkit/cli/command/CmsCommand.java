@@ -371,21 +371,7 @@ public final class CmsCommand implements Runnable {
                 + " long (addLong): Spark files only.")
     boolean longItems;
 
-    @Option(
-        names = "--last",
-        paramLabel = "T",
-        description =
-            "A sketch with a window: count over the last T of it (30s, 15m, 1h, 7d; default: the"
-                + " whole window).")
-    String last;
-
-    @Option(
-        names = "--at",
-        paramLabel = "TIME",
-        description =
-            "A sketch with a window: the window ends at TIME (ISO-8601 with an offset, or epoch"
-                + " seconds or ms; default: now).")
-    String at;
+    @Mixin LastWindow window;
 
     @Mixin KeyOptions.Items itemFiles;
 
@@ -425,18 +411,12 @@ public final class CmsCommand implements Runnable {
             return 0;
           };
       if (WindowCms.isWindowed(file)) {
-        long end = at == null ? System.currentTimeMillis() : WindowFilter.at(at);
         return Location.of(file)
-            .queryWindowedCms(
-                answer,
-                out,
-                reading,
-                new Location.Window(
-                    window -> WindowHll.lastSpan(last, window, file, "cms create --window"), end));
+            .queryWindowedCms(answer, out, reading, window.of(file, "cms create --window"));
       }
-      if (last != null || at != null) {
+      if (window.given()) {
         throw new IllegalArgumentException(
-            (last != null ? "--last" : "--at")
+            window.option()
                 + " queries a sketch with a window (cms create --window); "
                 + file
                 + " has none");

@@ -345,21 +345,7 @@ public final class HllCommand implements Runnable {
         description = "Print one JSON object with the standard error, precision and bytes.")
     boolean json;
 
-    @Option(
-        names = "--last",
-        paramLabel = "T",
-        description =
-            "A sketch with a window: count the last T of it (30s, 15m, 1h, 7d; default: the whole"
-                + " window).")
-    String last;
-
-    @Option(
-        names = "--at",
-        paramLabel = "TIME",
-        description =
-            "A sketch with a window: the window ends at TIME (ISO-8601 with an offset, or epoch"
-                + " seconds or ms; default: now).")
-    String at;
+    @Mixin LastWindow window;
 
     @Option(
         names = "--format",
@@ -377,11 +363,11 @@ public final class HllCommand implements Runnable {
       }
       CardinalitySketch s;
       if (files.size() == 1 && WindowHll.isWindowed(files.get(0))) {
-        s = WindowHll.lastOf(files.get(0), last, at);
+        s = Location.of(files.get(0)).windowedHllOf(window.of(files.get(0), "hll create --window"));
       } else {
-        if (last != null || at != null) {
+        if (window.given()) {
           throw new IllegalArgumentException(
-              (last != null ? "--last" : "--at")
+              window.option()
                   + " counts a sketch with a window (hll create --window), one at a time; "
                   + (files.size() > 1
                       ? files.size() + " FILEs were given"

@@ -74,18 +74,6 @@ final class WindowHll {
   }
 
   /**
-   * The sketch of the window of {@code last} (null: the whole window) ending at {@code at} (null:
-   * now) of the windowed sketch in {@code file}; a window longer than the sketch keeps is refused.
-   */
-  static CardinalitySketch lastOf(Path file, String last, String at) {
-    long end = at == null ? System.currentTimeMillis() : WindowFilter.at(at);
-    return Location.of(file)
-        .windowedHllOf(
-            new Location.Window(
-                window -> lastSpan(last, window, file, "hll create --window"), end));
-  }
-
-  /**
    * The span {@code --last} gives (null: the whole window of {@code windowMillis}); one longer than
    * the window of {@code file}, which {@code made} made, is refused.
    */
