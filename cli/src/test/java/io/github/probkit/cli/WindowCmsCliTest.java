@@ -180,6 +180,53 @@ class WindowCmsCliTest {
   }
 
   @Test
+  void processesAddingToOneWindowedFileAtOnceLoseNoCount() throws Exception {
+    Events e = Events.of(12_000, 1_000);
+    Path terms = dir.resolve("shared.cms");
+    ok(
+        Cli.run(
+            "cms",
+            "create",
+            terms.toString(),
+            "--window",
+            "24h",
+            "--slice",
+            "1h",
+            "--width",
+            "2000",
+            "--depth",
+            "4"));
+    int writers = 4;
+    int n = e.item.length;
+    List<Process> running = new ArrayList<>();
+    for (int p = 0; p < writers; p++) {
+      Path chunk = dir.resolve("part" + p + ".tsv");
+      Files.writeString(chunk, e.lines(p * n / writers, (p + 1) * n / writers, false));
+      running.add(
+          Probkit.builder(
+                  List.of(),
+                  "cms",
+                  "add",
+                  terms.toString(),
+                  "--items",
+                  chunk.toString(),
+                  "--time-field",
+                  "2",
+                  "--field",
+                  "1")
+              .start());
+    }
+    for (Process p : running) {
+      Probkit.Result r = Probkit.finish(p);
+      assertThat(r.exit()).as(r.toString()).isZero();
+    }
+    Path queries = dir.resolve("queries.txt");
+    Files.write(queries, e.queries());
+    checkWindow(e, terms.toString(), queries, 24, e.latest);
+    checkWindow(e, terms.toString(), queries, 3, e.latest);
+  }
+
+  @Test
   void badWindowOptionsAndDamagedFilesAreOneLine() throws IOException {
     Path w = dir.resolve("w.cms");
     Path plain = dir.resolve("p.cms");
