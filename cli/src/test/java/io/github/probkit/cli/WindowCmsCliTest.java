@@ -130,23 +130,53 @@ class WindowCmsCliTest {
     return q.out;
   }
 
-  @Test
-  void windowedEstimatesAreNeverBelowTheExactCountsOfTheirSlices() throws IOException {
-    Events e = Events.of(60_000, 3_000);
-    Path terms = dir.resolve("terms.cms");
+  /** {@code cms create WHERE --window W --slice 1h}, epsilon {@link #EPSILON}, delta 1 %. */
+  static void create(String where, String window) {
     ok(
         Cli.run(
             "cms",
             "create",
-            terms.toString(),
+            where,
             "--window",
-            "24h",
+            window,
             "--slice",
             "1h",
             "--epsilon",
             "" + EPSILON,
             "--delta",
             "0.01"));
+  }
+
+  /**
+   * The events added to {@code where} by {@code writers} probkit processes at once, each a chunk of
+   * them (every other one with ISO-8601 times); {@code alsoTo}, when not null, is given the same
+   * chunks one after the other, by this process.
+   */
+  static void addAtOnce(Events e, String where, int writers, Path dir, String alsoTo)
+      throws Exception {
+    int n = e.item.length;
+    List<Process> running = new ArrayList<>();
+    for (int p = 0; p < writers; p++) {
+      Path chunk = dir.resolve("chunk" + p + ".tsv");
+      Files.writeString(chunk, e.lines(p * n / writers, (p + 1) * n / writers, p % 2 == 1));
+      String[] add = {"--items", chunk.toString(), "--time-field", "2", "--field", "1"};
+      if (alsoTo != null) {
+        ok(Cli.run(concat(new String[] {"cms", "add", alsoTo}, add)));
+      }
+      running.add(
+          Probkit.builder(List.of(), concat(new String[] {"cms", "add", where}, add)).start());
+    }
+    for (Process p : running) {
+      Probkit.Result r = Probkit.finish(p);
+      assertThat(r.exit()).as(r.toString()).isZero();
+    }
+  }
+
+  @Test
+  void windowedEstimatesAreNeverBelowTheExactCountsOfTheirSlices() throws IOException {
+    Events e = Events.of(60_000, 3_000);
+    Path terms = dir.resolve("terms.cms");
+    create(terms.toString(), "24h");
     int parts = 3;
     int n = e.item.length;
     for (int p = 0; p < parts; p++) {
@@ -183,43 +213,8 @@ class WindowCmsCliTest {
   void processesAddingToOneWindowedFileAtOnceLoseNoCount() throws Exception {
     Events e = Events.of(12_000, 1_000);
     Path terms = dir.resolve("shared.cms");
-    ok(
-        Cli.run(
-            "cms",
-            "create",
-            terms.toString(),
-            "--window",
-            "24h",
-            "--slice",
-            "1h",
-            "--width",
-            "2000",
-            "--depth",
-            "4"));
-    int writers = 4;
-    int n = e.item.length;
-    List<Process> running = new ArrayList<>();
-    for (int p = 0; p < writers; p++) {
-      Path chunk = dir.resolve("part" + p + ".tsv");
-      Files.writeString(chunk, e.lines(p * n / writers, (p + 1) * n / writers, false));
-      running.add(
-          Probkit.builder(
-                  List.of(),
-                  "cms",
-                  "add",
-                  terms.toString(),
-                  "--items",
-                  chunk.toString(),
-                  "--time-field",
-                  "2",
-                  "--field",
-                  "1")
-              .start());
-    }
-    for (Process p : running) {
-      Probkit.Result r = Probkit.finish(p);
-      assertThat(r.exit()).as(r.toString()).isZero();
-    }
+    create(terms.toString(), "24h");
+    addAtOnce(e, terms.toString(), 4, dir, null);
     Path queries = dir.resolve("queries.txt");
     Files.write(queries, e.queries());
     checkWindow(e, terms.toString(), queries, 24, e.latest);

@@ -7,7 +7,6 @@ import io.github.probkit.redis.RedisServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,55 +41,9 @@ class WindowCmsRedisCliTest {
     String file = dir.resolve("terms.cms").toString();
     String key = server.uri() + "/terms";
     for (String where : List.of(file, key)) {
-      ok(
-          Cli.run(
-              "cms",
-              "create",
-              where,
-              "--window",
-              "12h",
-              "--slice",
-              "1h",
-              "--epsilon",
-              "" + WindowCmsCliTest.EPSILON,
-              "--delta",
-              "0.01"));
+      WindowCmsCliTest.create(where, "12h");
     }
-    int writers = 4;
-    int n = e.item().length;
-    List<Process> running = new ArrayList<>();
-    for (int p = 0; p < writers; p++) {
-      Path chunk = dir.resolve("chunk" + p + ".tsv");
-      Files.writeString(chunk, e.lines(p * n / writers, (p + 1) * n / writers, p % 2 == 1));
-      ok(
-          Cli.run(
-              "cms",
-              "add",
-              file,
-              "--items",
-              chunk.toString(),
-              "--time-field",
-              "2",
-              "--field",
-              "1"));
-      running.add(
-          Probkit.builder(
-                  List.of(),
-                  "cms",
-                  "add",
-                  key,
-                  "--items",
-                  chunk.toString(),
-                  "--time-field",
-                  "2",
-                  "--field",
-                  "1")
-              .start());
-    }
-    for (Process p : running) {
-      Probkit.Result r = Probkit.finish(p);
-      assertThat(r.exit()).as(r.toString()).isZero();
-    }
+    WindowCmsCliTest.addAtOnce(e, key, 4, dir, file);
     Path queries = dir.resolve("queries.txt");
     Files.write(queries, e.queries());
     for (long hours : new long[] {12, 3}) {
