@@ -554,7 +554,7 @@ class RedisCliTest extends WithRedisServer {
     for (String command : List.of("create", "add", "query", "merge")) {
       assertThat(help("cms", command))
           .as("cms " + command)
-          .contains(uri + "acount-minsketchkeptinRedis.");
+          .contains(uri + "acount-minsketch,windowedornot,keptinRedis.");
     }
     for (String command : List.of("create", "add", "count", "merge")) {
       assertThat(help("hll", command))

@@ -69,6 +69,15 @@ public final class WindowedCountMin {
     return s != null;
   }
 
+  /** Adds {@code count} occurrences of the {@code len} bytes of {@code item} from {@code off}. */
+  public boolean add(byte[] item, int off, int len, long count, long timeMillis) {
+    CountMinSketch s = ring.at(timeMillis);
+    if (s != null) {
+      s.add(item, off, len, count);
+    }
+    return s != null;
+  }
+
   public boolean add(long item, long count, long timeMillis) {
     CountMinSketch s = ring.at(timeMillis);
     if (s != null) {
@@ -105,6 +114,16 @@ public final class WindowedCountMin {
     long[] sum = {0};
     ring.forEach(
         span[0], span[1], s -> sum[0] = CountMinSketch.saturatedAdd(sum[0], s.estimate(item)));
+    return sum[0];
+  }
+
+  public long estimate(byte[] item, int off, int len, Duration last, long now) {
+    long[] span = ring.window(last.toMillis(), now);
+    long[] sum = {0};
+    ring.forEach(
+        span[0],
+        span[1],
+        s -> sum[0] = CountMinSketch.saturatedAdd(sum[0], s.estimate(item, off, len)));
     return sum[0];
   }
 

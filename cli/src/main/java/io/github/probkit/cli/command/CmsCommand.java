@@ -63,6 +63,8 @@ public final class CmsCommand implements Runnable {
         "It counts the items of --items F..., or of stdin unless it is a terminal (an empty sketch then; </dev/null reads none).",
         "",
         "--epsilon and --delta give ceil(e/epsilon) counters by ceil(ln(1/delta)) rows; --width and --depth set them directly.",
+        "",
+        "With --window the sketch counts over a sliding window of time: one sketch of that shape per --slice (default: a 24th of the window), each item counted in the slice of its time (the clock's, or with --time-field F the time in field F of its line, as for dedupe --time-field), slices older than the window dropped as time moves on. cms query --last 1h adds up the item's estimates in the slices of the last hour (and of the part of a slice before it: up to one slice more): never below its true count there, and above it by more than epsilon times that window's total only with probability delta per slice.",
       },
       footer = {
         "",
@@ -70,6 +72,8 @@ public final class CmsCommand implements Runnable {
         "  probkit cms create terms.cms --epsilon 0.001 --delta 0.01      (5 rows of 2,719 counters)",
         "  probkit cms create terms.cms --width 2719 --depth 5 --conservative",
         "  cut -f2 queries.tsv | probkit cms create terms.cms --epsilon 0.001 --delta 0.01",
+        "  probkit cms create terms.cms --window 1h --slice 1m --epsilon 0.001 --delta 0.01",
+        "  probkit cms create terms.cms --window 1d --slice 1h --epsilon 0.001 --delta 0.01 --time-field 1 --field 2 --items q.tsv",
       })
   public static final class Create implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -135,6 +139,27 @@ public final class CmsCommand implements Runnable {
     String hash;
 
     @Option(
+        names = "--window",
+        paramLabel = "W",
+        description =
+            "Count over a sliding window of time of up to W (30s, 15m, 1h, 7d): cms query --last"
+                + " takes any part of it.")
+    String window;
+
+    @Option(
+        names = "--slice",
+        paramLabel = "S",
+        description =
+            "With --window, one sketch per span S (default: a 24th of the window): a query is of"
+                + " whole slices.")
+    String slice;
+
+    @Option(names = "--time-field", paramLabel = "F", description = HllCommand.TIME_FIELD)
+    String timeField;
+
+    @Mixin MaxSkew maxSkew;
+
+    @Option(
         names = "--force",
         description = "Replace FILE if it exists (without it, an existing FILE is an error).")
     boolean force;
@@ -143,6 +168,11 @@ public final class CmsCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
+      if (window == null && (slice != null || timeField != null)) {
+        throw new IllegalArgumentException(
+            (slice != null ? "--slice" : "--time-field") + " is for a sketch with a --window");
+      }
+      maxSkew.of(window);
       HashStrategy strategy = KeyOptions.hashStrategy(hash);
       // Items piped in are counted, as filter create adds its keys: not silently dropped.
       KeyOptions from = input.keys().orNoneAtATerminal(spec);
@@ -150,6 +180,18 @@ public final class CmsCommand implements Runnable {
           conservative
               ? CountMinSketch.UpdateRule.CONSERVATIVE
               : CountMinSketch.UpdateRule.STANDARD;
+      if (window != null) {
+        input.refuseCountsIn("cms create --window");
+        if (from != null) {
+          from.timeField = timeField;
+        }
+        return Location.of(file)
+            .createWindowedCms(
+                WindowCms.create(window, slice, sketch(strategy, rule)),
+                force,
+                new Location.Keys(List.of(), from, spec, writing),
+                maxSkew.of(window));
+      }
       int width =
           sizing.byError != null
               ? CountMinSketch.widthFor(sizing.byError.epsilon, sizing.byError.delta)
@@ -161,23 +203,19 @@ public final class CmsCommand implements Runnable {
       return Location.of(file)
           .createCms(
               new Location.CmsShape(
-                  width,
-                  depth,
-                  conservative,
-                  strategy,
-                  () ->
-                      sizing.byError != null
-                          ? CountMinSketch.create(
-                              sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
-                          : CountMinSketch.withDimensions(
-                              sizing.byDimensions.width,
-                              sizing.byDimensions.depth,
-                              strategy,
-                              rule)),
+                  width, depth, conservative, strategy, () -> sketch(strategy, rule)),
               force,
               input.counts,
               s -> input.add(s, List.of(), from, spec),
               new Location.Keys(List.of(), from, spec, writing));
+    }
+
+    /** An empty sketch of the size asked for. */
+    private CountMinSketch sketch(HashStrategy strategy, CountMinSketch.UpdateRule rule) {
+      return sizing.byError != null
+          ? CountMinSketch.create(sizing.byError.epsilon, sizing.byError.delta, strategy, rule)
+          : CountMinSketch.withDimensions(
+              sizing.byDimensions.width, sizing.byDimensions.depth, strategy, rule);
     }
   }
 
@@ -195,6 +233,7 @@ public final class CmsCommand implements Runnable {
         "  probkit cms add terms.cms cricket rain cricket",
         "  cut -f2 queries.tsv | probkit cms add terms.cms",
         "  probkit cms add terms.cms --counts --items daily-counts.tsv",
+        "  probkit cms add terms.cms --time-field 1 --field 2 --items q.tsv   (a sketch with a --window)",
       })
   public static final class Add implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -213,11 +252,25 @@ public final class CmsCommand implements Runnable {
 
     @Mixin Counted input;
 
+    @Option(names = "--time-field", paramLabel = "F", description = HllCommand.TIME_FIELD)
+    String timeField;
+
     @Mixin WriteOptions writing;
 
     @Override
     public Integer call() throws IOException {
       KeyOptions from = input.keys().require(items, spec);
+      if (WindowCms.isWindowed(file)) {
+        input.refuseCountsIn(file + ", a sketch with a window,");
+        from.timeField = timeField;
+        return Location.of(file).addToWindowedCms(new Location.Keys(items, from, spec, writing));
+      }
+      if (timeField != null) {
+        throw new IllegalArgumentException(
+            "--time-field is for a sketch with a window (cms create --window); "
+                + file
+                + " has none");
+      }
       return Location.of(file)
           .addToCms(
               new Location.Keys(items, from, spec, writing),
@@ -245,6 +298,14 @@ public final class CmsCommand implements Runnable {
       return itemFiles.in(format);
     }
 
+    /** A window counts each line as one occurrence at its time: no ITEM<TAB>COUNT lines. */
+    void refuseCountsIn(String what) {
+      if (counts) {
+        throw new IllegalArgumentException(
+            "--counts is not taken by " + what + " which counts each line once at its time");
+      }
+    }
+
     /**
      * Counts the items into {@code s}: each an occurrence, or {@code ITEM<TAB>COUNT} with --counts.
      */
@@ -270,13 +331,14 @@ public final class CmsCommand implements Runnable {
       description = {
         "Print ITEM<TAB>ESTIMATE for each item, in order.",
         "",
-        "The estimate is never below the true count. --json prints one JSON object per item (JSON Lines): {\"item\": \"rain\", \"estimate\": 5}; an item that is not UTF-8 has U+FFFD for its bad bytes, and itemBase64 its exact bytes. Items from a pipe or a terminal are answered as each line comes.",
+        "The estimate is never below the true count. A sketch with a window (cms create --window) is queried over the last span of it, --last (default: the whole window), ending now or at --at TIME: the item's estimates in the slices from the one holding TIME - LAST to the one holding TIME, added up (so up to one slice more than LAST). --json prints one JSON object per item (JSON Lines): {\"item\": \"rain\", \"estimate\": 5}; an item that is not UTF-8 has U+FFFD for its bad bytes, and itemBase64 its exact bytes. Items from a pipe or a terminal are answered as each line comes.",
       },
       footer = {
         "",
         "Examples:",
         "  probkit cms query terms.cms cricket chess",
-        "  tail -f q.log | probkit cms query terms.cms --json"
+        "  tail -f q.log | probkit cms query terms.cms --json",
+        "  probkit cms query terms.cms --last 15m --at 2025-12-02T18:00:00Z cricket chess",
       })
   public static final class Query implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -309,9 +371,16 @@ public final class CmsCommand implements Runnable {
                 + " long (addLong): Spark files only.")
     boolean longItems;
 
+    @Mixin LastWindow window;
+
     @Mixin KeyOptions.Items itemFiles;
 
     @Mixin InputFormat format;
+
+    /** An item's estimate from a sketch read whole. */
+    private interface Estimates {
+      long of(byte[] item, int off, int len);
+    }
 
     @Override
     public Integer call() throws IOException {
@@ -320,23 +389,12 @@ public final class CmsCommand implements Runnable {
       Format structure = ForeignFiles.formatOf(file, "--file-format", fileFormat);
       if (structure != ProbkitFormat.INSTANCE) {
         ForeignCounts s = ForeignFiles.counts(file, structure);
-        from.forEach(
-            items,
-            spec,
-            Inputs.KeySink.answering(
-                (line, off, len, item, itemOff, itemLen) ->
-                    answer(
-                        out,
-                        item,
-                        itemOff,
-                        itemLen,
-                        longItems
-                            ? s.estimate(ForeignFilter.longKey(item, itemOff, itemLen))
-                            : s.estimate(item, itemOff, itemLen)),
-                null,
-                out));
-        out.flush();
-        return 0;
+        return answerEach(
+            from,
+            out,
+            longItems
+                ? (item, off, len) -> s.estimate(ForeignFilter.longKey(item, off, len))
+                : s::estimate);
       }
       if (longItems) {
         throw new IllegalArgumentException(
@@ -344,15 +402,40 @@ public final class CmsCommand implements Runnable {
                 + file
                 + " is a probkit sketch, whose items are bytes");
       }
-      return Location.of(file)
-          .queryCms(
-              (item, off, len, estimate) -> answer(out, item, off, len, estimate),
-              out,
-              sink -> {
-                from.forEach(items, spec, sink);
-                out.flush();
-                return 0;
-              });
+      Location.CountAnswer answer =
+          (item, off, len, estimate) -> answer(out, item, off, len, estimate);
+      Location.Reading reading =
+          sink -> {
+            from.forEach(items, spec, sink);
+            out.flush();
+            return 0;
+          };
+      if (WindowCms.isWindowed(file)) {
+        return Location.of(file)
+            .queryWindowedCms(answer, out, reading, window.of(file, "cms create --window"));
+      }
+      if (window.given()) {
+        throw new IllegalArgumentException(
+            window.option()
+                + " queries a sketch with a window (cms create --window); "
+                + file
+                + " has none");
+      }
+      return Location.of(file).queryCms(answer, out, reading);
+    }
+
+    private int answerEach(KeyOptions from, OutputStream out, Estimates estimates)
+        throws IOException {
+      from.forEach(
+          items,
+          spec,
+          Inputs.KeySink.answering(
+              (line, off, len, item, itemOff, itemLen) ->
+                  answer(out, item, itemOff, itemLen, estimates.of(item, itemOff, itemLen)),
+              null,
+              out));
+      out.flush();
+      return 0;
     }
 
     private void answer(OutputStream out, byte[] item, int off, int len, long estimate)
@@ -372,7 +455,8 @@ public final class CmsCommand implements Runnable {
       name = "info",
       mixinStandardHelpOptions = true,
       description =
-          "Describe a sketch: dimensions, update rule, total count, error bound, size, hashing.",
+          "Describe a sketch: dimensions, update rule, total count, error bound, size, hashing;"
+              + " of a sketch with a window, its window and slices too.",
       footer = {"", "Example:", "  probkit cms info terms.cms --json"})
   public static final class Info extends InfoCommand {
     @Option(
@@ -389,7 +473,7 @@ public final class CmsCommand implements Runnable {
       if (foreign != ProbkitFormat.INSTANCE) {
         return ForeignFiles.counts(f, foreign).describe();
       }
-      return CmsCommand.describe(load(f));
+      return WindowCms.isWindowed(f) ? WindowCms.describe(f) : CmsCommand.describe(load(f));
     }
   }
 

@@ -159,6 +159,8 @@ public final class FilterCommand implements Runnable {
 
     @Mixin KeyOptions keyOptions;
 
+    @Mixin MaxSkew maxSkew;
+
     @Mixin WriteOptions writing;
 
     @Override
@@ -179,6 +181,7 @@ public final class FilterCommand implements Runnable {
         throw new IllegalArgumentException(
             "--time-field is for --type window, not for --type " + type);
       }
+      maxSkew.of(window);
       AgePartitionedBloomFilter recent =
           windowed ? WindowFilter.create(window, expected, expectedRate, p, strategy) : null;
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
@@ -191,7 +194,8 @@ public final class FilterCommand implements Runnable {
                 force,
                 multiset,
                 ifAbsent,
-                new Location.Keys(List.of(), from, spec, writing));
+                new Location.Keys(List.of(), from, spec, writing),
+                maxSkew.of(window));
       }
       FilterKeys.ifAbsent(
           multiset, ifAbsent, type.equals("counting") || type.equals("cuckoo"), "--type " + type);

@@ -207,6 +207,8 @@ public final class HllCommand implements Runnable {
     @Option(names = "--time-field", paramLabel = "F", description = TIME_FIELD)
     String timeField;
 
+    @Mixin MaxSkew maxSkew;
+
     @Option(
         names = "--force",
         description = "Replace FILE if it exists (without it, an existing FILE is an error).")
@@ -221,6 +223,7 @@ public final class HllCommand implements Runnable {
         throw new IllegalArgumentException(
             (slice != null ? "--slice" : "--time-field") + " is for a sketch with a --window");
       }
+      maxSkew.of(window);
       // Items piped in are counted, as filter create adds its keys: not silently dropped.
       KeyOptions from = itemFiles.in(format).orNoneAtATerminal(spec);
       CardinalitySketch s;
@@ -248,7 +251,8 @@ public final class HllCommand implements Runnable {
             .createWindowedHll(
                 WindowHll.create(window, slice, s),
                 force,
-                new Location.Keys(List.of(), from, spec, writing));
+                new Location.Keys(List.of(), from, spec, writing),
+                maxSkew.of(window));
       }
       return Location.of(file)
           .createHll(s, force, new Location.Keys(List.of(), from, spec, writing));
@@ -341,21 +345,7 @@ public final class HllCommand implements Runnable {
         description = "Print one JSON object with the standard error, precision and bytes.")
     boolean json;
 
-    @Option(
-        names = "--last",
-        paramLabel = "T",
-        description =
-            "A sketch with a window: count the last T of it (30s, 15m, 1h, 7d; default: the whole"
-                + " window).")
-    String last;
-
-    @Option(
-        names = "--at",
-        paramLabel = "TIME",
-        description =
-            "A sketch with a window: the window ends at TIME (ISO-8601 with an offset, or epoch"
-                + " seconds or ms; default: now).")
-    String at;
+    @Mixin LastWindow window;
 
     @Option(
         names = "--format",
@@ -373,11 +363,11 @@ public final class HllCommand implements Runnable {
       }
       CardinalitySketch s;
       if (files.size() == 1 && WindowHll.isWindowed(files.get(0))) {
-        s = WindowHll.lastOf(files.get(0), last, at);
+        s = Location.of(files.get(0)).windowedHllOf(window.of(files.get(0), "hll create --window"));
       } else {
-        if (last != null || at != null) {
+        if (window.given()) {
           throw new IllegalArgumentException(
-              (last != null ? "--last" : "--at")
+              window.option()
                   + " counts a sketch with a window (hll create --window), one at a time; "
                   + (files.size() > 1
                       ? files.size() + " FILEs were given"

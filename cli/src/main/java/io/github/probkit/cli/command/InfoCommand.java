@@ -1,18 +1,13 @@
 package io.github.probkit.cli.command;
 
 import io.github.probkit.cli.format.SparkFormat;
-import io.github.probkit.cli.format.WindowFilters;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
-import io.github.probkit.cli.location.SketchFiles;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.cli.output.TextTable;
-import io.github.probkit.frequency.CountMinSketch;
-import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,7 +42,7 @@ public abstract class InfoCommand implements Callable<Integer> {
       name = "info",
       mixinStandardHelpOptions = true,
       description = {
-        "Describe the structure in a file, whatever its type: a filter as filter info does, a count-min sketch as cms info, a HyperLogLog or UltraLogLog as hll info, a heavy-hitters summary (probkit_topk_agg from Spark; its top lines: probkit top --from FILE) by its capacity, the lines it tracks, its total count and its largest count error, a window filter (filter create --type window) by its window and slack, a windowed HyperLogLog (hll create --window), heavy-hitters summary (top --window --save) or count-min (written by the library) by its window, its slices and the sketch of its whole window.",
+        "Describe the structure in a file, whatever its type: a filter as filter info does, a count-min sketch as cms info, a HyperLogLog or UltraLogLog as hll info, a heavy-hitters summary (probkit_topk_agg from Spark; its top lines: probkit top --from FILE) by its capacity, the lines it tracks, its total count and its largest count error, a window filter (filter create --type window) by its window and slack, a windowed HyperLogLog (hll create --window), heavy-hitters summary (top --window --save) or count-min (cms create --window) by its window, its slices and the sketch of its whole window.",
       },
       footer = {"", "Examples:", "  probkit info users.bin", "  probkit info queries.topk --json"})
   public static final class Any extends InfoCommand {
@@ -67,7 +62,7 @@ public abstract class InfoCommand implements Callable<Integer> {
         return WindowHll.describe(f, json);
       }
       if (type == StructureType.WINDOWED_COUNT_MIN) {
-        return describeWindowedCountMin(f);
+        return WindowCms.describe(f);
       }
       if (type == StructureType.WINDOWED_HEAVY_HITTERS) {
         return WindowTop.describe(f);
@@ -77,31 +72,6 @@ public abstract class InfoCommand implements Callable<Integer> {
       }
       // A filter, or bytes whose type is not known: the filter reader names what is wrong.
       return new FilterCommand.Info().describe(f, json);
-    }
-
-    /**
-     * A windowed count-min file (the library writes it; no command does): its window, slices and
-     * the sketch of its whole window as {@code cms info} describes a sketch.
-     */
-    private static Json describeWindowedCountMin(Path f) {
-      WindowedCountMin w = SketchFiles.read(f, WindowedCountMin::readFrom);
-      long window = (w.sliceCount() - 1) * w.sliceMillis();
-      long newest = w.newestSlice();
-      Json j =
-          new Json()
-              .put("type", StructureType.WINDOWED_COUNT_MIN.label())
-              .put("window", WindowFilters.duration(window))
-              .put("slice", WindowFilters.duration(w.sliceMillis()))
-              .put("slices", w.sliceCount())
-              .put("latestSlice", WindowHll.sliceStart(newest, w.sliceMillis()));
-      CountMinSketch whole =
-          w.sketchOfLast(Duration.ofMillis(window), WindowHll.sliceEnd(newest, w.sliceMillis()));
-      CmsCommand.describe(whole)
-          .fields()
-          .forEach(
-              (k, v) ->
-                  j.put(k.equals("type") ? "sketch" : k.equals("bytes") ? "sliceBytes" : k, v));
-      return j;
     }
 
     /** The structure type a probkit file's header names; null when it names none. */

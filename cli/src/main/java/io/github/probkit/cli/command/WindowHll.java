@@ -30,6 +30,15 @@ final class WindowHll {
 
   /** An empty windowed sketch of {@code empty}'s type and precision, for {@code --window}. */
   static WindowedCardinality create(String window, String slice, CardinalitySketch empty) {
+    Duration[] ws = slicing(window, slice);
+    return WindowedCardinality.create(ws[0], ws[1], empty);
+  }
+
+  /**
+   * The window and slice that {@code --window} and {@code --slice} (null: a 24th of the window)
+   * give a windowed sketch; a slice longer than the window, or too many slices, refused.
+   */
+  static Duration[] slicing(String window, String slice) {
     Duration w = DedupeCommand.SlidingWindow.time("--window", window);
     Duration s =
         slice != null
@@ -51,7 +60,7 @@ final class WindowHll {
               + SliceRing.MAX_SLOTS
               + ": give a longer --slice");
     }
-    return WindowedCardinality.create(w, s, empty);
+    return new Duration[] {w, s};
   }
 
   /** The windowed sketch in {@code file}. */
@@ -60,18 +69,8 @@ final class WindowHll {
   }
 
   /** The longest window the sketch counts: its slices but the one the window's start falls in. */
-  static long windowMillis(WindowedCardinality w) {
-    return (w.sliceCount() - 1) * w.sliceMillis();
-  }
-
-  /**
-   * The sketch of the window of {@code last} (null: the whole window) ending at {@code at} (null:
-   * now) of the windowed sketch in {@code file}; a window longer than the sketch keeps is refused.
-   */
-  static CardinalitySketch lastOf(Path file, String last, String at) {
-    WindowedCardinality w = read(file);
-    long end = at == null ? System.currentTimeMillis() : WindowFilter.at(at);
-    return w.sketchOfLast(lastSpan(last, windowMillis(w), file, "hll create --window"), end);
+  static long windowMillis(int sliceCount, long sliceMillis) {
+    return (sliceCount - 1) * sliceMillis;
   }
 
   /**
@@ -103,10 +102,11 @@ final class WindowHll {
     WindowedCardinality w = read(file);
     CardinalitySketch whole =
         w.sketchOfLast(
-            Duration.ofMillis(windowMillis(w)), sliceEnd(w.newestSlice(), w.sliceMillis()));
+            Duration.ofMillis(windowMillis(w.sliceCount(), w.sliceMillis())),
+            sliceEnd(w.newestSlice(), w.sliceMillis()));
     return new Json()
         .put("type", StructureType.WINDOWED_CARDINALITY.label())
-        .put("window", WindowFilters.duration(windowMillis(w)))
+        .put("window", WindowFilters.duration(windowMillis(w.sliceCount(), w.sliceMillis())))
         .put("slice", WindowFilters.duration(w.sliceMillis()))
         .put("slices", w.sliceCount())
         .put("latestSlice", sliceStart(w.newestSlice(), w.sliceMillis()))

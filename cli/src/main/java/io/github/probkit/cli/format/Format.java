@@ -9,6 +9,7 @@ import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.frequency.HeavyHitters;
+import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.frequency.WindowedHeavyHitters;
 import io.github.probkit.io.SketchFormatException;
 import java.io.IOException;
@@ -195,6 +196,8 @@ public interface Format {
         new Kind<>(WindowedCardinality::readFrom);
     public static final Kind<WindowedHeavyHitters> WINDOWED_HEAVY_HITTERS =
         new Kind<>(WindowedHeavyHitters::readFrom);
+    public static final Kind<WindowedCountMin> WINDOWED_COUNT_MIN =
+        new Kind<>(WindowedCountMin::readFrom);
 
     /** probkit's reader of the kind, which checks the structure type it finds. */
     final Reader<T> probkit;

@@ -19,6 +19,7 @@ import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,6 +27,7 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 import picocli.CommandLine.Model.CommandSpec;
@@ -245,10 +247,30 @@ final class FileLocation implements Location {
   @Override
   public int queryCms(CountAnswer answer, OutputStream out, Reading reading) throws IOException {
     CountMinSketch s = read(Format.Kind.COUNT_MIN);
+    return answerEach(answer, out, reading, s::estimate);
+  }
+
+  @Override
+  public int queryWindowedCms(CountAnswer answer, OutputStream out, Reading reading, Window window)
+      throws IOException {
+    WindowedCountMin w = read(Format.Kind.WINDOWED_COUNT_MIN);
+    Duration span = window.span().apply((w.sliceCount() - 1) * w.sliceMillis());
+    return answerEach(
+        answer, out, reading, (item, off, len) -> w.estimate(item, off, len, span, window.end()));
+  }
+
+  /** An item's estimate from a sketch read whole. */
+  private interface Estimates {
+    long of(byte[] item, int off, int len);
+  }
+
+  private static int answerEach(
+      CountAnswer answer, OutputStream out, Reading reading, Estimates estimates)
+      throws IOException {
     return reading.run(
         Inputs.KeySink.answering(
             (line, off, len, item, itemOff, itemLen) ->
-                answer.answer(item, itemOff, itemLen, s.estimate(item, itemOff, itemLen)),
+                answer.answer(item, itemOff, itemLen, estimates.of(item, itemOff, itemLen)),
             null,
             out));
   }
@@ -319,9 +341,15 @@ final class FileLocation implements Location {
 
   @Override
   public int createWindowFilter(
-      AgePartitionedBloomFilter empty, boolean force, boolean multiset, boolean ifAbsent, Keys in)
+      AgePartitionedBloomFilter empty,
+      boolean force,
+      boolean multiset,
+      boolean ifAbsent,
+      Keys in,
+      Duration maxSkew)
       throws IOException {
     FilterKeys.ifAbsent(multiset, ifAbsent, false, "--type window");
+    refuseSkew(maxSkew);
     try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
       if (in.from() != null) {
         FilterKeys.addKeys(empty, in.given(), in.from(), false, in.spec(), file);
@@ -332,24 +360,74 @@ final class FileLocation implements Location {
   }
 
   @Override
-  public int createWindowedHll(WindowedCardinality empty, boolean force, Keys in)
+  public int createWindowedHll(WindowedCardinality empty, boolean force, Keys in, Duration maxSkew)
       throws IOException {
-    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
-      if (in.from() != null) {
-        TimedKeys.forEach(in.given(), in.from(), in.spec(), empty::add);
-      }
-      lock.write(empty::writeTo);
-    }
-    return 0;
+    refuseSkew(maxSkew);
+    return createTimed(force, in, empty::add, empty::writeTo);
   }
 
   @Override
   public int addToWindowedHll(Keys in) throws IOException {
+    return addTimed(in, Format.Kind.WINDOWED_CARDINALITY, w -> w::add, w -> w::writeTo);
+  }
+
+  @Override
+  public CardinalitySketch windowedHllOf(Window window) {
+    WindowedCardinality w = read(Format.Kind.WINDOWED_CARDINALITY);
+    return w.sketchOfLast(
+        window.span().apply((w.sliceCount() - 1) * w.sliceMillis()), window.end());
+  }
+
+  @Override
+  public int createWindowedCms(WindowedCountMin empty, boolean force, Keys in, Duration maxSkew)
+      throws IOException {
+    refuseSkew(maxSkew);
+    return createTimed(force, in, (b, off, len, t) -> empty.add(b, off, len, 1, t), empty::writeTo);
+  }
+
+  @Override
+  public int addToWindowedCms(Keys in) throws IOException {
+    return addTimed(
+        in,
+        Format.Kind.WINDOWED_COUNT_MIN,
+        w -> (b, off, len, t) -> w.add(b, off, len, 1, t),
+        w -> w::writeTo);
+  }
+
+  /** A file has one writer at a time, with one clock: --max-skew is for a window in Redis. */
+  private void refuseSkew(Duration maxSkew) {
+    if (maxSkew != null) {
+      throw new IllegalArgumentException(
+          "--max-skew is for a window kept in Redis, shared by writers whose clocks disagree; "
+              + file
+              + " is a file");
+    }
+  }
+
+  /** Writes a new windowed structure, once {@code add} has taken the keys of {@code in}. */
+  private int createTimed(boolean force, Keys in, TimedKeys.Sink add, SketchFiles.Content write)
+      throws IOException {
+    try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
+      if (in.from() != null) {
+        TimedKeys.forEach(in.given(), in.from(), in.spec(), add);
+      }
+      lock.write(write);
+    }
+    return 0;
+  }
+
+  /** Adds the keys of {@code in}, each at its time, to the windowed structure of {@code kind}. */
+  private <W> int addTimed(
+      Keys in,
+      Format.Kind<W> kind,
+      Function<W, TimedKeys.Sink> add,
+      Function<W, SketchFiles.Content> write)
+      throws IOException {
     try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
-      WindowedCardinality w = read(Format.Kind.WINDOWED_CARDINALITY);
+      W w = read(kind);
       try (StreamCommits commits =
-          StreamCommits.commitsTo(in.from(), lock, w::writeTo, in.spec())) {
-        TimedKeys.forEach(in.given(), in.from(), in.spec(), w::add);
+          StreamCommits.commitsTo(in.from(), lock, write.apply(w), in.spec())) {
+        TimedKeys.forEach(in.given(), in.from(), in.spec(), add.apply(w));
         commits.write();
       }
     }

@@ -9,12 +9,14 @@ import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -144,6 +146,20 @@ public interface Location {
 
   int mergeCms(List<Path> sources, boolean replace, WriteOptions writing) throws IOException;
 
+  /**
+   * The window a query of a windowed structure asks for: its span, given the longest window the
+   * structure keeps in ms (a longer one refused), and its end in ms since the epoch.
+   */
+  record Window(java.util.function.LongFunction<Duration> span, long end) {}
+
+  /**
+   * As {@link #queryCms}, each item's estimate over {@code window} of the windowed count-min here:
+   * the sum of its slices' estimates, never below its count there. Redis answers from its own
+   * slices, the grace slices for clock skew included.
+   */
+  int queryWindowedCms(CountAnswer answer, OutputStream out, Reading reading, Window window)
+      throws IOException;
+
   // ---- cardinality sketches
 
   /** The sketch, for a count or a merge. */
@@ -161,17 +177,40 @@ public interface Location {
   /**
    * Creates the window filter {@code empty} (filter create --type window) with the keys of {@code
    * in}, each at its time; {@code multiset} and {@code ifAbsent} are refused, as for a Bloom
-   * filter.
+   * filter. {@code maxSkew} (null: not given) is how far apart its writers' clocks may be: Redis
+   * keeps slices for it, a file (one writer at a time) refuses it; the same for each window below.
    */
   int createWindowFilter(
-      AgePartitionedBloomFilter empty, boolean force, boolean multiset, boolean ifAbsent, Keys in)
+      AgePartitionedBloomFilter empty,
+      boolean force,
+      boolean multiset,
+      boolean ifAbsent,
+      Keys in,
+      Duration maxSkew)
       throws IOException;
 
   /** Creates the windowed distinct count {@code empty} (hll create --window) with its items. */
-  int createWindowedHll(WindowedCardinality empty, boolean force, Keys in) throws IOException;
+  int createWindowedHll(WindowedCardinality empty, boolean force, Keys in, Duration maxSkew)
+      throws IOException;
 
   /** Adds items, each at its time, to the windowed distinct count here. */
   int addToWindowedHll(Keys in) throws IOException;
+
+  /**
+   * The sketch of {@code window} of the windowed distinct count here, its slices merged; Redis's
+   * from its own slices, the grace slices for clock skew included.
+   */
+  CardinalitySketch windowedHllOf(Window window);
+
+  /**
+   * Creates the windowed count-min sketch {@code empty} (cms create --window) with its items, each
+   * at its time.
+   */
+  int createWindowedCms(WindowedCountMin empty, boolean force, Keys in, Duration maxSkew)
+      throws IOException;
+
+  /** Counts items, each at its time, into the windowed count-min sketch here. */
+  int addToWindowedCms(Keys in) throws IOException;
 
   // ---- any structure
 

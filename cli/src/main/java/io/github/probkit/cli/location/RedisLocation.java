@@ -7,6 +7,7 @@ import io.github.probkit.cli.format.FilterDescriptions;
 import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.format.ProbkitFormat;
+import io.github.probkit.cli.format.WindowFilters;
 import io.github.probkit.cli.input.CountedLines;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.KeyOptions;
@@ -20,6 +21,7 @@ import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.foreign.RedisHyperLogLogFormat;
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
 import io.github.probkit.redis.Layout;
@@ -35,6 +37,7 @@ import io.github.probkit.redis.RedisStoreException;
 import io.github.probkit.redis.RedisStructure;
 import io.github.probkit.redis.RedisWindowedBloomFilter;
 import io.github.probkit.redis.RedisWindowedCardinality;
+import io.github.probkit.redis.RedisWindowedCountMin;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -461,9 +464,32 @@ final class RedisLocation implements Location {
           } else if (s instanceof RedisCardinalitySketch) {
             RedisCardinalitySketch c = (RedisCardinalitySketch) s;
             j.put("precision", c.precision()).put("estimate", Math.round(c.estimate()));
+          } else if (s instanceof RedisWindowedBloomFilter) {
+            RedisWindowedBloomFilter w = (RedisWindowedBloomFilter) s;
+            j.put("window", WindowFilters.duration(w.window()))
+                .put("generationMs", w.generationMillis())
+                .put("slack", WindowFilters.duration(w.slack()))
+                .put("fpp", w.targetFpp())
+                .put("maxSkew", WindowFilters.duration(w.maxSkewMillis()));
+          } else if (s instanceof RedisWindowedCountMin) {
+            RedisWindowedCountMin w = (RedisWindowedCountMin) s;
+            slices(j, w.sliceCount(), w.sliceMillis(), w.maxSkewMillis())
+                .put("width", w.width())
+                .put("depth", w.depth());
+          } else if (s instanceof RedisWindowedCardinality) {
+            RedisWindowedCardinality w = (RedisWindowedCardinality) s;
+            slices(j, w.sliceCount(), w.sliceMillis(), w.maxSkewMillis());
           }
           return whereKept(j.put("bytes", s.byteSize()), t, s, s.redisKeys());
         });
+  }
+
+  /** A windowed sketch's window, slices and the clock skew its grace slices tolerate. */
+  private static Json slices(Json j, int sliceCount, long sliceMillis, long maxSkewMillis) {
+    return j.put("window", WindowFilters.duration((sliceCount - 1) * sliceMillis))
+        .put("slice", WindowFilters.duration(sliceMillis))
+        .put("slices", sliceCount)
+        .put("maxSkew", WindowFilters.duration(maxSkewMillis));
   }
 
   /** The fields every description of a structure in Redis ends with. */
@@ -563,18 +589,41 @@ final class RedisLocation implements Location {
     return with(
         t -> {
           RedisCountMinSketch s = RedisCountMinSketch.open(t.store, t.name);
-          return reading.run(
-              Inputs.KeySink.answeringInBatches(
-                  t.store.batchSize(),
-                  (lines, batch) -> {
-                    long[] estimates = s.estimateAll(batch);
-                    for (int i = 0; i < batch.size(); i++) {
-                      answer.answer(batch.get(i), 0, batch.get(i).length, estimates[i]);
-                    }
-                  },
-                  null,
-                  out));
+          return answerInBatches(t, answer, out, reading, s::estimateAll);
         });
+  }
+
+  @Override
+  public int queryWindowedCms(CountAnswer answer, OutputStream out, Reading reading, Window window)
+      throws IOException {
+    return with(
+        t -> {
+          RedisWindowedCountMin w = RedisWindowedCountMin.open(t.store, t.name);
+          Duration span = window.span().apply((w.sliceCount() - 1) * w.sliceMillis());
+          return answerInBatches(
+              t, answer, out, reading, batch -> w.estimateAll(batch, span, window.end()));
+        });
+  }
+
+  /** Answers the items {@code reading} reads, a batch's estimates in one call to Redis. */
+  private static int answerInBatches(
+      Target t,
+      CountAnswer answer,
+      OutputStream out,
+      Reading reading,
+      java.util.function.Function<List<byte[]>, long[]> estimateAll)
+      throws IOException {
+    return reading.run(
+        Inputs.KeySink.answeringInBatches(
+            t.store.batchSize(),
+            (lines, batch) -> {
+              long[] estimates = estimateAll.apply(batch);
+              for (int i = 0; i < batch.size(); i++) {
+                answer.answer(batch.get(i), 0, batch.get(i).length, estimates[i]);
+              }
+            },
+            null,
+            out));
   }
 
   // ---- hll
@@ -886,7 +935,12 @@ final class RedisLocation implements Location {
    */
   @Override
   public int createWindowFilter(
-      AgePartitionedBloomFilter empty, boolean force, boolean multiset, boolean ifAbsent, Keys in)
+      AgePartitionedBloomFilter empty,
+      boolean force,
+      boolean multiset,
+      boolean ifAbsent,
+      Keys in,
+      Duration maxSkew)
       throws IOException {
     FilterKeys.ifAbsent(multiset, ifAbsent, false, "--type window");
     if (!empty.timeBased()) {
@@ -895,7 +949,7 @@ final class RedisLocation implements Location {
               + " common count of keys, was --window "
               + empty.window());
     }
-    RedisOptions o = RedisOptions.defaults().hash(empty.hashStrategy());
+    RedisOptions o = skewed(maxSkew).hash(empty.hashStrategy());
     return with(
         t -> {
           replace(t, force);
@@ -910,6 +964,11 @@ final class RedisLocation implements Location {
               ? 0
               : filterAdd(t, List.of(), in.from(), false, false, in.spec());
         });
+  }
+
+  /** The options of a new window: probkit-redis's default skew unless --max-skew gave one. */
+  private static RedisOptions skewed(Duration maxSkew) {
+    return maxSkew == null ? RedisOptions.defaults() : RedisOptions.defaults().maxSkew(maxSkew);
   }
 
   /** As {@link #batches}, each key with its time: the clock's, or that of {@code --time-field}. */
@@ -970,7 +1029,7 @@ final class RedisLocation implements Location {
    * type and precision, so that the export is that file's bytes.
    */
   @Override
-  public int createWindowedHll(WindowedCardinality empty, boolean force, Keys in)
+  public int createWindowedHll(WindowedCardinality empty, boolean force, Keys in, Duration maxSkew)
       throws IOException {
     // An empty ring's sketch of any window is its empty sketch: the type and precision asked for.
     CardinalitySketch sketch = empty.sketchOfLast(Duration.ZERO, 0);
@@ -984,7 +1043,7 @@ final class RedisLocation implements Location {
               Duration.ofMillis(empty.sliceMillis()),
               sketch.type() == StructureType.ULTRA_LOG_LOG,
               sketch.precision(),
-              RedisOptions.defaults());
+              skewed(maxSkew));
           return 0;
         });
     return in.from() == null
@@ -998,6 +1057,71 @@ final class RedisLocation implements Location {
         t -> {
           RedisWindowedCardinality w = RedisWindowedCardinality.open(t.store, t.name);
           timedBatches(t, in.from(), in.given(), in.spec(), w::addAll);
+          return 0;
+        });
+  }
+
+  /**
+   * A windowed count-min sketch shaped as the library's {@code empty}: its slices, window, width,
+   * depth and hashing, so that the export is that file's bytes. Slices in Redis take the standard
+   * update only (a conservative add reads before it writes, which many writers cannot share).
+   */
+  @Override
+  public CardinalitySketch windowedHllOf(Window window) {
+    try {
+      return with(
+          t -> {
+            RedisWindowedCardinality w = RedisWindowedCardinality.open(t.store, t.name);
+            return w.sketchOfLast(
+                window.span().apply((w.sliceCount() - 1) * w.sliceMillis()), window.end());
+          });
+    } catch (IOException e) {
+      throw new CliException(CliException.describe(uri, e), e);
+    }
+  }
+
+  @Override
+  public int createWindowedCms(WindowedCountMin empty, boolean force, Keys in, Duration maxSkew)
+      throws IOException {
+    CountMinSketch slice = empty.sketchOfLast(Duration.ZERO, 0);
+    if (slice.isConservative()) {
+      throw new IllegalArgumentException(
+          "--conservative is not kept by a window in Redis (its slices take standard adds from"
+              + " many writers); drop it, or keep the window in a file");
+    }
+    with(
+        t -> {
+          replace(t, force);
+          RedisWindowedCountMin.create(
+              t.store,
+              t.name,
+              Duration.ofMillis((empty.sliceCount() - 1) * empty.sliceMillis()),
+              Duration.ofMillis(empty.sliceMillis()),
+              slice.width(),
+              slice.depth(),
+              skewed(maxSkew).hash(slice.hashStrategy()));
+          return 0;
+        });
+    return in.from() == null
+        ? 0
+        : addToWindowedCms(new Keys(List.of(), in.from(), in.spec(), in.writing()));
+  }
+
+  @Override
+  public int addToWindowedCms(Keys in) throws IOException {
+    return with(
+        t -> {
+          RedisWindowedCountMin w = RedisWindowedCountMin.open(t.store, t.name);
+          timedBatches(
+              t,
+              in.from(),
+              in.given(),
+              in.spec(),
+              (keys, times) -> {
+                long[] ones = new long[keys.size()];
+                Arrays.fill(ones, 1);
+                w.addAll(keys, ones, times);
+              });
           return 0;
         });
   }

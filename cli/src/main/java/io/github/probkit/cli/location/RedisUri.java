@@ -19,7 +19,8 @@ public final class RedisUri {
   public static final String FILTER =
       " Or " + SYNTAX + ": a bloom, blocked, counting, scalable or window filter kept in Redis.";
 
-  public static final String CMS = " Or " + SYNTAX + ": a count-min sketch kept in Redis.";
+  public static final String CMS =
+      " Or " + SYNTAX + ": a count-min sketch, windowed or not, kept in Redis.";
 
   public static final String HLL =
       " Or " + SYNTAX + ": a HyperLogLog or UltraLogLog, windowed or not, kept in Redis.";
