@@ -7,6 +7,7 @@ import io.github.probkit.hash.HashStrategy;
 import java.lang.reflect.Field;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -114,6 +115,49 @@ class WindowQueryReferenceTest {
         assertThat(f.mightContain(key)).isTrue();
         assertThat(reference(f, words, key, f.sliceCount())).isTrue();
       }
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "0.01, SLICED, SINGLE_WRITER",
+    "0.01, BLOCKED, SINGLE_WRITER",
+    "0.01, BLOCKED, CONCURRENT",
+    "0.001, SLICED, CONCURRENT",
+    "0.001, BLOCKED, SINGLE_WRITER",
+  })
+  void addSetsExactlyTheKeysBits(
+      double fpp, AgePartitionedBloomFilter.Layout layout, Concurrency concurrency)
+      throws ReflectiveOperationException {
+    int l = AgePartitionedBloomFilter.optimalSlices(fpp)[1];
+    SplittableRandom random = new SplittableRandom(29);
+    AgePartitionedBloomFilter f =
+        AgePartitionedBloomFilter.create(
+            Duration.ofMillis(l * GENERATION_MILLIS),
+            64L * l,
+            fpp,
+            HashStrategy.xxh3(),
+            Clock.systemUTC(),
+            concurrency,
+            layout);
+    long generation = random.nextLong(1L << 40);
+    long[] words = words(f);
+    for (int trial = 0; trial < 3000; trial++) {
+      generation += random.nextInt(3);
+      f.advanceTo(generation * GENERATION_MILLIS);
+      Arrays.fill(words, 0);
+      long key = random.nextLong();
+      // A late event (lag > 0) goes to the slices it would have gone to in order.
+      int lag = random.nextInt(l + 1);
+      assertThat(f.add(key, (generation - lag) * GENERATION_MILLIS)).isTrue();
+      long[] expected = new long[words.length];
+      for (int age = lag; age < lag + f.hashCount(); age++) {
+        setBit(f, expected, key, age);
+      }
+      assertThat(words)
+          .as("key %d at lag %d, generation %d", key, lag, generation)
+          .isEqualTo(expected);
+      assertThat(f.mightContain(key, generation * GENERATION_MILLIS)).isTrue();
     }
   }
 
