@@ -864,18 +864,6 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
     if (blocked) {
       return containsBlocked((int) DoubleHashing.reduce(h1, sliceWords) * h, h2, live, newest);
     }
-    // Every run of k ages holds one age of k - 1, 2k - 1, ...: with none of them set there is no
-    // run. Their reads do not depend on each other, so their cache misses overlap, and the search
-    // below then finds them cached.
-    long anchors = 0;
-    for (int a = k - 1; a < live; a += k) {
-      int s = older(newest, a);
-      long p = DoubleHashing.reduce(h1 + s * h2, sliceBits);
-      anchors |= words[s * sliceWords + (int) (p >>> 6)] >>> p;
-    }
-    if ((anchors & 1) == 0) {
-      return false;
-    }
     int start = 0;
     int checkedTo = -1; // ages [start, checkedTo] are known to be set
     while (start + k <= live) {
