@@ -722,27 +722,38 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
 
   /** Sets the key's bit in the k slices from {@code age} generations old. */
   private boolean insert(long h1, long h2, int age) {
-    long changed = 0;
     int s = older(newest, age);
     adds[s]++;
+    // Physical slices s down to s - k + 1, wrapping below 0 to h - 1: one or two ranges of
+    // consecutive slices, so that the loops need no wrap test.
+    int low = s - k + 1;
+    if (low >= 0) {
+      return insertRange(h1, h2, low, s + 1) != 0;
+    }
+    return (insertRange(h1, h2, 0, s + 1) | insertRange(h1, h2, low + h, h)) != 0;
+  }
+
+  /** Sets the key's bit in physical slices {@code [from, to)}; nonzero if any bit changed. */
+  private long insertRange(long h1, long h2, int from, int to) {
+    long changed = 0;
     if (blocked) {
       int base = (int) DoubleHashing.reduce(h1, sliceWords) * h;
-      for (int i = 0; i < k; i++, s = older(s, 1)) {
+      for (int s = from; s < to; s++) {
         long bit = 1L << ((h2 * BIT_MIX[s]) >>> 58);
         long old = words[base + s];
         words[base + s] = old | bit;
         changed |= ~old & bit;
       }
-      return changed != 0;
+      return changed;
     }
-    for (int i = 0; i < k; i++, s = older(s, 1)) {
+    for (int s = from; s < to; s++) {
       long p = DoubleHashing.reduce(h1 + s * h2, sliceBits);
       int w = s * sliceWords + (int) (p >>> 6);
       long old = words[w];
       words[w] = old | (1L << p);
       changed |= ~old & (1L << p);
     }
-    return changed != 0;
+    return changed;
   }
 
   /**
@@ -900,6 +911,11 @@ public final class AgePartitionedBloomFilter implements MergeableFilter {
       }
       return ages != 0;
     }
+    return containsBlockedWide(base, h2, live, newest);
+  }
+
+  /** As {@link #containsBlocked} for more than 64 slices, searching as {@link #contains}. */
+  private boolean containsBlockedWide(int base, long h2, int live, int newest) {
     int start = 0;
     int checkedTo = -1;
     while (start + k <= live) {
