@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * ways.
  */
 class GuavaBloomFilterTest {
-  private static final int N = 1_000_000;
+  private static final int N = ComparisonSize.KEYS;
 
   private static byte[] bytesOf(BloomFilter<?> f) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

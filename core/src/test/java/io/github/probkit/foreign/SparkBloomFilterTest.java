@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * bytes written are Spark's, both ways.
  */
 class SparkBloomFilterTest {
-  private static final int N = 1_000_000;
+  private static final int N = ComparisonSize.KEYS;
 
   private static byte[] bytesOf(BloomFilter f) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

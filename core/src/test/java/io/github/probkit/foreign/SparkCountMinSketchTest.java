@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * present and a million absent items get Spark's estimates, for strings, longs and byte arrays.
  */
 class SparkCountMinSketchTest {
-  private static final int N = 1_000_000;
+  private static final int N = ComparisonSize.KEYS;
 
   private static byte[] bytesOf(CountMinSketch s) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
