@@ -156,15 +156,20 @@ class WindowedCardinalityTest {
     used.add("x");
     assertRefused(ring(HashStrategy.xxh3(), used, empty), "empty slice");
     assertRefused(ring(HashStrategy.fnv1a(), empty, empty), "empty slice's hash");
-    assertRefused(ring(HashStrategy.xxh3(), empty, UltraLogLog.create(11)), "slot 0");
-    assertRefused(ring(HashStrategy.xxh3(), empty, HyperLogLog.create(10)), "slot 0");
+    assertRefused(ring(HashStrategy.xxh3(), empty, UltraLogLog.create(11)), "slot 1");
+    assertRefused(ring(HashStrategy.xxh3(), empty, HyperLogLog.create(10)), "slot 1");
     WindowedCardinality.readFrom(new ByteArrayInputStream(ring(HashStrategy.xxh3(), empty, empty)));
   }
 
   private static byte[] ring(HashStrategy hash, CardinalitySketch empty, CardinalitySketch slot)
       throws IOException {
     return RingBytes.of(
-        StructureType.WINDOWED_CARDINALITY, hash, empty, slot::copy, CardinalitySketch::writeTo);
+        StructureType.WINDOWED_CARDINALITY,
+        hash,
+        empty,
+        empty::copy,
+        slot::copy,
+        CardinalitySketch::writeTo);
   }
 
   private static void assertRefused(byte[] bytes, String field) {

@@ -147,7 +147,7 @@ class WindowedCountMinTest {
     counted.add("x", 3);
     assertRefused(ring(HashStrategy.xxh3(), counted, empty), "empty slice's total");
     assertRefused(ring(HashStrategy.fnv1a(), empty, empty), "empty slice's hash");
-    assertRefused(ring(HashStrategy.xxh3(), empty, CountMinSketch.withDimensions(32, 2)), "slot ");
+    assertRefused(ring(HashStrategy.xxh3(), empty, CountMinSketch.withDimensions(32, 2)), "slot 1");
     WindowedCountMin.readFrom(
         new ByteArrayInputStream(ring(HashStrategy.xxh3(), empty, empty.copy())));
   }
@@ -155,7 +155,12 @@ class WindowedCountMinTest {
   private static byte[] ring(HashStrategy hash, CountMinSketch empty, CountMinSketch slot)
       throws IOException {
     return RingBytes.of(
-        StructureType.WINDOWED_COUNT_MIN, hash, empty, slot::copy, CountMinSketch::writeTo);
+        StructureType.WINDOWED_COUNT_MIN,
+        hash,
+        empty,
+        empty::copy,
+        slot::copy,
+        CountMinSketch::writeTo);
   }
 
   private static void assertRefused(byte[] bytes, String field) {

@@ -15,15 +15,21 @@ import java.util.function.Supplier;
 public final class RingBytes {
   private RingBytes() {}
 
-  /** A ring of 3 one-hour slots, each {@code slot.get()}, whose empty slice is {@code empty}. */
+  /**
+   * A ring of 3 one-hour slots whose empty slice is {@code empty}, its slot 0 {@code first.get()}
+   * and the others {@code rest.get()} (so that a reader's message must name slot 1).
+   */
   public static <S> byte[] of(
       StructureType type,
       HashStrategy hash,
       S empty,
-      Supplier<S> slot,
+      Supplier<S> first,
+      Supplier<S> rest,
       SliceRing.Encoder<S> encoder)
       throws IOException {
-    SliceRing<S> ring = new SliceRing<>(3, 3_600_000L, slot);
+    int[] made = {0};
+    SliceRing<S> ring =
+        new SliceRing<>(3, 3_600_000L, () -> made[0]++ == 0 ? first.get() : rest.get());
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ring.writeTo(out, type, hash, empty, encoder);
     return out.toByteArray();
