@@ -28,8 +28,21 @@ public final class RingBytes {
       SliceRing.Encoder<S> encoder)
       throws IOException {
     int[] made = {0};
-    SliceRing<S> ring =
-        new SliceRing<>(3, 3_600_000L, () -> made[0]++ == 0 ? first.get() : rest.get());
+    return of(
+        3, 3_600_000L, type, hash, empty, () -> made[0]++ == 0 ? first.get() : rest.get(), encoder);
+  }
+
+  /** A ring of any number and span of slots, each {@code slot.get()}, unchecked. */
+  public static <S> byte[] of(
+      int slots,
+      long sliceMillis,
+      StructureType type,
+      HashStrategy hash,
+      S empty,
+      Supplier<S> slot,
+      SliceRing.Encoder<S> encoder)
+      throws IOException {
+    SliceRing<S> ring = new SliceRing<>(slots, sliceMillis, slot);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ring.writeTo(out, type, hash, empty, encoder);
     return out.toByteArray();
