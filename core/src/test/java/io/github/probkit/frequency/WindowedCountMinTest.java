@@ -108,6 +108,8 @@ class WindowedCountMinTest {
     WindowedCountMin w =
         WindowedCountMin.create(
             Duration.ofHours(3), Duration.ofHours(1), CountMinSketch.withDimensions(64, 2), clock);
+    assertThat(w.sliceMillis()).isEqualTo(60 * MINUTE);
+    assertThat(w.sliceCount()).isEqualTo(4);
     assertThat(w.add("x")).isTrue();
     assertThat(w.add("x", 2, t)).isTrue();
     assertThat(w.add(7L, 2, t)).isTrue();
