@@ -211,6 +211,18 @@ class RedisHyperLogLogFormatTest {
     assertRefused(sparse(), "redis HYLL: sparse opcodes cover 0 registers, must cover 16384");
   }
 
+  /** Registers 0 and 1 share byte 0 of the dense layout: writing the second keeps the first. */
+  @Test
+  void aRunOverRegistersSharingAByteSetsThemAll() throws SketchFormatException {
+    int[] expected = new int[REGISTERS];
+    java.util.Arrays.fill(expected, 0, 4, 5);
+    expected[4] = 3;
+    HyperLogLog s =
+        RedisHyperLogLogFormat.read(
+            sparse(concat(new int[] {val(5, 4), val(3, 1)}, xzero(REGISTERS - 5))));
+    assertThat(s.registers()).isEqualTo(expected);
+  }
+
   private static void assertRefused(byte[] hyll, String message) {
     assertThatThrownBy(() -> RedisHyperLogLogFormat.read(hyll))
         .isInstanceOf(SketchFormatException.class)
