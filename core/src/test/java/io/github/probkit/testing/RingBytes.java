@@ -1,10 +1,15 @@
 package io.github.probkit.testing;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.internal.SliceRing;
+import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.function.Supplier;
 
 /**
@@ -46,5 +51,17 @@ public final class RingBytes {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ring.writeTo(out, type, hash, empty, encoder);
     return out.toByteArray();
+  }
+
+  /** One of the windowed sketches' {@code readFrom}. */
+  public interface Reader {
+    Object read(InputStream in) throws IOException;
+  }
+
+  /** {@code reader} refuses {@code bytes} with a message naming {@code field}. */
+  public static void assertRefused(Reader reader, byte[] bytes, String field) {
+    assertThatThrownBy(() -> reader.read(new ByteArrayInputStream(bytes)))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining(field);
   }
 }
