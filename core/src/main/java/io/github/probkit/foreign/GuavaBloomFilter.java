@@ -80,7 +80,9 @@ public final class GuavaBloomFilter {
     checkArgument(fpp > 0 && fpp < 1, "fpp must be in (0, 1), was %s", fpp);
     long n = Math.max(1, expectedInsertions);
     long m = (long) (-n * Math.log(fpp) / (Math.log(2) * Math.log(2)));
-    int k = Math.max(1, (int) Math.round((double) m / n * Math.log(2)));
+    // Guava 33 derives k from fpp alone, not from m / n: with few insertions m is truncated and
+    // the two differ (1 insertion at 1e-6: 20 hashes, not 19).
+    int k = Math.max(1, (int) Math.round(-Math.log(fpp) / Math.log(2)));
     long longs = (m + 63) / 64;
     checkArgument(
         longs <= Integer.MAX_VALUE,

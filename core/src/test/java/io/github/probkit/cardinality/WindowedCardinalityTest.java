@@ -3,7 +3,16 @@ package io.github.probkit.cardinality;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.StructureType;
+import io.github.probkit.testing.RingBytes;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -93,5 +102,82 @@ class WindowedCardinalityTest {
     assertThatThrownBy(() -> w.count(Duration.ofHours(3), t))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("the ring keeps 3");
+  }
+
+  /** Each form of add says whether a slice changed: new key yes, repeat no, late event no. */
+  @Test
+  void everyAddSaysWhetherItChangedASliceAndALateOneNever() {
+    long t = 1_000 * HOUR;
+    Clock clock = Clock.fixed(Instant.ofEpochMilli(t), ZoneOffset.UTC);
+    WindowedCardinality w =
+        WindowedCardinality.create(
+            Duration.ofHours(2), Duration.ofHours(1), UltraLogLog.create(10), clock);
+    byte[] key = "bytes".getBytes(StandardCharsets.UTF_8);
+    assertThat(w.add("clock")).isTrue();
+    assertThat(w.add("clock")).isFalse();
+    assertThat(w.add("chars", t)).isTrue();
+    assertThat(w.add("chars", t)).isFalse();
+    assertThat(w.add(key, 0, key.length, t)).isTrue();
+    assertThat(w.add(key, 0, key.length, t)).isFalse();
+    assertThat(w.add(42L, t)).isTrue();
+    assertThat(w.add(42L, t)).isFalse();
+    assertThat(w.count(Duration.ofHours(2))).isBetween(3.5, 4.5);
+    assertThat(w.sliceMillis()).isEqualTo(HOUR);
+    assertThat(w.sliceCount()).isEqualTo(3);
+    assertThat(w.byteSize()).isEqualTo(3 * UltraLogLog.create(10).byteSize());
+
+    w.advanceTo(t + 4 * HOUR);
+    assertThat(w.newestSlice()).isEqualTo(1_004);
+    assertThat(w.add("fresh", t)).isFalse();
+    assertThat(w.add(key, 0, key.length, t)).isFalse();
+    assertThat(w.add(43L, t)).isFalse();
+    assertThat(w.count(Duration.ofHours(2))).isZero();
+  }
+
+  @Test
+  void aPrototypeWithKeysIsRefused() {
+    UltraLogLog used = UltraLogLog.create(10);
+    used.add("x");
+    assertThatThrownBy(
+            () -> WindowedCardinality.create(Duration.ofHours(2), Duration.ofHours(1), used))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("empty");
+  }
+
+  /**
+   * Sound bytes whose parts disagree: an empty slice with keys (every new slice would start with
+   * them), one of another hash than the ring's, slots of another precision or type.
+   */
+  @Test
+  void aRingWhosePartsDisagreeIsRefused() throws IOException {
+    UltraLogLog empty = UltraLogLog.create(10);
+    UltraLogLog used = UltraLogLog.create(10);
+    used.add("x");
+    RingBytes.assertRefused(
+        WindowedCardinality::readFrom, ring(HashStrategy.xxh3(), used, empty), "empty slice");
+    RingBytes.assertRefused(
+        WindowedCardinality::readFrom,
+        ring(HashStrategy.fnv1a(), empty, empty),
+        "empty slice's hash");
+    RingBytes.assertRefused(
+        WindowedCardinality::readFrom,
+        ring(HashStrategy.xxh3(), empty, UltraLogLog.create(11)),
+        "slot 1");
+    RingBytes.assertRefused(
+        WindowedCardinality::readFrom,
+        ring(HashStrategy.xxh3(), empty, HyperLogLog.create(10)),
+        "slot 1");
+    WindowedCardinality.readFrom(new ByteArrayInputStream(ring(HashStrategy.xxh3(), empty, empty)));
+  }
+
+  private static byte[] ring(HashStrategy hash, CardinalitySketch empty, CardinalitySketch slot)
+      throws IOException {
+    return RingBytes.of(
+        StructureType.WINDOWED_CARDINALITY,
+        hash,
+        empty,
+        empty::copy,
+        slot::copy,
+        CardinalitySketch::writeTo);
   }
 }

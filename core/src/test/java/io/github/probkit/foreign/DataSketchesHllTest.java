@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class DataSketchesHllTest {
   private static final int[] LG_KS = {4, 7, 12, 21};
-  private static final int MAX_N = 1_000_000;
+  private static final int MAX_N = ComparisonSize.KEYS;
   private static final int MAX_LG_K = 21;
   private static List<Snapshot> stringSnapshots;
 
@@ -44,7 +44,7 @@ class DataSketchesHllTest {
       int next = 1;
       // Small sketches are in HLL mode from a few items on: 10^5 is plenty for them.
       // lgK 21 is in HLL mode from 196,609 coupons on.
-      int n = lgK < 12 ? MAX_N / 10 : lgK == MAX_LG_K ? 300_000 : MAX_N;
+      int n = lgK < 12 ? MAX_N / 10 : lgK == MAX_LG_K ? Math.min(300_000, MAX_N) : MAX_N;
       for (int i = 0; i < n; i++) {
         if (longs) {
           long v = random.nextLong();

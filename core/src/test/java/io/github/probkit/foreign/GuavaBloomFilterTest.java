@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * ways.
  */
 class GuavaBloomFilterTest {
-  private static final int N = 1_000_000;
+  private static final int N = ComparisonSize.KEYS;
 
   private static byte[] bytesOf(BloomFilter<?> f) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -192,5 +192,87 @@ class GuavaBloomFilterTest {
     assertThatThrownBy(() -> read(bytes))
         .isInstanceOf(SketchFormatException.class)
         .hasMessage(message);
+  }
+
+  /**
+   * Every put says, as Guava's does, whether it changed a bit (each key put twice, so both answers
+   * occur), in both strategies; the rate, the copy and equality follow the bits.
+   */
+  @Test
+  void putsAnswerAsGuavasAndFiltersDescribeThemselves() throws IOException {
+    byte[] mitz32 = bytesOf(BloomFilter.create(Funnels.longFunnel(), 2_000, 0.03));
+    mitz32[0] = 0;
+    for (byte[] empty : new byte[][] {bytesOf(GuavaBloomFilter.create(2_000, 0.03)), mitz32}) {
+      BloomFilter<CharSequence> strings =
+          BloomFilter.readFrom(
+              new ByteArrayInputStream(empty), Funnels.stringFunnel(StandardCharsets.UTF_8));
+      BloomFilter<CharSequence> chars =
+          BloomFilter.readFrom(new ByteArrayInputStream(empty), Funnels.unencodedCharsFunnel());
+      BloomFilter<Long> longs =
+          BloomFilter.readFrom(new ByteArrayInputStream(empty), Funnels.longFunnel());
+      BloomFilter<byte[]> arrays =
+          BloomFilter.readFrom(new ByteArrayInputStream(empty), Funnels.byteArrayFunnel());
+      GuavaBloomFilter[] probkit = {read(empty), read(empty), read(empty), read(empty)};
+      GuavaBloomFilter untouched = probkit[0].copy();
+      for (int i = 0; i < 3_000; i++) {
+        String s = "k" + (i % 1_500);
+        assertThat(probkit[0].put(s)).as("string %d", i).isEqualTo(strings.put(s));
+        assertThat(probkit[1].putUnencodedChars(s)).as("chars %d", i).isEqualTo(chars.put(s));
+        assertThat(probkit[2].put((long) (i % 1_500))).isEqualTo(longs.put((long) (i % 1_500)));
+        byte[] b = bytes(3, i % 1_500);
+        assertThat(probkit[3].put(b)).as("bytes %d", i).isEqualTo(arrays.put(b));
+      }
+      assertThat(bytesOf(probkit[0])).isEqualTo(bytesOf(strings));
+      assertThat(probkit[0].expectedFpp()).isEqualTo(strings.expectedFpp());
+      long setBits = 0;
+      byte[] b = bytesOf(strings);
+      for (int i = 6; i < b.length; i++) {
+        setBits += Integer.bitCount(b[i] & 0xff);
+      }
+      assertThat(probkit[0].bitCount()).isEqualTo(setBits);
+      assertThat(probkit[0].bitSize()).isEqualTo(8L * (b.length - 6));
+      assertThat(probkit[0].toString())
+          .isEqualTo(
+              "GuavaBloomFilter{"
+                  + probkit[0].strategy()
+                  + ", hashes="
+                  + b[1]
+                  + ", bits="
+                  + probkit[0].bitSize()
+                  + "}");
+      assertThat(untouched.bitCount()).isZero();
+      assertThat(untouched).isNotEqualTo(probkit[0]).isNotEqualTo("a filter");
+      assertThat(probkit[0].copy()).isEqualTo(probkit[0]).hasSameHashCodeAs(probkit[0]);
+      assertThat(read(bytesOf(strings))).isEqualTo(probkit[0]).hasSameHashCodeAs(probkit[0]);
+      // The same bits under another hash count or strategy: another filter.
+      byte[] other = bytesOf(strings);
+      other[1]++;
+      assertThat(read(other)).isNotEqualTo(probkit[0]);
+      other[1]--;
+      other[0] ^= 1;
+      assertThat(read(other)).isNotEqualTo(probkit[0]);
+    }
+  }
+
+  @Test
+  void sizingIsGuavasAndBadArgumentsAreRefused() throws IOException {
+    for (long n : new long[] {0, 1, 10, 1_000, 123_457}) {
+      for (double fpp : new double[] {0.5, 0.03, 1e-6, 1e-30}) {
+        assertThat(bytesOf(GuavaBloomFilter.create(n, fpp)))
+            .as("%d at %s", n, fpp)
+            .isEqualTo(bytesOf(BloomFilter.create(Funnels.longFunnel(), n, fpp)));
+      }
+    }
+    assertThatThrownBy(() -> GuavaBloomFilter.create(-1, 0.03))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("expectedInsertions must be >= 0, was -1");
+    for (double fpp : new double[] {0, 1}) {
+      assertThatThrownBy(() -> GuavaBloomFilter.create(10, fpp))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("fpp must be in (0, 1), was ");
+    }
+    assertThatThrownBy(() -> GuavaBloomFilter.create(Long.MAX_VALUE / 64, 0.5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith("more than Guava allows");
   }
 }

@@ -2,6 +2,7 @@ package io.github.probkit.foreign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.hash.HashStrategy;
@@ -168,6 +169,58 @@ class RedisHyperLogLogFormatTest {
         sparse(concat(xzero(REGISTERS), new int[] {zero(1)})),
         "redis HYLL: sparse opcode at byte 18 runs to register 16385, past the 16384");
     assertRefused(sparse(0x40), "redis HYLL: sparse XZERO opcode at byte 16 is cut off");
+  }
+
+  /**
+   * PFCOUNT's estimate of n distinct keys: within one of n while few registers collide, then within
+   * 4 standard errors (1.04 / 128); a precision-16 sketch counts as its precision-14 fold. (The
+   * exact answer of a real server is compared in probkit-redis, which PIT does not run.)
+   */
+  @Test
+  void countIsCloseToTheDistinctKeysAtAnyPrecision() {
+    for (int n : new int[] {1, 2, 10, 100, 1_000, 20_000, 200_000}) {
+      HyperLogLog s = HyperLogLog.create(14, HashStrategy.redis());
+      HyperLogLog p16 = HyperLogLog.create(16, HashStrategy.redis());
+      for (int i = 0; i < n; i++) {
+        s.add("key-" + i);
+        p16.add("key-" + i);
+      }
+      long count = RedisHyperLogLogFormat.count(s);
+      assertThat((double) count)
+          .as("%d keys", n)
+          .isCloseTo(n, within(Math.max(1, 4 * 1.04 / 128 * n)));
+      assertThat(RedisHyperLogLogFormat.count(p16)).as("%d keys at 16", n).isEqualTo(count);
+    }
+  }
+
+  /** Each limit of the layout, met exactly: accepted. */
+  @Test
+  void stringsAtTheirLimitsAreRead() throws SketchFormatException {
+    assertThat(RedisHyperLogLogFormat.looksLikeHyll("HYLL".getBytes(StandardCharsets.US_ASCII)))
+        .isTrue();
+    assertThat(RedisHyperLogLogFormat.looksLikeHyll("HYL".getBytes(StandardCharsets.US_ASCII)))
+        .isFalse();
+    // A VAL run ending at the last register.
+    HyperLogLog last =
+        RedisHyperLogLogFormat.read(sparse(concat(xzero(REGISTERS - 2), new int[] {val(9, 2)})));
+    int[] expected = new int[REGISTERS];
+    expected[REGISTERS - 2] = 9;
+    expected[REGISTERS - 1] = 9;
+    assertThat(last.registers()).isEqualTo(expected);
+    // The header alone is a string of the right length whose opcodes cover nothing.
+    assertRefused(sparse(), "redis HYLL: sparse opcodes cover 0 registers, must cover 16384");
+  }
+
+  /** Registers 0 and 1 share byte 0 of the dense layout: writing the second keeps the first. */
+  @Test
+  void aRunOverRegistersSharingAByteSetsThemAll() throws SketchFormatException {
+    int[] expected = new int[REGISTERS];
+    java.util.Arrays.fill(expected, 0, 4, 5);
+    expected[4] = 3;
+    HyperLogLog s =
+        RedisHyperLogLogFormat.read(
+            sparse(concat(new int[] {val(5, 4), val(3, 1)}, xzero(REGISTERS - 5))));
+    assertThat(s.registers()).isEqualTo(expected);
   }
 
   private static void assertRefused(byte[] hyll, String message) {

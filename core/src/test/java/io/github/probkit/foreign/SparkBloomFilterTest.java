@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * bytes written are Spark's, both ways.
  */
 class SparkBloomFilterTest {
-  private static final int N = 1_000_000;
+  private static final int N = ComparisonSize.KEYS;
 
   private static byte[] bytesOf(BloomFilter f) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -147,5 +147,70 @@ class SparkBloomFilterTest {
     assertThatThrownBy(() -> read(bytes))
         .isInstanceOf(SketchFormatException.class)
         .hasMessage(message);
+  }
+
+  /** Every put says, as Spark's does, whether it changed a bit; the counts and rate are Spark's. */
+  @Test
+  void putsAnswerAndFiltersDescribeThemselvesAsSpark() throws IOException {
+    BloomFilter spark = BloomFilter.create(2_000, 0.03);
+    SparkBloomFilter probkit = SparkBloomFilter.create(2_000, 0.03);
+    assertThat(probkit.bitSize()).isEqualTo(spark.bitSize());
+    SparkBloomFilter empty = probkit.copy();
+    for (int i = 0; i < 3_000; i++) {
+      // Every key twice: the second put of a key never changes a bit.
+      String s = "s" + (i % 1_500);
+      byte[] b = bytes(3, i % 1_500);
+      long l = i % 1_500;
+      assertThat(probkit.put(s)).as("string %d", i).isEqualTo(spark.putString(s));
+      assertThat(probkit.put(b)).as("bytes %d", i).isEqualTo(spark.putBinary(b));
+      assertThat(probkit.put(l)).as("long %d", i).isEqualTo(spark.putLong(l));
+    }
+    assertThat(bytesOf(probkit)).isEqualTo(bytesOf(spark));
+    assertThat(probkit.bitCount()).isEqualTo(spark.cardinality());
+    assertThat(probkit.expectedFpp()).isEqualTo(spark.expectedFpp());
+    assertThat(probkit.toString())
+        .isEqualTo(
+            "SparkBloomFilter{hashes=" + probkit.hashCount() + ", bits=" + spark.bitSize() + "}");
+    // The copy taken before the puts is still empty, and unlike the filter.
+    assertThat(empty.bitCount()).isZero();
+    assertThat(empty).isNotEqualTo(probkit).isNotEqualTo("a filter");
+    SparkBloomFilter same = read(bytesOf(spark));
+    assertThat(same).isEqualTo(probkit).hasSameHashCodeAs(probkit);
+    assertThat(probkit.copy()).isEqualTo(probkit);
+    // Same bits, another hash count: not the same filter.
+    byte[] otherK = bytesOf(spark);
+    otherK[7]++;
+    assertThat(read(otherK)).isNotEqualTo(probkit);
+  }
+
+  @Test
+  void sizingIsSparksAndBadArgumentsAreRefused() {
+    for (long n : new long[] {1, 10, 1_000, 123_457}) {
+      for (double fpp : new double[] {0.5, 0.03, 1e-6}) {
+        SparkBloomFilter probkit = SparkBloomFilter.create(n, fpp);
+        BloomFilter spark = BloomFilter.create(n, fpp);
+        assertThat(probkit.bitSize()).as("%d at %s", n, fpp).isEqualTo(spark.bitSize());
+        assertThat(probkit.hashCount()).as("%d at %s", n, fpp).isGreaterThanOrEqualTo(1);
+      }
+    }
+    assertThatThrownBy(() -> SparkBloomFilter.create(0, 0.03))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("expectedItems must be > 0, was 0");
+    for (double fpp : new double[] {0, 1}) {
+      assertThatThrownBy(() -> SparkBloomFilter.create(10, fpp))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("fpp must be in (0, 1), was ");
+    }
+    SparkBloomFilter.create(10, Double.MIN_VALUE);
+    SparkBloomFilter.create(1_000, 0.99);
+    assertThatThrownBy(() -> SparkBloomFilter.create(1, 0.99))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("1 items at fpp 0.99 give no bits");
+    assertThatThrownBy(() -> SparkBloomFilter.create(Long.MAX_VALUE / 64, 0.5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith("bits are more than Spark allows");
+    assertRefused(
+        new byte[] {0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 0},
+        "spark BloomFilter: bit array length is 0 longs, must be > 0");
   }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * present and a million absent items get Spark's estimates, for strings, longs and byte arrays.
  */
 class SparkCountMinSketchTest {
-  private static final int N = 1_000_000;
+  private static final int N = ComparisonSize.KEYS;
 
   private static byte[] bytesOf(CountMinSketch s) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -139,5 +139,75 @@ class SparkCountMinSketchTest {
     assertThatThrownBy(() -> read(bytes))
         .isInstanceOf(SketchFormatException.class)
         .hasMessage(message);
+  }
+
+  /** A negative count would lower the counters under other items' true counts. */
+  @Test
+  void negativeCountsAreRefusedAndZeroAccepted() {
+    SparkCountMinSketch s = SparkCountMinSketch.create(2, 100, 1);
+    s.add("zero", 0);
+    s.add(new byte[] {1}, 0);
+    s.add(5L, 0);
+    assertThat(s.totalCount()).isZero();
+    assertThatThrownBy(() -> s.add("minus", -1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("count must be >= 0, was -1");
+    assertThatThrownBy(() -> s.add(new byte[] {1}, -1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> s.add(5L, -1)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(s.totalCount()).isZero();
+  }
+
+  @Test
+  void dimensionsAreCheckedEachSideOfTheirLimits() {
+    SparkCountMinSketch one = SparkCountMinSketch.create(1, 1, 1);
+    one.add("x", 3);
+    assertThat(one.estimateCount("y")).isEqualTo(3);
+    assertThatThrownBy(() -> SparkCountMinSketch.create(0, 1, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("depth must be > 0, was 0");
+    assertThatThrownBy(() -> SparkCountMinSketch.create(1, 0, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("width must be > 0, was 0");
+    assertThatThrownBy(() -> SparkCountMinSketch.create(2, (Integer.MAX_VALUE - 7) / 2 + 1, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("counters are more than probkit holds");
+    // The reader: a width of 0 is refused; the most counters pass the header (and the stream then
+    // ends), one more does not.
+    assertRefused(
+        new byte[] {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0},
+        "spark CountMinSketch: depth 1 and width 0 must be > 0, with at most 2147483639 counters");
+    assertRefused(
+        new byte[] {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0x7f, -1, -1, -9},
+        "spark CountMinSketch: the stream ends after 0 of 1 longs");
+    assertRefused(
+        new byte[] {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0x7f, -1, -1, -8},
+        "spark CountMinSketch: depth 1 and width 2147483640 must be > 0, with at most 2147483639"
+            + " counters");
+  }
+
+  @Test
+  void dimensionsErrorAndEqualityAreSparks() throws IOException {
+    CountMinSketch spark = CountMinSketch.create(5, 300, 9);
+    SparkCountMinSketch probkit = read(bytesOf(spark));
+    assertThat(probkit.depth()).isEqualTo(spark.depth());
+    assertThat(probkit.width()).isEqualTo(spark.width());
+    assertThat(probkit.relativeError()).isEqualTo(spark.relativeError());
+    assertThat(probkit.confidence()).isEqualTo(spark.confidence());
+    assertThat(probkit.toString()).isEqualTo("SparkCountMinSketch{depth=5, width=300, total=0}");
+
+    SparkCountMinSketch same = SparkCountMinSketch.create(5, 300, 9);
+    assertThat(probkit).isEqualTo(same).hasSameHashCodeAs(same).isNotEqualTo("a sketch");
+    same.add("x", 1);
+    assertThat(probkit).isNotEqualTo(same);
+    probkit.add("x", 1);
+    assertThat(probkit).isEqualTo(same).hasSameHashCodeAs(same);
+    assertThat(probkit).isNotEqualTo(SparkCountMinSketch.create(5, 300, 10));
+    assertThat(SparkCountMinSketch.create(5, 300, 9))
+        .isNotEqualTo(SparkCountMinSketch.create(4, 300, 9))
+        .isNotEqualTo(SparkCountMinSketch.create(5, 301, 9));
+    // The same counters and total, other multipliers: not the same sketch.
+    assertThat(SparkCountMinSketch.create(1, 1, 1))
+        .isNotEqualTo(SparkCountMinSketch.create(1, 1, 2));
   }
 }

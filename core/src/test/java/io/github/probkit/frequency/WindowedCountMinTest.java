@@ -1,9 +1,19 @@
 package io.github.probkit.frequency;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Binomial;
+import io.github.probkit.testing.RingBytes;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -72,5 +82,76 @@ class WindowedCountMinTest {
     }
     assertThat(checked).isGreaterThan(1_000);
     assertThat((long) beyond).isLessThanOrEqualTo(Binomial.upper(checked, delta, 0.999));
+  }
+
+  @Test
+  void aLateEventIsRefusedAndCountsNowhere() {
+    long t = 1_700_000_000_000L;
+    Clock clock = Clock.fixed(Instant.ofEpochMilli(t), ZoneOffset.UTC);
+    WindowedCountMin w =
+        WindowedCountMin.create(
+            Duration.ofHours(3), Duration.ofHours(1), CountMinSketch.withDimensions(64, 2), clock);
+    assertThat(w.sliceMillis()).isEqualTo(60 * MINUTE);
+    assertThat(w.sliceCount()).isEqualTo(4);
+    assertThat(w.add("x")).isTrue();
+    assertThat(w.add("x", 2, t)).isTrue();
+    assertThat(w.add(7L, 2, t)).isTrue();
+    // Moving 5 h on drops the slice of t: an event there is too late, and says so.
+    w.advanceTo(t + 5 * 60 * MINUTE);
+    assertThat(w.newestSlice()).isEqualTo(Math.floorDiv(t + 5 * 60 * MINUTE, 60 * MINUTE));
+    assertThat(w.add("x")).isFalse();
+    assertThat(w.add("x", 2, t)).isFalse();
+    assertThat(w.add(7L, 2, t)).isFalse();
+    long now = t + 5 * 60 * MINUTE;
+    assertThat(w.estimate("x", Duration.ofHours(3), now)).isZero();
+    assertThat(w.sketchOfLast(Duration.ofHours(3), now).totalCount()).isZero();
+    // Within the window again: counted.
+    assertThat(w.add("x", 4, now - 60 * MINUTE)).isTrue();
+    assertThat(w.estimate("x", Duration.ofHours(3), now)).isEqualTo(4);
+  }
+
+  @Test
+  void aPrototypeWithCountsIsRefused() {
+    CountMinSketch used = CountMinSketch.withDimensions(64, 2);
+    used.add("x", 1);
+    assertThatThrownBy(
+            () -> WindowedCountMin.create(Duration.ofHours(3), Duration.ofHours(1), used))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("empty");
+  }
+
+  /**
+   * A ring whose bytes are sound (checksum and all) but whose parts disagree: an empty slice with
+   * counts (every new slice would start with them), one of another hash than the ring's, a slot of
+   * other dimensions (its merge into a window would fail later, or mix cells).
+   */
+  @Test
+  void aRingWhosePartsDisagreeIsRefused() throws IOException {
+    CountMinSketch empty = CountMinSketch.withDimensions(64, 2);
+    CountMinSketch counted = empty.copy();
+    counted.add("x", 3);
+    RingBytes.assertRefused(
+        WindowedCountMin::readFrom,
+        ring(HashStrategy.xxh3(), counted, empty),
+        "empty slice's total");
+    RingBytes.assertRefused(
+        WindowedCountMin::readFrom, ring(HashStrategy.fnv1a(), empty, empty), "empty slice's hash");
+    RingBytes.assertRefused(
+        WindowedCountMin::readFrom,
+        ring(HashStrategy.xxh3(), empty, CountMinSketch.withDimensions(32, 2)),
+        "slot 1");
+    WindowedCountMin.readFrom(
+        new ByteArrayInputStream(ring(HashStrategy.xxh3(), empty, empty.copy())));
+  }
+
+  private static byte[] ring(HashStrategy hash, CountMinSketch empty, CountMinSketch slot)
+      throws IOException {
+    return RingBytes.of(
+        StructureType.WINDOWED_COUNT_MIN,
+        hash,
+        empty,
+        empty::copy,
+        slot::copy,
+        CountMinSketch::writeTo);
   }
 }

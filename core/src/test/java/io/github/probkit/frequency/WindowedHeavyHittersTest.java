@@ -1,10 +1,20 @@
 package io.github.probkit.frequency;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.StructureType;
+import io.github.probkit.testing.RingBytes;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -112,5 +122,81 @@ class WindowedHeavyHittersTest {
     HeavyHitters s = w.summaryOfLast(Duration.ofHours(1), t + 70 * MINUTE);
     assertThat(s.totalCount()).isEqualTo(1);
     assertThat(s.top(5)).extracting(HeavyHitters.Entry::itemAsString).containsExactly("new");
+  }
+
+  @Test
+  void everyAddSaysWhetherItCountedAndALateOneIsRefused() {
+    long t = 1_700_000_400_000L;
+    Clock clock = Clock.fixed(Instant.ofEpochMilli(t), ZoneOffset.UTC);
+    WindowedHeavyHitters w =
+        WindowedHeavyHitters.create(Duration.ofHours(1), Duration.ofMinutes(10), 10, clock);
+    assertThat(w.byteSize()).isEqualTo(7 * HeavyHitters.withCapacity(10).byteSize());
+    byte[] key = "bytes".getBytes(StandardCharsets.UTF_8);
+    assertThat(w.add("clock")).isTrue();
+    assertThat(w.add("chars", 2, t)).isTrue();
+    assertThat(w.add(key, 0, key.length, 3, t)).isTrue();
+    assertThat(w.add(42L, 4, t)).isTrue();
+    HeavyHitters s = w.summaryOfLast(Duration.ofMinutes(10), t);
+    assertThat(s.totalCount()).isEqualTo(10);
+    assertThat(s.estimate(key, 0, key.length)).isEqualTo(3);
+    assertThat(w.top(1, Duration.ofMinutes(10)))
+        .extracting(HeavyHitters.Entry::count)
+        .containsExactly(4L);
+    assertThat(w.capacity()).isEqualTo(10);
+    assertThat(w.sliceMillis()).isEqualTo(10 * MINUTE);
+    assertThat(w.sliceCount()).isEqualTo(7);
+
+    // Moving 2 h on drops every slice of t: an event there is too late, and says so.
+    w.advanceTo(t + 120 * MINUTE);
+    assertThat(w.newestSlice()).isEqualTo((t + 120 * MINUTE) / (10 * MINUTE));
+    assertThat(w.add("clock")).isFalse();
+    assertThat(w.add("chars", 2, t)).isFalse();
+    assertThat(w.add(key, 0, key.length, 3, t)).isFalse();
+    assertThat(w.add(42L, 4, t)).isFalse();
+    assertThat(w.top(1, Duration.ofMinutes(10))).isEmpty();
+  }
+
+  @Test
+  void topOfNoneIsRefused() {
+    WindowedHeavyHitters w =
+        WindowedHeavyHitters.create(Duration.ofHours(1), Duration.ofMinutes(10), 10);
+    assertThat(w.top(1, Duration.ofHours(1), 0)).isEmpty();
+    assertThatThrownBy(() -> w.top(0, Duration.ofHours(1), 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 0");
+  }
+
+  /**
+   * Sound bytes whose parts disagree: an empty summary with items (every new slice would start with
+   * them), one of another hash than the ring's, a slot of another capacity.
+   */
+  @Test
+  void aRingWhosePartsDisagreeIsRefused() throws IOException {
+    HeavyHitters empty = HeavyHitters.withCapacity(10);
+    HeavyHitters used = HeavyHitters.withCapacity(10);
+    used.add("x", 1);
+    RingBytes.assertRefused(
+        WindowedHeavyHitters::readFrom, ring(HashStrategy.xxh3(), used, empty), "empty slice");
+    RingBytes.assertRefused(
+        WindowedHeavyHitters::readFrom,
+        ring(HashStrategy.fnv1a(), empty, empty),
+        "empty slice's hash");
+    RingBytes.assertRefused(
+        WindowedHeavyHitters::readFrom,
+        ring(HashStrategy.xxh3(), empty, HeavyHitters.withCapacity(11)),
+        "slot 1's");
+    WindowedHeavyHitters.readFrom(
+        new ByteArrayInputStream(ring(HashStrategy.xxh3(), empty, empty)));
+  }
+
+  private static byte[] ring(HashStrategy hash, HeavyHitters empty, HeavyHitters slot)
+      throws IOException {
+    return RingBytes.of(
+        StructureType.WINDOWED_HEAVY_HITTERS,
+        hash,
+        empty,
+        empty::copy,
+        slot::copy,
+        HeavyHitters::writeTo);
   }
 }
