@@ -3,10 +3,9 @@ package io.github.probkit.spark;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.executor.TaskMetrics;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
@@ -39,18 +38,7 @@ public final class FilterColumns {
     ProbkitFunctions.register(spark);
     // The CPU time of the tasks, which the load of a shared machine inflates far less than the wall
     // time: it says whether a form's extra time is spent in the rows' tasks or elsewhere.
-    LongAdder taskCpuNanos = new LongAdder();
-    spark
-        .sparkContext()
-        .addSparkListener(
-            new SparkListener() {
-              @Override
-              public void onTaskEnd(SparkListenerTaskEnd end) {
-                if (end.taskMetrics() != null) {
-                  taskCpuNanos.add(end.taskMetrics().executorCpuTime());
-                }
-              }
-            });
+    AtomicLong taskCpuNanos = TaskTotal.of(spark, TaskMetrics::executorCpuTime);
     spark
         .sql("SELECT CAST(id % 4 AS INT) AS day, concat('user:', id) AS k FROM range(" + rows + ")")
         .cache()
@@ -111,12 +99,12 @@ public final class FilterColumns {
     forms.keySet().removeIf(f -> !f.equals("literal") && !f.contains(only));
     for (int round = 0; round < 3; round++) {
       for (Map.Entry<String, Supplier<Row>> f : forms.entrySet()) {
-        long cpu0 = taskCpuNanos.sum();
+        long cpu0 = taskCpuNanos.get();
         long t0 = System.nanoTime();
         Row r = f.getValue().get();
         best.merge(f.getKey(), (System.nanoTime() - t0) / 1e9, Math::min);
         spark.sparkContext().listenerBus().waitUntilEmpty();
-        bestCpu.merge(f.getKey(), (taskCpuNanos.sum() - cpu0) / 1e9, Math::min);
+        bestCpu.merge(f.getKey(), (taskCpuNanos.get() - cpu0) / 1e9, Math::min);
         present.put(f.getKey(), r.getLong(0));
       }
     }
