@@ -31,14 +31,28 @@ final class StructureCache {
   private static final class Entry {
     final int length;
     final int crc;
-    final byte[] digest;
+
+    /** Whether the entry was found by its digest (the two longs below), or else by its bytes. */
+    final boolean hasDigest;
+
+    final long digestLow;
+    final long digestHigh;
     final byte[] bytes;
     final Object structure;
 
-    Entry(int length, int crc, byte[] digest, byte[] bytes, Object structure) {
+    Entry(
+        int length,
+        int crc,
+        boolean hasDigest,
+        long digestLow,
+        long digestHigh,
+        byte[] bytes,
+        Object structure) {
       this.length = length;
       this.crc = crc;
-      this.digest = digest;
+      this.hasDigest = hasDigest;
+      this.digestLow = digestLow;
+      this.digestHigh = digestHigh;
       this.bytes = bytes;
       this.structure = structure;
     }
@@ -64,33 +78,50 @@ final class StructureCache {
   private Object byDigest(InternalRow r, Function<byte[], Object> decode) {
     int length;
     int crc;
+    int digestLength;
+    long digestLow;
+    long digestHigh;
+    // All read where the row lies: neither the sketch nor the digest is copied on a row.
     if (r instanceof UnsafeRow) {
       UnsafeRow u = (UnsafeRow) r;
-      long offsetAndSize = u.getLong(0);
-      length = (int) offsetAndSize;
-      crc = crc(u.getBaseObject(), u.getBaseOffset() + (offsetAndSize >>> 32), length);
+      Object base = u.getBaseObject();
+      long sketch = u.getLong(0);
+      length = (int) sketch;
+      crc = crc(base, u.getBaseOffset() + (sketch >>> 32), length);
+      long digest = u.getLong(SketchArg.DIGEST);
+      digestLength = (int) digest;
+      digestLow =
+          digestLength < 16 ? 0 : Platform.getLong(base, u.getBaseOffset() + (digest >>> 32));
+      digestHigh =
+          digestLength < 16 ? 0 : Platform.getLong(base, u.getBaseOffset() + (digest >>> 32) + 8);
     } else {
       byte[] b = r.getBinary(0);
       length = b.length;
       crc = crc(b, Platform.BYTE_ARRAY_OFFSET, length);
+      byte[] d = r.getBinary(SketchArg.DIGEST);
+      digestLength = d.length;
+      digestLow = digestLength < 16 ? 0 : Platform.getLong(d, Platform.BYTE_ARRAY_OFFSET);
+      digestHigh = digestLength < 16 ? 0 : Platform.getLong(d, Platform.BYTE_ARRAY_OFFSET + 8);
     }
-    byte[] digest = r.getBinary(SketchArg.DIGEST);
-    for (int i = 0; i < size; i++) {
-      Entry e = entries[i];
-      if (e.digest != null
-          && e.length == length
-          && e.crc == crc
-          && Arrays.equals(e.digest, digest)) {
-        return hit(i);
+    if (digestLength == 16) {
+      for (int i = 0; i < size; i++) {
+        Entry e = entries[i];
+        if (e.hasDigest
+            && e.length == length
+            && e.crc == crc
+            && e.digestLow == digestLow
+            && e.digestHigh == digestHigh) {
+          return hit(i);
+        }
       }
     }
     byte[] bytes = r.getBinary(0);
-    if (!Arrays.equals(SketchArg.digest(bytes), digest)) {
+    if (!Arrays.equals(SketchArg.digest(bytes), r.getBinary(SketchArg.DIGEST))) {
       throw new IllegalArgumentException(
           "the struct's digest does not match its sketch (was the struct assembled by hand? "
               + "pass its .sketch alone)");
     }
-    return add(new Entry(length, crc, digest, null, decode.apply(bytes)));
+    return add(new Entry(length, crc, true, digestLow, digestHigh, null, decode.apply(bytes)));
   }
 
   private Object byBytes(byte[] bytes, Function<byte[], Object> decode) {
@@ -99,7 +130,7 @@ final class StructureCache {
         return hit(i);
       }
     }
-    return add(new Entry(bytes.length, 0, null, bytes, decode.apply(bytes)));
+    return add(new Entry(bytes.length, 0, false, 0, 0, bytes, decode.apply(bytes)));
   }
 
   private static int crc(Object base, long offset, int length) {

@@ -3,7 +3,9 @@ package io.github.probkit.spark;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.apache.spark.executor.TaskMetrics;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
@@ -20,8 +22,11 @@ public final class FilterColumns {
 
   private FilterColumns() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws Exception {
     long rows = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000L;
+    // A second argument keeps only the forms whose name contains it (and the literal): to profile
+    // one.
+    String only = args.length > 1 ? args[1] : "";
     SparkSession spark =
         SparkSession.builder()
             .master("local[2]")
@@ -31,6 +36,9 @@ public final class FilterColumns {
             .getOrCreate();
     spark.sparkContext().setLogLevel("ERROR");
     ProbkitFunctions.register(spark);
+    // The CPU time of the tasks, which the load of a shared machine inflates far less than the wall
+    // time: it says whether a form's extra time is spent in the rows' tasks or elsewhere.
+    AtomicLong taskCpuNanos = TaskTotal.of(spark, TaskMetrics::executorCpuTime);
     spark
         .sql("SELECT CAST(id % 4 AS INT) AS day, concat('user:', id) AS k FROM range(" + rows + ")")
         .cache()
@@ -46,6 +54,11 @@ public final class FilterColumns {
         .cache()
         .createOrReplaceTempView("day_filters");
     spark.sql("SELECT f FROM day_filters WHERE day = 0").cache().createOrReplaceTempView("vip_f");
+    // The same tables in one partition each: a GROUP BY leaves 200 (spark.sql.shuffle.partitions),
+    // which caching keeps, and every query that reads the table then runs 200 tasks to find a row.
+    spark.table("day_filters").coalesce(1).cache().createOrReplaceTempView("day_filters_1");
+    spark.table("vip_f").coalesce(1).cache().createOrReplaceTempView("vip_f_1");
+    spark.sql("SELECT count(*) FROM day_filters_1, vip_f_1").first();
     byte[] literal = spark.sql("SELECT f.sketch FROM vip_f").first().getAs(0);
     System.out.printf(Locale.ROOT, "filter: %d bytes, %d rows%n", literal.length, rows);
 
@@ -58,39 +71,54 @@ public final class FilterColumns {
                 .where(ProbkitFunctions.mightContain(literal, functions.col("k")))
                 .agg(functions.count("*"))
                 .first());
-    sql(
-        forms,
-        "scalar subquery",
-        "SELECT count(*) FROM t WHERE probkit_might_contain((SELECT f FROM vip_f), k)");
-    sql(
-        forms,
-        "CROSS JOIN, struct",
-        "SELECT count(*) FROM t CROSS JOIN vip_f v WHERE probkit_might_contain(v.f, t.k)");
-    sql(
-        forms,
-        "per-day join, struct",
-        "SELECT count(*) FROM t JOIN day_filters d ON t.day = d.day "
-            + "WHERE probkit_might_contain(d.f, t.k)");
+    for (String partitions : new String[] {"", "_1"}) {
+      String suffix = partitions.isEmpty() ? ", 200 partitions" : ", 1 partition";
+      sql(
+          forms,
+          "scalar subquery" + suffix,
+          "SELECT count(*) FROM t WHERE probkit_might_contain((SELECT f FROM vip_f"
+              + partitions
+              + "), k)");
+      sql(
+          forms,
+          "CROSS JOIN, struct" + suffix,
+          "SELECT count(*) FROM t CROSS JOIN vip_f"
+              + partitions
+              + " v WHERE probkit_might_contain(v.f, t.k)");
+      sql(
+          forms,
+          "per-day join, struct" + suffix,
+          "SELECT count(*) FROM t JOIN day_filters"
+              + partitions
+              + " d ON t.day = d.day WHERE probkit_might_contain(d.f, t.k)");
+    }
     // In rounds, every form once a round, so that the load of a shared machine falls on all.
     Map<String, Double> best = new LinkedHashMap<>();
+    Map<String, Double> bestCpu = new LinkedHashMap<>();
     Map<String, Long> present = new LinkedHashMap<>();
+    forms.keySet().removeIf(f -> !f.equals("literal") && !f.contains(only));
     for (int round = 0; round < 3; round++) {
       for (Map.Entry<String, Supplier<Row>> f : forms.entrySet()) {
+        long cpu0 = taskCpuNanos.get();
         long t0 = System.nanoTime();
         Row r = f.getValue().get();
         best.merge(f.getKey(), (System.nanoTime() - t0) / 1e9, Math::min);
+        spark.sparkContext().listenerBus().waitUntilEmpty();
+        bestCpu.merge(f.getKey(), (taskCpuNanos.get() - cpu0) / 1e9, Math::min);
         present.put(f.getKey(), r.getLong(0));
       }
     }
-    System.out.println("| form | seconds | / literal | rows present |");
-    System.out.println("|---|---:|---:|---:|");
+    System.out.println("| form | seconds | / literal | task CPU s | / literal | rows present |");
+    System.out.println("|---|---:|---:|---:|---:|---:|");
     for (String f : forms.keySet()) {
       System.out.printf(
           Locale.ROOT,
-          "| %s | %.2f | %.2f | %d |%n",
+          "| %s | %.2f | %.2f | %.2f | %.2f | %d |%n",
           f,
           best.get(f),
           best.get(f) / best.get("literal"),
+          bestCpu.get(f),
+          bestCpu.get(f) / bestCpu.get("literal"),
           present.get(f));
     }
     spark.stop();

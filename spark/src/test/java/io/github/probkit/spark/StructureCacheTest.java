@@ -102,6 +102,31 @@ class StructureCacheTest {
         .hasMessageContaining("the struct's digest does not match its sketch");
   }
 
+  /**
+   * The digest is compared whole where the row lies: a struct whose digest differs from a cached
+   * one's in any of its 16 bytes (here the first or the last), with a sketch of the same length and
+   * CRC, is not answered from the cached structure but checked, and refused.
+   */
+  @Test
+  void aDigestDifferingInAnyByteFromACachedOneIsNotTakenForIt() {
+    for (int at : new int[] {0, 7, 8, 15}) {
+      List<byte[]> sketches = sameLengthAndCrc(2, 512, 0xD16L + at);
+      StructureCache cache = new StructureCache();
+      CountingDecode decode = new CountingDecode();
+      byte[] first = sketches.get(0);
+      cache.get(column(struct(first, SketchArg.digest(first))), decode);
+      byte[] almost = SketchArg.digest(first);
+      almost[at] ^= 1;
+      for (Object v :
+          new Object[] {column(struct(sketches.get(1), almost)), struct(sketches.get(1), almost)}) {
+        assertThatThrownBy(() -> cache.get(v, decode))
+            .as("digest byte %d", at)
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("the struct's digest does not match its sketch");
+      }
+    }
+  }
+
   @Test
   void manyLargeStructuresKeepTheNewestAndStayWithinTheBound() {
     StructureCache cache = new StructureCache();

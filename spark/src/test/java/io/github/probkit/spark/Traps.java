@@ -2,8 +2,6 @@ package io.github.probkit.spark;
 
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -15,7 +13,7 @@ import org.apache.spark.sql.SparkSession;
  * shuffle bytes and its answer.
  */
 public final class Traps {
-  private static final AtomicLong SHUFFLE = new AtomicLong();
+  private static AtomicLong shuffleBytes;
   private static SparkSession spark;
 
   private Traps() {}
@@ -30,17 +28,7 @@ public final class Traps {
             .config("spark.sql.shuffle.partitions", "4")
             .getOrCreate();
     spark.sparkContext().setLogLevel("ERROR");
-    spark
-        .sparkContext()
-        .addSparkListener(
-            new SparkListener() {
-              @Override
-              public void onTaskEnd(SparkListenerTaskEnd end) {
-                if (end.taskMetrics() != null) {
-                  SHUFFLE.addAndGet(end.taskMetrics().shuffleWriteMetrics().bytesWritten());
-                }
-              }
-            });
+    shuffleBytes = TaskTotal.of(spark, m -> m.shuffleWriteMetrics().bytesWritten());
     ProbkitFunctions.register(spark);
     long rows = args.length > 1 ? Long.parseLong(args[1]) : 1_000_000L;
     System.out.printf(
@@ -160,12 +148,12 @@ public final class Traps {
     long shuffle = 0;
     String answer = null;
     for (int i = 0; i < rounds; i++) {
-      SHUFFLE.set(0);
+      shuffleBytes.set(0);
       long t0 = System.nanoTime();
       answer = spark.sql(query).first().toString();
       best = Math.min(best, (System.nanoTime() - t0) / 1e9);
       sleep(); // task-end events arrive on the listener bus after the job
-      shuffle = SHUFFLE.get();
+      shuffle = shuffleBytes.get();
     }
     System.out.printf(
         Locale.ROOT,
