@@ -70,6 +70,7 @@ public final class SketchFiles {
     if (Files.isDirectory(file)) {
       throw new CliException(file + ": is a directory");
     }
+    RedoLog.settle(file, new PrintWriter(System.err, true));
     try (InputStream in = new BufferedInputStream(Inputs.open(file), 1 << 16)) {
       T t = reader.read(in);
       if (in.read() != -1) {
@@ -119,6 +120,11 @@ public final class SketchFiles {
     /** The file as the command was given it. */
     public Path file() {
       return file;
+    }
+
+    /** The real file that a write replaces (symbolic links followed). */
+    Path target() {
+      return target;
     }
 
     /** Replaces the locked file with what {@code writer} writes (temporary file, fsync, rename). */
@@ -198,6 +204,8 @@ public final class SketchFiles {
       ch.write(ByteBuffer.wrap(pid), 0);
       // Another writer may have made the file read-only or linked it while this one waited.
       refuseToReplace(file, abs);
+      // A writer killed in an update in place left its redo log: every writer completes it first.
+      RedoLog.recover(file, abs);
       return new Lock(file, abs, turn, ch, l);
     } catch (IOException | InterruptedException | RuntimeException e) {
       try {
@@ -255,7 +263,7 @@ public final class SketchFiles {
    * followed (a dangling one too: create makes its target), so that the lock file and the temporary
    * file lie beside the real file and the rename replaces it, not the link.
    */
-  private static Path target(Path file) {
+  static Path target(Path file) {
     Path p = file.toAbsolutePath();
     for (int hops = 0; Files.isSymbolicLink(p); hops++) {
       if (hops == 40) {
