@@ -355,6 +355,7 @@ final class RedoLog {
         TestStops.reached("chunk-half", true);
       }
       writeFully(ch, chunk, h.payload + start);
+      TestStops.reached("chunk-written", i == 0);
       sum.clear().putInt(0, entryHead.getInt(4));
       writeFully(ch, sum, sums + 4L * c);
     }
