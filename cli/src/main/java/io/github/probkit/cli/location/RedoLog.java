@@ -77,6 +77,16 @@ final class RedoLog {
     Path target = lock.target();
     try (FileChannel ch =
         FileChannel.open(target, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ByteBuffer lead = ByteBuffer.allocate(6);
+      ch.read(lead, 0);
+      // Only a probkit file of version 2 and type Bloom (compressed and foreign files go the way
+      // of every other: read whole, rewritten).
+      if (lead.position() < 6
+          || !new String(lead.array(), 0, 4, StandardCharsets.US_ASCII).equals("PKIT")
+          || lead.get(4) != 2
+          || lead.get(5) != StructureType.BLOOM_FILTER.id()) {
+        return false;
+      }
       SketchReader r = SketchReader.open(Channels.newInputStream(ch));
       if (r.type() != StructureType.BLOOM_FILTER || !r.chunked()) {
         return false;

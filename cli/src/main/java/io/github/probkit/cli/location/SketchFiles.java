@@ -40,11 +40,13 @@ import java.util.regex.Pattern;
 
 /**
  * Reading and writing structure files. Reads name the file in every error and take no lock: a file
- * is only ever replaced whole, by a rename. Writers hold an exclusive {@link Lock} across their
- * whole read-modify-write, write a temporary file in the same directory, force it to disk and
- * rename it over the target: a crash at any moment leaves the old file or the new one, and two
- * writers never lose each other's keys. The target is the real file, symbolic links followed; a
- * read-only file and one of several hard links (which a rename would split) are refused.
+ * is replaced whole, by a rename, except for the few chunks a small add to a Bloom filter writes in
+ * place behind a redo log ({@link RedoLog}), which a reader completes first when one is left.
+ * Writers hold an exclusive {@link Lock} across their whole read-modify-write, write a temporary
+ * file in the same directory, force it to disk and rename it over the target: a crash at any moment
+ * leaves the old file or the new one, and two writers never lose each other's keys. The target is
+ * the real file, symbolic links followed; a read-only file and one of several hard links (which a
+ * rename would split) are refused.
  *
  * <p>The lock is a {@code FileChannel} lock on {@code .NAME.lock} beside the target, which holds
  * the pid of the process that has it. The lock file stays: deleting it would let a writer that
