@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -145,6 +146,24 @@ class RedoLogCrashTest {
     assertThat(log).doesNotExist();
     assertNoFalseNegative(run(queryArgs(List.of())), "after racing writers");
     assertWholeFileReads("after racing writers");
+  }
+
+  @Test
+  void aReaderThatMayNotWriteTheFileRefusesItWhileTorn() throws Exception {
+    List<String> two = twoAbsentKeys();
+    killAt("chunk-written", two);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
+    Probkit.Result refused = run(queryArgs(two));
+    assertThat(refused.exit()).as(refused.toString()).isEqualTo(1);
+    assertThat(refused.out()).isEmpty();
+    assertThat(refused.err().strip().lines()).as(refused.toString()).hasSize(1);
+    assertThat(refused.err()).contains("f.bin.redo").contains("is read-only");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+    Probkit.Result q = run(queryArgs(two));
+    ok(q);
+    added.addAll(two);
+    assertNoFalseNegative(q, "once writable");
+    assertThat(log).doesNotExist();
   }
 
   /** Starts an add of {@code keys} that stops at {@code step}, and kills it there. */
