@@ -107,8 +107,11 @@ final class RedoLog {
         return false;
       }
       Path log = of(target);
-      writeLog(ch, r, sums, bitsByChunk, log);
-      replay(lock.file(), ch, log);
+      if (writeLog(ch, r, sums, bitsByChunk, log) && !replay(ch, log)) {
+        // Never reported done unless written.
+        throw new CliException(
+            lock.file() + ": the redo log did not read back whole; the file was left as it was");
+      }
       return true;
     } catch (SketchFormatException e) {
       throw new CliException(lock.file() + ": " + e.getMessage(), e);
@@ -143,7 +146,7 @@ final class RedoLog {
    * forces it and its directory. A chunk whose bits were all set already is left out; when none
    * changed, no log.
    */
-  private static void writeLog(
+  private static boolean writeLog(
       FileChannel ch, SketchReader r, int[] sums, TreeMap<Integer, long[]> bitsByChunk, Path log)
       throws IOException {
     long payload = r.payloadOffset();
@@ -190,7 +193,7 @@ final class RedoLog {
       if (changed == 0) {
         out.close();
         Files.delete(log);
-        return;
+        return false;
       }
       ByteBuffer trail = ByteBuffer.allocate(TRAIL_BYTES).order(ByteOrder.LITTLE_ENDIAN);
       trail.putInt(MAGIC).putInt(VERSION).putLong(size).putLong(payload).putLong(length);
@@ -202,6 +205,7 @@ final class RedoLog {
     }
     syncDirectory(log.getParent());
     TestStops.reached("log-written", true);
+    return true;
   }
 
   /** The file's last checksum as stored. */
@@ -246,7 +250,7 @@ final class RedoLog {
     }
     try (FileChannel ch =
         FileChannel.open(target, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      replay(file, ch, log);
+      replay(ch, log);
     } catch (IOException e) {
       throw new CliException(
           file
@@ -261,9 +265,10 @@ final class RedoLog {
   /**
    * Replays {@code log} into {@code ch} when it is complete (its checksum matches) and belongs to
    * this file (its size and layout, and a last checksum the old or the new one), then forces the
-   * file and deletes the log. Nothing is written from a log that fails a check.
+   * file and deletes the log; returns whether it replayed it. Nothing is written from a log that
+   * fails a check.
    */
-  private static void replay(Path file, FileChannel ch, Path log) throws IOException {
+  private static boolean replay(FileChannel ch, Path log) throws IOException {
     Header h;
     try (FileChannel in = FileChannel.open(log, StandardOpenOption.READ)) {
       h = verified(in, ch);
@@ -273,10 +278,11 @@ final class RedoLog {
         TestStops.reached("applied", true);
       }
     } catch (NoSuchFileException e) {
-      return;
+      return false;
     }
     Files.deleteIfExists(log);
     syncDirectory(log.getParent());
+    return h != null;
   }
 
   private record Header(long payload, long length, int newLast, int entries) {}
