@@ -217,13 +217,18 @@ class CrashSafetyTest {
     assertThat(Cli.run("filter", "add", filter.toString(), "old-key").exit).isZero();
     byte[] old = Files.readAllBytes(filter);
     Path marker = dir.resolve("paused");
+    // From a keys file: a key given as an argument is written in place (RedoLogCrashTest), and
+    // this is the test of the whole rewrite.
+    Path newKey = dir.resolve("new-key.txt");
+    Files.writeString(newKey, "new-key\n");
     Process p =
         Probkit.builder(
                 List.of("-Dprobkit.test.pauseWrite=" + marker),
                 "filter",
                 "add",
                 filter.toString(),
-                "new-key")
+                "--keys",
+                newKey.toString())
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("paused.log").toFile())
             .start();

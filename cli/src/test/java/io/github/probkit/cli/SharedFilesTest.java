@@ -204,13 +204,18 @@ class SharedFilesTest {
    * has.
    */
   private static Process pausedWriter(Path file, String key, Path marker) throws Exception {
+    // From a keys file: a key given as an argument would be written in place (RedoLogCrashTest),
+    // and this is the test of the whole rewrite.
+    Path keys = marker.resolveSibling(marker.getFileName() + ".keys");
+    Files.writeString(keys, key + "\n");
     Process p =
         Probkit.builder(
                 List.of("-Dprobkit.test.pauseWrite=" + marker),
                 "filter",
                 "add",
                 file.toString(),
-                key)
+                "--keys",
+                keys.toString())
             .redirectErrorStream(true)
             .start();
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);

@@ -54,8 +54,10 @@ import java.util.zip.CRC32C;
  *
  * <p>Thread safety: immutable, and safe for concurrent queries. The file must not be changed in
  * place while it is mapped (probkit's own writers replace a file by renaming a new one over it,
- * which leaves an open mapping on the old bytes; {@link #load}, {@link #writeTo} and {@link #copy}
- * answer from those bytes too, not from what the path names now).
+ * which leaves an open mapping on the old bytes, except the command line's small adds to a Bloom
+ * filter, which only set bits, behind a redo log that this class does not read: docs/FORMAT.md;
+ * {@link #load}, {@link #writeTo} and {@link #copy} answer from those bytes too, not from what the
+ * path names now).
  */
 public final class MappedFilter implements MembershipFilter, Closeable {
   private final Path file;

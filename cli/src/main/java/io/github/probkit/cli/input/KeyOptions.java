@@ -139,6 +139,11 @@ public final class KeyOptions {
     }
   }
 
+  /** Whether the keys are {@code keys}, the arguments, and no more (no file, no stdin). */
+  public boolean argumentsOnly(List<String> keys) {
+    return !keys.isEmpty() && keysFiles.isEmpty() && timeField == null;
+  }
+
   /** Whether keys were named at all: arguments, or files. */
   boolean given(List<String> keys) {
     return !keys.isEmpty() || !keysFiles.isEmpty();

@@ -99,6 +99,12 @@ final class FileLocation implements Location {
   @Override
   public int addToFilter(Keys in, boolean multiset, boolean ifAbsent) throws IOException {
     try (SketchFiles.Lock lock = in.writing().lockExisting(file)) {
+      if (!multiset
+          && !ifAbsent
+          && in.from().argumentsOnly(in.given())
+          && RedoLog.addToBloom(lock, sink -> in.from().forEach(in.given(), in.spec(), sink))) {
+        return 0;
+      }
       MutableFilter f = FilterFiles.loadMutable(file);
       try (StreamCommits commits =
           StreamCommits.commitsTo(in.from(), lock, f::writeTo, in.spec())) {

@@ -9,6 +9,7 @@ import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.io.SketchFormatException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -30,6 +31,7 @@ public final class FilterFiles {
     if (!mappable(file)) {
       return load(file);
     }
+    RedoLog.settle(file, new PrintWriter(System.err, true));
     try {
       return MappedFilter.open(file);
     } catch (SketchFormatException e) {

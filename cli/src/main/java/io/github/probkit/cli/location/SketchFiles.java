@@ -40,11 +40,13 @@ import java.util.regex.Pattern;
 
 /**
  * Reading and writing structure files. Reads name the file in every error and take no lock: a file
- * is only ever replaced whole, by a rename. Writers hold an exclusive {@link Lock} across their
- * whole read-modify-write, write a temporary file in the same directory, force it to disk and
- * rename it over the target: a crash at any moment leaves the old file or the new one, and two
- * writers never lose each other's keys. The target is the real file, symbolic links followed; a
- * read-only file and one of several hard links (which a rename would split) are refused.
+ * is replaced whole, by a rename, except for the few chunks a small add to a Bloom filter writes in
+ * place behind a redo log ({@link RedoLog}), which a reader completes first when one is left.
+ * Writers hold an exclusive {@link Lock} across their whole read-modify-write, write a temporary
+ * file in the same directory, force it to disk and rename it over the target: a crash at any moment
+ * leaves the old file or the new one, and two writers never lose each other's keys. The target is
+ * the real file, symbolic links followed; a read-only file and one of several hard links (which a
+ * rename would split) are refused.
  *
  * <p>The lock is a {@code FileChannel} lock on {@code .NAME.lock} beside the target, which holds
  * the pid of the process that has it. The lock file stays: deleting it would let a writer that
@@ -70,6 +72,7 @@ public final class SketchFiles {
     if (Files.isDirectory(file)) {
       throw new CliException(file + ": is a directory");
     }
+    RedoLog.settle(file, new PrintWriter(System.err, true));
     try (InputStream in = new BufferedInputStream(Inputs.open(file), 1 << 16)) {
       T t = reader.read(in);
       if (in.read() != -1) {
@@ -119,6 +122,11 @@ public final class SketchFiles {
     /** The file as the command was given it. */
     public Path file() {
       return file;
+    }
+
+    /** The real file that a write replaces (symbolic links followed). */
+    Path target() {
+      return target;
     }
 
     /** Replaces the locked file with what {@code writer} writes (temporary file, fsync, rename). */
@@ -198,6 +206,8 @@ public final class SketchFiles {
       ch.write(ByteBuffer.wrap(pid), 0);
       // Another writer may have made the file read-only or linked it while this one waited.
       refuseToReplace(file, abs);
+      // A writer killed in an update in place left its redo log: every writer completes it first.
+      RedoLog.recover(file, abs);
       return new Lock(file, abs, turn, ch, l);
     } catch (IOException | InterruptedException | RuntimeException e) {
       try {
@@ -255,7 +265,7 @@ public final class SketchFiles {
    * followed (a dangling one too: create makes its target), so that the lock file and the temporary
    * file lie beside the real file and the rename replaces it, not the link.
    */
-  private static Path target(Path file) {
+  static Path target(Path file) {
     Path p = file.toAbsolutePath();
     for (int hops = 0; Files.isSymbolicLink(p); hops++) {
       if (hops == 40) {
