@@ -9,10 +9,12 @@ import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.RingBytes;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -42,6 +44,38 @@ class WindowedCountMinTest {
     long now = t + 2 * 60 * MINUTE;
     assertThat(w.estimate("big", Duration.ofHours(3), now)).isEqualTo(Long.MAX_VALUE);
     assertThat(w.estimate(7L, Duration.ofHours(3), now)).isEqualTo(Long.MAX_VALUE);
+    byte[] big = "xbigx".getBytes(StandardCharsets.UTF_8);
+    assertThat(w.estimate(big, 1, 3, Duration.ofHours(3), now)).isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
+  void bytesCountAsTheStringOfTheSameUtf8() {
+    // The command line adds and queries a line's bytes; they must land where the String would.
+    long t = 1_700_000_000_000L;
+    WindowedCountMin w =
+        WindowedCountMin.create(
+            Duration.ofHours(3), Duration.ofHours(1), CountMinSketch.withDimensions(512, 3));
+    List<String> words = List.of("apple", "banana", "cherry", "d\u00e9j\u00e0", "e");
+    for (int i = 0; i < words.size(); i++) {
+      byte[] b = ("[" + words.get(i) + "]").getBytes(StandardCharsets.UTF_8);
+      assertThat(w.add(b, 1, b.length - 2, i + 1, t + i * 30 * MINUTE)).isTrue();
+    }
+    long now = t + 2 * 60 * MINUTE;
+    for (int i = 0; i < words.size(); i++) {
+      byte[] b = ("<<" + words.get(i)).getBytes(StandardCharsets.UTF_8);
+      for (Duration last : List.of(Duration.ofHours(1), Duration.ofHours(3))) {
+        long viaString = w.estimate(words.get(i), last, now);
+        assertThat(w.estimate(b, 2, b.length - 2, last, now)).isEqualTo(viaString);
+      }
+      assertThat(w.estimate(words.get(i), Duration.ofHours(3), now)).isGreaterThanOrEqualTo(i + 1);
+    }
+    // Too late for the window: refused and counted nowhere.
+    w.advanceTo(t + 6 * 60 * MINUTE);
+    byte[] x = "x".getBytes(StandardCharsets.UTF_8);
+    assertThat(w.add(x, 0, 1, 5, t)).isFalse();
+    assertThat(w.estimate(x, 0, 1, Duration.ofHours(3), t + 6 * 60 * MINUTE)).isZero();
+    assertThat(w.add(x, 0, 1, 5, t + 6 * 60 * MINUTE)).isTrue();
+    assertThat(w.estimate(x, 0, 1, Duration.ofHours(3), t + 6 * 60 * MINUTE)).isEqualTo(5);
   }
 
   @Test
