@@ -137,6 +137,8 @@ final class Import {
         return RedisWindowedCardinality.importFrom(store, name, in.readAllBytes(), o);
       case WINDOWED_COUNT_MIN:
         return RedisWindowedCountMin.importFrom(store, name, in.readAllBytes(), o);
+      case WINDOWED_HEAVY_HITTERS:
+        return RedisWindowedHeavyHitters.importFrom(store, name, in.readAllBytes(), o);
       case SCALABLE_BLOOM_FILTER:
         {
           ScalableBloomFilter f = ScalableBloomFilter.readFrom(in);

@@ -184,7 +184,7 @@ final class Meta {
    * parameters, hashing and layout, or null.
    */
   private String disagreement() {
-    int[] lengths = {28, 28, 28, 17, 15, 10, 32, 48, 14, 20};
+    int[] lengths = {28, 28, 28, 17, 15, 10, 32, 48, 14, 20, 16};
     StructureType[] types = {
       StructureType.BLOOM_FILTER,
       StructureType.BLOCKED_BLOOM_FILTER,
@@ -195,7 +195,8 @@ final class Meta {
       StructureType.SCALABLE_BLOOM_FILTER,
       StructureType.AGE_PARTITIONED_BLOOM_FILTER,
       StructureType.WINDOWED_CARDINALITY,
-      StructureType.WINDOWED_COUNT_MIN
+      StructureType.WINDOWED_COUNT_MIN,
+      StructureType.WINDOWED_HEAVY_HITTERS
     };
     int t = Arrays.asList(types).indexOf(type);
     if (t < 0) {
@@ -258,6 +259,9 @@ final class Meta {
           expected =
               RedisWindowedCountMin.meta(
                   p.getLong(), p.getInt(), p.getInt(), p.getInt(), shards, o);
+          break;
+        case WINDOWED_HEAVY_HITTERS:
+          expected = RedisWindowedHeavyHitters.meta(p.getLong(), p.getInt(), p.getInt(), shards, o);
           break;
         default:
           expected =
@@ -339,6 +343,9 @@ final class Meta {
         break;
       case WINDOWED_COUNT_MIN:
         shape = RedisWindowedCountMin.shape(p, shards);
+        break;
+      case WINDOWED_HEAVY_HITTERS:
+        shape = RedisWindowedHeavyHitters.shape(p, shards);
         break;
       default:
         shape = type.label();

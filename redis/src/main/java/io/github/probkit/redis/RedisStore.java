@@ -397,6 +397,15 @@ public final class RedisStore implements AutoCloseable {
     String firstLength = Long.toString(meta.shardLength(0));
     List<String> shards = new ArrayList<>();
     for (String k : RedisStructure.dataKeys(name, meta)) {
+      String shard = RedisStructure.shardOf(name, meta, k);
+      if (shard != null) {
+        // A heavy-hitters slice's items, decided by its slot's id, deleted before it.
+        eval(
+            Scripts.DROP_DATA,
+            List.of(k, shard),
+            List.of(meta.id, Long.toString(meta.shardLength(0))));
+        continue;
+      }
       if (k.equals(RedisScalableBloomFilter.countsKey(name))
           || k.equals(RedisCountMinSketch.totalKey(name))) {
         eval(Scripts.DROP_DATA, List.of(k, first), List.of(meta.id, firstLength));
@@ -555,9 +564,10 @@ public final class RedisStore implements AutoCloseable {
       // Strings left by an earlier structure of this name, whose metadata was lost: presize
       // replaces the shards and the fixed strings, and a scalable filter's higher layers go here.
       for (String key : RedisStructure.dataKeys(name, claimed)) {
-        if (claimed.type == StructureType.SCALABLE_BLOOM_FILTER
-            && !key.equals(RedisScalableBloomFilter.countsKey(name))
-            && !key.equals(claimed.layout.shardKey(name, 0))) {
+        if ((claimed.type == StructureType.SCALABLE_BLOOM_FILTER
+                && !key.equals(RedisScalableBloomFilter.countsKey(name))
+                && !key.equals(claimed.layout.shardKey(name, 0)))
+            || RedisStructure.shardOf(name, claimed, key) != null) {
           eval(Scripts.IF_ID, List.of(metaKey, key), List.of("drop", claimed.id));
         }
       }

@@ -64,6 +64,8 @@ public abstract class RedisStructure {
         return new RedisWindowedCardinality(store, name, meta);
       case WINDOWED_COUNT_MIN:
         return new RedisWindowedCountMin(store, name, meta);
+      case WINDOWED_HEAVY_HITTERS:
+        return new RedisWindowedHeavyHitters(store, name, meta);
       default:
         throw new RedisStoreException(
             store.server(),
@@ -91,6 +93,22 @@ public abstract class RedisStructure {
         "structure '" + name + "' is a " + meta.describe() + ", not a " + types[0].label());
   }
 
+  /**
+   * The shard whose id decides whether {@code key}, a data key of {@code name} without an id of its
+   * own (a heavy-hitters slice's items and order), belongs to the structure; null for the others.
+   */
+  static String shardOf(String name, Meta meta, String key) {
+    if (meta.type != StructureType.WINDOWED_HEAVY_HITTERS) {
+      return null;
+    }
+    for (String suffix : RedisWindowedHeavyHitters.SUFFIXES) {
+      if (key.endsWith(suffix)) {
+        return key.substring(0, key.length() - suffix.length());
+      }
+    }
+    return null;
+  }
+
   /** The data keys of a structure (not its metadata), in payload order. */
   static List<String> dataKeys(String name, Meta meta) {
     List<String> keys = new ArrayList<>();
@@ -99,6 +117,13 @@ public abstract class RedisStructure {
     }
     for (int i = 0; i < meta.shards; i++) {
       keys.add(meta.layout.shardKey(name, i));
+    }
+    if (meta.type == StructureType.WINDOWED_HEAVY_HITTERS) {
+      for (String suffix : RedisWindowedHeavyHitters.SUFFIXES) {
+        for (int i = 0; i < meta.shards; i++) {
+          keys.add(meta.layout.shardKey(name, i) + suffix);
+        }
+      }
     }
     if (meta.type == StructureType.COUNT_MIN_SKETCH) {
       keys.add(RedisCountMinSketch.totalKey(name));

@@ -22,11 +22,10 @@ final class Scripts {
   static final byte[] SNAPSHOT = guarded("snapshot.lua");
   // The windowed scripts check the metadata's id themselves (rotation.lua): their slots may have
   // expired.
-  static final byte[] WINDOW =
-      (load("rotation.lua") + load("window.lua")).getBytes(StandardCharsets.UTF_8);
-  static final byte[] SLICES =
-      (load("loglog-update.lua") + load("rotation.lua") + load("slices.lua"))
-          .getBytes(StandardCharsets.UTF_8);
+  static final byte[] WINDOW = rotating(1, "rotation.lua", "window.lua");
+  static final byte[] SLICES = rotating(1, "loglog-update.lua", "rotation.lua", "slices.lua");
+  // A heavy-hitters slice is three keys: its total (and id), its items, their eviction order.
+  static final byte[] HEAVY_SLICES = rotating(3, "rotation.lua", "heavy.lua");
   static final byte[] PRESIZE = load("presize.lua").getBytes(StandardCharsets.UTF_8);
   static final byte[] IF_ID = load("ifid.lua").getBytes(StandardCharsets.UTF_8);
   static final byte[] DROP_DATA = load("dropdata.lua").getBytes(StandardCharsets.UTF_8);
@@ -46,6 +45,15 @@ final class Scripts {
             + "\nend\n"
             + load("guard-tail.lua"))
         .getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The scripts {@code names} in order, after rotation.lua's SLOT_KEYS, the keys per slice. */
+  private static byte[] rotating(int slotKeys, String... names) {
+    StringBuilder b = new StringBuilder("local SLOT_KEYS = " + slotKeys + "\n");
+    for (String n : names) {
+      b.append(load(n));
+    }
+    return b.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   private static String load(String name) {

@@ -76,12 +76,26 @@ abstract class WindowedSlices extends RedisStructure {
   private final List<byte[]> head;
 
   WindowedSlices(RedisStore store, String name, Meta meta) {
+    this(store, name, meta, List.of());
+  }
+
+  /**
+   * {@code suffixes}: a slice's further keys, each slot's key followed by one of them (the script's
+   * KEYS after the slots, R per suffix, as rotation.lua expects).
+   */
+  WindowedSlices(RedisStore store, String name, Meta meta, List<String> suffixes) {
     super(store, name, meta);
     ByteBuffer p = ByteBuffer.wrap(meta.params).order(ByteOrder.LITTLE_ENDIAN);
     this.sliceMillis = p.getLong();
     this.ringSlots = p.getInt();
     this.slots = meta.shards;
-    this.scriptKeys = metaAndShardKeys();
+    List<byte[]> ks = new ArrayList<>(metaAndShardKeys());
+    for (String suffix : suffixes) {
+      for (int i = 0; i < slots; i++) {
+        ks.add(bytes(meta.layout.shardKey(name, i) + suffix));
+      }
+    }
+    this.scriptKeys = List.copyOf(ks);
     this.head =
         List.of(bytes(meta.id), ALL, ascii(meta.shardBytes), ascii(ttlMillis(slots, sliceMillis)));
   }
@@ -194,7 +208,7 @@ abstract class WindowedSlices extends RedisStructure {
 
   /** Runs an add batch of {@code n} items that follow {@code before}; returns its reply. */
   final List<?> add(List<byte[]> args, int before, int n) {
-    return (List<?>) script("add", false, Scripts.SLICES, scriptKeys, args, before, n);
+    return (List<?>) script("add", false, script(), scriptKeys, args, before, n);
   }
 
   /**
@@ -278,7 +292,7 @@ abstract class WindowedSlices extends RedisStructure {
   @Override
   public void exportTo(OutputStream out) throws IOException {
     List<?> reply =
-        (List<?>) store.read(() -> store.jedis().eval(Scripts.SLICES, scriptKeys, args(ALL, 0)));
+        (List<?>) store.read(() -> store.jedis().eval(script(), scriptKeys, args(ALL, 0)));
     long newest =
         reply.get(0) == null
             ? NONE
@@ -292,7 +306,7 @@ abstract class WindowedSlices extends RedisStructure {
         // The slice in (newest - S, newest] that the library keeps in its slot i.
         long s = newest - Math.floorMod(newest - i, (long) ringSlots);
         int slot = (int) Math.floorMod(s, (long) slots);
-        slice = payload(reply.get(1 + slot), slot);
+        slice = slotPayload(reply, slot);
       }
       parts[i + 1] = sliceFile(slice);
       payload += 4L + parts[i + 1].length;
@@ -396,12 +410,29 @@ abstract class WindowedSlices extends RedisStructure {
       long s = ring.newest - Math.floorMod(ring.newest - i, (long) ringSlots);
       List<byte[]> args = args(PUT, 2);
       args.add(ascii(Math.floorMod(s, (long) slots)));
-      args.add(slicePayload(ring.slices[i]));
-      store.call(() -> store.jedis().eval(Scripts.SLICES, scriptKeys, args));
+      putArgs(args, ring.slices[i]);
+      store.call(() -> store.jedis().eval(script(), scriptKeys, args));
     }
     List<byte[]> args = args(GENERATION, 1);
     args.add(ascii(ring.newest));
-    store.call(() -> store.jedis().eval(Scripts.SLICES, scriptKeys, args));
+    store.call(() -> store.jedis().eval(script(), scriptKeys, args));
+  }
+
+  /** The script of the slots (rotation.lua and the structure's own). */
+  byte[] script() {
+    return Scripts.SLICES;
+  }
+
+  /** Slot {@code slot}'s payload in the reply of 'all' (null: empty). */
+  byte[] slotPayload(List<?> all, int slot) {
+    return payload(all.get(1 + slot), slot);
+  }
+
+  /**
+   * The arguments of 'put' after the slot: those of the slice whose library file is {@code file}.
+   */
+  void putArgs(List<byte[]> args, byte[] file) throws IOException {
+    args.add(slicePayload(file));
   }
 
   // ---- introspection
