@@ -21,7 +21,7 @@ class WindowTopCliTest {
   private static final long HOUR = 3_600_000L;
 
   /** Words drawn Zipf-like (rank r with weight 1/r) from a vocabulary that shifts each hour. */
-  private static String[] stream(int n, long[] time, long start, long seed) throws IOException {
+  static String[] stream(int n, long[] time, long start, long seed) throws IOException {
     List<String> words = WindowFilterCliTest.words();
     SplittableRandom r = new SplittableRandom(seed);
     String[] item = new String[n];
@@ -38,7 +38,7 @@ class WindowTopCliTest {
   }
 
   /** COUNT, AT_LEAST and LINE of each printed line. */
-  private static List<String[]> printed(Cli r) {
+  static List<String[]> printed(Cli r) {
     assertThat(r.exit).as(r.toString()).isZero();
     return r.out.lines().map(l -> l.split("\t", 3)).toList();
   }
@@ -104,7 +104,7 @@ class WindowTopCliTest {
   }
 
   /** ITEM to COUNT of printed lines, each exact (COUNT equal to AT_LEAST). */
-  private static Map<String, Long> exactlyPrinted(Cli r) {
+  static Map<String, Long> exactlyPrinted(Cli r) {
     Map<String, Long> m = new HashMap<>();
     for (String[] e : printed(r)) {
       assertThat(e[0]).as(e[2]).isEqualTo(e[1]);
@@ -114,8 +114,7 @@ class WindowTopCliTest {
   }
 
   /** Exact counts of the items whose time is in slices {@code from..to} of {@code slice} ms. */
-  private static Map<String, Long> exactCounts(
-      String[] item, long[] time, long slice, long from, long to) {
+  static Map<String, Long> exactCounts(String[] item, long[] time, long slice, long from, long to) {
     Map<String, Long> exact = new HashMap<>();
     for (int i = 0; i < item.length; i++) {
       long s = Math.floorDiv(time[i], slice);

@@ -7,7 +7,6 @@ import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.input.StandardStreams;
 import io.github.probkit.cli.location.Location;
-import io.github.probkit.cli.location.SketchFiles;
 import io.github.probkit.cli.location.WriteOptions;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.frequency.HeavyHitters;
@@ -38,9 +37,9 @@ import picocli.CommandLine.Spec;
       "",
       "With --window the counts are those of the last span of the input only: the last N lines (--window 10000), or the last span of time (--window 1h) ending at the latest time read with --time-field F (the time in field F of each line, as for dedupe --time-field; --field names what is counted), or without it when the input ends, each line timed by the clock as it arrives. The window is counted in 24 slices, each a summary of its own (--capacity C is per slice), merged at the end: it covers the last W and the part of the slice before it (up to a 24th more). A line up to a window late is counted in its slice.",
       "",
-      "With --save FILE (and a time --window) the window's slices are kept in FILE as well (a probkit file of type window-heavy-hitters, written whole or not at all; an existing FILE is an error without --force).",
+      "With --save FILE (and a time --window) the window's slices are kept in FILE as well (a probkit file of type window-heavy-hitters, written whole or not at all; an existing FILE is an error without --force). FILE may be redis://[user@]host[:port][/db]/KEY: the lines then go to the window in Redis as they are read, and every probkit of a fleet saving the same --window and --capacity to KEY adds to one shared window (created when absent, replaced with --force; one of another shape is an error). Give --capacity then: without it the capacity depends on each machine's memory.",
       "",
-      "With --from FILE the lines and counts are those of a heavy-hitters summary saved in a probkit file (the sketch of Spark's probkit_topk_agg, or a summary the library wrote), printed the same way. A window saved by --save prints the top of its whole window ending with its latest slice, as the run that saved it did; --last W counts its last W only, and --at TIME ends the window at TIME (ISO-8601 with an offset, or epoch seconds or ms).",
+      "With --from FILE the lines and counts are those of a heavy-hitters summary saved in a probkit file or a redis:// key (the sketch of Spark's probkit_topk_agg, or a summary the library wrote), printed the same way. A window saved by --save prints the top of its whole window ending with its latest slice, as the run that saved it did; --last W counts its last W only, and --at TIME ends the window at TIME (ISO-8601 with an offset, or epoch seconds or ms).",
       "",
       "Without --capacity every distinct line is kept, so the list and its counts are exact, as long as they fit in a quarter of the JVM's heap (JAVA_OPTS=-Xmx...); past that the candidates are halved, by a merge that keeps the bounds below, as often as needed, never below max(1000, 100 * K). With --capacity C at most C candidate lines are kept (Space-Saving). Once candidates were dropped, counts are ranges, no more than N/C wide (N the number of lines), and every line occurring more than N/C times is a candidate. A warning on stderr then says whether the K lines are certainly the top K. --json gives each count's error bound and whether the line is certainly in the top K. Lines are counted without a CR ending them (CRLF). A progress bar shows on stderr when it is a terminal.",
     },
@@ -54,6 +53,8 @@ import picocli.CommandLine.Spec;
       "  probkit top --window 1h --time-field 1 --field 3 access.tsv",
       "  probkit top --window 1h --time-field 1 --field 3 --save top.bin access.tsv",
       "  probkit top --from top.bin --last 15m -k 20",
+      "  probkit top --window 1h --time-field 1 --field 3 --capacity 5000 --save redis://cache/top access.tsv",
+      "  probkit top --from redis://cache/top --last 15m -k 20",
       "  tail -f queries.log | probkit top --window 10000",
     })
 public final class TopCommand implements Callable<Integer> {
@@ -200,12 +201,11 @@ public final class TopCommand implements Callable<Integer> {
     int floor = (int) Math.min(HeavyHitters.MAX_CAPACITY, Math.max(FLOOR, 100L * k));
     if (window != null) {
       // The file is locked (and an existing one refused) before the input is read.
-      try (SketchFiles.Lock saving =
-          save == null ? null : WindowTop.lockSave(save, force, writing)) {
+      try (Location.WindowSave saving =
+          save == null ? null : WindowTop.save(save, force, writing)) {
         WindowTop.Counted counted =
             WindowTop.count(
                 window,
-                save != null,
                 timeField,
                 capacity,
                 budget,
@@ -213,9 +213,10 @@ public final class TopCommand implements Callable<Integer> {
                 CANDIDATE_BYTES,
                 inputs,
                 format,
-                StandardStreams.stdin(spec));
+                StandardStreams.stdin(spec),
+                saving);
         if (saving != null) {
-          saving.write(counted.ring()::writeTo);
+          saving.finish(counted.ring());
         }
         HeavyHitters summary = counted.summary();
         List<HeavyHitters.Entry> entries = summary.top(k);

@@ -6,8 +6,6 @@ import io.github.probkit.cli.input.EventTimes;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.location.Location;
-import io.github.probkit.cli.location.RedisUri;
-import io.github.probkit.cli.location.SketchFiles;
 import io.github.probkit.cli.location.WriteOptions;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.frequency.HeavyHitters;
@@ -43,12 +41,12 @@ final class WindowTop {
    * The slices of the window {@code window} (10000 lines, or 1h) that ends with the input: at the
    * latest time read (--time-field), the clock's when the input ends, or the last line. {@code
    * capacity} is per slice; {@code budget} bytes of candidates are shared by the slices when it is
-   * null, no fewer than {@code floor} each. {@code saving}: a window of lines is refused before the
-   * input is read, as its slices have no times to keep.
+   * null, no fewer than {@code floor} each. {@code save} (null: none) gets the events as they are
+   * read; a window of lines is refused before the input is read, as its slices have no times to
+   * keep.
    */
   static Counted count(
       String window,
-      boolean saving,
       String timeField,
       Integer capacity,
       long budget,
@@ -56,14 +54,15 @@ final class WindowTop {
       int candidateBytes,
       List<String> inputs,
       InputFormat format,
-      Inputs.Stdin stdin)
+      Inputs.Stdin stdin,
+      Location.WindowSave save)
       throws IOException {
     DedupeCommand.SlidingWindow w = DedupeCommand.SlidingWindow.parse(window);
     if (w.lines > 0 && timeField != null) {
       throw new IllegalArgumentException(
           "--time-field is for a time --window; a window of " + window + " lines counts lines");
     }
-    if (w.lines > 0 && saving) {
+    if (w.lines > 0 && save != null) {
       throw new IllegalArgumentException(
           "--save keeps the slices of a window of time (1h); a window of "
               + window
@@ -85,6 +84,9 @@ final class WindowTop {
                     floor, Math.min(HeavyHitters.MAX_CAPACITY, budget / candidateBytes / slots));
     WindowedHeavyHitters top =
         WindowedHeavyHitters.create(Duration.ofMillis(span), Duration.ofMillis(slice), c);
+    if (save != null) {
+      save.start(top);
+    }
     long[] now = {Long.MIN_VALUE};
     List<String> from = inputs.isEmpty() ? List.of("-") : inputs;
     if (timeField != null) {
@@ -98,6 +100,9 @@ final class WindowTop {
                 long t = times.of(line, off, len);
                 now[0] = Math.max(now[0], t);
                 top.add(key, keyOff, keyLen, 1, t);
+                if (save != null) {
+                  save.add(key, keyOff, keyLen, t);
+                }
               },
               times.headerThen((b, o, n) -> {}),
               OutputStream.nullOutputStream()));
@@ -110,6 +115,9 @@ final class WindowTop {
           (b, off, len) -> {
             long t = w.lines > 0 ? line[0]++ : System.currentTimeMillis();
             top.add(b, off, len, 1, t);
+            if (save != null) {
+              save.add(b, off, len, t);
+            }
           });
       now[0] = w.lines > 0 ? line[0] - 1 : System.currentTimeMillis();
     }
@@ -117,15 +125,11 @@ final class WindowTop {
   }
 
   /**
-   * Locks {@code file} for {@code top --save}: before the input is read, so that an existing file
-   * (without --force) fails at once.
+   * Where {@code top --save} keeps the window: opened before the input is read, so that an existing
+   * file (without --force), or a window in Redis of another shape, fails at once.
    */
-  static SketchFiles.Lock lockSave(Path file, boolean force, WriteOptions writing) {
-    if (RedisUri.of(file) != null) {
-      throw new IllegalArgumentException(
-          "--save keeps a window in a file, not in Redis, was '" + file + "'");
-    }
-    return writing.lockNew(file, force);
+  static Location.WindowSave save(Path file, boolean force, WriteOptions writing) {
+    return Location.of(file).saveWindowedTop(force, writing);
   }
 
   /** The window saved in {@code file} by {@code top --window --save}. */

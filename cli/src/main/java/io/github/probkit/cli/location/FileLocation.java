@@ -20,6 +20,7 @@ import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.frequency.WindowedCountMin;
+import io.github.probkit.frequency.WindowedHeavyHitters;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.InputStream;
@@ -382,6 +383,28 @@ final class FileLocation implements Location {
     WindowedCardinality w = read(Format.Kind.WINDOWED_CARDINALITY);
     return w.sketchOfLast(
         window.span().apply((w.sliceCount() - 1) * w.sliceMillis()), window.end());
+  }
+
+  @Override
+  public WindowSave saveWindowedTop(boolean force, WriteOptions writing) {
+    SketchFiles.Lock lock = writing.lockNew(file, force);
+    return new WindowSave() {
+      @Override
+      public void start(WindowedHeavyHitters empty) {}
+
+      @Override
+      public void add(byte[] item, int off, int len, long timeMillis) {}
+
+      @Override
+      public void finish(WindowedHeavyHitters counted) {
+        lock.write(counted::writeTo);
+      }
+
+      @Override
+      public void close() {
+        lock.close();
+      }
+    };
   }
 
   @Override

@@ -10,6 +10,7 @@ import io.github.probkit.cli.output.Json;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.frequency.WindowedCountMin;
+import io.github.probkit.frequency.WindowedHeavyHitters;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.StructureType;
 import java.io.IOException;
@@ -211,6 +212,29 @@ public interface Location {
 
   /** Counts items, each at its time, into the windowed count-min sketch here. */
   int addToWindowedCms(Keys in) throws IOException;
+
+  /**
+   * Where {@code top --window --save} keeps the window it counts. A file is locked now (an existing
+   * one refused without {@code force}) and written whole at the end. Redis gets the events as they
+   * are read, into a window a fleet of writers may share: created when absent, added to when it has
+   * the same shape, replaced with {@code force}, refused when it has another shape.
+   */
+  WindowSave saveWindowedTop(boolean force, WriteOptions writing);
+
+  /** The window of a {@code top --window --save}, fed as its input is read. */
+  interface WindowSave extends AutoCloseable {
+    /** Before the first event: the shape of the window ({@code empty} has no events yet). */
+    void start(WindowedHeavyHitters empty);
+
+    /** One occurrence of the item at its time. */
+    void add(byte[] item, int off, int len, long timeMillis);
+
+    /** After the last event: {@code counted} is the window of the whole input. */
+    void finish(WindowedHeavyHitters counted);
+
+    @Override
+    void close();
+  }
 
   // ---- any structure
 

@@ -22,6 +22,7 @@ import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.foreign.RedisHyperLogLogFormat;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.frequency.WindowedCountMin;
+import io.github.probkit.frequency.WindowedHeavyHitters;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.StructureType;
 import io.github.probkit.redis.Layout;
@@ -38,6 +39,7 @@ import io.github.probkit.redis.RedisStructure;
 import io.github.probkit.redis.RedisWindowedBloomFilter;
 import io.github.probkit.redis.RedisWindowedCardinality;
 import io.github.probkit.redis.RedisWindowedCountMin;
+import io.github.probkit.redis.RedisWindowedHeavyHitters;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -479,6 +481,10 @@ final class RedisLocation implements Location {
           } else if (s instanceof RedisWindowedCardinality) {
             RedisWindowedCardinality w = (RedisWindowedCardinality) s;
             slices(j, w.sliceCount(), w.sliceMillis(), w.maxSkewMillis());
+          } else if (s instanceof RedisWindowedHeavyHitters) {
+            RedisWindowedHeavyHitters w = (RedisWindowedHeavyHitters) s;
+            slices(j, w.sliceCount(), w.sliceMillis(), w.maxSkewMillis())
+                .put("capacity", w.capacity());
           }
           return whereKept(j.put("bytes", s.byteSize()), t, s, s.redisKeys());
         });
@@ -1124,6 +1130,75 @@ final class RedisLocation implements Location {
               });
           return 0;
         });
+  }
+
+  /**
+   * The events of {@code top --window --save redis://...}, in batches, into a window shaped as the
+   * command's: every writer of a fleet running the same command shares it.
+   */
+  @Override
+  public WindowSave saveWindowedTop(boolean force, WriteOptions writing) {
+    Target t;
+    try {
+      t = new Target(uri);
+    } catch (RedisStoreException e) {
+      throw new CliException(e.getMessage());
+    }
+    int size = t.store.batchSize();
+    List<byte[]> pending = new ArrayList<>(size);
+    long[] times = new long[size];
+    RedisWindowedHeavyHitters[] w = {null};
+    return new WindowSave() {
+      @Override
+      public void start(WindowedHeavyHitters empty) {
+        try {
+          replace(t, force);
+          w[0] =
+              RedisWindowedHeavyHitters.create(
+                  t.store,
+                  t.name,
+                  Duration.ofMillis((empty.sliceCount() - 1) * empty.sliceMillis()),
+                  Duration.ofMillis(empty.sliceMillis()),
+                  empty.capacity(),
+                  RedisOptions.defaults().openIfExists(true));
+        } catch (RedisStoreException e) {
+          throw new CliException(e.getMessage());
+        }
+      }
+
+      @Override
+      public void add(byte[] item, int off, int len, long timeMillis) {
+        times[pending.size()] = timeMillis;
+        pending.add(Arrays.copyOfRange(item, off, off + len));
+        if (pending.size() == size) {
+          flush();
+        }
+      }
+
+      private void flush() {
+        if (pending.isEmpty()) {
+          return;
+        }
+        long[] ones = new long[pending.size()];
+        Arrays.fill(ones, 1);
+        try {
+          w[0].addAll(pending, ones, Arrays.copyOf(times, pending.size()));
+        } catch (RedisStoreException e) {
+          throw new CliException(e.getMessage());
+        }
+        pending.clear();
+      }
+
+      @Override
+      public void finish(WindowedHeavyHitters counted) {
+        flush();
+      }
+
+      @Override
+      public void close() {
+        t.close();
+      }
+    };
   }
 
   // ---- export and import

@@ -1,0 +1,149 @@
+package io.github.probkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.probkit.redis.RedisServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code top --window --save redis://...} against a real redis-server: one run saves the same
+ * window to a key as to a file (the export is the file's bytes, {@code top --from} prints the
+ * same), four probkit processes at once share a window whose counts are the exact counts of its
+ * slices, and a window of another shape is refused in one line.
+ */
+class WindowTopRedisCliTest {
+  private static final long HOUR = 3_600_000L;
+  private static RedisServer server;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void start() throws IOException {
+    server = RedisServer.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static String[] top(String input, String save, String... more) {
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "top",
+                "--window",
+                "1h",
+                "--time-field",
+                "1",
+                "--field",
+                "2",
+                "--capacity",
+                "8000"));
+    if (save != null) {
+      a.add("--save");
+      a.add(save);
+    }
+    a.addAll(List.of(more));
+    if (input != null) {
+      a.add(input);
+    }
+    return a.toArray(String[]::new);
+  }
+
+  @Test
+  void aWindowSavedToRedisIsTheFilesAndAFleetSharesOne() throws Exception {
+    int n = 30_000;
+    long start = Instant.parse("2025-12-02T00:00:00Z").toEpochMilli();
+    long[] time = new long[n];
+    String[] item = WindowTopCliTest.stream(n, time, start, 0x52edL);
+    StringBuilder in = new StringBuilder();
+    long latest = Long.MIN_VALUE;
+    for (int i = 0; i < n; i++) {
+      latest = Math.max(latest, time[i]);
+      in.append(time[i]).append('\t').append(item[i]).append('\n');
+    }
+    Path input = dir.resolve("in.tsv");
+    Files.writeString(input, in);
+    long slice = HOUR / 24;
+    long to = Math.floorDiv(latest, slice);
+    // What top --from prints: the whole window (24 slices before the newest, and the newest).
+    Map<String, Long> window = WindowTopCliTest.exactCounts(item, time, slice, to - 24, to);
+    String k = Integer.toString(window.size() + 10);
+
+    Path file = dir.resolve("top.bin");
+    String key = server.uri() + "/top";
+    Cli toFile = Cli.run(top(input.toString(), file.toString(), "-k", k));
+    Cli toRedis = Cli.run(top(input.toString(), key, "-k", k));
+    assertThat(toRedis.exit).as(toRedis.toString()).isZero();
+    assertThat(toRedis.out).isEqualTo(toFile.out);
+
+    Path exported = dir.resolve("exported.bin");
+    WindowCmsCliTest.ok(Cli.run("export", key, exported.toString()));
+    assertThat(Files.readAllBytes(exported)).isEqualTo(Files.readAllBytes(file));
+
+    Cli fromRedis = Cli.run("top", "--from", key, "-k", k);
+    assertThat(WindowTopCliTest.exactlyPrinted(fromRedis)).isEqualTo(window);
+    assertThat(fromRedis.out).isEqualTo(Cli.run("top", "--from", file.toString(), "-k", k).out);
+    String at = Instant.ofEpochMilli(latest - 7 * 60_000L).toString();
+    assertThat(Cli.run("top", "--from", key, "--last", "10m", "--at", at, "-k", k).out)
+        .isEqualTo(
+            Cli.run("top", "--from", file.toString(), "--last", "10m", "--at", at, "-k", k).out);
+
+    Cli info = Cli.run("info", key, "--json");
+    assertThat(info.exit).as(info.toString()).isZero();
+    assertThat(info.out)
+        .contains("\"type\": \"window-heavy-hitters\"")
+        .contains("\"window\": \"1h\"")
+        .contains("\"capacity\": 8000");
+
+    // Four processes at once, each a quarter of the lines, into one key: no count lost.
+    String fleet = server.uri() + "/fleet";
+    List<Process> running = new ArrayList<>();
+    List<String> lines = in.toString().lines().toList();
+    for (int p = 0; p < 4; p++) {
+      Path chunk = dir.resolve("chunk" + p + ".tsv");
+      Files.write(chunk, lines.subList(p * n / 4, (p + 1) * n / 4));
+      running.add(Probkit.builder(List.of(), top(chunk.toString(), fleet)).start());
+    }
+    for (Process p : running) {
+      Probkit.Result r = Probkit.finish(p);
+      assertThat(r.exit()).as(r.toString()).isZero();
+    }
+    assertThat(WindowTopCliTest.exactlyPrinted(Cli.run("top", "--from", fleet, "-k", k)))
+        .isEqualTo(window);
+
+    // Another shape for the same key: one line, nothing changed.
+    Cli other =
+        Cli.run(
+            "top",
+            "--window",
+            "2h",
+            "--time-field",
+            "1",
+            "--field",
+            "2",
+            "--capacity",
+            "8000",
+            "--save",
+            fleet,
+            input.toString());
+    assertThat(other.exit).as(other.toString()).isEqualTo(1);
+    assertThat(other.err.strip().lines()).hasSize(1);
+    assertThat(other.err).contains("exists").contains("150000 ms").doesNotContain("Exception");
+    assertThat(WindowTopCliTest.exactlyPrinted(Cli.run("top", "--from", fleet, "-k", k)))
+        .isEqualTo(window);
+  }
+}
