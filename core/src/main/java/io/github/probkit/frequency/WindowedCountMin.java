@@ -135,6 +135,40 @@ public final class WindowedCountMin {
     return sum[0];
   }
 
+  /**
+   * Adds the counts of {@code other}, a ring of as many slices of the same length whose sketches
+   * merge with these, slice by slice: this ring first moves to {@code other}'s newest slice when
+   * that is newer, then each slice both hold gets {@code other}'s counters. So an estimate of any
+   * window this ring still covers is never below the true count of the events both rings kept in
+   * its slices; a slice {@code other} holds but this ring no longer does is left out, as a late
+   * event would be. {@code other} is unchanged.
+   */
+  public WindowedCountMin merge(WindowedCountMin other) {
+    checkArgument(
+        other.sliceMillis() == sliceMillis() && other.sliceCount() == sliceCount(),
+        "a window of %d slices of %d ms into one of %d slices of %d ms: the slices must be the"
+            + " same",
+        other.sliceCount(),
+        other.sliceMillis(),
+        sliceCount(),
+        sliceMillis());
+    // The sketches' own check (width, depth, hashing, update rule), before anything changes.
+    empty.copy().merge(other.empty);
+    long theirs = other.newestSlice();
+    if (theirs == Long.MIN_VALUE) {
+      return this;
+    }
+    ring.advanceTo(Math.multiplyExact(theirs, sliceMillis()));
+    for (long s = theirs - sliceCount() + 1; s <= theirs; s++) {
+      CountMinSketch mine = ring.get(s);
+      CountMinSketch add = other.ring.get(s);
+      if (mine != null && add != null) {
+        mine.merge(add);
+      }
+    }
+    return this;
+  }
+
   public long sliceMillis() {
     return ring.sliceMillis();
   }

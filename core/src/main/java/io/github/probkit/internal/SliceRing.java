@@ -79,6 +79,12 @@ public final class SliceRing<S> {
     return s <= newest - slots.length ? null : (S) slots[slot(s)];
   }
 
+  /** The structure of slice {@code s} when the ring holds it, else null; the ring does not move. */
+  @SuppressWarnings("unchecked")
+  public S get(long s) {
+    return newest == NONE || s > newest || s <= newest - slots.length ? null : (S) slots[slot(s)];
+  }
+
   /**
    * Gives {@code each} the structures of slices {@code from..to} still in the ring, oldest first.
    */
