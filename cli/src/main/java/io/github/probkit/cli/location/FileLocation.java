@@ -285,7 +285,17 @@ final class FileLocation implements Location {
   @Override
   public int mergeCms(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
-    return mergeInto(sources, replace, writing, inputs -> Merges.sum(inputs)::writeTo);
+    return mergeInto(
+        sources,
+        replace,
+        writing,
+        inputs -> {
+          // A window is summed slice by slice; a plain sketch among windows is refused by name.
+          if (Location.of(inputs.get(0)).type() == StructureType.WINDOWED_COUNT_MIN) {
+            return Merges.sumWindowed(inputs)::writeTo;
+          }
+          return Merges.sum(inputs)::writeTo;
+        });
   }
 
   // ---- cardinality sketches

@@ -14,6 +14,8 @@ import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.SplitBlockBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.WindowedCountMin;
+import io.github.probkit.io.StructureType;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -73,6 +75,31 @@ public final class Merges {
   }
 
   /** The sum of the sketches in {@code inputs}; one that cannot be added is refused, named. */
+  /**
+   * The sum of the windowed count-min sketches in {@code inputs}, slice by slice ({@link
+   * WindowedCountMin#merge}); one of other slices or sketches, or not windowed, is refused naming
+   * it.
+   */
+  public static WindowedCountMin sumWindowed(List<Path> inputs) {
+    WindowedCountMin sum = Location.of(inputs.get(0)).read(Format.Kind.WINDOWED_COUNT_MIN);
+    for (Path p : inputs.subList(1, inputs.size())) {
+      Location at = Location.of(p);
+      if (at.type() != StructureType.WINDOWED_COUNT_MIN) {
+        throw new CliException(
+            at
+                + ": not a windowed count-min sketch (cms create --window), so it cannot be merged"
+                + " into the window of "
+                + Location.of(inputs.get(0)));
+      }
+      try {
+        sum.merge(at.read(Format.Kind.WINDOWED_COUNT_MIN));
+      } catch (IllegalArgumentException e) {
+        throw new CliException(at + ": " + e.getMessage());
+      }
+    }
+    return sum;
+  }
+
   public static CountMinSketch sum(List<Path> inputs) {
     CountMinSketch sum = Location.of(inputs.get(0)).read(Format.Kind.COUNT_MIN);
     for (Path p : inputs.subList(1, inputs.size())) {
