@@ -116,7 +116,8 @@ class WindowTopRedisCliTest {
     for (int p = 0; p < 4; p++) {
       Path chunk = dir.resolve("chunk" + p + ".tsv");
       Files.write(chunk, lines.subList(p * n / 4, (p + 1) * n / 4));
-      running.add(Probkit.builder(List.of(), top(chunk.toString(), fleet)).start());
+      running.add(
+          Probkit.builder(List.of(), top(chunk.toString(), fleet, "--max-skew", "5m")).start());
     }
     for (Process p : running) {
       Probkit.Result r = Probkit.finish(p);
@@ -124,6 +125,15 @@ class WindowTopRedisCliTest {
     }
     assertThat(WindowTopCliTest.exactlyPrinted(Cli.run("top", "--from", fleet, "-k", k)))
         .isEqualTo(window);
+    assertThat(WindowCmsCliTest.ok(Cli.run("info", fleet, "--json")).out)
+        .contains("\"maxSkew\": \"5m\"");
+    // A file has one writer: --max-skew is refused there, in one line, before anything is read.
+    Cli skewedFile =
+        Cli.run(top(input.toString(), dir.resolve("s.bin").toString(), "--max-skew", "5m"));
+    assertThat(skewedFile.exit).as(skewedFile.toString()).isEqualTo(2);
+    assertThat(skewedFile.err.strip().lines()).hasSize(1);
+    assertThat(skewedFile.err).contains("--max-skew");
+    assertThat(dir.resolve("s.bin")).doesNotExist();
 
     // Another shape for the same key: one line, nothing changed.
     Cli other =

@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
       "",
       "With --window the counts are those of the last span of the input only: the last N lines (--window 10000), or the last span of time (--window 1h) ending at the latest time read with --time-field F (the time in field F of each line, as for dedupe --time-field; --field names what is counted), or without it when the input ends, each line timed by the clock as it arrives. The window is counted in 24 slices, each a summary of its own (--capacity C is per slice), merged at the end: it covers the last W and the part of the slice before it (up to a 24th more). A line up to a window late is counted in its slice.",
       "",
-      "With --save FILE (and a time --window) the window's slices are kept in FILE as well (a probkit file of type window-heavy-hitters, written whole or not at all; an existing FILE is an error without --force). FILE may be redis://[user@]host[:port][/db]/KEY: the lines then go to the window in Redis as they are read, and every probkit of a fleet saving the same --window and --capacity to KEY adds to one shared window (created when absent, replaced with --force; one of another shape is an error). Give --capacity then: without it the capacity depends on each machine's memory.",
+      "With --save FILE (and a time --window) the window's slices are kept in FILE as well (a probkit file of type window-heavy-hitters, written whole or not at all; an existing FILE is an error without --force). FILE may be redis://[user@]host[:port][/db]/KEY: the lines then go to the window in Redis as they are read, and every probkit of a fleet saving the same --window and --capacity to KEY adds to one shared window (created when absent, replaced with --force; one of another shape is an error; --max-skew D as for cms create --window). Give --capacity then: without it the capacity depends on each machine's memory.",
       "",
       "With --from FILE the lines and counts are those of a heavy-hitters summary saved in a probkit file or a redis:// key (the sketch of Spark's probkit_topk_agg, or a summary the library wrote), printed the same way. A window saved by --save prints the top of its whole window ending with its latest slice, as the run that saved it did; --last W counts its last W only, and --at TIME ends the window at TIME (ISO-8601 with an offset, or epoch seconds or ms).",
       "",
@@ -135,6 +135,8 @@ public final class TopCommand implements Callable<Integer> {
 
   @Mixin WriteOptions writing;
 
+  @Mixin MaxSkew maxSkew;
+
   @Parameters(
       paramLabel = "INPUT",
       arity = "0..*",
@@ -193,6 +195,9 @@ public final class TopCommand implements Callable<Integer> {
     if (force && save == null) {
       throw new IllegalArgumentException("--force is for --save FILE");
     }
+    if (maxSkew.value != null && save == null) {
+      throw new IllegalArgumentException("--max-skew is for --save redis://..., a shared window");
+    }
     if (save != null && window == null) {
       throw new IllegalArgumentException(
           "--save keeps the slices of a --window (such as 1h); give --window");
@@ -202,7 +207,7 @@ public final class TopCommand implements Callable<Integer> {
     if (window != null) {
       // The file is locked (and an existing one refused) before the input is read.
       try (Location.WindowSave saving =
-          save == null ? null : WindowTop.save(save, force, writing)) {
+          save == null ? null : WindowTop.save(save, force, writing, maxSkew.of(window))) {
         WindowTop.Counted counted =
             WindowTop.count(
                 window,
@@ -257,6 +262,9 @@ public final class TopCommand implements Callable<Integer> {
     }
     if (save != null) {
       return "--save";
+    }
+    if (maxSkew.value != null) {
+      return "--max-skew";
     }
     if (format.format != null) {
       return "--format";

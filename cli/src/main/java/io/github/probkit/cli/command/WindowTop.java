@@ -128,8 +128,9 @@ final class WindowTop {
    * Where {@code top --save} keeps the window: opened before the input is read, so that an existing
    * file (without --force), or a window in Redis of another shape, fails at once.
    */
-  static Location.WindowSave save(Path file, boolean force, WriteOptions writing) {
-    return Location.of(file).saveWindowedTop(force, writing);
+  static Location.WindowSave save(
+      Path file, boolean force, WriteOptions writing, Duration maxSkew) {
+    return Location.of(file).saveWindowedTop(force, writing, maxSkew);
   }
 
   /** The window saved in {@code file} by {@code top --window --save}. */

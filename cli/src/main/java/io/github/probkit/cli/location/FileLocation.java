@@ -396,7 +396,8 @@ final class FileLocation implements Location {
   }
 
   @Override
-  public WindowSave saveWindowedTop(boolean force, WriteOptions writing) {
+  public WindowSave saveWindowedTop(boolean force, WriteOptions writing, Duration maxSkew) {
+    refuseSkew(maxSkew);
     SketchFiles.Lock lock = writing.lockNew(file, force);
     return new WindowSave() {
       @Override

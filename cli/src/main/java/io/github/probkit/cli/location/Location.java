@@ -217,9 +217,10 @@ public interface Location {
    * Where {@code top --window --save} keeps the window it counts. A file is locked now (an existing
    * one refused without {@code force}) and written whole at the end. Redis gets the events as they
    * are read, into a window a fleet of writers may share: created when absent, added to when it has
-   * the same shape, replaced with {@code force}, refused when it has another shape.
+   * the same shape, replaced with {@code force}, refused when it has another shape. {@code maxSkew}
+   * (null: not given) as for the windows above.
    */
-  WindowSave saveWindowedTop(boolean force, WriteOptions writing);
+  WindowSave saveWindowedTop(boolean force, WriteOptions writing, Duration maxSkew);
 
   /** The window of a {@code top --window --save}, fed as its input is read. */
   interface WindowSave extends AutoCloseable {

@@ -1137,7 +1137,7 @@ final class RedisLocation implements Location {
    * command's: every writer of a fleet running the same command shares it.
    */
   @Override
-  public WindowSave saveWindowedTop(boolean force, WriteOptions writing) {
+  public WindowSave saveWindowedTop(boolean force, WriteOptions writing, Duration maxSkew) {
     Target t;
     try {
       t = new Target(uri);
@@ -1160,7 +1160,7 @@ final class RedisLocation implements Location {
                   Duration.ofMillis((empty.sliceCount() - 1) * empty.sliceMillis()),
                   Duration.ofMillis(empty.sliceMillis()),
                   empty.capacity(),
-                  RedisOptions.defaults().openIfExists(true));
+                  skewed(maxSkew).openIfExists(true));
         } catch (RedisStoreException e) {
           throw new CliException(e.getMessage());
         }
