@@ -20,8 +20,9 @@ import java.util.Locale;
 
 /**
  * What the windowed sketches kept in Redis share ({@link RedisWindowedCardinality}, {@link
- * RedisWindowedCountMin}): the library's ring of one sketch per slice of time (types 49 and 50),
- * with each slice's sketch in a Redis string of its own, rotated by slices.lua.
+ * RedisWindowedCountMin}, {@link RedisWindowedHeavyHitters}): the library's ring of one sketch per
+ * slice of time (types 49, 50 and 52), with each slice's sketch in a Redis string of its own (and,
+ * for the heavy hitters, further keys named after it), rotated by rotation.lua.
  *
  * <p>Keys: the metadata {@code {name}} (its field {@code generation} is the newest slice any writer
  * reached) and {@code R} slots {@code {name}:0}, {@code {name}:1}, ...: slice {@code s} ({@code
