@@ -42,6 +42,9 @@ final class CountBuckets {
   /** Below this many slots the lowest bucket is sorted by comparisons alone. */
   private static final int RADIX_MIN = 64;
 
+  /** The bits of a slot number, and of a prefix, in sortPacked's ints. */
+  private static final int PACKED_BITS = 16;
+
   private final ItemTable items;
   private final IndexSort.Order evictionOrder = this::evictsBefore;
   private final IndexSort.Order listingOrder = this::listsBefore;
@@ -205,19 +208,24 @@ final class CountBuckets {
     }
     // A small bucket is one run of equal (empty) prefixes.
     spreadBits = n < RADIX_MIN ? 0 : 64 - Long.numberOfLeadingZeros(maxError - minError);
-    hashBits = n < RADIX_MIN ? 0 : Math.min(16, 64 - spreadBits);
     prefixError = maxError;
     if (spare.length < n) {
       spare = new int[sorted.length];
     }
-    for (int shift = 0; shift < spreadBits + hashBits; shift += 8) {
-      radixPass(n, shift);
-    }
-    for (int i = 0, j; i < n; i = j) {
-      long p = prefix(sorted[i]);
-      for (j = i + 1; j < n && prefix(sorted[j]) == p; j++) {}
-      if (j - i > 1) {
-        IndexSort.sort(sorted, i, j, evictionOrder);
+    if (n >= RADIX_MIN && spreadBits < PACKED_BITS && bucketOf.length <= 1 << PACKED_BITS) {
+      hashBits = PACKED_BITS - spreadBits;
+      sortPacked(n);
+    } else {
+      hashBits = n < RADIX_MIN ? 0 : Math.min(16, 64 - spreadBits);
+      for (int shift = 0; shift < spreadBits + hashBits; shift += 8) {
+        radixPass(n, shift);
+      }
+      for (int i = 0, j; i < n; i = j) {
+        long p = prefix(sorted[i]);
+        for (j = i + 1; j < n && prefix(sorted[j]) == p; j++) {}
+        if (j - i > 1) {
+          IndexSort.sort(sorted, i, j, evictionOrder);
+        }
       }
     }
     first[lowest] = NIL;
@@ -225,6 +233,48 @@ final class CountBuckets {
       link(sorted[i], lowest);
     }
     sortedBucket = lowest;
+  }
+
+  /**
+   * sortLowest when the slot numbers and a prefix fit in an int together, 16 bits each: each slot
+   * is sorted with its prefix beside it, so the radix passes read the scattered errors and hashes
+   * once, not twice per pass.
+   */
+  private void sortPacked(int n) {
+    int[] a = sorted;
+    for (int i = 0; i < n; i++) {
+      a[i] = (int) prefix(a[i]) << PACKED_BITS | a[i];
+    }
+    for (int shift = PACKED_BITS; shift < 32; shift += 8) {
+      int[] at = digits;
+      Arrays.fill(at, 0);
+      int[] from = sorted;
+      int[] to = spare;
+      for (int i = 0; i < n; i++) {
+        at[(from[i] >>> shift & 0xff) + 1]++;
+      }
+      for (int d = 0; d < 256; d++) {
+        at[d + 1] += at[d];
+      }
+      for (int i = 0; i < n; i++) {
+        int x = from[i];
+        to[at[x >>> shift & 0xff]++] = x;
+      }
+      sorted = to;
+      spare = from;
+    }
+    a = sorted;
+    int slotMask = (1 << PACKED_BITS) - 1;
+    for (int i = 0, j; i < n; i = j) {
+      int p = a[i] >>> PACKED_BITS;
+      a[i] &= slotMask;
+      for (j = i + 1; j < n && a[j] >>> PACKED_BITS == p; j++) {
+        a[j] &= slotMask;
+      }
+      if (j - i > 1) {
+        IndexSort.sort(a, i, j, evictionOrder);
+      }
+    }
   }
 
   private long prefix(int s) {

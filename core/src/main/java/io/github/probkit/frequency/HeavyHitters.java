@@ -64,6 +64,10 @@ public final class HeavyHitters implements FrequencySketch {
   public static final int MAX_CAPACITY = 1 << 28;
 
   private static final int INITIAL_SLOTS = 16;
+
+  /** The longest String (in chars) that add(CharSequence, long) encodes itself. */
+  private static final int SCRATCH = 64;
+
   private static final int SLOT_BYTES = ItemTable.SLOT_BYTES + CountBuckets.SLOT_BYTES;
 
   /*
@@ -112,6 +116,7 @@ public final class HeavyHitters implements FrequencySketch {
   private long total;
   private ItemTable table;
   private CountBuckets buckets;
+  private final byte[] scratch = new byte[SCRATCH];
 
   private HeavyHitters(int capacity, Placement placement) {
     this.capacity = capacity;
@@ -198,6 +203,32 @@ public final class HeavyHitters implements FrequencySketch {
       table.insert(s, item, off, len, place);
       buckets.restart(s, count);
     }
+  }
+
+  /**
+   * Adds {@code count} occurrences of the UTF-8 bytes of {@code item}. An all-ASCII String of up to
+   * 64 chars is its own UTF-8, copied into this summary's scratch array: one add at a time uses it
+   * (the summary is not thread-safe anyway), which spares the lookup of the per-thread buffer the
+   * other keys take, about a tenth of a short item's add. Same bytes either way.
+   */
+  @Override
+  @SuppressWarnings("deprecation") // getBytes(int, int, byte[], int) is right for ASCII chars
+  public void add(CharSequence item, long count) {
+    if (item instanceof String && item.length() <= SCRATCH) {
+      String s = (String) item;
+      int n = s.length();
+      byte[] b = scratch;
+      s.getBytes(0, n, b, 0);
+      int seen = 0;
+      for (int i = 0; i < n; i++) {
+        seen |= s.charAt(i);
+      }
+      if (seen < 0x80) {
+        add(b, 0, n, count);
+        return;
+      }
+    }
+    FrequencySketch.super.add(item, count);
   }
 
   /** A slot that holds no item yet (size < capacity), growing the arrays when all are taken. */
@@ -322,11 +353,12 @@ public final class HeavyHitters implements FrequencySketch {
   /**
    * The bytes of the arrays now allocated (they grow with the items): per slot an item reference,
    * its length, two hashes, a count's bucket and error, list and tree links, plus the hash table
-   * and the items' bytes; references counted as 4 bytes (compressed oops), object headers excluded.
+   * and the items' bytes, and a scratch array for String items; references counted as 4 bytes
+   * (compressed oops), object headers excluded.
    */
   @Override
   public long byteSize() {
-    return table.byteSize(size) + buckets.byteSize();
+    return table.byteSize(size) + buckets.byteSize() + SCRATCH;
   }
 
   /**

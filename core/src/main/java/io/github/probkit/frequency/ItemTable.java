@@ -27,10 +27,17 @@ final class ItemTable {
   private int[] places;
   private long[] orderHashes;
 
-  /** Slot + 1 per entry, 0 when empty; a power of two at least twice the slots. */
+  /**
+   * Per entry, 0 when empty: slot + 1 in the bits of {@code slotMask}, and above them the same bits
+   * of the item's place ({@code tagMask}) when those include the home bits (see {@link #index}). A
+   * power of two at least twice the slots.
+   */
   private int[] table;
 
   private int mask;
+  private int shift;
+  private int slotMask;
+  private int tagMask;
 
   ItemTable(Placement placement, int slots) {
     this.placement = placement;
@@ -38,8 +45,34 @@ final class ItemTable {
     lengths = new int[slots];
     places = new int[slots];
     orderHashes = new long[slots];
+    index(slots);
+  }
+
+  /**
+   * An empty table for {@code slots} slots. An item's home is the top bits of its place, so that an
+   * entry that carries the place's top bits beside the slot number carries its home too: a lookup
+   * then passes other items' entries, and a deletion shifts them, without a dependent read of their
+   * slots' places. That needs the slot number and the home to fit in 32 bits together (up to 2^15
+   * slots); a larger table holds bare slot numbers and reads the places.
+   */
+  private void index(int slots) {
     table = new int[tableLength(slots)];
     mask = table.length - 1;
+    int tableBits = Integer.numberOfTrailingZeros(table.length);
+    int slotBits = 32 - Integer.numberOfLeadingZeros(slots);
+    shift = 32 - tableBits;
+    slotMask = (1 << slotBits) - 1;
+    tagMask = slotBits + tableBits <= 32 ? ~slotMask : 0;
+  }
+
+  /** The home position of the item of a table entry. */
+  private int home(int entry) {
+    return (tagMask != 0 ? entry : places[(entry & slotMask) - 1]) >>> shift;
+  }
+
+  /** The table entry of slot {@code s}. */
+  private int entry(int s) {
+    return places[s] & tagMask | (s + 1);
   }
 
   static int tableLength(int slots) {
@@ -56,8 +89,7 @@ final class ItemTable {
     lengths = Arrays.copyOf(lengths, slots);
     places = Arrays.copyOf(places, slots);
     orderHashes = Arrays.copyOf(orderHashes, slots);
-    table = new int[tableLength(slots)];
-    mask = table.length - 1;
+    index(slots);
     for (int s = 0; s < used; s++) {
       link(s);
     }
@@ -69,16 +101,19 @@ final class ItemTable {
 
   /** The slot of the item, or -1. */
   int find(byte[] item, int off, int len, int place) {
-    for (int i = place & mask; ; i = (i + 1) & mask) {
-      int t = table[i];
-      if (t == 0) {
+    int tag = place & tagMask;
+    for (int i = place >>> shift; ; i = (i + 1) & mask) {
+      int e = table[i];
+      if (e == 0) {
         return -1;
       }
-      int s = t - 1;
-      if (places[s] == place
-          && lengths[s] == len
-          && Arrays.equals(items[s], 0, len, item, off, off + len)) {
-        return s;
+      if ((e & tagMask) == tag) {
+        int s = (e & slotMask) - 1;
+        if (places[s] == place
+            && lengths[s] == len
+            && Arrays.equals(items[s], 0, len, item, off, off + len)) {
+          return s;
+        }
       }
     }
   }
@@ -112,23 +147,24 @@ final class ItemTable {
   }
 
   private void link(int s) {
-    int i = places[s] & mask;
+    int i = places[s] >>> shift;
     while (table[i] != 0) {
       i = (i + 1) & mask;
     }
-    table[i] = s + 1;
+    table[i] = entry(s);
   }
 
   /** Takes slot {@code s} out of the table; its bytes stay until the slot is reused. */
   void remove(int s) {
-    int i = places[s] & mask;
-    while (table[i] != s + 1) {
+    int e = entry(s);
+    int i = places[s] >>> shift;
+    while (table[i] != e) {
       i = (i + 1) & mask;
     }
     // Backward-shift deletion: pull later entries of the probe run into the hole when their home
     // position does not lie cyclically after it, so lookups never meet a false end of run.
     for (int j = (i + 1) & mask; table[j] != 0; j = (j + 1) & mask) {
-      int home = places[table[j] - 1] & mask;
+      int home = home(table[j]);
       if (((j - home) & mask) >= ((j - i) & mask)) {
         table[i] = table[j];
         i = j;
@@ -167,7 +203,7 @@ final class ItemTable {
     long probes = 0;
     for (int i = 0; i < table.length; i++) {
       if (table[i] != 0) {
-        probes += ((i - (places[table[i] - 1] & mask)) & mask) + 1;
+        probes += ((i - home(table[i])) & mask) + 1;
       }
     }
     return probes;
