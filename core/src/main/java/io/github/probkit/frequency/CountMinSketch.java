@@ -149,6 +149,13 @@ public final class CountMinSketch implements FrequencySketch {
   private final boolean conservative;
   private final boolean concurrent;
 
+  /**
+   * A single-writer sketch's own buffer for the bytes of a String key being added, or null: the
+   * thread's buffer (KeyBuffer) costs a thread-local look-up and its taking and giving back on
+   * every add, and a single-writer sketch is added to by one thread at a time.
+   */
+  private final byte[] keyBytes;
+
   /** The total count; kept only in conservative mode (guarded by this). */
   private volatile long total;
 
@@ -168,7 +175,11 @@ public final class CountMinSketch implements FrequencySketch {
     this.conservative = conservative;
     this.concurrent = Objects.requireNonNull(concurrency, "concurrency") == Concurrency.CONCURRENT;
     this.total = total;
+    this.keyBytes = concurrent ? null : new byte[KEY_BYTES];
   }
+
+  /** The longest String key (in chars) an add copies into {@link #keyBytes}. */
+  private static final int KEY_BYTES = 64;
 
   /**
    * A sketch whose estimates exceed the true count by more than {@code epsilon * N} with
@@ -348,8 +359,23 @@ public final class CountMinSketch implements FrequencySketch {
       return;
     }
     checkCount(count);
-    long h1 = hash.hash64(item);
+    long h1 =
+        keyBytes != null && item instanceof String ? hashOwn((String) item) : hash.hash64(item);
     addHashes(h1, derivedSecondHash(h1), count);
+  }
+
+  /**
+   * The hash of a String key's UTF-8 bytes, as {@code hash.hash64(s)}, copied into this sketch's
+   * own buffer. Keys of at most 8 chars are hashed from their chars by the strategy already, and
+   * keys not all ASCII or too long go through the thread's buffer as before.
+   */
+  private long hashOwn(String s) {
+    int n = s.length();
+    byte[] b = keyBytes;
+    if (n > 8 && n <= b.length && KeyBuffer.copyAscii(s, b, 0)) {
+      return hash.hash64(b, 0, n);
+    }
+    return hash.hash64(s);
   }
 
   /**
@@ -422,12 +448,23 @@ public final class CountMinSketch implements FrequencySketch {
       for (int base = 0, end = depth * width; base < end; base += width, x += h2) {
         addToCell(base + (int) DoubleHashing.reduce(Mix.mix64(x), width), count);
       }
+    } else if (depth == 5) {
+      addPlain(x, h2, count, 5);
     } else {
-      long[] c = cells;
-      for (int base = 0, end = depth * width; base < end; base += width, x += h2) {
-        int i = base + (int) DoubleHashing.reduce(Mix.mix64(x), width);
-        c[i] = saturatedAdd(c[i], count);
-      }
+      addPlain(x, h2, count, depth);
+    }
+  }
+
+  /**
+   * The single-writer standard add; depth 5 (delta = 1 %, the default) is passed as a constant, so
+   * that the JIT unrolls the rows and overlaps their hashing.
+   */
+  private void addPlain(long x, long h2, long count, int depth) {
+    long[] c = cells;
+    int w = width;
+    for (int r = 0, base = 0; r < depth; r++, base += w, x += h2) {
+      int i = base + (int) DoubleHashing.reduce(Mix.mix64(x), w);
+      c[i] = saturatedAdd(c[i], count);
     }
   }
 

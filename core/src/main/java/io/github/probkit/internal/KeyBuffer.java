@@ -185,16 +185,29 @@ public final class KeyBuffer implements KeySink {
   private KeySink putString(String s) {
     int n = s.length();
     ensure(n);
-    s.getBytes(0, n, buf, len);
-    int seen = 0;
-    for (int i = 0; i < n; i++) {
-      seen |= s.charAt(i);
-    }
-    if (seen >= 0x80) {
+    if (!copyAscii(s, buf, len)) {
       return putUtf8(s);
     }
     len += n;
     return this;
+  }
+
+  /**
+   * Copies the chars of {@code s} into {@code dst} from {@code at} as bytes and returns whether
+   * they were all ASCII, that is whether {@code dst} now holds the String's UTF-8 bytes (when not,
+   * the bytes written are of no use). {@code dst} must have room for {@code s.length()} bytes from
+   * {@code at}. For a structure that keeps a buffer of its own (a single-writer one), where the
+   * thread's buffer would cost a thread-local look-up per key.
+   */
+  @SuppressWarnings("deprecation")
+  public static boolean copyAscii(String s, byte[] dst, int at) {
+    int n = s.length();
+    s.getBytes(0, n, dst, at);
+    int seen = 0;
+    for (int i = 0; i < n; i++) {
+      seen |= s.charAt(i);
+    }
+    return seen < 0x80;
   }
 
   /**

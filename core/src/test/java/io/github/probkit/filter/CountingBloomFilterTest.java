@@ -12,10 +12,15 @@ import io.github.probkit.testing.Keys;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -93,6 +98,78 @@ class CountingBloomFilterTest {
       }
       for (byte[] k : Keys.randomBytes(20_000, 0x5eed2002L)) {
         assertThat(c.mightContain(k)).as("%s", h).isEqualTo(b.mightContain(k));
+      }
+    }
+  }
+
+  /**
+   * Distinct dictionary words and distinct longs added, every second one removed: each key left
+   * must still read present, by String (the byte path) and by long, at k = 7 (the default rate) and
+   * at other k; and every answer, of the removed keys and of keys never added too, must be that of
+   * count(key) != 0, which reads the counters by another path.
+   */
+  @Test
+  void removingHalfTheKeysLeavesEveryOtherKeyPresent() throws IOException {
+    List<String> words = new ArrayList<>();
+    Set<String> seenWords = new HashSet<>();
+    Path dict = Path.of("/usr/share/dict/words");
+    if (Files.isReadable(dict)) {
+      for (String w : Files.readAllLines(dict, StandardCharsets.UTF_8)) {
+        if (seenWords.add(w)) {
+          words.add(w);
+        }
+      }
+    }
+    for (int i = 0; words.size() < 50_000; i++) {
+      if (seenWords.add("w\u00e9rd-" + i)) {
+        words.add("w\u00e9rd-" + i);
+      }
+    }
+    SplittableRandom r = new SplittableRandom(0x1f83d9abfb41bd6bL);
+    long[] longs = r.longs(60_000).distinct().toArray();
+    Set<Long> added = new HashSet<>();
+    for (long x : longs) {
+      added.add(x);
+    }
+    long[] absent = r.longs(20_000).filter(x -> !added.contains(x)).toArray();
+    int n = words.size() + longs.length;
+    for (HashStrategy h : new HashStrategy[] {HashStrategy.xxh3(), HashStrategy.xxh3(0x77L)}) {
+      for (CountingBloomFilter f :
+          List.of(
+              CountingBloomFilter.create(n, 0.01, h),
+              CountingBloomFilter.withCounters(6L * n, 3, h),
+              CountingBloomFilter.withCounters(20L * n, 11, h))) {
+        String label = h + " k=" + f.hashCount();
+        for (String w : words) {
+          f.add(w);
+        }
+        for (long x : longs) {
+          f.add(x);
+        }
+        for (int i = 0; i < words.size(); i += 2) {
+          assertThat(f.remove(words.get(i))).as(label).isTrue();
+        }
+        for (int i = 0; i < longs.length; i += 2) {
+          assertThat(f.remove(longs[i])).as(label).isTrue();
+        }
+        for (int i = 0; i < words.size(); i++) {
+          String w = words.get(i);
+          boolean present = f.mightContain(w);
+          if (i % 2 == 1 && !present) {
+            throw new AssertionError(label + ": false negative for the word " + w);
+          }
+          assertThat(present).as("%s: %s", label, w).isEqualTo(f.count(w) != 0);
+        }
+        for (int i = 0; i < longs.length; i++) {
+          boolean present = f.mightContain(longs[i]);
+          if (i % 2 == 1 && !present) {
+            throw new AssertionError(label + ": false negative for the long " + longs[i]);
+          }
+          assertThat(present).as("%s: %d", label, longs[i]).isEqualTo(f.count(longs[i]) != 0);
+        }
+        for (long x : absent) {
+          assertThat(f.mightContain(x)).as("%s: %d", label, x).isEqualTo(f.count(x) != 0);
+        }
       }
     }
   }

@@ -3,6 +3,7 @@ package io.github.probkit.frequency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.probkit.Concurrency;
 import io.github.probkit.GoldenFiles;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.hash.HashAlgorithm;
@@ -21,10 +22,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.commons.math3.distribution.BinomialDistribution;
 import org.junit.jupiter.api.Test;
@@ -496,6 +501,68 @@ class CountMinSketchTest {
       assertThat(s.estimate(7, (Integer k, KeySink sink) -> sink.putBytes(utf8))).isEqualTo(3);
       s.add(7, (Integer k, KeySink sink) -> sink.putLong(0x1234_5678_9abc_def0L), 2);
       assertThat(s.estimate(0x1234_5678_9abc_def0L)).isEqualTo(7);
+    }
+  }
+
+  /**
+   * A single-writer sketch hashes a String key it adds in a buffer of its own; the sketch must come
+   * out byte for byte as the one built from the keys' UTF-8 bytes, whose path does not use that
+   * buffer, and no key may read below its count. Keys of every length class (the 8-char boundary,
+   * the buffer's 64, beyond), Latin-1 chars (high bit set in the copied byte) and chars above 0xFF
+   * whose low byte is ASCII ("\u0141" would pass for "A" if only the copied bytes were tested).
+   */
+  @Test
+  void singleWriterStringAddsCountTheKeysUtf8Bytes() throws IOException {
+    List<String> keys = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    Path dict = Path.of("/usr/share/dict/words");
+    if (Files.isReadable(dict)) {
+      for (String w : Files.readAllLines(dict, StandardCharsets.UTF_8)) {
+        if (keys.size() < 40_000 && seen.add(w)) {
+          keys.add(w);
+        }
+      }
+    }
+    String[] parts = {"user:", "caf\u00e9 ", "\u0141\u00f3d\u017a/", "x", "\ud83d\ude00-"};
+    SplittableRandom r = new SplittableRandom(0x6a09e667f3bcc908L);
+    for (int i = 0; keys.size() < 60_000; i++) {
+      StringBuilder b = new StringBuilder(parts[i % parts.length]).append(i);
+      int pad = r.nextInt(90);
+      for (int j = 0; j < pad; j++) {
+        b.append((char) ('a' + r.nextInt(26)));
+      }
+      if (seen.add(b.toString())) {
+        keys.add(b.toString());
+      }
+    }
+    for (HashStrategy h :
+        List.of(
+            HashStrategy.xxh3(),
+            HashStrategy.xxh3(0x5be0cd19137e2179L),
+            HashStrategy.of(HashAlgorithm.XXH64, 0),
+            HashStrategy.of(HashAlgorithm.REDIS_MURMUR64A, 0x1234))) {
+      for (CountMinSketch.UpdateRule rule : CountMinSketch.UpdateRule.values()) {
+        for (int depth : new int[] {5, 3}) {
+          CountMinSketch fromStrings =
+              CountMinSketch.withDimensions(1 << 16, depth, h, rule, Concurrency.SINGLE_WRITER);
+          CountMinSketch fromBytes =
+              CountMinSketch.withDimensions(1 << 16, depth, h, rule, Concurrency.SINGLE_WRITER);
+          for (int i = 0; i < keys.size(); i++) {
+            fromStrings.add(keys.get(i), 1 + i % 3);
+            fromBytes.add(keys.get(i).getBytes(StandardCharsets.UTF_8), 1 + i % 3);
+          }
+          String label = h + " " + rule + " depth " + depth;
+          assertThat(Arrays.mismatch(bytes(fromStrings), bytes(fromBytes)))
+              .as(label + ": the first byte where the sketches differ")
+              .isEqualTo(-1);
+          for (int i = 0; i < keys.size(); i++) {
+            byte[] utf8 = keys.get(i).getBytes(StandardCharsets.UTF_8);
+            if (fromStrings.estimate(utf8, 0, utf8.length) < 1 + i % 3) {
+              throw new AssertionError(label + ": below its count: " + keys.get(i));
+            }
+          }
+        }
+      }
     }
   }
 
