@@ -101,7 +101,10 @@ final class FileLocation implements Location {
       if (!multiset
           && !ifAbsent
           && in.from().argumentsOnly(in.given())
-          && RedoLog.addToBloom(lock, sink -> in.from().forEach(in.given(), in.spec(), sink))) {
+          && RedoLog.addToBloom(
+              lock,
+              sink -> in.from().forEach(in.given(), in.spec(), sink),
+              in.spec().commandLine().getErr())) {
         return 0;
       }
       MutableFilter f = FilterFiles.loadMutable(file);

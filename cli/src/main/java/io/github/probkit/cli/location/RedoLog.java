@@ -1,8 +1,10 @@
 package io.github.probkit.cli.location;
 
+import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
@@ -73,7 +75,7 @@ final class RedoLog {
    * a quarter of its chunks would change: then a whole rewrite costs about as much, and the caller
    * does that.
    */
-  static boolean addToBloom(SketchFiles.Lock lock, Keys keys) {
+  static boolean addToBloom(SketchFiles.Lock lock, Keys keys, PrintWriter err) {
     Path target = lock.target();
     try (FileChannel ch =
         FileChannel.open(target, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
@@ -96,7 +98,7 @@ final class RedoLog {
           m >= 1 && m <= BloomFilter.MAX_BITS, "bits", m, "in [1, " + BloomFilter.MAX_BITS + "]");
       int k = r.paramInt("hashes");
       r.check(k >= 1 && k <= 255, "hashes", k, "in [1, 255]");
-      r.paramLong("expectedKeys"); // the rest of the parameters: checked by every reader
+      long expected = r.paramLong("expectedKeys"); // and the fpp: checked by every reader
       r.paramDouble("fpp");
       r.expectPayloadLength(8 * ((m + 63) >>> 6));
       int[] sums = r.checkMapped(ch); // the last checksum, verified: the sums are the file's
@@ -107,10 +109,17 @@ final class RedoLog {
         return false;
       }
       Path log = of(target);
-      if (writeLog(ch, r, sums, bitsByChunk, log) && !replay(ch, log)) {
+      long[] sample = new long[2];
+      if (writeLog(ch, r, sums, bitsByChunk, log, sample) && !replay(ch, log)) {
         // Never reported done unless written.
         throw new CliException(
             lock.file() + ": the redo log did not read back whole; the file was left as it was");
+      }
+      if (mayBeOverfull(sample, m, k, expected)) {
+        // As the rewrite warns; counted from the whole file, so only when the sample says it may.
+        try (MappedFilter f = MappedFilter.open(target)) {
+          FilterKeys.warnIfOverfull(lock.file(), f, err);
+        }
       }
       return true;
     } catch (SketchFormatException e) {
@@ -147,7 +156,12 @@ final class RedoLog {
    * changed, no log.
    */
   private static boolean writeLog(
-      FileChannel ch, SketchReader r, int[] sums, TreeMap<Integer, long[]> bitsByChunk, Path log)
+      FileChannel ch,
+      SketchReader r,
+      int[] sums,
+      TreeMap<Integer, long[]> bitsByChunk,
+      Path log,
+      long[] sample)
       throws IOException {
     long payload = r.payloadOffset();
     long length = r.payloadLength();
@@ -178,6 +192,8 @@ final class RedoLog {
           any |= set != b;
           chunk.put(at, set);
         }
+        sample[0] += setBits(chunk);
+        sample[1] += 8L * len;
         if (!any) {
           continue;
         }
@@ -206,6 +222,35 @@ final class RedoLog {
     syncDirectory(log.getParent());
     TestStops.reached("log-written", true);
     return true;
+  }
+
+  private static long setBits(ByteBuffer chunk) {
+    long n = 0;
+    for (int i = 0; i + 8 <= chunk.limit(); i += 8) {
+      n += Long.bitCount(chunk.getLong(i));
+    }
+    for (int i = chunk.limit() & ~7; i < chunk.limit(); i++) {
+      n += Integer.bitCount(chunk.get(i) & 0xFF);
+    }
+    return n;
+  }
+
+  /**
+   * Whether the filter may hold more keys than it was sized for, judged from the chunks the add
+   * read ({@code sample}: bits set, bits read), which its keys' hashes chose at random. A chunk has
+   * 2^19 bits: the fill it shows is within 0.3 % of the file's at 4 standard deviations, so a
+   * filter whose sample shows under 90 % of its keys is not full; one that shows more, or a sample
+   * of less than a chunk, is counted whole.
+   */
+  private static boolean mayBeOverfull(long[] sample, long m, int k, long expected) {
+    if (expected <= 0) {
+      return false; // built by shape: no size to pass
+    }
+    if (sample[1] < 8L * CHUNK) {
+      return true;
+    }
+    double fill = (double) sample[0] / sample[1];
+    return fill >= 1 || -(double) m / k * Math.log1p(-fill) > 0.9 * expected;
   }
 
   /** The file's last checksum as stored. */
