@@ -27,6 +27,15 @@ class RedoLogReaderRaceTest {
 
   @Test
   void readersRacingInPlaceAddsNeverFailAndLoseNoKey() throws Exception {
+    race("bloom");
+  }
+
+  @Test
+  void readersRacingInPlaceAddsToABlockedFilterNeverFailAndLoseNoKey() throws Exception {
+    race("blocked");
+  }
+
+  private void race(String type) throws Exception {
     List<String> words = new ArrayList<>();
     for (String w : new LinkedHashSet<>(Words.lines())) {
       if (!w.isEmpty() && !w.startsWith("-")) {
@@ -38,7 +47,16 @@ class RedoLogReaderRaceTest {
     Files.write(initial, words.subList(0, 20_000));
     // 73 chunks of 64 KiB: a one-key add changes at most 7 of them, in place.
     Cli.ok(
-        "filter", "create", file.toString(), "--expected", "4000000", "--keys", initial.toString());
+        "filter",
+        "create",
+        file.toString(),
+        "--type",
+        type,
+        "--expected",
+        "4000000",
+        "--keys",
+        initial.toString());
+    Object inode = Files.getAttribute(file, "unix:ino");
     List<String> done = new CopyOnWriteArrayList<>(words.subList(0, 20_000));
     List<String> failures = Collections.synchronizedList(new ArrayList<>());
     AtomicBoolean writing = new AtomicBoolean(true);
@@ -115,6 +133,7 @@ class RedoLogReaderRaceTest {
         .isEmpty();
     assertThat(queries[0] + queries[1]).as("queries that raced the adds").isGreaterThan(5);
     assertThat(dir.resolve("f.bin.redo")).doesNotExist();
+    assertThat(Files.getAttribute(file, "unix:ino")).as("every add was in place").isEqualTo(inode);
   }
 
   @Test

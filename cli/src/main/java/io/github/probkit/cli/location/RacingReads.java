@@ -78,6 +78,9 @@ final class RacingReads {
     } catch (CliException e) {
       throw failure;
     }
+    if (!Files.isRegularFile(target)) {
+      throw failure; // standard input or a pipe: nothing writes it in place, and it is read once
+    }
     if (SketchFiles.holds(target)) {
       throw failure; // this thread is the file's only writer: the failure is the file's
     }
