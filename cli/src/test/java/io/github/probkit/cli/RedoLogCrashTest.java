@@ -2,7 +2,8 @@ package io.github.probkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.filter.Filters;
+import io.github.probkit.filter.MembershipFilter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  * before reads present, the killed add's keys all or none, no checksum error, no log left behind.
  */
 class RedoLogCrashTest {
+  /** The options of {@code filter create} beyond its size: the type whose adds are tested. */
+  List<String> typeOptions() {
+    return List.of();
+  }
+
   /** The writer's steps, in order: where -Dprobkit.test.stopUpdate stops it. */
   private static final List<String> STEPS =
       List.of("log-entry", "log-written", "chunk-half", "chunk-written", "sums-written", "applied");
@@ -48,15 +54,19 @@ class RedoLogCrashTest {
     Files.write(keys, words.subList(0, 20_000));
     added.addAll(words.subList(0, 20_000));
     fresh = new ArrayList<>(words.subList(20_000, words.size()));
-    ok(
-        run(
-            "filter",
-            "create",
-            file.toString(),
-            "--expected",
-            "4000000",
-            "--keys",
-            keys.toString()));
+    List<String> create =
+        new ArrayList<>(
+            List.of(
+                "filter",
+                "create",
+                file.toString(),
+                "--expected",
+                "4000000",
+                "--keys",
+                keys.toString()));
+    create.addAll(typeOptions());
+    ok(run(create.toArray(new String[0])));
+    assertThat(Files.readAllBytes(file)[4]).as("format version 2").isEqualTo((byte) 2);
   }
 
   @Test
@@ -190,7 +200,7 @@ class RedoLogCrashTest {
   private List<String> twoAbsentKeys() throws Exception {
     List<String> two = new ArrayList<>();
     try (InputStream in = Files.newInputStream(file)) {
-      BloomFilter f = BloomFilter.readFrom(in);
+      MembershipFilter f = Filters.readFrom(in);
       while (two.size() < 2) {
         String k = fresh.remove(0);
         if (!f.mightContain(k.getBytes(StandardCharsets.UTF_8))) {
@@ -233,7 +243,7 @@ class RedoLogCrashTest {
   /** Every chunk's checksum (a whole read checks them all) and every added key, in this JVM. */
   private void assertWholeFileReads(String when) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      BloomFilter f = BloomFilter.readFrom(in);
+      MembershipFilter f = Filters.readFrom(in);
       for (String k : added) {
         assertThat(f.mightContain(k.getBytes(StandardCharsets.UTF_8))).as(when + ": " + k).isTrue();
       }

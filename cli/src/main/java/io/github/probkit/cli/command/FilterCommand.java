@@ -19,13 +19,10 @@ import io.github.probkit.cli.location.ForeignFiles;
 import io.github.probkit.cli.location.Location;
 import io.github.probkit.cli.location.RedisUri;
 import io.github.probkit.cli.location.WriteOptions;
-import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.MappedFilter;
-import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.io.SketchFormatException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -608,25 +605,22 @@ public final class FilterCommand implements Runnable {
       if (foreign != ProbkitFormat.INSTANCE) {
         return ForeignFiles.filter(f, foreign).describe();
       }
-      MembershipFilter filter = FilterFiles.open(f);
-      if (!(filter instanceof MappedFilter)) {
-        // Read in full: its checksum was checked.
-        Json j = FilterDescriptions.describe(filter, json);
-        return verify ? j.put("checksum", "verified") : j;
-      }
-      try (MappedFilter m = (MappedFilter) filter) {
-        if (verify) {
-          m.verify();
-        }
-        Json j = FilterDescriptions.describeMapped(m, json);
-        return verify ? j.put("checksum", "verified") : j;
-      } catch (InternalError e) {
-        throw FilterFiles.truncatedWhileMapped(f, e);
-      } catch (SketchFormatException e) {
-        throw new CliException(f + ": " + e.getMessage(), e);
-      } catch (IOException e) {
-        throw new CliException(CliException.describe(f, e), e);
-      }
+      // Read again under the lock when a checksum fails: an add in place may race the scan.
+      return FilterFiles.read(
+          f,
+          filter -> {
+            if (!(filter instanceof MappedFilter)) {
+              // Read in full: its checksum was checked.
+              Json j = FilterDescriptions.describe(filter, json);
+              return verify ? j.put("checksum", "verified") : j;
+            }
+            MappedFilter m = (MappedFilter) filter;
+            if (verify) {
+              m.verify();
+            }
+            Json j = FilterDescriptions.describeMapped(m, json);
+            return verify ? j.put("checksum", "verified") : j;
+          });
     }
   }
 

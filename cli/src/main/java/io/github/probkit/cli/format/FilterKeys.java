@@ -10,8 +10,10 @@ import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.DeletableFilter;
+import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
+import io.github.probkit.io.StructureType;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
@@ -265,10 +267,18 @@ public final class FilterKeys {
     } else if (f instanceof CountingBloomFilter) {
       expected = ((CountingBloomFilter) f).expectedKeys();
       target = ((CountingBloomFilter) f).targetFpp();
+    } else if (f instanceof MappedFilter
+        && ((MappedFilter) f).type() != StructureType.BINARY_FUSE_FILTER) {
+      // A file just added to in place: its count is a scan of the mapped file.
+      expected = ((MappedFilter) f).expectedKeys();
+      target = ((MappedFilter) f).targetFpp();
     } else {
       return;
     }
-    long n = ((MutableFilter) f).approximateCount();
+    long n =
+        f instanceof MappedFilter
+            ? ((MappedFilter) f).approximateCount()
+            : ((MutableFilter) f).approximateCount();
     if (expected <= 0 || n <= expected + 3 * Math.sqrt(expected)) {
       return;
     }

@@ -15,7 +15,6 @@ import io.github.probkit.cli.output.Json;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.DeletableFilter;
-import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.MutableFilter;
 import io.github.probkit.frequency.CountMinSketch;
@@ -103,7 +102,10 @@ final class FileLocation implements Location {
       if (!multiset
           && !ifAbsent
           && in.from().argumentsOnly(in.given())
-          && RedoLog.addToBloom(lock, sink -> in.from().forEach(in.given(), in.spec(), sink))) {
+          && RedoLog.addToBloom(
+              lock,
+              sink -> in.from().forEach(in.given(), in.spec(), sink),
+              in.spec().commandLine().getErr())) {
         return 0;
       }
       MutableFilter f = FilterFiles.loadMutable(file);
@@ -179,16 +181,16 @@ final class FileLocation implements Location {
       Reading reading,
       QueryTime time)
       throws IOException {
-    MembershipFilter f = FilterFiles.open(file);
-    try {
+    try (FilterFiles.Queried q = new FilterFiles.Queried(file)) {
       LineReader.RecordConsumer each;
       if (time == null) {
         each =
             (line, off, len, key, keyOff, keyLen) ->
                 answer.answer(
-                    line, off, len, key, keyOff, keyLen, f.mightContain(key, keyOff, keyLen));
+                    line, off, len, key, keyOff, keyLen, q.mightContain(key, keyOff, keyLen));
       } else {
-        AgePartitionedBloomFilter w = WindowFilters.timeBased(f, file, time.option());
+        // A window filter is read whole (its checksums checked then), never written in place.
+        AgePartitionedBloomFilter w = WindowFilters.timeBased(q.filter(), file, time.option());
         each =
             (line, off, len, key, keyOff, keyLen) ->
                 answer.answer(
@@ -203,10 +205,6 @@ final class FileLocation implements Location {
       return reading.run(Inputs.KeySink.answering(each, header, out));
     } catch (InternalError e) {
       throw FilterFiles.truncatedWhileMapped(file, e);
-    } finally {
-      if (f instanceof MappedFilter) {
-        ((MappedFilter) f).close();
-      }
     }
   }
 

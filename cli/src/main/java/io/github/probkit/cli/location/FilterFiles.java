@@ -10,6 +10,7 @@ import io.github.probkit.io.SketchFormatException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -32,12 +33,132 @@ public final class FilterFiles {
       return load(file);
     }
     RedoLog.settle(file, new PrintWriter(System.err, true));
+    RacingReads.Stamp opened = RacingReads.stamp(file);
+    try {
+      return map(file);
+    } catch (CliException e) {
+      // The checksums read at open may be those of an add in place half done.
+      return RacingReads.again(file, opened, e, () -> map(file));
+    }
+  }
+
+  private static MappedFilter map(Path file) {
     try {
       return MappedFilter.open(file);
     } catch (SketchFormatException e) {
       throw new CliException(file + ": " + e.getMessage(), e);
     } catch (IOException e) {
       throw new CliException(CliException.describe(file, e), e);
+    }
+  }
+
+  /** Work on an opened filter ({@link #open}), which {@link #use} closes when it is mapped. */
+  @FunctionalInterface
+  public interface Use<T> {
+    T apply(MembershipFilter f) throws IOException;
+  }
+
+  /**
+   * What {@code use} makes of the filter in {@code file} opened for reading ({@link #open}): when a
+   * checksum fails in it, done again where no add in place races it, so that only a corrupt file
+   * fails. For work that can be repeated (it writes nothing before it returns).
+   */
+  public static <T> T read(Path file, Use<T> use) {
+    RacingReads.Stamp opened = RacingReads.stamp(file);
+    try {
+      return useOnce(file, use);
+    } catch (CliException e) {
+      return RacingReads.again(file, opened, e, () -> useOnce(file, use));
+    }
+  }
+
+  private static <T> T useOnce(Path file, Use<T> use) {
+    MembershipFilter f = open(file);
+    try {
+      return use.apply(f);
+    } catch (InternalError e) {
+      throw truncatedWhileMapped(file, e);
+    } catch (UncheckedIOException e) {
+      if (e.getCause() instanceof SketchFormatException) {
+        // The message names the file already (MappedFilter's).
+        throw new CliException(e.getCause().getMessage(), e.getCause());
+      }
+      throw new CliException(CliException.describe(file, e.getCause()), e.getCause());
+    } catch (SketchFormatException e) {
+      throw new CliException(file + ": " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new CliException(CliException.describe(file, e), e);
+    } finally {
+      release(f);
+    }
+  }
+
+  /**
+   * A filter opened for queries ({@link #open}) that answers each key from verified bytes though an
+   * add in place races it: when a chunk's checksum fails (it changed after the checksums were
+   * read), the file is opened again under its lock, that key answered there, and the rest from the
+   * new view. Only a failure under the lock is reported.
+   */
+  public static final class Queried implements AutoCloseable {
+    private final Path file;
+    private MembershipFilter f;
+    private RacingReads.Stamp opened;
+
+    public Queried(Path file) {
+      this.file = file;
+      this.opened = RacingReads.stamp(file);
+      this.f = open(file);
+    }
+
+    /** The filter as opened last; its queries do not read again. */
+    public MembershipFilter filter() {
+      return f;
+    }
+
+    public boolean mightContain(byte[] key, int off, int len) {
+      try {
+        return f.mightContain(key, off, len);
+      } catch (UncheckedIOException e) {
+        RacingReads.Stamp now = RacingReads.stamp(file);
+        MembershipFilter[] fresh = new MembershipFilter[1];
+        boolean in =
+            RacingReads.again(
+                file,
+                opened,
+                e,
+                () -> {
+                  MembershipFilter g = map(file);
+                  try {
+                    boolean answer = g.mightContain(key, off, len);
+                    fresh[0] = g;
+                    return answer;
+                  } finally {
+                    if (fresh[0] == null) {
+                      release(g);
+                    }
+                  }
+                });
+        close();
+        f = fresh[0];
+        opened = now;
+        return in;
+      }
+    }
+
+    @Override
+    public void close() {
+      release(f);
+    }
+  }
+
+  /** Closes a mapped filter's file; a read-only channel has nothing to lose on close. */
+  private static void release(MembershipFilter f) {
+    if (f instanceof MappedFilter) {
+      try {
+        ((MappedFilter) f).close();
+      } catch (IOException e) {
+        // Nothing was written through it.
+      }
     }
   }
 

@@ -1,8 +1,11 @@
 package io.github.probkit.cli.location;
 
+import io.github.probkit.cli.format.FilterKeys;
 import io.github.probkit.cli.input.LineReader;
 import io.github.probkit.cli.output.CliException;
+import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
+import io.github.probkit.filter.MappedFilter;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchReader;
@@ -27,9 +30,9 @@ import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
 /**
- * Adding a few keys to a large Bloom filter file in place, behind a redo log (docs/FORMAT.md, "The
- * redo log"): rewriting a file of a GB to set a few bits costs seconds and the file's size in
- * memory, while the bits fall in a few 64 KiB chunks of a version-2 file.
+ * Adding a few keys to a large Bloom or blocked Bloom filter file in place, behind a redo log
+ * (docs/FORMAT.md, "The redo log"): rewriting a file of a GB to set a few bits costs seconds and
+ * the file's size in memory, while the bits fall in a few 64 KiB chunks of a version-2 file.
  *
  * <p>Under the file's lock, the writer first writes {@code NAME.redo} beside it: the new contents
  * and checksums of the changed chunks, the file's new last checksum, and a checksum over the log
@@ -68,49 +71,70 @@ final class RedoLog {
   }
 
   /**
-   * Adds {@code keys} to the Bloom filter in {@code target} in place, under {@code lock}; returns
-   * false, having changed nothing, when the file is not a version-2 Bloom filter or when more than
-   * a quarter of its chunks would change: then a whole rewrite costs about as much, and the caller
-   * does that.
+   * Adds {@code keys} to the Bloom or blocked Bloom filter in {@code target} in place, under {@code
+   * lock}; returns false, having changed nothing, when the file is not a version-2 one or when more
+   * than a quarter of its chunks would change: then a whole rewrite costs about as much, and the
+   * caller does that.
    */
-  static boolean addToBloom(SketchFiles.Lock lock, Keys keys) {
+  static boolean addToBloom(SketchFiles.Lock lock, Keys keys, PrintWriter err) {
     Path target = lock.target();
     try (FileChannel ch =
         FileChannel.open(target, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer lead = ByteBuffer.allocate(6);
       ch.read(lead, 0);
-      // Only a probkit file of version 2 and type Bloom (compressed and foreign files go the way
-      // of every other: read whole, rewritten).
+      // Only a probkit file of version 2 and type Bloom or blocked Bloom, whose adds only set
+      // bits of a payload laid out alike (compressed and foreign files go the way of every other:
+      // read whole, rewritten).
       if (lead.position() < 6
           || !new String(lead.array(), 0, 4, StandardCharsets.US_ASCII).equals("PKIT")
           || lead.get(4) != 2
-          || lead.get(5) != StructureType.BLOOM_FILTER.id()) {
+          || (lead.get(5) != StructureType.BLOOM_FILTER.id()
+              && lead.get(5) != StructureType.BLOCKED_BLOOM_FILTER.id())) {
         return false;
       }
       SketchReader r = SketchReader.open(Channels.newInputStream(ch));
-      if (r.type() != StructureType.BLOOM_FILTER || !r.chunked()) {
+      boolean blocked = r.type() == StructureType.BLOCKED_BLOOM_FILTER;
+      if ((r.type() != StructureType.BLOOM_FILTER && !blocked) || !r.chunked()) {
         return false;
       }
       long m = r.paramLong("bits");
-      r.check(
-          m >= 1 && m <= BloomFilter.MAX_BITS, "bits", m, "in [1, " + BloomFilter.MAX_BITS + "]");
+      if (blocked) {
+        long max = BlockedBloomFilter.MAX_BITS;
+        int block = BlockedBloomFilter.BLOCK_BITS;
+        r.check(
+            m >= block && m <= max && m % block == 0,
+            "bits",
+            m,
+            "a multiple of " + block + " in [" + block + ", " + max + "]");
+      } else {
+        r.check(
+            m >= 1 && m <= BloomFilter.MAX_BITS, "bits", m, "in [1, " + BloomFilter.MAX_BITS + "]");
+      }
       int k = r.paramInt("hashes");
-      r.check(k >= 1 && k <= 255, "hashes", k, "in [1, 255]");
-      r.paramLong("expectedKeys"); // the rest of the parameters: checked by every reader
+      int maxK = blocked ? BlockedBloomFilter.MAX_HASHES : 255;
+      r.check(k >= 1 && k <= maxK, "hashes", k, "in [1, " + maxK + "]");
+      long expected = r.paramLong("expectedKeys"); // and the fpp: checked by every reader
       r.paramDouble("fpp");
       r.expectPayloadLength(8 * ((m + 63) >>> 6));
       int[] sums = r.checkMapped(ch); // the last checksum, verified: the sums are the file's
       List<byte[]> given = new ArrayList<>();
       keys.forEach((buf, off, len) -> given.add(Arrays.copyOfRange(buf, off, off + len)));
-      TreeMap<Integer, long[]> bitsByChunk = positions(r.hash(), m, k, given);
+      TreeMap<Integer, long[]> bitsByChunk = positions(r.hash(), m, k, given, blocked);
       if (4L * bitsByChunk.size() > sums.length) {
         return false;
       }
       Path log = of(target);
-      if (writeLog(ch, r, sums, bitsByChunk, log) && !replay(ch, log)) {
+      long[] sample = new long[2];
+      if (writeLog(ch, r, sums, bitsByChunk, log, sample) && !replay(ch, log)) {
         // Never reported done unless written.
         throw new CliException(
             lock.file() + ": the redo log did not read back whole; the file was left as it was");
+      }
+      if (mayBeOverfull(sample, m, k, expected)) {
+        // As the rewrite warns; counted from the whole file, so only when the sample says it may.
+        try (MappedFilter f = MappedFilter.open(target)) {
+          FilterKeys.warnIfOverfull(lock.file(), f, err);
+        }
       }
       return true;
     } catch (SketchFormatException e) {
@@ -122,11 +146,15 @@ final class RedoLog {
 
   /** The bits the keys set, by the chunk of the payload they lie in: byte offset * 8 + bit. */
   private static TreeMap<Integer, long[]> positions(
-      HashStrategy hash, long m, int k, List<byte[]> keys) {
+      HashStrategy hash, long m, int k, List<byte[]> keys, boolean blocked) {
     TreeMap<Integer, long[]> byChunk = new TreeMap<>();
     long[] p = new long[k];
     for (byte[] key : keys) {
-      BloomFilter.positions(hash, m, k, key, 0, key.length, p);
+      if (blocked) {
+        BlockedBloomFilter.positions(hash, m, k, key, 0, key.length, p);
+      } else {
+        BloomFilter.positions(hash, m, k, key, 0, key.length, p);
+      }
       for (long bit : p) {
         // Bit i is bit i mod 64 of little-endian word i / 64: byte i / 8, bit i mod 8.
         long byteAt = bit >>> 3;
@@ -147,7 +175,12 @@ final class RedoLog {
    * changed, no log.
    */
   private static boolean writeLog(
-      FileChannel ch, SketchReader r, int[] sums, TreeMap<Integer, long[]> bitsByChunk, Path log)
+      FileChannel ch,
+      SketchReader r,
+      int[] sums,
+      TreeMap<Integer, long[]> bitsByChunk,
+      Path log,
+      long[] sample)
       throws IOException {
     long payload = r.payloadOffset();
     long length = r.payloadLength();
@@ -178,6 +211,8 @@ final class RedoLog {
           any |= set != b;
           chunk.put(at, set);
         }
+        sample[0] += setBits(chunk);
+        sample[1] += 8L * len;
         if (!any) {
           continue;
         }
@@ -206,6 +241,35 @@ final class RedoLog {
     syncDirectory(log.getParent());
     TestStops.reached("log-written", true);
     return true;
+  }
+
+  private static long setBits(ByteBuffer chunk) {
+    long n = 0;
+    for (int i = 0; i + 8 <= chunk.limit(); i += 8) {
+      n += Long.bitCount(chunk.getLong(i));
+    }
+    for (int i = chunk.limit() & ~7; i < chunk.limit(); i++) {
+      n += Integer.bitCount(chunk.get(i) & 0xFF);
+    }
+    return n;
+  }
+
+  /**
+   * Whether the filter may hold more keys than it was sized for, judged from the chunks the add
+   * read ({@code sample}: bits set, bits read), which its keys' hashes chose at random. A chunk has
+   * 2^19 bits: the fill it shows is within 0.3 % of the file's at 4 standard deviations, so a
+   * filter whose sample shows under 90 % of its keys is not full; one that shows more, or a sample
+   * of less than a chunk, is counted whole.
+   */
+  private static boolean mayBeOverfull(long[] sample, long m, int k, long expected) {
+    if (expected <= 0) {
+      return false; // built by shape: no size to pass
+    }
+    if (sample[1] < 8L * CHUNK) {
+      return true;
+    }
+    double fill = (double) sample[0] / sample[1];
+    return fill >= 1 || -(double) m / k * Math.log1p(-fill) > 0.9 * expected;
   }
 
   /** The file's last checksum as stored. */

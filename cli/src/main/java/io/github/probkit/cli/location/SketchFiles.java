@@ -73,6 +73,16 @@ public final class SketchFiles {
       throw new CliException(file + ": is a directory");
     }
     RedoLog.settle(file, new PrintWriter(System.err, true));
+    RacingReads.Stamp opened = RacingReads.stamp(file);
+    try {
+      return readOnce(file, reader);
+    } catch (CliException e) {
+      // A checksum that failed may be an add in place that raced this read.
+      return RacingReads.again(file, opened, e, () -> readOnce(file, reader));
+    }
+  }
+
+  private static <T> T readOnce(Path file, Format.Reader<T> reader) {
     try (InputStream in = new BufferedInputStream(Inputs.open(file), 1 << 16)) {
       T t = reader.read(in);
       if (in.read() != -1) {
@@ -99,6 +109,22 @@ public final class SketchFiles {
    * One semaphore per lock file, so that threads of this JVM take turns before the channel lock.
    */
   private static final ConcurrentHashMap<Path, Semaphore> TURNS = new ConcurrentHashMap<>();
+
+  /**
+   * The targets each thread holds locked: a thread that holds a file's lock must not wait for it
+   * again (the turns are not reentrant), and no one changes that file under it.
+   */
+  private static final ThreadLocal<Set<Path>> HELD = ThreadLocal.withInitial(HashSet::new);
+
+  /** Whether this thread holds the lock of {@code target}. */
+  static boolean holds(Path target) {
+    return HELD.get().contains(target);
+  }
+
+  /** Whether this thread holds the lock of any file. */
+  static boolean holdsAny() {
+    return !HELD.get().isEmpty();
+  }
 
   /**
    * The exclusive right to rewrite {@code file}, from before it is read to after it is replaced,
@@ -142,6 +168,7 @@ public final class SketchFiles {
       } catch (IOException e) {
         // Closing the channel releases the lock whatever else fails; the JVM's exit would too.
       } finally {
+        HELD.get().remove(target);
         turn.release();
       }
     }
@@ -208,6 +235,7 @@ public final class SketchFiles {
       refuseToReplace(file, abs);
       // A writer killed in an update in place left its redo log: every writer completes it first.
       RedoLog.recover(file, abs);
+      HELD.get().add(abs);
       return new Lock(file, abs, turn, ch, l);
     } catch (IOException | InterruptedException | RuntimeException e) {
       try {
