@@ -2,11 +2,8 @@ package io.github.probkit.bench;
 
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -24,14 +21,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * </pre>
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms2g", "-Xmx2g"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-public class FilterBuildBenchmark {
+public class FilterBuildBenchmark extends FilterNsPerOperation {
   @Param({"probkit-binaryfuse8", "fastfilter-xor8", "fastfilter-xorfuse8"})
   public String impl;
 

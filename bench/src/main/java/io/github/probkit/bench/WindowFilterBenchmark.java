@@ -1,19 +1,12 @@
 package io.github.probkit.bench;
 
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The sliding-window filter against the standard Bloom filter at the same rate (issue 27's goal:
@@ -32,14 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * </pre>
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"-XX:+AlwaysPreTouch", "-Xms2g", "-Xmx2g"})
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-public class WindowFilterBenchmark {
+public class WindowFilterBenchmark extends FilterNsPerOperation {
   private static final int KEYS = 1 << 20;
   private static final int MASK = KEYS - 1;
 

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -232,14 +233,13 @@ class CrashSafetyTest {
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("paused.log").toFile())
             .start();
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-    while (!Files.exists(marker)) {
-      assertThat(p.isAlive())
-          .as("the writer ended before it paused: %s", Files.readString(dir.resolve("paused.log")))
-          .isTrue();
-      assertThat(System.nanoTime()).as("paused within 2 minutes").isLessThan(deadline);
-      Thread.sleep(5);
-    }
+    Probkit.awaitMarker(
+        p,
+        marker,
+        Duration.ofMinutes(2),
+        5,
+        () -> "the writer ended before it paused: " + Files.readString(dir.resolve("paused.log")),
+        "paused within 2 minutes");
     p.destroyForcibly(); // SIGKILL on Unix
     assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
     assertThat(Files.readAllBytes(filter)).as("the old version, byte for byte").isEqualTo(old);

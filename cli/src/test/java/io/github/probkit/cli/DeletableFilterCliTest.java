@@ -58,12 +58,26 @@ class DeletableFilterCliTest extends WithRedisServer {
   @ParameterizedTest
   @ValueSource(strings = {"counting", "cuckoo"})
   void removingHalfOfTheKeysKeepsEveryOtherKey(String type) throws IOException {
+    removeHalfOfKeysCreatedAndAdded(type, f("c.bin"), f("a.bin"));
+  }
+
+  @Test
+  void removingHalfOfTheKeysKeepsEveryOtherKeyInRedis() throws IOException {
+    removeHalfOfKeysCreatedAndAdded(
+        "counting", server.uri() + "/half", server.uri() + "/half-added");
+  }
+
+  /**
+   * The keys given to {@code created} by its create, and to {@code added} (created empty) by two
+   * add commands, the second overlapping nothing: in each, removing half keeps every other key.
+   */
+  private void removeHalfOfKeysCreatedAndAdded(String type, String created, String added)
+      throws IOException {
     keys();
-    String c = f("c.bin");
     ok(
         "filter",
         "create",
-        c,
+        created,
         "--type",
         type,
         "--expected",
@@ -72,38 +86,11 @@ class DeletableFilterCliTest extends WithRedisServer {
         "0.01",
         "--keys",
         f("in"));
-    removeHalfAndKeepTheRest(c);
-
-    // The same keys given to an empty filter by two add commands, the second overlapping nothing.
-    String a = f("a.bin");
-    ok("filter", "create", a, "--type", type, "--expected", "20000", "--fpp", "0.01");
-    ok("filter", "add", a, "--keys", f("first"));
-    ok("filter", "add", a, "--keys", f("last"));
-    removeHalfAndKeepTheRest(a);
-  }
-
-  @Test
-  void removingHalfOfTheKeysKeepsEveryOtherKeyInRedis() throws IOException {
-    keys();
-    String c = server.uri() + "/half";
-    ok(
-        "filter",
-        "create",
-        c,
-        "--type",
-        "counting",
-        "--expected",
-        "20000",
-        "--fpp",
-        "0.01",
-        "--keys",
-        f("in"));
-    removeHalfAndKeepTheRest(c);
-    String a = server.uri() + "/half-added";
-    ok("filter", "create", a, "--type", "counting", "--expected", "20000", "--fpp", "0.01");
-    ok("filter", "add", a, "--keys", f("first"));
-    ok("filter", "add", a, "--keys", f("last"));
-    removeHalfAndKeepTheRest(a);
+    removeHalfAndKeepTheRest(created);
+    ok("filter", "create", added, "--type", type, "--expected", "20000", "--fpp", "0.01");
+    ok("filter", "add", added, "--keys", f("first"));
+    ok("filter", "add", added, "--keys", f("last"));
+    removeHalfAndKeepTheRest(added);
   }
 
   /**

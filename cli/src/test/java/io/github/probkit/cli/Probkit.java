@@ -1,14 +1,38 @@
 package io.github.probkit.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /** Starts probkit as a separate process (the JVM of the test, its classpath), as a shell would. */
 final class Probkit {
   private Probkit() {}
+
+  /**
+   * Polls every {@code pollMillis} until {@code p} creates {@code marker}, the sign of a test hook
+   * that it reached the point to stop at; fails with {@code ended}'s text when the process ends
+   * first, or as {@code late} once {@code limit} has passed.
+   */
+  static void awaitMarker(
+      Process p, Path marker, Duration limit, long pollMillis, Callable<String> ended, String late)
+      throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!Files.exists(marker)) {
+      if (!p.isAlive()) {
+        throw new AssertionError(ended.call());
+      }
+      assertThat(System.nanoTime()).as(late).isLessThan(deadline);
+      Thread.sleep(pollMillis);
+    }
+  }
 
   /** A finished run: exit code, and standard output and error as bytes. */
   record Result(int exit, byte[] stdout, byte[] stderr) {

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -184,14 +185,13 @@ class RedoLogCrashTest {
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("killed.log").toFile())
             .start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!Files.exists(marker)) {
-      assertThat(p.isAlive())
-          .as(step + " not reached: " + Files.readString(dir.resolve("killed.log")))
-          .isTrue();
-      assertThat(System.nanoTime()).as(step + " not reached in time").isLessThan(deadline);
-      Thread.sleep(20);
-    }
+    Probkit.awaitMarker(
+        p,
+        marker,
+        Duration.ofSeconds(60),
+        20,
+        () -> step + " not reached: " + Files.readString(dir.resolve("killed.log")),
+        step + " not reached in time");
     p.destroyForcibly(); // SIGKILL
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
   }

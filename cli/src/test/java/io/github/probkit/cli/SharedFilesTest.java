@@ -20,6 +20,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -218,16 +219,15 @@ class SharedFilesTest {
                 keys.toString())
             .redirectErrorStream(true)
             .start();
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-    while (!Files.exists(marker)) {
-      if (!p.isAlive()) {
-        throw new AssertionError(
+    Probkit.awaitMarker(
+        p,
+        marker,
+        Duration.ofMinutes(2),
+        5,
+        () ->
             "the writer ended before it paused: "
-                + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-      }
-      assertThat(System.nanoTime()).as("paused within 2 minutes").isLessThan(deadline);
-      Thread.sleep(5);
-    }
+                + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+        "paused within 2 minutes");
     return p;
   }
 

@@ -8,10 +8,12 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -259,25 +261,41 @@ class WindowCmsCliTest {
         .contains("--last 3h")
         .contains("2h");
 
-    byte[] b = Files.readAllBytes(w);
+    Map<Path, byte[]> damaged =
+        assertFlippedBytesRefused(
+            w,
+            dir,
+            ".cms",
+            d -> new String[][] {{"cms", "query", d, "a"}, {"info", d}, {"cms", "add", d, "a"}});
+    for (Map.Entry<Path, byte[]> d : damaged.entrySet()) {
+      assertThat(Files.readAllBytes(d.getKey())).isEqualTo(d.getValue());
+    }
+  }
+
+  /**
+   * Copies of {@code file} in {@code dir}, each with bit 2 of one byte flipped (at 5, 30, the
+   * middle, 3 before the end): every command {@code commands} gives for a copy's name is refused
+   * (exit 1, nothing on stdout, one line on stderr). Returns each copy with the bytes it was given.
+   */
+  static Map<Path, byte[]> assertFlippedBytesRefused(
+      Path file, Path dir, String extension, Function<String, String[][]> commands)
+      throws IOException {
+    Map<Path, byte[]> copies = new LinkedHashMap<>();
+    byte[] b = Files.readAllBytes(file);
     for (int at : new int[] {5, 30, b.length / 2, b.length - 3}) {
       byte[] bad = b.clone();
       bad[at] ^= 0x04;
-      Path damaged = dir.resolve("damaged-" + at + ".cms");
+      Path damaged = dir.resolve("damaged-" + at + extension);
       Files.write(damaged, bad);
-      for (String[] args :
-          new String[][] {
-            {"cms", "query", damaged.toString(), "a"},
-            {"info", damaged.toString()},
-            {"cms", "add", damaged.toString(), "a"},
-          }) {
+      for (String[] args : commands.apply(damaged.toString())) {
         Cli r = Cli.run(args);
         assertThat(r.exit).as("byte %d flipped: %s", at, r).isEqualTo(1);
         assertThat(r.out).isEmpty();
         assertThat(r.err.strip().lines()).hasSize(1);
       }
-      assertThat(Files.readAllBytes(damaged)).isEqualTo(bad);
+      copies.put(damaged, bad);
     }
+    return copies;
   }
 
   static String[] concat(String[] a, String[] b) {

@@ -3,13 +3,9 @@ package io.github.probkit.cli;
 import static io.github.probkit.cli.WindowCmsCliTest.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.probkit.redis.RedisServer;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,22 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
  * probkit processes at once, beside the same events added to a file by one: the key's windowed
  * estimates are never below the exact counts of their slices, and are the file's.
  */
-class WindowCmsRedisCliTest {
-  private static RedisServer server;
-
+class WindowCmsRedisCliTest extends WithRedisServer {
   @TempDir Path dir;
-
-  @BeforeAll
-  static void start() throws IOException {
-    server = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
 
   @Test
   void concurrentWritersToAWindowInRedisNeverUnderestimateAndAgreeWithTheFile() throws Exception {

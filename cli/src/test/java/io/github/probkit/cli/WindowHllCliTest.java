@@ -3,7 +3,6 @@ package io.github.probkit.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashSet;
@@ -145,21 +144,7 @@ class WindowHllCliTest {
     assertThat(late.exit).isEqualTo(1);
     assertThat(late.err).contains("line 2").contains("'yesterday'");
 
-    byte[] b = Files.readAllBytes(w);
-    for (int at : new int[] {5, 30, b.length / 2, b.length - 3}) {
-      byte[] bad = b.clone();
-      bad[at] ^= 0x04;
-      Path damaged = dir.resolve("damaged-" + at + ".hll");
-      Files.write(damaged, bad);
-      for (String[] args :
-          new String[][] {
-            {"hll", "count", damaged.toString()}, {"info", damaged.toString()},
-          }) {
-        Cli r = Cli.run(args);
-        assertThat(r.exit).as("byte %d flipped: %s", at, r).isEqualTo(1);
-        assertThat(r.out).isEmpty();
-        assertThat(r.err.strip().lines()).hasSize(1);
-      }
-    }
+    WindowCmsCliTest.assertFlippedBytesRefused(
+        w, dir, ".hll", d -> new String[][] {{"hll", "count", d}, {"info", d}});
   }
 }

@@ -3,7 +3,6 @@ package io.github.probkit.cli;
 import static io.github.probkit.cli.WindowCmsCliTest.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.probkit.redis.RedisServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,25 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
  * a reader at the others' time still finds every key of its hour and counts no item below its exact
  * count. Files refuse the option in one line; {@code info} of the keys shows the skew kept.
  */
-class WindowSkewRedisCliTest {
+class WindowSkewRedisCliTest extends WithRedisServer {
   private static final long MINUTE = 60_000L;
   private static final long T = Instant.parse("2025-12-02T12:00:00Z").toEpochMilli();
 
-  private static RedisServer server;
-
   @TempDir Path dir;
-
-  @BeforeAll
-  static void start() throws IOException {
-    server = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
 
   /** Lines TIME TAB WORD: {@code n} dictionary words at times in (T - 59 min, T]. */
   private static String[] lines(int n, long[] times) throws IOException {

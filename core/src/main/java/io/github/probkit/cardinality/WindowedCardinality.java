@@ -106,9 +106,8 @@ public final class WindowedCardinality {
    * than the ring keeps.
    */
   public CardinalitySketch sketchOfLast(Duration last, long now) {
-    long[] span = ring.window(last.toMillis(), now);
     CardinalitySketch out = empty.copy();
-    ring.forEach(span[0], span[1], out::merge);
+    ring.forEachIn(last.toMillis(), now, out::merge);
     return out;
   }
 
@@ -137,9 +136,7 @@ public final class WindowedCardinality {
 
   /** The memory of the ring's sketches. */
   public long byteSize() {
-    long[] b = {0};
-    ring.forEachSlot(s -> b[0] += s.byteSize());
-    return b[0];
+    return ring.sumOverSlots(CardinalitySketch::byteSize);
   }
 
   /**

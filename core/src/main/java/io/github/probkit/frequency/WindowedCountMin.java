@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.ToLongFunction;
 
 /**
  * Frequencies over sliding windows of time ("how often in the last hour"): a ring of count-min
@@ -97,9 +98,8 @@ public final class WindowedCountMin {
 
   /** The sketch of the window of {@code last} ending at {@code now} (a new sketch). */
   public CountMinSketch sketchOfLast(Duration last, long now) {
-    long[] span = ring.window(last.toMillis(), now);
     CountMinSketch out = empty.copy();
-    ring.forEach(span[0], span[1], out::merge);
+    ring.forEachIn(last.toMillis(), now, out::merge);
     return out;
   }
 
@@ -110,28 +110,23 @@ public final class WindowedCountMin {
    * of {@link #sketchOfLast} either, and keeps its bound.
    */
   public long estimate(CharSequence item, Duration last, long now) {
-    long[] span = ring.window(last.toMillis(), now);
-    long[] sum = {0};
-    ring.forEach(
-        span[0], span[1], s -> sum[0] = CountMinSketch.saturatedAdd(sum[0], s.estimate(item)));
-    return sum[0];
+    return sumOfSlices(last, now, s -> s.estimate(item));
   }
 
   public long estimate(byte[] item, int off, int len, Duration last, long now) {
-    long[] span = ring.window(last.toMillis(), now);
-    long[] sum = {0};
-    ring.forEach(
-        span[0],
-        span[1],
-        s -> sum[0] = CountMinSketch.saturatedAdd(sum[0], s.estimate(item, off, len)));
-    return sum[0];
+    return sumOfSlices(last, now, s -> s.estimate(item, off, len));
   }
 
   public long estimate(long item, Duration last, long now) {
-    long[] span = ring.window(last.toMillis(), now);
+    return sumOfSlices(last, now, s -> s.estimate(item));
+  }
+
+  private long sumOfSlices(Duration last, long now, ToLongFunction<CountMinSketch> estimate) {
     long[] sum = {0};
-    ring.forEach(
-        span[0], span[1], s -> sum[0] = CountMinSketch.saturatedAdd(sum[0], s.estimate(item)));
+    ring.forEachIn(
+        last.toMillis(),
+        now,
+        s -> sum[0] = CountMinSketch.saturatedAdd(sum[0], estimate.applyAsLong(s)));
     return sum[0];
   }
 

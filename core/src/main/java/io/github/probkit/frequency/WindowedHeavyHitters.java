@@ -71,16 +71,14 @@ public final class WindowedHeavyHitters {
   }
 
   public boolean add(CharSequence item, long count, long timeMillis) {
-    KeyBuffer b = KeyBuffer.utf8(item);
-    try {
-      return add(b.bytes(), 0, b.length(), count, timeMillis);
-    } finally {
-      b.release();
-    }
+    return addReleasing(KeyBuffer.utf8(item), count, timeMillis);
   }
 
   public boolean add(long item, long count, long timeMillis) {
-    KeyBuffer b = KeyBuffer.ofLong(item);
+    return addReleasing(KeyBuffer.ofLong(item), count, timeMillis);
+  }
+
+  private boolean addReleasing(KeyBuffer b, long count, long timeMillis) {
     try {
       return add(b.bytes(), 0, b.length(), count, timeMillis);
     } finally {
@@ -104,9 +102,8 @@ public final class WindowedHeavyHitters {
    * ring keeps.
    */
   public HeavyHitters summaryOfLast(Duration last, long now) {
-    long[] span = ring.window(last.toMillis(), now);
     HeavyHitters out = empty.copy();
-    ring.forEach(span[0], span[1], out::merge);
+    ring.forEachIn(last.toMillis(), now, out::merge);
     return out;
   }
 
@@ -142,9 +139,7 @@ public final class WindowedHeavyHitters {
 
   /** The memory of the ring's summaries now (they grow as items arrive). */
   public long byteSize() {
-    long[] b = {0};
-    ring.forEachSlot(s -> b[0] += s.byteSize());
-    return b[0];
+    return ring.sumOverSlots(HeavyHitters::byteSize);
   }
 
   /**

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * A ring of per-slice structures over time, slices aligned on the epoch ({@code floor(t /
@@ -118,6 +119,15 @@ public final class SliceRing<S> {
     return new long[] {from, to};
   }
 
+  /**
+   * Gives {@code each} the structures of the window of {@code lastMillis} ending at {@code now}
+   * still in the ring, oldest first; throws as {@link #window} does.
+   */
+  public void forEachIn(long lastMillis, long now, Consumer<S> each) {
+    long[] span = window(lastMillis, now);
+    forEach(span[0], span[1], each);
+  }
+
   public int slots() {
     return slots.length;
   }
@@ -137,6 +147,16 @@ public final class SliceRing<S> {
     for (Object o : slots) {
       each.accept((S) o);
     }
+  }
+
+  /** The sum of {@code size} over every slot's structure: the memory of the ring. */
+  @SuppressWarnings("unchecked")
+  public long sumOverSlots(ToLongFunction<S> size) {
+    long sum = 0;
+    for (Object o : slots) {
+      sum += size.applyAsLong((S) o);
+    }
+    return sum;
   }
 
   /**

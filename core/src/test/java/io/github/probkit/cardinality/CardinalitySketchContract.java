@@ -13,8 +13,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -101,11 +99,7 @@ abstract class CardinalitySketchContract {
   @Test
   void everyFormOfAKeyIsItsBytes() {
     byte[] utf8 = "grüße, 世界".getBytes(StandardCharsets.UTF_8);
-    byte[] le =
-        ByteBuffer.allocate(8)
-            .order(ByteOrder.LITTLE_ENDIAN)
-            .putLong(0x1234_5678_9abc_def0L)
-            .array();
+    byte[] le = Keys.littleEndian(0x1234_5678_9abc_def0L);
     CardinalitySketch a = create(10);
     a.add("grüße, 世界");
     a.add(0x1234_5678_9abc_def0L);

@@ -11,8 +11,6 @@ import io.github.probkit.testing.Keys;
 import io.github.probkit.testing.Theory;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -142,11 +140,7 @@ public abstract class MembershipFilterContract {
   @Test
   void stringLongAndBytesKeysAgree() {
     byte[] utf8 = "grüße, 世界".getBytes(StandardCharsets.UTF_8);
-    byte[] le =
-        ByteBuffer.allocate(8)
-            .order(ByteOrder.LITTLE_ENDIAN)
-            .putLong(0x1234_5678_9abc_def0L)
-            .array();
+    byte[] le = Keys.littleEndian(0x1234_5678_9abc_def0L);
     MembershipFilter f = build(1000, 0.01, List.of(utf8, le));
     assertThat(f.mightContain("grüße, 世界")).isTrue();
     assertThat(f.mightContain(0x1234_5678_9abc_def0L)).isTrue();

@@ -183,24 +183,9 @@ class SplitBlockBloomFilterTest {
     int perThread = 20_000;
     // A small filter: the threads' keys share words often, where a lost OR would show.
     SplitBlockBloomFilter shared = SplitBlockBloomFilter.create(Threads.COUNT * perThread, 0.05);
-    Threads.run(
-        Threads.COUNT,
-        t -> {
-          for (int i = 0; i < perThread; i++) {
-            shared.add("t" + t + ":" + i);
-            if (!shared.mightContain("t" + t + ":" + i)) {
-              throw new AssertionError("t" + t + ":" + i + " absent right after its add");
-            }
-          }
-        });
     SplitBlockBloomFilter serial =
         SplitBlockBloomFilter.create(Threads.COUNT * perThread, 0.05, Concurrency.SINGLE_WRITER);
-    for (int t = 0; t < Threads.COUNT; t++) {
-      for (int i = 0; i < perThread; i++) {
-        assertThat(shared.mightContain("t" + t + ":" + i)).isTrue();
-        serial.add("t" + t + ":" + i);
-      }
-    }
+    ConcurrentAdds.raceAndReplay(shared, serial, perThread);
     assertThat(shared.toParquetBitset()).isEqualTo(serial.toParquetBitset());
   }
 

@@ -13,13 +13,12 @@ import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Corruption;
+import io.github.probkit.testing.Keys;
 import io.github.probkit.testing.Threads;
 import io.github.probkit.testing.Zipf;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -266,7 +265,7 @@ class CountMinSketchTest {
               s.add(item);
               standard.add(item);
             } else {
-              byte[] b = le(item);
+              byte[] b = Keys.littleEndian(item);
               s.add(b, count);
               standard.add(b, count);
             }
@@ -292,10 +291,6 @@ class CountMinSketchTest {
       int width, int depth, HashStrategy hash, boolean conservative) {
     CountMinSketch s = CountMinSketch.withDimensions(width, depth, hash);
     return conservative ? s.withConservativeUpdate() : s;
-  }
-
-  private static byte[] le(long v) {
-    return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(v).array();
   }
 
   /**
@@ -496,7 +491,7 @@ class CountMinSketchTest {
       s.add(0x1234_5678_9abc_def0L, 5);
       assertThat(s.estimate("grüße, 世界")).isEqualTo(3);
       assertThat(s.estimate(utf8, 0, utf8.length)).isEqualTo(3);
-      assertThat(s.estimate(le(0x1234_5678_9abc_def0L))).isEqualTo(5);
+      assertThat(s.estimate(Keys.littleEndian(0x1234_5678_9abc_def0L))).isEqualTo(5);
       assertThat(s.estimate(0x1234_5678_9abc_def0L)).isEqualTo(5);
       assertThat(s.estimate(7, (Integer k, KeySink sink) -> sink.putBytes(utf8))).isEqualTo(3);
       s.add(7, (Integer k, KeySink sink) -> sink.putLong(0x1234_5678_9abc_def0L), 2);

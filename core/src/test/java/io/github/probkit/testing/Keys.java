@@ -1,5 +1,7 @@
 package io.github.probkit.testing;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -10,6 +12,11 @@ import java.util.SplittableRandom;
 /** Seeded key sets for tests. */
 public final class Keys {
   private Keys() {}
+
+  /** The 8 little-endian bytes of {@code v}: the bytes probkit hashes for a long key. */
+  public static byte[] littleEndian(long v) {
+    return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(v).array();
+  }
 
   /** {@code n} distinct random byte keys of 4 to 24 bytes. */
   public static List<byte[]> randomBytes(int n, long seed) {

@@ -56,7 +56,7 @@ import java.util.Objects;
  *
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
-public final class RedisWindowedBloomFilter extends RedisStructure {
+public final class RedisWindowedBloomFilter extends RedisStructure implements TimedAdds {
   private static final byte[] ADD = bytes("add");
   private static final byte[] QUERY = bytes("query");
   private static final byte[] READ = bytes("read");
@@ -291,23 +291,6 @@ public final class RedisWindowedBloomFilter extends RedisStructure {
 
   // ---- adding
 
-  /** Adds the key at the system clock's time. */
-  public boolean add(Object key) {
-    return add(key, System.currentTimeMillis());
-  }
-
-  /** Adds the key as of event time {@code timeMillis}; see {@link #addAll(List, long[])}. */
-  public boolean add(Object key, long timeMillis) {
-    return addAll(List.of(key), new long[] {timeMillis})[0];
-  }
-
-  /** Adds the keys, all as of event time {@code timeMillis}. */
-  public boolean[] addAll(Collection<?> keys, long timeMillis) {
-    long[] times = new long[keys.size()];
-    Arrays.fill(times, timeMillis);
-    return addAll(new ArrayList<>(keys), times);
-  }
-
   /**
    * Adds {@code keys.get(i)} as of event time {@code timesMillis[i]}, in order, as the library's
    * {@code add(key, time)} would: a time in a later generation rotates first; a late event within
@@ -315,12 +298,9 @@ public final class RedisWindowedBloomFilter extends RedisStructure {
    * ignored. Returns for each whether any of its bits changed (false when ignored). A batch lost
    * with its connection is not retried: its adds counts would be counted twice.
    */
+  @Override
   public boolean[] addAll(List<?> keys, long[] timesMillis) {
-    if (keys.size() != timesMillis.length) {
-      throw new IllegalArgumentException(
-          keys.size() + " keys and " + timesMillis.length + " times: one time per key");
-    }
-    List<byte[]> ks = keyBytes(keys);
+    List<byte[]> ks = TimedAdds.keyBytes(keys, timesMillis);
     boolean[] out = new boolean[ks.size()];
     for (int from = 0; from < ks.size(); from += store.batchSize()) {
       int to = Math.min(ks.size(), from + store.batchSize());

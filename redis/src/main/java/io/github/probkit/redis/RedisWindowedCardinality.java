@@ -14,9 +14,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 
@@ -42,7 +39,7 @@ import java.util.Objects;
  *
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
-public final class RedisWindowedCardinality extends WindowedSlices {
+public final class RedisWindowedCardinality extends WindowedSlices implements TimedAdds {
   private static final byte[] HLL = bytes("hll");
   private static final byte[] ULL = bytes("ull");
 
@@ -137,35 +134,15 @@ public final class RedisWindowedCardinality extends WindowedSlices {
 
   // ---- adding
 
-  /** Adds the key at the system clock's time. */
-  public boolean add(Object key) {
-    return add(key, System.currentTimeMillis());
-  }
-
-  /** Adds the key as of event time {@code timeMillis}. */
-  public boolean add(Object key, long timeMillis) {
-    return addAll(List.of(key), new long[] {timeMillis})[0];
-  }
-
-  /** Adds the keys, all as of event time {@code timeMillis}. */
-  public boolean[] addAll(Collection<?> keys, long timeMillis) {
-    long[] times = new long[keys.size()];
-    Arrays.fill(times, timeMillis);
-    return addAll(new ArrayList<>(keys), times);
-  }
-
   /**
    * Adds {@code keys.get(i)} as of event time {@code timesMillis[i]}, as the library's {@code
    * add(key, time)} would, in order: a later slice rotates first, a late event goes to its own
    * slice while a slot holds it. Returns for each whether a register changed (false for an event
    * older than every slot).
    */
+  @Override
   public boolean[] addAll(List<?> keys, long[] timesMillis) {
-    if (keys.size() != timesMillis.length) {
-      throw new IllegalArgumentException(
-          keys.size() + " keys and " + timesMillis.length + " times: one time per key");
-    }
-    List<byte[]> ks = keyBytes(keys);
+    List<byte[]> ks = TimedAdds.keyBytes(keys, timesMillis);
     boolean[] out = new boolean[ks.size()];
     byte[] op = sketch == StructureType.ULTRA_LOG_LOG ? ULL : HLL;
     for (int from = 0; from < ks.size(); from += store.batchSize()) {

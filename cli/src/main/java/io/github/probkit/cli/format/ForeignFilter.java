@@ -4,6 +4,9 @@ import io.github.probkit.cli.output.Json;
 import io.github.probkit.filter.MembershipFilter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.LongPredicate;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A filter another library wrote (Guava's, Spark's), answering by that library's own probes: no
@@ -64,6 +67,46 @@ public interface ForeignFilter {
         return FilterDescriptions.describe(f, false);
       }
     };
+  }
+
+  /**
+   * A library's filter (Guava's, Spark's) answering by its own probes: {@code bytes} takes a whole
+   * array, so a key is copied out of its line first.
+   */
+  static ForeignFilter of(Predicate<byte[]> bytes, LongPredicate longs, Supplier<Json> describe) {
+    return new ForeignFilter() {
+      @Override
+      public boolean mightContain(byte[] key, int off, int len) {
+        return bytes.test(keyBytes(key, off, len));
+      }
+
+      @Override
+      public boolean mightContain(long key) {
+        return longs.test(key);
+      }
+
+      @Override
+      public Json describe() {
+        return describe.get();
+      }
+    };
+  }
+
+  /**
+   * What {@code filter info} prints of a library's Bloom filter: the format, what kind of filter
+   * ({@code kindKey}: {@code kind}), then its probes and bits; neither library's form has a
+   * checksum.
+   */
+  static Json describeBloom(
+      String format, String kindKey, String kind, int hashes, long bits, long bitsSet, double fpp) {
+    return new Json()
+        .put("format", format)
+        .put(kindKey, kind)
+        .put("hashes", hashes)
+        .put("bits", bits)
+        .put("bitsSet", bitsSet)
+        .put("expectedFpp", fpp)
+        .put("checksum", "none in the format");
   }
 
   /** The key's bytes as an array of their own, for libraries that take whole arrays only. */

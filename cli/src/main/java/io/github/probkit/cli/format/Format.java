@@ -5,6 +5,7 @@ import io.github.probkit.cardinality.CardinalitySketches;
 import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.output.CliException;
+import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.frequency.CountMinSketch;
@@ -18,6 +19,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * How a structure's bytes are laid out, apart from where they are kept ({@code Location}):
@@ -93,6 +95,29 @@ public interface Format {
       return ((CardinalitySketch) structure).type().label();
     }
     return structure.getClass().getSimpleName();
+  }
+
+  /**
+   * A probkit Bloom filter converted by {@code convert} to a library's own (guava, spark), for
+   * {@link #write}: another structure, or a conversion that refuses the filter (not of the
+   * library's hashing), fails in one line naming the format.
+   */
+  static <T> T fromBloom(
+      Format f, Object structure, String library, Function<BloomFilter, T> convert) {
+    if (!(structure instanceof BloomFilter)) {
+      throw new CliException(
+          f.name()
+              + ": holds Bloom filters of "
+              + library
+              + "'s hashing, not a "
+              + typeOf(structure)
+              + " structure");
+    }
+    try {
+      return convert.apply((BloomFilter) structure);
+    } catch (IllegalArgumentException e) {
+      throw new CliException(f.name() + ": " + e.getMessage(), e);
+    }
   }
 
   /** The refusal of a format asked for a structure it does not hold. */

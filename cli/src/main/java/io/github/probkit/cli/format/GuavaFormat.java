@@ -1,8 +1,5 @@
 package io.github.probkit.cli.format;
 
-import io.github.probkit.cli.output.CliException;
-import io.github.probkit.cli.output.Json;
-import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.foreign.GuavaBloomFilter;
 import io.github.probkit.io.SketchFormatException;
 import java.io.IOException;
@@ -52,46 +49,23 @@ public final class GuavaFormat implements Format {
   /** Only a Bloom filter of Guava's hashing, such as {@link #read} gives, has Guava's answers. */
   @Override
   public void write(Object structure, OutputStream out) throws IOException {
-    if (!(structure instanceof BloomFilter)) {
-      throw new CliException(
-          "guava: holds Bloom filters of Guava's hashing, not a "
-              + Format.typeOf(structure)
-              + " structure");
-    }
-    GuavaBloomFilter g;
-    try {
-      g = GuavaBloomFilter.fromProbkit((BloomFilter) structure);
-    } catch (IllegalArgumentException e) {
-      throw new CliException("guava: " + e.getMessage(), e);
-    }
-    g.writeTo(out);
+    Format.fromBloom(this, structure, "Guava", GuavaBloomFilter::fromProbkit).writeTo(out);
   }
 
   @Override
   public ForeignFilter filter(InputStream in) throws IOException {
     GuavaBloomFilter g = GuavaBloomFilter.readFrom(in);
-    return new ForeignFilter() {
-      @Override
-      public boolean mightContain(byte[] key, int off, int len) {
-        return g.mightContain(ForeignFilter.keyBytes(key, off, len));
-      }
-
-      @Override
-      public boolean mightContain(long key) {
-        return g.mightContain(key);
-      }
-
-      @Override
-      public Json describe() {
-        return new Json()
-            .put("format", "guava")
-            .put("strategy", g.strategy().name())
-            .put("hashes", g.hashCount())
-            .put("bits", g.bitSize())
-            .put("bitsSet", g.bitCount())
-            .put("expectedFpp", g.expectedFpp())
-            .put("checksum", "none in the format");
-      }
-    };
+    return ForeignFilter.of(
+        g::mightContain,
+        g::mightContain,
+        () ->
+            ForeignFilter.describeBloom(
+                "guava",
+                "strategy",
+                g.strategy().name(),
+                g.hashCount(),
+                g.bitSize(),
+                g.bitCount(),
+                g.expectedFpp()));
   }
 }

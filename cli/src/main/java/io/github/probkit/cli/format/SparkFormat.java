@@ -2,7 +2,6 @@ package io.github.probkit.cli.format;
 
 import io.github.probkit.cli.output.CliException;
 import io.github.probkit.cli.output.Json;
-import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.foreign.SparkBloomFilter;
 import io.github.probkit.foreign.SparkCountMinSketch;
 import io.github.probkit.frequency.CountMinSketch;
@@ -89,47 +88,24 @@ public final class SparkFormat implements Format {
     if (structure instanceof CountMinSketch) {
       throw new CliException(COUNT_MIN_UNCONVERTED);
     }
-    if (!(structure instanceof BloomFilter)) {
-      throw new CliException(
-          "spark: holds Bloom filters of Spark's hashing, not a "
-              + Format.typeOf(structure)
-              + " structure");
-    }
-    SparkBloomFilter f;
-    try {
-      f = SparkBloomFilter.fromProbkit((BloomFilter) structure);
-    } catch (IllegalArgumentException e) {
-      throw new CliException("spark: " + e.getMessage(), e);
-    }
-    f.writeTo(out);
+    Format.fromBloom(this, structure, "Spark", SparkBloomFilter::fromProbkit).writeTo(out);
   }
 
   @Override
   public ForeignFilter filter(InputStream in) throws IOException {
     SparkBloomFilter f = SparkBloomFilter.readFrom(in);
-    return new ForeignFilter() {
-      @Override
-      public boolean mightContain(byte[] key, int off, int len) {
-        return f.mightContain(ForeignFilter.keyBytes(key, off, len));
-      }
-
-      @Override
-      public boolean mightContain(long key) {
-        return f.mightContain(key);
-      }
-
-      @Override
-      public Json describe() {
-        return new Json()
-            .put("format", "spark")
-            .put("type", "bloom")
-            .put("hashes", f.hashCount())
-            .put("bits", f.bitSize())
-            .put("bitsSet", f.bitCount())
-            .put("expectedFpp", f.expectedFpp())
-            .put("checksum", "none in the format");
-      }
-    };
+    return ForeignFilter.of(
+        f::mightContain,
+        f::mightContain,
+        () ->
+            ForeignFilter.describeBloom(
+                "spark",
+                "type",
+                "bloom",
+                f.hashCount(),
+                f.bitSize(),
+                f.bitCount(),
+                f.expectedFpp()));
   }
 
   @Override

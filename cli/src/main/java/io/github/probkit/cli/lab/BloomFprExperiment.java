@@ -1,45 +1,35 @@
 package io.github.probkit.cli.lab;
 
+import io.github.probkit.cli.lab.Lab.Scaled;
 import io.github.probkit.filter.BloomFilter;
 
 /**
  * bloom-fpr: the measured false-positive rate of the standard Bloom filter against {@code (1 -
  * e^(-kn/m))^k}, over bits per key and over k.
  */
-final class BloomFprExperiment implements Experiment {
+final class BloomFprExperiment extends Experiment {
   private static final int MAX_BITS_PER_KEY = 20;
   private static final int MAX_K = 16;
   private static final int SEED_BITS_PER_KEY = 10;
 
-  @Override
-  public String name() {
-    return "bloom-fpr";
-  }
+  private static final Scaled<Integer> KEYS = new Scaled<>(20_000, 100_000, 1_000_000);
+  private static final Scaled<Long> QUERIES = new Scaled<>(200_000L, 2_000_000L, 10_000_000L);
 
-  @Override
-  public String title() {
-    return "Bloom filter false-positive rate against bits per key and against k";
+  BloomFprExperiment() {
+    super("bloom-fpr", "Bloom filter false-positive rate against bits per key and against k");
   }
 
   @Override
   public String description(Lab lab) {
     return "A standard Bloom filter (XXH3, double hashing) holding n = "
-        + Unit.COUNT.format(keys(lab))
+        + Unit.COUNT.format(KEYS.in(lab))
         + " keys (consecutive integers) is queried with "
-        + Unit.COUNT.format(queries(lab))
+        + Unit.COUNT.format(QUERIES.in(lab))
         + " absent keys. First at 1 to 20 bits per key with k = round((m/n) ln 2), against the theory"
         + " (1 - e^(-kn/m))^k; then at 10 bits per key for k = 1 to 16: the seed says the optimum is"
         + " k = (m/n) ln 2, about 7, with p about 0.82 %. Each point is accepted when its count of false"
         + " positives lies in the binomial interval of the queries, widened by the variation of the"
         + " filter's own fill.";
-  }
-
-  private static int keys(Lab lab) {
-    return lab.pick(20_000, 100_000, 1_000_000);
-  }
-
-  private static long queries(Lab lab) {
-    return lab.pick(200_000L, 2_000_000L, 10_000_000L);
   }
 
   /** One filter measured. */
@@ -69,8 +59,8 @@ final class BloomFprExperiment implements Experiment {
 
   @Override
   public void run(Lab lab, Section out) throws Exception {
-    int n = keys(lab);
-    long q = queries(lab);
+    int n = KEYS.in(lab);
+    long q = QUERIES.in(lab);
     String why = Stats.BINOMIAL + " of " + Unit.COUNT.format(q) + " queries + fill";
     long falseNegatives = 0;
 

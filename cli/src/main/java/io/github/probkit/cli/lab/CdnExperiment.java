@@ -1,5 +1,6 @@
 package io.github.probkit.cli.lab;
 
+import io.github.probkit.cli.lab.Lab.Scaled;
 import io.github.probkit.filter.BloomFilter;
 import java.util.BitSet;
 import java.util.Iterator;
@@ -12,7 +13,7 @@ import org.apache.commons.math3.random.Well19937c;
  * cdn: a cache that stores an object only on its second request, remembered by a Bloom filter,
  * under a Zipfian request stream whose objects are mostly requested once.
  */
-final class CdnExperiment implements Experiment {
+final class CdnExperiment extends Experiment {
   /** Zipf exponent and universe (objects per request) giving about 3/4 one-hit wonders. */
   private static final double EXPONENT = 0.9;
 
@@ -20,32 +21,24 @@ final class CdnExperiment implements Experiment {
   private static final double[] CACHE_SHARES = {0.01, 0.03, 0.1, 0.3};
   private static final double FILTER_FPP = 0.01;
 
-  @Override
-  public String name() {
-    return "cdn";
-  }
+  private static final Scaled<Integer> REQUESTS = new Scaled<>(50_000, 1_000_000, 5_000_000);
 
-  @Override
-  public String title() {
-    return "A CDN cache that stores an object only on its second request";
+  CdnExperiment() {
+    super("cdn", "A CDN cache that stores an object only on its second request");
   }
 
   @Override
   public String description(Lab lab) {
-    return Unit.COUNT.format(requests(lab))
+    return Unit.COUNT.format(REQUESTS.in(lab))
         + " requests drawn from a Zipf distribution (exponent "
         + EXPONENT
         + ") over "
-        + Unit.COUNT.format((long) UNIVERSE_PER_REQUEST * requests(lab))
+        + Unit.COUNT.format((long) UNIVERSE_PER_REQUEST * REQUESTS.in(lab))
         + " objects of 1 kB to 1 MB (log-uniform), so that most objects are requested once (seed 001 cites"
         + " Akamai: about three quarters). An LRU cache of a share of the bytes of all objects requested"
         + " either stores every object it misses, or, guarded by a 1 % Bloom filter, only objects the"
         + " filter has seen before: a first request is stored only when the filter gives a false positive."
         + " Measured: bytes written to the cache and hit rates, with and without the filter.";
-  }
-
-  private static int requests(Lab lab) {
-    return lab.pick(50_000, 1_000_000, 5_000_000);
   }
 
   /** An object's size, 1 kB to 1 MB log-uniform, fixed by its id. */
@@ -123,7 +116,7 @@ final class CdnExperiment implements Experiment {
 
   @Override
   public void run(Lab lab, Section out) throws Exception {
-    int n = requests(lab);
+    int n = REQUESTS.in(lab);
     int universe = UNIVERSE_PER_REQUEST * n;
     ZipfDistribution zipf =
         new ZipfDistribution(new Well19937c(lab.random(0xcd17a9e5)), universe, EXPONENT);

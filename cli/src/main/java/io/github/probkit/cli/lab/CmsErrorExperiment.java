@@ -1,5 +1,6 @@
 package io.github.probkit.cli.lab;
 
+import io.github.probkit.cli.lab.Lab.Scaled;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.hash.HashStrategy;
 import java.util.Arrays;
@@ -11,28 +12,26 @@ import org.apache.commons.math3.random.Well19937c;
  * cms-error: the count-min sketch's error against its guarantee (never below the true count; above
  * it by more than epsilon N with probability at most delta), plain and with conservative update.
  */
-final class CmsErrorExperiment implements Experiment {
+final class CmsErrorExperiment extends Experiment {
   private static final double ZIPF_EXPONENT = 1.1;
   private static final long ABSENT_ITEMS = 100_000;
 
-  @Override
-  public String name() {
-    return "cms-error";
-  }
+  private static final Scaled<Integer> SKETCHES = new Scaled<>(2_000, 10_000, 50_000);
+  private static final Scaled<Integer> LENGTH = new Scaled<>(200_000, 1_000_000, 5_000_000);
+  private static final Scaled<Integer> UNIVERSE = new Scaled<>(20_000, 100_000, 500_000);
 
-  @Override
-  public String title() {
-    return "Count-min sketch error against epsilon N and delta";
+  CmsErrorExperiment() {
+    super("cms-error", "Count-min sketch error against epsilon N and delta");
   }
 
   @Override
   public String description(Lab lab) {
     return "Streams of N = "
-        + Unit.COUNT.format(length(lab))
+        + Unit.COUNT.format(LENGTH.in(lab))
         + " items: Zipfian (exponent "
         + ZIPF_EXPONENT
         + ") and uniform over "
-        + Unit.COUNT.format(universe(lab))
+        + Unit.COUNT.format(UNIVERSE.in(lab))
         + " items. For each (epsilon, delta), a"
         + " sketch of w = ceil(e / epsilon) by d = ceil(ln(1 / delta)) counters, plain and with conservative"
         + " update, counts the stream; every item seen, and "
@@ -46,7 +45,7 @@ final class CmsErrorExperiment implements Experiment {
         + " reports). Conservative update never estimates above the plain sketch built with the same"
         + " hashing. Since delta only bounds the share, a last stream is built so that the share is known"
         + " exactly: "
-        + Unit.COUNT.format(sketches(lab))
+        + Unit.COUNT.format(SKETCHES.in(lab))
         + " sketches of "
         + EXACT_ROWS
         + " rows of "
@@ -68,18 +67,6 @@ final class CmsErrorExperiment implements Experiment {
   private static final int HEAVY = 20;
   private static final long HEAVY_COUNT = 1_000;
   private static final int LIGHT = 500;
-
-  private static int sketches(Lab lab) {
-    return lab.pick(2_000, 10_000, 50_000);
-  }
-
-  private static int length(Lab lab) {
-    return lab.pick(200_000, 1_000_000, 5_000_000);
-  }
-
-  private static int universe(Lab lab) {
-    return lab.pick(20_000, 100_000, 500_000);
-  }
 
   private static double[][] configs(Lab lab) {
     return lab.scale == Lab.Scale.TINY
@@ -108,8 +95,8 @@ final class CmsErrorExperiment implements Experiment {
 
   @Override
   public void run(Lab lab, Section out) throws Exception {
-    int n = length(lab);
-    int u = universe(lab);
+    int n = LENGTH.in(lab);
+    int u = UNIVERSE.in(lab);
     int[][] streams = new int[2][n];
     ZipfDistribution zipf =
         new ZipfDistribution(new Well19937c(lab.random(0xc0ffee11)), u, ZIPF_EXPONENT);
@@ -302,7 +289,7 @@ final class CmsErrorExperiment implements Experiment {
    * sketches, so the count is Binomial(sketches, q^d).
    */
   private static void exactExceedance(Lab lab, Section out) {
-    int sketches = sketches(lab);
+    int sketches = SKETCHES.in(lab);
     long n = HEAVY * HEAVY_COUNT + LIGHT;
     double epsilonN = Math.E / EXACT_WIDTH * n;
     double q = 1 - Math.pow(1 - 1.0 / EXACT_WIDTH, HEAVY);

@@ -1,5 +1,6 @@
 package io.github.probkit.cli.lab;
 
+import io.github.probkit.cli.lab.Lab.Scaled;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
@@ -8,26 +9,23 @@ import io.github.probkit.filter.CuckooFilter;
  * deletion: counting Bloom and cuckoo filters under add/remove churn: no false negatives, a steady
  * false-positive rate, and their memory against the plain filter.
  */
-final class DeletionExperiment implements Experiment {
+final class DeletionExperiment extends Experiment {
   private static final double FPP = 0.01;
   private static final int ROUNDS = 10;
 
   /** The share of the live keys replaced in each round. */
   private static final double CHURN = 0.1;
 
-  @Override
-  public String name() {
-    return "deletion";
-  }
+  private static final Scaled<Integer> KEYS = new Scaled<>(10_000, 100_000, 1_000_000);
+  private static final Scaled<Long> QUERIES = new Scaled<>(100_000L, 500_000L, 2_000_000L);
 
-  @Override
-  public String title() {
-    return "Counting and cuckoo filters under add/remove churn";
+  DeletionExperiment() {
+    super("deletion", "Counting and cuckoo filters under add/remove churn");
   }
 
   @Override
   public String description(Lab lab) {
-    int n = keys(lab);
+    int n = KEYS.in(lab);
     return "A counting Bloom filter, a cuckoo filter and a plain Bloom filter, each created for n = "
         + Unit.COUNT.format(n)
         + " keys at 1 %, are filled with n keys; then in each of "
@@ -37,7 +35,7 @@ final class DeletionExperiment implements Experiment {
         + " % of the live keys are removed and as many"
         + " new keys added. The plain filter cannot remove, so it only adds. After every round all live"
         + " keys are queried (a deletable filter must never lose one), and "
-        + Unit.COUNT.format(queries(lab))
+        + Unit.COUNT.format(QUERIES.in(lab))
         + " never-added keys and every removed key measure the false-positive rate. Theory: a counting"
         + " filter answers exactly as a Bloom filter of its live keys, (1 - e^(-kn/m))^k; a cuckoo filter"
         + " at load a with f-bit fingerprints gives 1 - (1 - 1/(2^f - 1))^(8a); the plain filter's rate"
@@ -45,18 +43,10 @@ final class DeletionExperiment implements Experiment {
         + " times the memory\".";
   }
 
-  private static int keys(Lab lab) {
-    return lab.pick(10_000, 100_000, 1_000_000);
-  }
-
-  private static long queries(Lab lab) {
-    return lab.pick(100_000L, 500_000L, 2_000_000L);
-  }
-
   @Override
   public void run(Lab lab, Section out) throws Exception {
-    int n = keys(lab);
-    long q = queries(lab);
+    int n = KEYS.in(lab);
+    long q = QUERIES.in(lab);
     int churn = (int) Math.round(CHURN * n);
     CountingBloomFilter counting = CountingBloomFilter.create(n, FPP);
     CuckooFilter cuckoo = CuckooFilter.create(n, FPP);

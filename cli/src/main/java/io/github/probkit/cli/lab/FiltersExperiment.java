@@ -1,5 +1,6 @@
 package io.github.probkit.cli.lab;
 
+import io.github.probkit.cli.lab.Lab.Scaled;
 import io.github.probkit.filter.BinaryFuseFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
@@ -15,7 +16,7 @@ import java.util.List;
  * filters: bits per key against the false-positive rate for every filter type, with the lower
  * bound.
  */
-final class FiltersExperiment implements Experiment {
+final class FiltersExperiment extends Experiment {
   private static final String[] TYPES = {
     "standard", "blocked", "counting", "cuckoo", "scalable", "binary fuse"
   };
@@ -23,23 +24,20 @@ final class FiltersExperiment implements Experiment {
   /** Slack for the blocked model's assumptions (uniform probes, Poisson loads): 1 % of the rate. */
   private static final double BLOCKED_MODEL = 0.01;
 
-  @Override
-  public String name() {
-    return "filters";
-  }
+  private static final Scaled<Integer> KEYS = new Scaled<>(10_000, 100_000, 1_000_000);
+  private static final Scaled<Long> QUERIES = new Scaled<>(200_000L, 1_000_000L, 5_000_000L);
 
-  @Override
-  public String title() {
-    return "Bits per key against false-positive rate for every filter type";
+  FiltersExperiment() {
+    super("filters", "Bits per key against false-positive rate for every filter type");
   }
 
   @Override
   public String description(Lab lab) {
     return "Each filter type created for n = "
-        + Unit.COUNT.format(keys(lab))
+        + Unit.COUNT.format(KEYS.in(lab))
         + " keys (consecutive integers) at"
         + " target rates from 10 % down, queried with "
-        + Unit.COUNT.format(queries(lab))
+        + Unit.COUNT.format(QUERIES.in(lab))
         + " absent keys: its"
         + " table's bits per key (bitSize / n) against the measured rate, each judged against the theory"
         + " of its type, computed by the lab (not by the filter) from the requested n and p where the"
@@ -55,14 +53,6 @@ final class FiltersExperiment implements Experiment {
         + " beat log2(1/p) bits per key (Carter et al. 1978); a Bloom filter needs 1/ln 2 = 1.44 times that.";
   }
 
-  private static int keys(Lab lab) {
-    return lab.pick(10_000, 100_000, 1_000_000);
-  }
-
-  private static long queries(Lab lab) {
-    return lab.pick(200_000L, 1_000_000L, 5_000_000L);
-  }
-
   private static double[] targets(Lab lab) {
     return lab.scale == Lab.Scale.FULL
         ? new double[] {0.1, 0.03, 0.01, 0.003, 0.001, 0.0003, 0.0001}
@@ -71,8 +61,8 @@ final class FiltersExperiment implements Experiment {
 
   @Override
   public void run(Lab lab, Section out) throws Exception {
-    int n = keys(lab);
-    long q = queries(lab);
+    int n = KEYS.in(lab);
+    long q = QUERIES.in(lab);
     double[] targets = targets(lab);
     Table t =
         Table.of(

@@ -1,5 +1,6 @@
 package io.github.probkit.cli.lab;
 
+import io.github.probkit.cli.lab.Lab.Scaled;
 import io.github.probkit.frequency.HeavyHitters;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -9,7 +10,7 @@ import org.apache.commons.math3.distribution.ZipfDistribution;
 import org.apache.commons.math3.random.Well19937c;
 
 /** heavy-hitters: precision and recall of the top k against exact counts, against memory. */
-final class HeavyHittersExperiment implements Experiment {
+final class HeavyHittersExperiment extends Experiment {
   private static final double[] SKEWS = {0.8, 1.0, 1.2, 1.5};
   private static final int K = 10;
   private static final int[] CAPACITIES = {10, 20, 50, 100, 200, 500, 1000, 2000};
@@ -17,22 +18,20 @@ final class HeavyHittersExperiment implements Experiment {
   /** The heavy-hitter threshold: terms above PHI N. */
   private static final double PHI = 0.001;
 
-  @Override
-  public String name() {
-    return "heavy-hitters";
-  }
+  private static final Scaled<Integer> LENGTH = new Scaled<>(50_000, 500_000, 2_000_000);
+  private static final Scaled<Integer> UNIVERSE = new Scaled<>(20_000, 100_000, 1_000_000);
 
-  @Override
-  public String title() {
-    return "Top-k precision and recall of Space-Saving heavy hitters against memory";
+  HeavyHittersExperiment() {
+    super(
+        "heavy-hitters", "Top-k precision and recall of Space-Saving heavy hitters against memory");
   }
 
   @Override
   public String description(Lab lab) {
     return "Zipfian streams of N = "
-        + Unit.COUNT.format(length(lab))
+        + Unit.COUNT.format(LENGTH.in(lab))
         + " search terms (\"term-\" + rank) over "
-        + Unit.COUNT.format(universe(lab))
+        + Unit.COUNT.format(UNIVERSE.in(lab))
         + " terms, at exponents 0.8 to 1.5. A HeavyHitters summary"
         + " (Space-Saving) of capacity c lists its top "
         + K
@@ -51,18 +50,10 @@ final class HeavyHittersExperiment implements Experiment {
         + " is exact.";
   }
 
-  private static int length(Lab lab) {
-    return lab.pick(50_000, 500_000, 2_000_000);
-  }
-
-  private static int universe(Lab lab) {
-    return lab.pick(20_000, 100_000, 1_000_000);
-  }
-
   @Override
   public void run(Lab lab, Section out) throws Exception {
-    int n = length(lab);
-    int u = universe(lab);
+    int n = LENGTH.in(lab);
+    int u = UNIVERSE.in(lab);
     String[] terms = new String[u + 1];
     for (int i = 1; i <= u; i++) {
       terms[i] = "term-" + i;

@@ -3,6 +3,7 @@ package io.github.probkit.cli.lab;
 import io.github.probkit.cardinality.CardinalitySketch;
 import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cardinality.UltraLogLog;
+import io.github.probkit.cli.lab.Lab.Scaled;
 import io.github.probkit.hash.HashStrategy;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,55 +11,38 @@ import org.apache.commons.math3.distribution.ChiSquaredDistribution;
 import org.apache.commons.math3.distribution.NormalDistribution;
 
 /** hll-error: HyperLogLog and UltraLogLog relative error against n and against precision. */
-final class HllErrorExperiment implements Experiment {
+final class HllErrorExperiment extends Experiment {
   private static final int PRECISION = 14;
   private static final HashStrategy HASH = HashStrategy.xxh3();
 
-  @Override
-  public String name() {
-    return "hll-error";
-  }
+  private static final Scaled<Integer> TRIALS = new Scaled<>(20, 40, 100);
+  private static final Scaled<Long> MAX_KEYS = new Scaled<>(10_000L, 1_000_000L, 10_000_000L);
+  private static final Scaled<Long> SWEEP_KEYS = new Scaled<>(10_000L, 100_000L, 1_000_000L);
+  private static final Scaled<Integer> MAX_PRECISION = new Scaled<>(10, 14, 16);
 
-  @Override
-  public String title() {
-    return "HyperLogLog and UltraLogLog relative error against n and precision";
+  HllErrorExperiment() {
+    super("hll-error", "HyperLogLog and UltraLogLog relative error against n and precision");
   }
 
   @Override
   public String description(Lab lab) {
-    return trials(lab)
+    return TRIALS.in(lab)
         + " independent sketches (disjoint key sets, XXH3) of each kind at precision "
         + PRECISION
         + " (m = 16,384 registers) are filled with 1 to "
-        + Unit.COUNT.format(maxKeys(lab))
+        + Unit.COUNT.format(MAX_KEYS.in(lab))
         + " distinct keys"
         + " and read at each step of 1, 2, 5 per decade: the bias and the root-mean-square of the relative"
         + " error against the theory, 1.04/sqrt(m) for HyperLogLog and 0.761/sqrt(m) for UltraLogLog. The"
         + " RMSE is judged with the chi-square interval of "
-        + trials(lab)
+        + TRIALS.in(lab)
         + " trials, the bias with the"
         + " normal one. Then precision 4 to "
-        + maxPrecision(lab)
+        + MAX_PRECISION.in(lab)
         + " at n = "
-        + Unit.COUNT.format(sweepKeys(lab))
+        + Unit.COUNT.format(SWEEP_KEYS.in(lab))
         + " keys. The seeds: \"about 12 KB with ~2 % error\" (seed 004), read as 12 KB of registers and"
         + " estimates within 2 % of the truth about 99 % of the time (2.5 standard errors).";
-  }
-
-  private static int trials(Lab lab) {
-    return lab.pick(20, 40, 100);
-  }
-
-  private static long maxKeys(Lab lab) {
-    return lab.pick(10_000L, 1_000_000L, 10_000_000L);
-  }
-
-  private static long sweepKeys(Lab lab) {
-    return lab.pick(10_000L, 100_000L, 1_000_000L);
-  }
-
-  private static int maxPrecision(Lab lab) {
-    return lab.pick(10, 14, 16);
   }
 
   /** 1, 2, 5, 10, 20, 50, ... up to max. */
@@ -76,8 +60,8 @@ final class HllErrorExperiment implements Experiment {
 
   @Override
   public void run(Lab lab, Section out) throws Exception {
-    int trials = trials(lab);
-    long[] points = checkpoints(maxKeys(lab));
+    int trials = TRIALS.in(lab);
+    long[] points = checkpoints(MAX_KEYS.in(lab));
     // relative errors [sketch][checkpoint][trial]
     double[][][] err = new double[2][points.length][trials];
     double[] theory = new double[2];
@@ -184,8 +168,8 @@ final class HllErrorExperiment implements Experiment {
             .joinPoints());
 
     // against precision
-    int maxP = maxPrecision(lab);
-    long n = sweepKeys(lab);
+    int maxP = MAX_PRECISION.in(lab);
+    long n = SWEEP_KEYS.in(lab);
     int sweepTrials = lab.pick(20, 30, 50);
     int count = maxP - 3;
     double[] px = new double[count];

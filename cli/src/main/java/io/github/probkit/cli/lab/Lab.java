@@ -32,8 +32,15 @@ final class Lab {
     this.out = out;
   }
 
-  int pick(int tiny, int quick, int full) {
+  <T> T pick(T tiny, T quick, T full) {
     return scale == Scale.TINY ? tiny : scale == Scale.QUICK ? quick : full;
+  }
+
+  /** An experiment's size at each scale, declared once beside its constants. */
+  record Scaled<T>(T tiny, T quick, T full) {
+    T in(Lab lab) {
+      return lab.pick(tiny, quick, full);
+    }
   }
 
   /**
@@ -55,9 +62,5 @@ final class Lab {
     z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
     z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
     return z ^ (z >>> 31);
-  }
-
-  long pick(long tiny, long quick, long full) {
-    return scale == Scale.TINY ? tiny : scale == Scale.QUICK ? quick : full;
   }
 }

@@ -1,5 +1,6 @@
 package io.github.probkit.cli.lab;
 
+import io.github.probkit.cli.lab.Lab.Scaled;
 import io.github.probkit.filter.BloomFilter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,51 +18,37 @@ import java.util.SplittableRandom;
  * lsm: LevelDB's claim that a 10-bits-per-key filter per file cuts the unnecessary disk reads of a
  * lookup by about 100 times, on a small LSM store of sorted runs in real files.
  */
-final class LsmExperiment implements Experiment {
+final class LsmExperiment extends Experiment {
   private static final int BLOCK = 4096;
   private static final int RECORD = 16;
   private static final int PER_BLOCK = BLOCK / RECORD;
   private static final int[] BITS_PER_KEY = {0, 2, 4, 6, 8, 10, 12, 14, 16};
   private static final int SEED_BITS = 10;
 
-  @Override
-  public String name() {
-    return "lsm";
-  }
+  private static final Scaled<Integer> RUNS = new Scaled<>(5, 10, 10);
+  private static final Scaled<Integer> PER_RUN = new Scaled<>(5_000, 50_000, 200_000);
+  private static final Scaled<Integer> LOOKUPS = new Scaled<>(5_000, 20_000, 100_000);
 
-  @Override
-  public String title() {
-    return "Disk reads an LSM store saves with a Bloom filter per file";
+  LsmExperiment() {
+    super("lsm", "Disk reads an LSM store saves with a Bloom filter per file");
   }
 
   @Override
   public String description(Lab lab) {
     return "A small LSM store: "
-        + runs(lab)
+        + RUNS.in(lab)
         + " sorted runs of "
-        + Unit.COUNT.format(perRun(lab))
+        + Unit.COUNT.format(PER_RUN.in(lab))
         + " random 64-bit keys each, written to real files of 4 kB blocks (16-byte records) in a temporary"
         + " directory, with an in-memory index of each block's first key. A lookup visits the runs newest"
         + " first, skips a run whose key range or filter rules the key out, and otherwise reads one block"
         + " with a positioned file read, until it finds the key. Every read of a run that does not hold"
         + " the key is unnecessary. Measured for "
-        + Unit.COUNT.format(lookups(lab))
+        + Unit.COUNT.format(LOOKUPS.in(lab))
         + " absent and as many present keys, without filters and with a Bloom filter of b bits per key"
         + " (k = round(b ln 2)) per run. Theory: a filter lets an unnecessary read through with its"
         + " false-positive rate p, so the reduction is 1/p, about 122 at 10 bits per key; LevelDB's"
         + " documentation says about 100.";
-  }
-
-  private static int runs(Lab lab) {
-    return lab.pick(5, 10, 10);
-  }
-
-  private static int perRun(Lab lab) {
-    return lab.pick(5_000, 50_000, 200_000);
-  }
-
-  private static int lookups(Lab lab) {
-    return lab.pick(5_000, 20_000, 100_000);
   }
 
   /** One sorted run in a file: its fence keys, key range and (optionally) a filter. */
@@ -204,9 +191,9 @@ final class LsmExperiment implements Experiment {
 
   @Override
   public void run(Lab lab, Section out) throws Exception {
-    int r = runs(lab);
-    int perRun = perRun(lab);
-    int q = lookups(lab);
+    int r = RUNS.in(lab);
+    int perRun = PER_RUN.in(lab);
+    int q = LOOKUPS.in(lab);
     SplittableRandom random = new SplittableRandom(lab.random(0x5eed15a4c0ffee01L));
     Set<Long> all = new HashSet<>();
     long[][] data = new long[r][perRun];

@@ -83,18 +83,13 @@ final class Section {
   /** Passes when {@code lo <= measured <= hi}, an acceptance interval around {@code theory}. */
   boolean checkInterval(
       String claim, Unit u, double measured, double theory, double lo, double hi, String why) {
-    boolean pass = measured >= lo && measured <= hi;
-    add(
-        new Check(
-            name(),
-            claim,
-            measured,
-            theory,
-            u.format(measured),
-            u.format(theory),
-            "[" + u.format(lo) + ", " + u.format(hi) + "] (" + why + ")",
-            pass));
-    return pass;
+    return record(
+        claim,
+        u,
+        measured,
+        theory,
+        "[" + u.format(lo) + ", " + u.format(hi) + "] (" + why + ")",
+        measured >= lo && measured <= hi);
   }
 
   /**
@@ -149,33 +144,32 @@ final class Section {
       double bound,
       boolean atMost,
       String why) {
-    boolean pass = atMost ? measured <= bound : measured >= bound;
-    add(
-        new Check(
-            name(),
-            claim,
-            measured,
-            theory,
-            u.format(measured),
-            u.format(theory),
-            (atMost ? "<= " : ">= ") + u.format(bound) + " (" + why + ")",
-            pass));
-    return pass;
+    return record(
+        claim,
+        u,
+        measured,
+        theory,
+        (atMost ? "<= " : ">= ") + u.format(bound) + " (" + why + ")",
+        atMost ? measured <= bound : measured >= bound);
   }
 
   /** An exact fact: the measured value must equal the expected one. */
   boolean checkExact(String claim, Unit u, double measured, double expected, String why) {
-    boolean pass = measured == expected;
+    return record(
+        claim,
+        u,
+        measured,
+        expected,
+        "exactly " + u.format(expected) + " (" + why + ")",
+        measured == expected);
+  }
+
+  /** Records the check of {@code measured} against {@code theory}, both in unit {@code u}. */
+  private boolean record(
+      String claim, Unit u, double measured, double theory, String accepted, boolean pass) {
     add(
         new Check(
-            name(),
-            claim,
-            measured,
-            expected,
-            u.format(measured),
-            u.format(expected),
-            "exactly " + u.format(expected) + " (" + why + ")",
-            pass));
+            name(), claim, measured, theory, u.format(measured), u.format(theory), accepted, pass));
     return pass;
   }
 

@@ -1,6 +1,7 @@
 package io.github.probkit.cli.lab;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import io.github.probkit.cli.lab.Lab.Scaled;
 import io.github.probkit.filter.BloomFilter;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
@@ -11,7 +12,7 @@ import java.util.Set;
  * sizing: bits per key for each target rate, a million keys at 1 % against a HashSet of the same
  * keys (measured on the heap), and the crawler's billion URLs.
  */
-final class SizingExperiment implements Experiment {
+final class SizingExperiment extends Experiment {
   private static final double LN2 = Math.log(2);
   private static final int SET_KEYS = 1_000_000;
   private static final long CRAWLER_URLS = 1_000_000_000L;
@@ -22,22 +23,20 @@ final class SizingExperiment implements Experiment {
 
   private static final String URL_PREFIX = "https://www.example.com/news/2024/05/world/story-id-";
 
-  @Override
-  public String name() {
-    return "sizing";
-  }
+  private static final Scaled<Integer> KEYS = new Scaled<>(10_000, 100_000, 1_000_000);
+  private static final Scaled<Long> QUERIES = new Scaled<>(200_000L, 2_000_000L, 20_000_000L);
 
-  @Override
-  public String title() {
-    return "Bits per key for a target rate; a filter against an exact HashSet; the crawler";
+  SizingExperiment() {
+    super(
+        "sizing", "Bits per key for a target rate; a filter against an exact HashSet; the crawler");
   }
 
   @Override
   public String description(Lab lab) {
     return "Filters built by BloomFilter.create(n, p) for targets p from 10 % down, with n = "
-        + Unit.COUNT.format(keys(lab))
+        + Unit.COUNT.format(KEYS.in(lab))
         + " keys and "
-        + Unit.COUNT.format(queries(lab))
+        + Unit.COUNT.format(QUERIES.in(lab))
         + " absent queries each: the bits per key m/n = -ln p / (ln 2)^2, each tenfold drop of p"
         + " costing ln 10 / (ln 2)^2 = 4.79 bits (seed 001: about 4.8), and the measured rate"
         + " against theory. Then a million keys at 1 % (seeds: about 1.2 MB) against the heap a"
@@ -50,14 +49,6 @@ final class SizingExperiment implements Experiment {
                 + Unit.COUNT.format(lab.bigKeys)
                 + " keys built and measured (--big)."
             : "; --big builds one of 10^8 keys.");
-  }
-
-  private static int keys(Lab lab) {
-    return lab.pick(10_000, 100_000, 1_000_000);
-  }
-
-  private static long queries(Lab lab) {
-    return lab.pick(200_000L, 2_000_000L, 20_000_000L);
   }
 
   @Override
@@ -73,8 +64,8 @@ final class SizingExperiment implements Experiment {
 
   /** Bits per key against the target rate, and the cost of each tenfold drop. */
   private static void targets(Lab lab, Section out) throws Exception {
-    int n = keys(lab);
-    long q = queries(lab);
+    int n = KEYS.in(lab);
+    long q = QUERIES.in(lab);
     int decades = lab.pick(3, 4, 5);
     Table t =
         Table.of(

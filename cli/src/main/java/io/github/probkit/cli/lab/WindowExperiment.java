@@ -3,6 +3,7 @@ package io.github.probkit.cli.lab;
 import io.github.probkit.Concurrency;
 import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.cardinality.WindowedCardinality;
+import io.github.probkit.cli.lab.Lab.Scaled;
 import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.AgePartitionedBloomFilter.Layout;
 import io.github.probkit.filter.BloomFilter;
@@ -27,7 +28,7 @@ import java.util.SplittableRandom;
  * WindowedCardinality and WindowedHeavyHitters, every answer compared with an exact sliding window
  * over the same events.
  */
-final class WindowExperiment implements Experiment {
+final class WindowExperiment extends Experiment {
   private static final double FPP = 0.01;
   private static final long WINDOW_MS = Duration.ofHours(1).toMillis();
   private static final int WINDOWS = 8;
@@ -41,24 +42,22 @@ final class WindowExperiment implements Experiment {
   /** The filters are sized for this many times the mean events per window (Poisson bursts). */
   private static final double HEADROOM = 1.25;
 
-  @Override
-  public String name() {
-    return "window";
-  }
+  private static final Scaled<Integer> PER_WINDOW = new Scaled<>(2_000, 20_000, 200_000);
 
-  @Override
-  public String title() {
-    return "Sliding windows by time: filter, distinct count and top-k against an exact window";
+  WindowExperiment() {
+    super(
+        "window",
+        "Sliding windows by time: filter, distinct count and top-k against an exact window");
   }
 
   @Override
   public String description(Lab lab) {
     return "A stream of "
-        + Unit.COUNT.format((long) WINDOWS * perWindow(lab))
+        + Unit.COUNT.format((long) WINDOWS * PER_WINDOW.in(lab))
         + " events over "
         + WINDOWS
         + " one-hour windows ("
-        + Unit.COUNT.format(perWindow(lab))
+        + Unit.COUNT.format(PER_WINDOW.in(lab))
         + " per hour on average, Poisson arrivals), keys drawn from a Zipf("
         + ZIPF
         + ") distribution over "
@@ -79,17 +78,13 @@ final class WindowExperiment implements Experiment {
         + " beyond the window plus the slack of k generations, (k + l) k / (l ln 2) bits per key.";
   }
 
-  private static int perWindow(Lab lab) {
-    return lab.pick(2_000, 20_000, 200_000);
-  }
-
   private static int universe(Lab lab) {
-    return 5 * perWindow(lab);
+    return 5 * PER_WINDOW.in(lab);
   }
 
   @Override
   public void run(Lab lab, Section out) throws Exception {
-    int w = perWindow(lab);
+    int w = PER_WINDOW.in(lab);
     int n = WINDOWS * w;
     SplittableRandom rnd = new SplittableRandom(lab.random(0x57AE_11D0_0B5EL));
     long[] keys = zipf(rnd, n, universe(lab), lab);

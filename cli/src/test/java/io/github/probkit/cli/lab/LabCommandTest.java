@@ -117,17 +117,7 @@ class LabCommandTest {
   @Test
   void aFailedClaimPrintsFailAndExitsWithThree(@TempDir Path dir) throws Exception {
     Experiment wrong =
-        new Experiment() {
-          @Override
-          public String name() {
-            return "always-wrong";
-          }
-
-          @Override
-          public String title() {
-            return "a claim that cannot hold";
-          }
-
+        new Experiment("always-wrong", "a claim that cannot hold") {
           @Override
           public String description(Lab lab) {
             return "For the test of the FAIL path.";
