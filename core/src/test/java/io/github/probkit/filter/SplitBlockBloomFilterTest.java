@@ -8,6 +8,7 @@ import io.github.probkit.Concurrency;
 import io.github.probkit.GoldenFiles;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.hash.Xxh64;
+import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.Mix;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Bytes;
@@ -413,6 +414,42 @@ class SplitBlockBloomFilterTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(String.valueOf(keys.length - 1));
     assertThat(present).containsOnly(false);
+
+    // The same for the batches of slices and of hashes.
+    int n = 3 * BatchPasses.CHUNK;
+    byte[] buf = new byte[8 * n];
+    int[] offsets = new int[n];
+    int[] lengths = new int[n];
+    long[] hashes = new long[n];
+    for (int i = 0; i < n; i++) {
+      ByteBuffer.wrap(buf, 8 * i, 8).order(ByteOrder.LITTLE_ENDIAN).putLong(i);
+      offsets[i] = 8 * i;
+      lengths[i] = 8;
+      hashes[i] = HashStrategy.xxh64().hash64(buf, 8 * i, 8);
+    }
+    SplitBlockBloomFilter g = SplitBlockBloomFilter.withBytes(1 << 12);
+    g.addAll(buf, offsets, lengths, n);
+    boolean[] fewer = new boolean[n - 1];
+    assertThatThrownBy(() -> g.mightContainAll(buf, offsets, lengths, n, fewer))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(String.valueOf(n - 1));
+    assertThat(fewer).containsOnly(false);
+    assertThatThrownBy(() -> g.mightContainAllHashes(hashes, 0, n, fewer))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(String.valueOf(n - 1));
+    assertThat(fewer).containsOnly(false);
+
+    // A bad slice past the first chunk: refused before any key of the batch is added or answered.
+    int[] badOffsets = offsets.clone();
+    badOffsets[n - 1] = buf.length;
+    SplitBlockBloomFilter empty = SplitBlockBloomFilter.withBytes(1 << 12);
+    assertThatThrownBy(() -> empty.addAll(buf, badOffsets, lengths, n))
+        .isInstanceOf(RuntimeException.class);
+    assertThat(empty).isEqualTo(SplitBlockBloomFilter.withBytes(1 << 12));
+    boolean[] answers = new boolean[n];
+    assertThatThrownBy(() -> g.mightContainAll(buf, badOffsets, lengths, n, answers))
+        .isInstanceOf(RuntimeException.class);
+    assertThat(answers).containsOnly(false);
   }
 
   /**
