@@ -784,4 +784,139 @@ class AgePartitionedBloomFilterTest {
     Corruption.assertTruncationsAndBitFlipsRefused(
         bytes(create(100, 0.1)), 0x6e2b9d04c7a1f358L, AgePartitionedBloomFilterTest::readBytes);
   }
+
+  /**
+   * The same operations in both modes leave the same filter: advancing (later, earlier, far ahead),
+   * adds at, behind and beyond the window's edge, and merges of a filter behind into one ahead
+   * (which keeps only its slices still in the window) and of one ahead into one behind.
+   */
+  @Test
+  void bothModesAgreeOnAdvancingLateEventsAndMerges() {
+    long hour = 3_600_000L;
+    long t0 = 1_000L * hour;
+    AgePartitionedBloomFilter[] f = new AgePartitionedBloomFilter[2];
+    for (Concurrency c : Concurrency.values()) {
+      AgePartitionedBloomFilter x =
+          create(Duration.ofHours(8), 10_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC(), c);
+      int l = x.survivingGenerations();
+      long gen = x.generationMillis();
+      for (int i = 0; i < 3_000; i++) {
+        x.add(key(i), t0 + i * (4 * hour) / 3_000);
+      }
+      long latest = t0 + 4 * hour;
+      x.advanceTo(latest);
+      x.advanceTo(t0); // earlier: nothing changes
+      long newestStart = Math.floorDiv(latest, gen) * gen;
+      // Exactly l generations behind the newest is inside the window, one more is not.
+      assertThat(x.add("at the edge", newestStart - l * gen)).as("%s", c).isTrue();
+      assertThat(x.add("beyond the edge", newestStart - (l + 1) * gen)).as("%s", c).isFalse();
+      // Never-added keys are absent but for the rate (1 %): fewer than 120 of 6,000.
+      int present = 0;
+      for (int i = 0; i < 2_000; i++) {
+        present += x.mightContain(absent(i)) ? 1 : 0;
+        present += x.mightContain(-1L - i) ? 1 : 0;
+        present += x.mightContain(-1L - i, latest) ? 1 : 0;
+      }
+      assertThat(present).as("%s: never-added keys present", c).isLessThan(120);
+      f[c.ordinal()] = x;
+    }
+    assertThat(f[0]).isEqualTo(f[1]);
+
+    // A query far ahead sees only the slices that would be left: exactly k of them live.
+    AgePartitionedBloomFilter one = f[0];
+    int k = one.hashCount();
+    int l = one.survivingGenerations();
+    long gen = one.generationMillis();
+    long g = one.generation();
+    one.add(7L, g * gen);
+    long withKLive = (g + l) * gen; // the newest slice's key is in the k oldest live ones
+    assertThat(one.mightContain(7L, withKLive)).isTrue();
+    assertThat(one.mightContain(7L, withKLive + gen)).isFalse();
+    assertThat(one.generation()).isEqualTo(g);
+
+    // Merges: one behind into one ahead and the reverse, each as a filter of both streams.
+    for (Concurrency c : Concurrency.values()) {
+      AgePartitionedBloomFilter ahead =
+          create(Duration.ofHours(8), 2_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC(), c);
+      AgePartitionedBloomFilter behind = ahead.copy();
+      AgePartitionedBloomFilter whole = ahead.copy();
+      for (int i = 0; i < 4_000; i++) {
+        long t = t0 + i * (12 * hour) / 4_000;
+        AgePartitionedBloomFilter to = i % 2 == 0 || t > t0 + 5 * hour ? ahead : behind;
+        to.add(key(i), t);
+        whole.add(key(i), t);
+      }
+      AgePartitionedBloomFilter forward = behind.copy();
+      assertThat(ahead.copy().merge(behind)).isEqualTo(whole);
+      AgePartitionedBloomFilter merged = ahead.copy();
+      assertThat(merged.merge(behind)).isSameAs(merged);
+      assertThat(forward.merge(ahead)).isEqualTo(whole);
+      // A filter entirely behind the window adds nothing.
+      AgePartitionedBloomFilter old = ahead.copy();
+      old.advanceTo(t0 - 100 * hour);
+      AgePartitionedBloomFilter stale =
+          create(Duration.ofHours(8), 2_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC(), c);
+      stale.add("stale", t0 - 50 * hour);
+      assertThat(ahead.copy().merge(stale)).isEqualTo(ahead);
+      assertThat(
+              whole
+                  .copy()
+                  .merge(
+                      create(
+                          Duration.ofHours(8),
+                          2_000,
+                          0.01,
+                          HashStrategy.xxh3(),
+                          Clock.systemUTC(),
+                          c)))
+          .isEqualTo(whole);
+    }
+  }
+
+  /** Bad arguments are refused by name; a count-based filter takes no event time. */
+  @Test
+  void badArgumentsAndTimesOnACountBasedFilterAreRefused() {
+    assertThatThrownBy(() -> create(0, 0.01))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 0");
+    assertThat(create(1, 0.01).window()).isGreaterThanOrEqualTo(1);
+    assertThatThrownBy(
+            () -> create(Duration.ZERO, 100, 0.01, HashStrategy.xxh3(), Clock.systemUTC()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PT0S");
+    assertThat(
+            create(Duration.ofMillis(1), 1, 0.01, HashStrategy.xxh3(), Clock.systemUTC())
+                .timeBased())
+        .isTrue();
+    assertThatThrownBy(
+            () -> create(Duration.ofHours(1), 0, 0.01, HashStrategy.xxh3(), Clock.systemUTC()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 0");
+    assertThatThrownBy(() -> create(Long.MAX_VALUE / 2, 0.01))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> create(1L << 33, 0.01))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("too many for");
+    // About 8 GB of slices: within the array limit, refused by the heap (not an OutOfMemoryError).
+    if (Runtime.getRuntime().maxMemory() < (8L << 30)) {
+      assertThatThrownBy(() -> create(3L << 30, 0.01))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("maximum heap");
+    }
+    AgePartitionedBloomFilter byCount = create(1_000, 0.01);
+    assertThat(byCount.timeBased()).isFalse();
+    assertThatThrownBy(() -> byCount.add("k", 5L)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> byCount.add(5L, 5L)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> byCount.mightContain("k", 5L))
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> byCount.advanceTo(5L)).isInstanceOf(IllegalStateException.class);
+    AgePartitionedBloomFilter concurrent =
+        create(1_000, 0.01, HashStrategy.xxh3(), Concurrency.CONCURRENT);
+    assertThatThrownBy(() -> concurrent.advanceTo(5L)).isInstanceOf(IllegalStateException.class);
+    AgePartitionedBloomFilter other = create(1_000, 0.01);
+    other.add("one more");
+    assertThat(byCount).isNotEqualTo(other);
+    byCount.add("one more");
+    assertThat(byCount).isEqualTo(other);
+  }
 }
