@@ -7,6 +7,8 @@ import io.github.probkit.Concurrency;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.testing.Binomial;
+import io.github.probkit.testing.Bytes;
+import io.github.probkit.testing.Corruption;
 import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -631,5 +633,290 @@ class AgePartitionedBloomFilterTest {
             }
           }
         });
+  }
+
+  /**
+   * add answers whether a bit changed: a new key in a nearly empty filter sets bits, the same key
+   * again in the same generation sets none; an event older than the window changes nothing. By
+   * count and by time, in both modes and both layouts, long, String and byte keys.
+   */
+  @Test
+  void addAnswersWhetherItSetABit() {
+    long hour = 3_600_000L;
+    long t0 = 500L * hour;
+    for (AgePartitionedBloomFilter.Layout layout : AgePartitionedBloomFilter.Layout.values()) {
+      for (Concurrency c : Concurrency.values()) {
+        AgePartitionedBloomFilter byCount =
+            AgePartitionedBloomFilter.create(100_000, 0.01, HashStrategy.xxh3(), c, layout);
+        AgePartitionedBloomFilter byTime =
+            AgePartitionedBloomFilter.create(
+                Duration.ofHours(10),
+                100_000,
+                0.01,
+                HashStrategy.xxh3(),
+                Clock.systemUTC(),
+                c,
+                layout);
+        for (int i = 0; i < 300; i++) {
+          String what = layout + " " + c + " key " + i;
+          byte[] b = ("b-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          switch (i % 3) {
+            case 0 -> {
+              assertThat(byCount.add((long) i)).as(what).isTrue();
+              assertThat(byCount.add((long) i)).as(what).isFalse();
+              assertThat(byTime.add((long) i, t0 + i)).as(what).isTrue();
+              assertThat(byTime.add((long) i, t0 + i)).as(what).isFalse();
+            }
+            case 1 -> {
+              assertThat(byCount.add(key(i))).as(what).isTrue();
+              assertThat(byCount.add(key(i))).as(what).isFalse();
+              assertThat(byTime.add(key(i), t0 + i)).as(what).isTrue();
+              assertThat(byTime.add(key(i), t0 + i)).as(what).isFalse();
+            }
+            default -> {
+              assertThat(byCount.add(b, 0, b.length)).as(what).isTrue();
+              assertThat(byCount.add(b, 0, b.length)).as(what).isFalse();
+              assertThat(byTime.add(b, 0, b.length, t0 + i)).as(what).isTrue();
+              assertThat(byTime.add(b, 0, b.length, t0 + i)).as(what).isFalse();
+            }
+          }
+          assertThat(byCount.mightContain(key(i)) || i % 3 != 1).as(what).isTrue();
+        }
+        // An event older than the window (10 generations of an hour) sets nothing.
+        long old = t0 - 11 * hour;
+        assertThat(byTime.add(key(1_000_000), old)).isFalse();
+        assertThat(byTime.add(2_000_000L, old)).isFalse();
+        assertThat(byTime.mightContain(key(1_000_000), t0)).isFalse();
+        assertThat(byTime.mightContain(2_000_000L, t0)).isFalse();
+        assertThat(byCount.concurrency()).isEqualTo(c);
+        assertThat(byCount.layout()).isEqualTo(layout);
+      }
+    }
+  }
+
+  private static AgePartitionedBloomFilter readBytes(byte[] b) throws IOException {
+    return AgePartitionedBloomFilter.readFrom(new ByteArrayInputStream(b));
+  }
+
+  private static void refused(byte[] b, String field, Object value) {
+    assertThatThrownBy(() -> readBytes(b))
+        .as("%s = %s", field, value)
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'" + field + "' is " + value);
+  }
+
+  /** A field at its limit passes its own check (the file then fails on what it implies). */
+  private static void notRefusedFor(byte[] b, String field) {
+    try {
+      readBytes(b);
+    } catch (IOException e) {
+      assertThat(e).as(field).hasMessageNotContaining("'" + field + "'");
+    }
+  }
+
+  /**
+   * Every parameter and payload field of the reader, refused by name just past its limits and
+   * passing its own check at them. Parameters from byte 28: k (u32), l (u32), generationKeys,
+   * sliceBits, generationMillis, window (u64), fpp (f64); payload from byte 76: generation, adds.
+   */
+  @Test
+  void everyFieldIsCheckedAtItsLimits() throws IOException {
+    AgePartitionedBloomFilter f = create(1_000, 0.01);
+    for (int i = 0; i < 1_500; i++) {
+      f.add(key(i));
+    }
+    byte[] b = bytes(f);
+    int k = 28;
+    int l = 32;
+    int g = 36;
+    int m = 44;
+    int d = 52;
+    int window = 60;
+    int fpp = 68;
+    int gen = 76;
+    int adds = 84;
+    long genKeys = f.generationKeys();
+    refused(Bytes.putInt(b, k, 0), "k", 0);
+    refused(Bytes.putInt(b, k, AgePartitionedBloomFilter.MAX_K + 1), "k", 65);
+    notRefusedFor(Bytes.putInt(b, k, 1), "k");
+    notRefusedFor(Bytes.putInt(b, k, AgePartitionedBloomFilter.MAX_K), "k");
+    refused(Bytes.putInt(b, l, 0), "l", 0);
+    refused(Bytes.putInt(b, l, AgePartitionedBloomFilter.MAX_L + 1), "l", 257);
+    notRefusedFor(Bytes.putInt(b, l, 1), "l");
+    notRefusedFor(Bytes.putInt(b, l, AgePartitionedBloomFilter.MAX_L), "l");
+    refused(Bytes.putLong(b, g, 0), "generationKeys", 0);
+    notRefusedFor(Bytes.putLong(b, g, 1), "generationKeys");
+    refused(Bytes.putLong(b, m, 0), "sliceBits", 0);
+    refused(Bytes.putLong(b, m, 96), "sliceBits", 96);
+    refused(Bytes.putLong(b, m, 1L << 40), "sliceBits", 1L << 40);
+    notRefusedFor(Bytes.putLong(b, m, 64), "sliceBits");
+    int h = f.sliceCount();
+    long largest = 64L * ((Integer.MAX_VALUE - 8) / h);
+    notRefusedFor(Bytes.putLong(b, m, largest), "sliceBits");
+    refused(Bytes.putLong(b, m, largest + 64), "sliceBits", largest + 64);
+    refused(Bytes.putLong(b, d, -1), "generationMillis", -1);
+    refused(Bytes.putLong(b, window, 0), "window", 0);
+    notRefusedFor(Bytes.putLong(b, window, 1), "window");
+    assertThat(readBytes(Bytes.putLong(b, window, 1)).requestedWindow()).isEqualTo(1);
+    refused(Bytes.putDouble(b, fpp, 0), "fpp", 0.0);
+    refused(Bytes.putDouble(b, fpp, 1), "fpp", 1.0);
+    refused(Bytes.putLong(b, gen, -1), "generation", -1);
+    notRefusedFor(Bytes.putLong(b, gen, 0), "generation");
+    refused(Bytes.putLong(b, adds, -1), "adds of slice 0", -1);
+    refused(
+        Bytes.putLong(b, adds + 8 * (h - 1), genKeys + 1), "adds of slice " + (h - 1), genKeys + 1);
+    // A full generation is what a count-based filter holds just before it shifts.
+    AgePartitionedBloomFilter full = readBytes(Bytes.putLong(b, adds, genKeys));
+    assertThat(bytes(full)).isEqualTo(Bytes.putLong(b, adds, genKeys));
+    // A time-based filter's generation may be negative (before its first event, and before 1970).
+    AgePartitionedBloomFilter byTime =
+        create(Duration.ofHours(1), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
+    byte[] t = bytes(byTime);
+    assertThat(readBytes(t)).isEqualTo(byTime);
+    byTime.add("before 1970", -5 * 3_600_000L);
+    assertThat(readBytes(bytes(byTime)).mightContain("before 1970", -5 * 3_600_000L)).isTrue();
+    // Its adds may exceed generationKeys: a generation by time holds what arrived in it.
+    for (int i = 0; i < 3 * byTime.generationKeys(); i++) {
+      byTime.add(key(i), -5 * 3_600_000L);
+    }
+    AgePartitionedBloomFilter crowded = readBytes(bytes(byTime));
+    assertThat(crowded).isEqualTo(byTime);
+    Corruption.assertTruncationsAndBitFlipsRefused(
+        bytes(create(100, 0.1)), 0x6e2b9d04c7a1f358L, AgePartitionedBloomFilterTest::readBytes);
+  }
+
+  /**
+   * The same operations in both modes leave the same filter: advancing (later, earlier, far ahead),
+   * adds at, behind and beyond the window's edge, and merges of a filter behind into one ahead
+   * (which keeps only its slices still in the window) and of one ahead into one behind.
+   */
+  @Test
+  void bothModesAgreeOnAdvancingLateEventsAndMerges() {
+    long hour = 3_600_000L;
+    long t0 = 1_000L * hour;
+    AgePartitionedBloomFilter[] f = new AgePartitionedBloomFilter[2];
+    for (Concurrency c : Concurrency.values()) {
+      AgePartitionedBloomFilter x =
+          create(Duration.ofHours(8), 10_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC(), c);
+      int l = x.survivingGenerations();
+      long gen = x.generationMillis();
+      for (int i = 0; i < 3_000; i++) {
+        x.add(key(i), t0 + i * (4 * hour) / 3_000);
+      }
+      long latest = t0 + 4 * hour;
+      x.advanceTo(latest);
+      x.advanceTo(t0); // earlier: nothing changes
+      long newestStart = Math.floorDiv(latest, gen) * gen;
+      // Exactly l generations behind the newest is inside the window, one more is not.
+      assertThat(x.add("at the edge", newestStart - l * gen)).as("%s", c).isTrue();
+      assertThat(x.add("beyond the edge", newestStart - (l + 1) * gen)).as("%s", c).isFalse();
+      // Never-added keys are absent but for the rate (1 %): fewer than 120 of 6,000.
+      int present = 0;
+      for (int i = 0; i < 2_000; i++) {
+        present += x.mightContain(absent(i)) ? 1 : 0;
+        present += x.mightContain(-1L - i) ? 1 : 0;
+        present += x.mightContain(-1L - i, latest) ? 1 : 0;
+      }
+      assertThat(present).as("%s: never-added keys present", c).isLessThan(120);
+      f[c.ordinal()] = x;
+    }
+    assertThat(f[0]).isEqualTo(f[1]);
+
+    // A query far ahead sees only the slices that would be left: exactly k of them live.
+    AgePartitionedBloomFilter one = f[0];
+    int k = one.hashCount();
+    int l = one.survivingGenerations();
+    long gen = one.generationMillis();
+    long g = one.generation();
+    one.add(7L, g * gen);
+    long withKLive = (g + l) * gen; // the newest slice's key is in the k oldest live ones
+    assertThat(one.mightContain(7L, withKLive)).isTrue();
+    assertThat(one.mightContain(7L, withKLive + gen)).isFalse();
+    assertThat(one.generation()).isEqualTo(g);
+
+    // Merges: one behind into one ahead and the reverse, each as a filter of both streams.
+    for (Concurrency c : Concurrency.values()) {
+      AgePartitionedBloomFilter ahead =
+          create(Duration.ofHours(8), 2_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC(), c);
+      AgePartitionedBloomFilter behind = ahead.copy();
+      AgePartitionedBloomFilter whole = ahead.copy();
+      for (int i = 0; i < 4_000; i++) {
+        long t = t0 + i * (12 * hour) / 4_000;
+        AgePartitionedBloomFilter to = i % 2 == 0 || t > t0 + 5 * hour ? ahead : behind;
+        to.add(key(i), t);
+        whole.add(key(i), t);
+      }
+      AgePartitionedBloomFilter forward = behind.copy();
+      assertThat(ahead.copy().merge(behind)).isEqualTo(whole);
+      AgePartitionedBloomFilter merged = ahead.copy();
+      assertThat(merged.merge(behind)).isSameAs(merged);
+      assertThat(forward.merge(ahead)).isEqualTo(whole);
+      // A filter entirely behind the window adds nothing.
+      AgePartitionedBloomFilter old = ahead.copy();
+      old.advanceTo(t0 - 100 * hour);
+      AgePartitionedBloomFilter stale =
+          create(Duration.ofHours(8), 2_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC(), c);
+      stale.add("stale", t0 - 50 * hour);
+      assertThat(ahead.copy().merge(stale)).isEqualTo(ahead);
+      assertThat(
+              whole
+                  .copy()
+                  .merge(
+                      create(
+                          Duration.ofHours(8),
+                          2_000,
+                          0.01,
+                          HashStrategy.xxh3(),
+                          Clock.systemUTC(),
+                          c)))
+          .isEqualTo(whole);
+    }
+  }
+
+  /** Bad arguments are refused by name; a count-based filter takes no event time. */
+  @Test
+  void badArgumentsAndTimesOnACountBasedFilterAreRefused() {
+    assertThatThrownBy(() -> create(0, 0.01))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 0");
+    assertThat(create(1, 0.01).window()).isGreaterThanOrEqualTo(1);
+    assertThatThrownBy(
+            () -> create(Duration.ZERO, 100, 0.01, HashStrategy.xxh3(), Clock.systemUTC()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PT0S");
+    assertThat(
+            create(Duration.ofMillis(1), 1, 0.01, HashStrategy.xxh3(), Clock.systemUTC())
+                .timeBased())
+        .isTrue();
+    assertThatThrownBy(
+            () -> create(Duration.ofHours(1), 0, 0.01, HashStrategy.xxh3(), Clock.systemUTC()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 0");
+    assertThatThrownBy(() -> create(Long.MAX_VALUE / 2, 0.01))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> create(1L << 33, 0.01))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("too many for");
+    // About 8 GB of slices: within the array limit, refused by the heap (not an OutOfMemoryError).
+    if (Runtime.getRuntime().maxMemory() < (8L << 30)) {
+      assertThatThrownBy(() -> create(3L << 30, 0.01))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("maximum heap");
+    }
+    AgePartitionedBloomFilter byCount = create(1_000, 0.01);
+    assertThat(byCount.timeBased()).isFalse();
+    assertThatThrownBy(() -> byCount.add("k", 5L)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> byCount.add(5L, 5L)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> byCount.mightContain("k", 5L))
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> byCount.advanceTo(5L)).isInstanceOf(IllegalStateException.class);
+    AgePartitionedBloomFilter concurrent =
+        create(1_000, 0.01, HashStrategy.xxh3(), Concurrency.CONCURRENT);
+    assertThatThrownBy(() -> concurrent.advanceTo(5L)).isInstanceOf(IllegalStateException.class);
+    AgePartitionedBloomFilter other = create(1_000, 0.01);
+    other.add("one more");
+    assertThat(byCount).isNotEqualTo(other);
+    byCount.add("one more");
+    assertThat(byCount).isEqualTo(other);
   }
 }

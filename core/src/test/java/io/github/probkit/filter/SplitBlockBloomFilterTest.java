@@ -8,7 +8,11 @@ import io.github.probkit.Concurrency;
 import io.github.probkit.GoldenFiles;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.hash.Xxh64;
+import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.Mix;
+import io.github.probkit.io.SketchFormatException;
+import io.github.probkit.testing.Bytes;
+import io.github.probkit.testing.Corruption;
 import io.github.probkit.testing.Theory;
 import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
@@ -32,7 +36,11 @@ import org.junit.jupiter.api.Test;
 /** SplitBlockBloomFilter against parquet-java's BlockSplitBloomFilter, the format's reference. */
 class SplitBlockBloomFilterTest {
 
-  private static final int N = 1_000_000;
+  /**
+   * Keys per Parquet comparison: a million, fewer under PIT (the pitest profile's
+   * probkit.foreign.keys), which runs these comparisons again for every surviving mutant.
+   */
+  private static final int N = Integer.getInteger("probkit.foreign.keys", 1_000_000);
 
   /** parquet-java's filter as parquet-hadoop sizes it for n distinct values at rate p. */
   private static BlockSplitBloomFilter parquet(long n, double p) {
@@ -283,5 +291,327 @@ class SplitBlockBloomFilterTest {
     assertThatThrownBy(() -> SplitBlockBloomFilter.withBytes(100))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("100");
+  }
+
+  /**
+   * add answers whether the key was new to the filter: true exactly when a query before it said
+   * absent. A small filter, so that many new keys are already reported present and both answers are
+   * checked; long, String and byte keys, in both modes.
+   */
+  @Test
+  void addAnswersWhetherTheKeyWasReportedAbsentBefore() {
+    for (Concurrency c : Concurrency.values()) {
+      SplitBlockBloomFilter f = SplitBlockBloomFilter.withBytes(1 << 10, c);
+      long[] keys = distinctLongs(3_000, 0x3b9e0c57a1d4f826L);
+      int[] answers = new int[2];
+      for (int i = 0; i < keys.length; i++) {
+        boolean before;
+        boolean added;
+        if (i % 3 == 0) {
+          before = f.mightContain(keys[i]);
+          added = f.add(keys[i]);
+          assertThat(f.add(keys[i])).as("%s: long %d again", c, i).isFalse();
+        } else if (i % 3 == 1) {
+          String k = "key-" + keys[i];
+          before = f.mightContain(k);
+          added = f.add(k);
+          assertThat(f.add(k)).as("%s: string %d again", c, i).isFalse();
+        } else {
+          byte[] k = ("b" + keys[i]).getBytes(StandardCharsets.UTF_8);
+          before = f.mightContain(k, 0, k.length);
+          added = f.add(k, 0, k.length);
+          assertThat(f.add(k, 0, k.length)).as("%s: bytes %d again", c, i).isFalse();
+        }
+        assertThat(added).as("%s: key %d, present before: %s", c, i, before).isEqualTo(!before);
+        answers[added ? 1 : 0]++;
+      }
+      assertThat(Math.min(answers[0], answers[1])).as("%s: both answers met", c).isGreaterThan(100);
+    }
+  }
+
+  /** The batches of slices and of hashes answer and count as the keys one by one. */
+  @Test
+  void batchesOfSlicesAndHashesAgreeWithOneByOne() {
+    int n = 5_000;
+    byte[] buf = new byte[n * 12];
+    int[] offsets = new int[n];
+    int[] lengths = new int[n];
+    long[] hashes = new long[n];
+    SplitBlockBloomFilter one = SplitBlockBloomFilter.withBytes(1 << 12, Concurrency.SINGLE_WRITER);
+    long changed = 0;
+    int pos = 0;
+    for (int i = 0; i < n; i++) {
+      byte[] k = ("s" + i).getBytes(StandardCharsets.UTF_8);
+      System.arraycopy(k, 0, buf, pos, k.length);
+      offsets[i] = pos;
+      lengths[i] = k.length;
+      pos += k.length;
+      hashes[i] = HashStrategy.xxh64().hash64(k);
+      if (i % 2 == 0) {
+        changed += one.add(k, 0, k.length) ? 1 : 0;
+      }
+    }
+    assertThat(one.hashSuffices()).isTrue();
+    for (Concurrency c : Concurrency.values()) {
+      SplitBlockBloomFilter bySlices = SplitBlockBloomFilter.withBytes(1 << 12, c);
+      SplitBlockBloomFilter byHashes = SplitBlockBloomFilter.withBytes(1 << 12, c);
+      int[] evenOffsets = new int[n / 2];
+      int[] evenLengths = new int[n / 2];
+      long[] evenHashes = new long[n / 2];
+      for (int i = 0; i < n / 2; i++) {
+        evenOffsets[i] = offsets[2 * i];
+        evenLengths[i] = lengths[2 * i];
+        evenHashes[i] = hashes[2 * i];
+      }
+      assertThat(bySlices.addAll(buf, evenOffsets, evenLengths, n / 2)).isEqualTo(changed);
+      assertThat(byHashes.addAllHashes(evenHashes, 0, n / 2)).isEqualTo(changed);
+      assertThat(bySlices.toParquetBitset()).isEqualTo(one.toParquetBitset());
+      assertThat(byHashes.toParquetBitset()).isEqualTo(one.toParquetBitset());
+      boolean[] fromSlices = new boolean[n];
+      boolean[] fromHashes = new boolean[n];
+      int found = 0;
+      for (int i = 0; i < n; i++) {
+        found += one.mightContain(buf, offsets[i], lengths[i]) ? 1 : 0;
+      }
+      assertThat(bySlices.mightContainAll(buf, offsets, lengths, n, fromSlices)).isEqualTo(found);
+      assertThat(byHashes.mightContainAllHashes(hashes, 0, n, fromHashes)).isEqualTo(found);
+      for (int i = 0; i < n; i++) {
+        boolean expected = one.mightContain(buf, offsets[i], lengths[i]);
+        assertThat(fromSlices[i]).as("slice %d", i).isEqualTo(expected);
+        assertThat(fromHashes[i]).as("hash %d", i).isEqualTo(expected);
+        if (i % 2 == 0) {
+          assertThat(expected).as("added key %d", i).isTrue();
+        }
+      }
+      // Both answers occur among the odd (never added) keys.
+      assertThat(found).isBetween(n / 2 + 1, n - 1);
+    }
+  }
+
+  /** A results array too short for the batch is refused before any answer is written. */
+  @Test
+  void aBatchWithTooFewResultsIsRefusedBeforeAnswering() {
+    long[] keys = distinctLongs(100, 0x58c2e7a9134bd06fL);
+    SplitBlockBloomFilter f = SplitBlockBloomFilter.withBytes(1 << 10);
+    f.addAll(keys);
+    boolean[] present = new boolean[keys.length - 1];
+    assertThatThrownBy(() -> f.mightContainAll(keys, 0, keys.length, present))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(String.valueOf(keys.length - 1));
+    assertThat(present).containsOnly(false);
+
+    // The same for the batches of slices and of hashes.
+    int n = 3 * BatchPasses.CHUNK;
+    byte[] buf = new byte[8 * n];
+    int[] offsets = new int[n];
+    int[] lengths = new int[n];
+    long[] hashes = new long[n];
+    for (int i = 0; i < n; i++) {
+      ByteBuffer.wrap(buf, 8 * i, 8).order(ByteOrder.LITTLE_ENDIAN).putLong(i);
+      offsets[i] = 8 * i;
+      lengths[i] = 8;
+      hashes[i] = HashStrategy.xxh64().hash64(buf, 8 * i, 8);
+    }
+    SplitBlockBloomFilter g = SplitBlockBloomFilter.withBytes(1 << 12);
+    g.addAll(buf, offsets, lengths, n);
+    boolean[] fewer = new boolean[n - 1];
+    assertThatThrownBy(() -> g.mightContainAll(buf, offsets, lengths, n, fewer))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(String.valueOf(n - 1));
+    assertThat(fewer).containsOnly(false);
+    assertThatThrownBy(() -> g.mightContainAllHashes(hashes, 0, n, fewer))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(String.valueOf(n - 1));
+    assertThat(fewer).containsOnly(false);
+
+    // A bad slice past the first chunk: refused before any key of the batch is added or answered.
+    int[] badOffsets = offsets.clone();
+    badOffsets[n - 1] = buf.length;
+    SplitBlockBloomFilter empty = SplitBlockBloomFilter.withBytes(1 << 12);
+    assertThatThrownBy(() -> empty.addAll(buf, badOffsets, lengths, n))
+        .isInstanceOf(RuntimeException.class);
+    assertThat(empty).isEqualTo(SplitBlockBloomFilter.withBytes(1 << 12));
+    boolean[] answers = new boolean[n];
+    assertThatThrownBy(() -> g.mightContainAll(buf, badOffsets, lengths, n, answers))
+        .isInstanceOf(RuntimeException.class);
+    assertThat(answers).containsOnly(false);
+  }
+
+  /**
+   * falsePositiveRate is the binomial mixture of its documentation, every term included: with few
+   * keys the last loads matter (10 keys in 2 blocks: all 10 in one block is 1/512 of the filters).
+   */
+  @Test
+  void falsePositiveRateWithFewKeysSumsEveryLoad() {
+    for (long z : new long[] {2, 3, 5}) {
+      for (int n : new int[] {1, 2, 10, 40}) {
+        double expected = 0;
+        double q = 1.0 / z;
+        for (int j = 0; j <= n; j++) {
+          double choose = 1;
+          for (int i = 0; i < j; i++) {
+            choose = choose * (n - i) / (i + 1);
+          }
+          double pmf = choose * Math.pow(q, j) * Math.pow(1 - q, n - j);
+          expected += pmf * Math.pow(1 - Math.pow(31.0 / 32, j), 8);
+        }
+        assertThat(SplitBlockBloomFilter.falsePositiveRate(32 * z, n))
+            .as("z=%d n=%d", z, n)
+            .isCloseTo(expected, Offset.offset(1e-9 * expected));
+      }
+    }
+    assertThatThrownBy(() -> SplitBlockBloomFilter.falsePositiveRate(31, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("31");
+    assertThatThrownBy(() -> SplitBlockBloomFilter.falsePositiveRate(64, -1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("-1");
+  }
+
+  /** The sizes at their limits: one block accepted everywhere, no keys and too many refused. */
+  @Test
+  void sizesAtTheirLimits() throws IOException {
+    assertThat(SplitBlockBloomFilter.withBytes(32).blockCount()).isEqualTo(1);
+    assertThat(SplitBlockBloomFilter.withBytes(1 << 14).blockCount()).isEqualTo(512);
+    assertThatThrownBy(() -> SplitBlockBloomFilter.withBytes(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 0");
+    assertThatThrownBy(() -> SplitBlockBloomFilter.withBytes(SplitBlockBloomFilter.MAX_BYTES + 32))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("must be a multiple");
+    // The largest size passes the size check; the heap (below 8 GiB here) is what refuses it.
+    if (Runtime.getRuntime().maxMemory() < SplitBlockBloomFilter.MAX_BYTES) {
+      assertThatThrownBy(() -> SplitBlockBloomFilter.withBytes(SplitBlockBloomFilter.MAX_BYTES))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("maximum heap")
+          .hasMessageNotContaining("must be a multiple");
+    }
+    assertThatThrownBy(() -> SplitBlockBloomFilter.optimalBytes(0, 0.01))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 0");
+    assertThatThrownBy(() -> SplitBlockBloomFilter.optimalBytes(10_000_000_000L, 1e-9))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("10000000000 keys");
+    assertThat(SplitBlockBloomFilter.optimalBytes(1, 0.5)).isEqualTo(32);
+    byte[] one = new byte[32];
+    one[5] = 1;
+    SplitBlockBloomFilter f =
+        SplitBlockBloomFilter.fromParquetBitset(one, 0, 32, Concurrency.CONCURRENT);
+    assertThat(f.toParquetBitset()).isEqualTo(one);
+    SplitBlockBloomFilter back = SplitBlockBloomFilter.readFrom(new ByteArrayInputStream(bytes(f)));
+    assertThat(back.toParquetBitset()).isEqualTo(one);
+  }
+
+  private static byte[] bytes(SplitBlockBloomFilter f) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    f.writeTo(out);
+    return out.toByteArray();
+  }
+
+  private static SplitBlockBloomFilter read(byte[] b) throws IOException {
+    return SplitBlockBloomFilter.readFrom(new ByteArrayInputStream(b));
+  }
+
+  /**
+   * The reader refuses a bit count that is not a multiple of 256 or beyond the largest filter, a
+   * hash count other than 8, and damaged or truncated bytes; the largest bit count itself passes
+   * its check (and the payload's length then refuses it).
+   */
+  @Test
+  void corruptFilesAreRefusedByName() throws IOException {
+    SplitBlockBloomFilter f = SplitBlockBloomFilter.withBytes(64);
+    f.add("a");
+    f.add("b");
+    byte[] b = bytes(f);
+    int bits = Bytes.PARAMS;
+    int hashes = Bytes.PARAMS + 8;
+    assertThatThrownBy(() -> read(Bytes.putLong(b, bits, 128)))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'bits' is 128");
+    assertThatThrownBy(
+            () -> read(Bytes.putLong(b, bits, 8 * SplitBlockBloomFilter.MAX_BYTES + 256)))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'bits' is " + (8 * SplitBlockBloomFilter.MAX_BYTES + 256));
+    assertThatThrownBy(() -> read(Bytes.putLong(b, bits, 8 * SplitBlockBloomFilter.MAX_BYTES)))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageNotContaining("'bits'");
+    assertThatThrownBy(() -> read(Bytes.putInt(b, hashes, 7)))
+        .isInstanceOf(SketchFormatException.class)
+        .hasMessageContaining("'hashes' is 7");
+    assertThat(read(b).toParquetBitset()).isEqualTo(f.toParquetBitset());
+    Corruption.assertTruncationsAndBitFlipsRefused(
+        b, 0x71c3e8a05d2f94b6L, SplitBlockBloomFilterTest::read);
+  }
+
+  /** What a filter reports of itself: its mode, sizing, block count and the rate of its bits. */
+  @Test
+  void introspectionReportsTheFiltersState() throws IOException {
+    SplitBlockBloomFilter sized = SplitBlockBloomFilter.create(1_000, 0.02);
+    assertThat(sized.concurrency()).isEqualTo(Concurrency.CONCURRENT);
+    assertThat(sized.expectedKeys()).isEqualTo(1_000);
+    assertThat(sized.targetFpp()).isEqualTo(0.02);
+    SplitBlockBloomFilter back = read(bytes(sized));
+    assertThat(back.expectedKeys()).isEqualTo(1_000);
+    assertThat(back.targetFpp()).isEqualTo(0.02);
+    SplitBlockBloomFilter single =
+        SplitBlockBloomFilter.create(1_000, 0.02, Concurrency.SINGLE_WRITER);
+    assertThat(single.concurrency()).isEqualTo(Concurrency.SINGLE_WRITER);
+    assertThat(single.copy().concurrency()).isEqualTo(Concurrency.SINGLE_WRITER);
+    assertThat(sized.copy().concurrency()).isEqualTo(Concurrency.CONCURRENT);
+    assertThat(sized.copy().expectedKeys()).isEqualTo(1_000);
+    assertThat(SplitBlockBloomFilter.withBytes(64).expectedKeys()).isZero();
+    assertThat(SplitBlockBloomFilter.withBytes(64).targetFpp()).isZero();
+    assertThat(sized.toString()).contains(String.valueOf(sized.byteSize()));
+
+    // expectedFpp: two blocks; block 0's eight words have 16, 8, 32, 4, 16, 24, 2, 32 bits set,
+    // block 1's are empty but one: the mean over blocks of the product of the fills.
+    int[] counts = {16, 8, 32, 4, 16, 24, 2, 32};
+    ByteBuffer bits = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
+    double product = 1;
+    for (int c : counts) {
+      bits.putInt((int) ((1L << c) - 1));
+      product *= c / 32.0;
+    }
+    bits.putInt(-1);
+    SplitBlockBloomFilter two =
+        SplitBlockBloomFilter.fromParquetBitset(bits.array(), 0, 64, Concurrency.SINGLE_WRITER);
+    assertThat(two.expectedFpp()).isCloseTo(product / 2, Offset.offset(1e-15));
+    assertThat(SplitBlockBloomFilter.withBytes(64).expectedFpp()).isZero();
+  }
+
+  /** approximateCount: within 3 % of the distinct keys added; a full word makes it unbounded. */
+  @Test
+  void approximateCountIsNearTheKeysAdded() {
+    assertThat(SplitBlockBloomFilter.withBytes(1 << 14).approximateCount()).isZero();
+    for (int n : new int[] {1_000, 20_000}) {
+      SplitBlockBloomFilter f = SplitBlockBloomFilter.create(20_000, 0.01);
+      long[] keys = distinctLongs(n, 0x2a7f0c3e95b1d846L + n);
+      for (long k : keys) {
+        f.add(k);
+        f.add(k);
+      }
+      assertThat(f.approximateCount()).as("n=%d", n).isCloseTo(n, Offset.offset(n * 3L / 100));
+    }
+    SplitBlockBloomFilter full = SplitBlockBloomFilter.withBytes(32);
+    full.addAll(distinctLongs(2_000, 0x11d5b2c9e07a63f4L));
+    assertThat(full.approximateCount()).isEqualTo(Long.MAX_VALUE);
+  }
+
+  /** Equal when the bits are, whatever the mode; sizes differ, nothing merges or equals. */
+  @Test
+  void equalityAndCompatibilityFollowTheBits() {
+    SplitBlockBloomFilter a = SplitBlockBloomFilter.withBytes(1 << 10);
+    SplitBlockBloomFilter b = SplitBlockBloomFilter.withBytes(1 << 10, Concurrency.SINGLE_WRITER);
+    a.add("x");
+    b.add("x");
+    assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+    assertThat(a.isCompatible(b)).isTrue();
+    b.add("y");
+    assertThat(a).isNotEqualTo(b);
+    SplitBlockBloomFilter other = SplitBlockBloomFilter.withBytes(1 << 11);
+    assertThat(a.isCompatible(other)).isFalse();
+    assertThat(a).isNotEqualTo(other);
+    assertThat(a.isCompatible(BloomFilter.create(100, 0.01))).isFalse();
+    assertThat((Object) a).isNotEqualTo("x");
   }
 }

@@ -361,4 +361,69 @@ class DataSketchesHllTest {
         || at == 31
         || !outOfOrder && (at == 14 || at == 15);
   }
+
+  /**
+   * looksLikeHll: true for DataSketches' HLL sketches in each mode (LIST, SET, HLL), compact and
+   * updatable; false for 7 bytes, another serial version, family or preamble size.
+   */
+  @Test
+  void looksLikeHllKnowsDataSketchesHllSketchesAndNothingElse() {
+    for (int n : new int[] {0, 3, 50, 5_000}) {
+      HllSketch ds = new HllSketch(10, TgtHllType.HLL_8);
+      for (int i = 0; i < n; i++) {
+        ds.update(item(i));
+      }
+      byte[] b = ds.toCompactByteArray();
+      assertThat(DataSketchesHll.looksLikeHll(b)).as("n=%d", n).isTrue();
+      assertThat(DataSketchesHll.looksLikeHll(ds.toUpdatableByteArray())).as("n=%d", n).isTrue();
+      assertThat(DataSketchesHll.looksLikeHll(Arrays.copyOf(b, 7))).isFalse();
+      // The preamble ints next to each of the three valid ones (2, 3, 10).
+      for (int preInts : new int[] {1, 4, 9, 11}) {
+        byte[] c = b.clone();
+        c[0] = (byte) preInts;
+        assertThat(DataSketchesHll.looksLikeHll(c)).as("n=%d preInts %d", n, preInts).isFalse();
+      }
+      for (int at = 1; at < 3; at++) {
+        byte[] c = b.clone();
+        c[at]++;
+        assertThat(DataSketchesHll.looksLikeHll(c)).as("n=%d byte %d + 1", n, at).isFalse();
+        c[at] -= 2;
+        assertThat(DataSketchesHll.looksLikeHll(c)).as("n=%d byte %d - 1", n, at).isFalse();
+      }
+    }
+    assertThat(DataSketchesHll.looksLikeHll(new byte[8])).isFalse();
+  }
+
+  /**
+   * The relative standard error DataSketches states: sqrt(ln 2) / sqrt(K) for an HLL sketch built
+   * in order (HIP), sqrt(3 ln 2 - 1) / sqrt(K) for one out of order (a union's), the coupon RSE
+   * below.
+   */
+  @Test
+  void relativeStandardErrorIsDataSketchesFactorForTheSketch() throws Exception {
+    HllSketch ds = new HllSketch(12, TgtHllType.HLL_8);
+    for (int i = 0; i < 20_000; i++) {
+      ds.update(item(i));
+    }
+    DataSketchesHll inOrder = DataSketchesHll.read(ds.toCompactByteArray());
+    assertThat(inOrder.isOutOfOrder()).isFalse();
+    assertThat(inOrder.relativeStandardError())
+        .isCloseTo(Math.sqrt(Math.log(2)) / 64, org.assertj.core.data.Offset.offset(1e-12));
+    Union u = new Union(12);
+    u.update(ds);
+    HllSketch other = new HllSketch(12, TgtHllType.HLL_8);
+    for (int i = 10_000; i < 30_000; i++) {
+      other.update(item(i));
+    }
+    u.update(other);
+    DataSketchesHll outOfOrder =
+        DataSketchesHll.read(u.getResult(TgtHllType.HLL_8).toCompactByteArray());
+    assertThat(outOfOrder.isOutOfOrder()).isTrue();
+    assertThat(outOfOrder.relativeStandardError())
+        .isCloseTo(Math.sqrt(3 * Math.log(2) - 1) / 64, org.assertj.core.data.Offset.offset(1e-12));
+    HllSketch few = new HllSketch(12, TgtHllType.HLL_8);
+    few.update("one");
+    assertThat(DataSketchesHll.read(few.toCompactByteArray()).relativeStandardError())
+        .isCloseTo(0.409 / 8192, org.assertj.core.data.Offset.offset(1e-12));
+  }
 }
