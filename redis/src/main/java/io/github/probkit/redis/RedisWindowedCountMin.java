@@ -12,8 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -35,7 +33,7 @@ import java.util.Objects;
  *
  * <p>Thread safety: safe for use by many threads and processes at once.
  */
-public final class RedisWindowedCountMin extends WindowedSlices {
+public final class RedisWindowedCountMin extends WindowedSlices implements TimedAdds.Counted {
   private static final byte[] CMS = bytes("cms");
 
   private final int width;
@@ -111,40 +109,9 @@ public final class RedisWindowedCountMin extends WindowedSlices {
 
   // ---- adding
 
-  /** Adds one occurrence of the item at the system clock's time. */
-  public boolean add(Object item) {
-    return add(item, 1, System.currentTimeMillis());
-  }
-
-  /** Adds {@code count} occurrences of the item as of event time {@code timeMillis}. */
-  public boolean add(Object item, long count, long timeMillis) {
-    return addAll(List.of(item), new long[] {count}, new long[] {timeMillis})[0];
-  }
-
-  /** Adds one occurrence of each item (a repeated item counts each time), all as of one time. */
-  public boolean[] addAll(Collection<?> items, long timeMillis) {
-    long[] ones = new long[items.size()];
-    Arrays.fill(ones, 1);
-    long[] times = new long[items.size()];
-    Arrays.fill(times, timeMillis);
-    return addAll(new ArrayList<>(items), ones, times);
-  }
-
-  /**
-   * Adds {@code counts[i]} occurrences of {@code items.get(i)} as of event time {@code
-   * timesMillis[i]}, in order, as the library's {@code add(item, count, time)} would. Returns for
-   * each whether its slice was still kept (false for an event older than every slot).
-   */
+  @Override
   public boolean[] addAll(List<?> items, long[] counts, long[] timesMillis) {
-    if (items.size() != timesMillis.length || items.size() != counts.length) {
-      throw new IllegalArgumentException(
-          items.size()
-              + " items, "
-              + counts.length
-              + " counts and "
-              + timesMillis.length
-              + " times: one count and one time per item");
-    }
+    TimedAdds.Counted.checkLengths(items, counts, timesMillis);
     for (long c : counts) {
       if (c < 0) {
         throw new IllegalArgumentException("count must be non-negative, was " + c);

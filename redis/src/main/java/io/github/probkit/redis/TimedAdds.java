@@ -42,4 +42,49 @@ interface TimedAdds {
     }
     return RedisStructure.keyBytes(keys);
   }
+
+  /**
+   * The adds of a windowed structure whose items carry a count and an event time: each comes down
+   * to {@link #addAll(List, long[], long[])}, one batch with one count and one time per item.
+   */
+  interface Counted {
+    /**
+     * Adds {@code counts[i]} occurrences of {@code items.get(i)} as of event time {@code
+     * timesMillis[i]}, in order, as the library's {@code add(item, count, time)} would. Returns for
+     * each whether its slice was still kept (false for an event older than every slot).
+     */
+    boolean[] addAll(List<?> items, long[] counts, long[] timesMillis);
+
+    /** Adds one occurrence of the item at the system clock's time. */
+    default boolean add(Object item) {
+      return add(item, 1, System.currentTimeMillis());
+    }
+
+    /** Adds {@code count} occurrences of the item as of event time {@code timeMillis}. */
+    default boolean add(Object item, long count, long timeMillis) {
+      return addAll(List.of(item), new long[] {count}, new long[] {timeMillis})[0];
+    }
+
+    /** Adds one occurrence of each item (a repeated item counts each time), all as of one time. */
+    default boolean[] addAll(Collection<?> items, long timeMillis) {
+      long[] ones = new long[items.size()];
+      Arrays.fill(ones, 1);
+      long[] times = new long[items.size()];
+      Arrays.fill(times, timeMillis);
+      return addAll(new ArrayList<>(items), ones, times);
+    }
+
+    /** Refuses a batch without one count and one time per item. */
+    static void checkLengths(List<?> items, long[] counts, long[] timesMillis) {
+      if (items.size() != timesMillis.length || items.size() != counts.length) {
+        throw new IllegalArgumentException(
+            items.size()
+                + " items, "
+                + counts.length
+                + " counts and "
+                + timesMillis.length
+                + " times: one count and one time per item");
+      }
+    }
+  }
 }
