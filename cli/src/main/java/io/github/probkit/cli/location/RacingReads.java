@@ -84,6 +84,13 @@ final class RacingReads {
     if (SketchFiles.holds(target)) {
       throw failure; // this thread is the file's only writer: the failure is the file's
     }
+    Stamp now = stamp(file);
+    if (opened != null
+        && now != null
+        && Objects.equals(now.key(), opened.key())
+        && now.size() != opened.size()) {
+      throw failure; // an add in place never changes the size: this file was cut or grown
+    }
     SketchFiles.Lock lock;
     try {
       // A thread that holds another file's lock does not wait for this one: two such readers
