@@ -52,7 +52,7 @@ public final class FilterFiles {
     }
   }
 
-  /** Work on an opened filter ({@link #open}), which {@link #use} closes when it is mapped. */
+  /** Work on an opened filter ({@link #open}), which {@link #read} closes when it is mapped. */
   @FunctionalInterface
   public interface Use<T> {
     T apply(MembershipFilter f) throws IOException;
