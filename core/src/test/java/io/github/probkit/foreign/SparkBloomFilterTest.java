@@ -183,6 +183,39 @@ class SparkBloomFilterTest {
     assertThat(read(otherK)).isNotEqualTo(probkit);
   }
 
+  /** A Spark filter's bytes: version 1, the hash count, one word of bits. */
+  private static byte[] oneWord(int hashes) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    java.io.DataOutputStream data = new java.io.DataOutputStream(out);
+    data.writeInt(1);
+    data.writeInt(hashes);
+    data.writeInt(1);
+    data.writeLong(0x5DEECE66DL);
+    return out.toByteArray();
+  }
+
+  @Test
+  void conversionsCheckWhatTheOtherSideCanHoldAndWritesReachTheStream() throws IOException {
+    // probkit's Bloom filters take up to 255 hash functions: 255 convert, 256 are refused.
+    assertThat(read(oneWord(255)).toProbkit().hashCount()).isEqualTo(255);
+    assertThatThrownBy(() -> read(oneWord(256)).toProbkit())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("256");
+    // Spark holds whole words of bits only.
+    io.github.probkit.filter.BloomFilter odd =
+        io.github.probkit.filter.BloomFilter.create(
+            1000, 0.01, io.github.probkit.hash.HashStrategy.spark());
+    assertThat(odd.bitSize() % 64).isNotZero();
+    assertThatThrownBy(() -> SparkBloomFilter.fromProbkit(odd))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("multiple of 64");
+    // writeTo flushes what it wrote through a caller's buffered stream.
+    SparkBloomFilter f = read(oneWord(3));
+    ByteArrayOutputStream raw = new ByteArrayOutputStream();
+    f.writeTo(new java.io.BufferedOutputStream(raw, 1 << 16));
+    assertThat(raw.toByteArray()).isEqualTo(oneWord(3));
+  }
+
   @Test
   void sizingIsSparksAndBadArgumentsAreRefused() {
     for (long n : new long[] {1, 10, 1_000, 123_457}) {

@@ -72,6 +72,20 @@ class WindowedCountMinMergeTest {
   }
 
   @Test
+  void anEmptyRingMergesAsNothingAndAnEmptyRingTakesTheOther() throws IOException {
+    WindowedCountMin w = ring();
+    w.add("x", 3, T0);
+    w.add("y", 2, T0 + SLICE.toMillis());
+    byte[] before = bytes(w);
+    assertThat(w.merge(ring())).isSameAs(w);
+    assertThat(bytes(w)).isEqualTo(before);
+    WindowedCountMin into = ring();
+    assertThat(into.merge(w)).isSameAs(into);
+    assertThat(bytes(into)).isEqualTo(before);
+    assertThat(into.estimate("x", WINDOW, T0 + SLICE.toMillis())).isEqualTo(3);
+  }
+
+  @Test
   void ringsOfOtherSlicesOrSketchesAreRefusedBeforeAnythingChanges() throws IOException {
     WindowedCountMin w = ring();
     w.add("x", 3, T0);
