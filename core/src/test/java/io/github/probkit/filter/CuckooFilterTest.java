@@ -17,6 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class CuckooFilterTest {
 
@@ -48,6 +50,101 @@ class CuckooFilterTest {
           .as("key %d", k)
           .isTrue();
     }
+  }
+
+  /**
+   * Every fingerprint width, packed four to a word (up to 16 bits) or not: addIfAbsent stores a key
+   * exactly when the filter did not already answer present, repeated keys take one slot, the hash
+   * batches answer as the keys do, and after removing half the stored keys the other half all stay
+   * present.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {5, 8, 12, 16, 17, 20, 32})
+  void addIfAbsentRemoveHalfAndHashBatchesKeepEveryKeptKey(int bits) {
+    CuckooFilter f = CuckooFilter.withBuckets(1024, bits);
+    List<byte[]> keys = Keys.sequential("nx:", 0, 3_000);
+    List<byte[]> stored = new ArrayList<>();
+    for (byte[] k : keys) {
+      boolean present = f.mightContain(k);
+      long size = f.size();
+      boolean added = f.addIfAbsent(k);
+      assertThat(added).as("stored exactly when not present before").isEqualTo(!present);
+      assertThat(f.size()).isEqualTo(size + (added ? 1 : 0));
+      assertThat(f.mightContain(k)).isTrue();
+      if (added) {
+        stored.add(k);
+        assertThat(f.addIfAbsent(k)).as("a repeated key").isFalse();
+        assertThat(f.size()).isEqualTo(size + 1);
+      }
+    }
+    assertThat(stored.size()).as("false positives refused").isGreaterThan(keys.size() * 9 / 10);
+    HashStrategy h = f.hashStrategy();
+    long[] hashes = stored.stream().mapToLong(h::hash64).toArray();
+    CuckooFilter byHash = CuckooFilter.withBuckets(1024, bits);
+    assertThat(byHash.addAllHashes(hashes, 0, hashes.length)).isEqualTo(hashes.length);
+    for (int i = 0; i < stored.size(); i++) {
+      if (i % 2 == 0) {
+        byte[] k = stored.get(i);
+        int copies = f.count(k);
+        assertThat(f.remove(k)).isTrue();
+        assertThat(f.count(k)).as("one copy removed").isEqualTo(copies - 1);
+        assertThat(byHash.remove(k)).isTrue();
+      }
+    }
+    assertThat(f).as("the same keys by hash and by key").isEqualTo(byHash);
+    long[] all = keys.stream().mapToLong(h::hash64).toArray();
+    boolean[] present = new boolean[all.length];
+    int found = f.mightContainAllHashes(all, 0, all.length, present);
+    int expected = 0;
+    for (int i = 0; i < keys.size(); i++) {
+      assertThat(present[i]).as("key %d", i).isEqualTo(f.mightContain(keys.get(i)));
+      expected += present[i] ? 1 : 0;
+    }
+    assertThat(found).isEqualTo(expected);
+    for (int i = 1; i < stored.size(); i += 2) {
+      assertThat(f.mightContain(stored.get(i))).as("kept key %d", i).isTrue();
+      assertThat(f.count(stored.get(i))).as("kept key %d", i).isPositive();
+    }
+  }
+
+  @Test
+  void equalityFollowsTheTableAndTheShape() throws IOException {
+    CuckooFilter f = CuckooFilter.withBuckets(64, 20);
+    f.add("a");
+    CuckooFilter read = CuckooFilter.readFrom(new ByteArrayInputStream(bytes(f)));
+    assertThat(read).isEqualTo(f).hasSameHashCodeAs(f);
+    assertThat(read.hashStrategy()).isEqualTo(f.hashStrategy());
+    assertThat(read.isCompatible(f)).isTrue();
+    read.add("b");
+    assertThat(read).as("one more key").isNotEqualTo(f);
+    CuckooFilter narrower = CuckooFilter.withBuckets(64, 12);
+    assertThat(narrower).isNotEqualTo(CuckooFilter.withBuckets(64, 20));
+    assertThat(narrower.isCompatible(f)).isFalse();
+    assertThat(f.isCompatible(BloomFilter.create(100, 0.01))).isFalse();
+    assertThat(f).isNotEqualTo("a");
+    assertThat(f.toString()).contains("buckets=64", "fingerprintBits=20");
+    assertThat(narrower.hashCode()).isNotEqualTo(f.hashCode());
+    assertThat(f.mightContain(12_345L)).as("a long key never added").isFalse();
+  }
+
+  @Test
+  void aMergeThatExactlyFillsTheTableIsAccepted() {
+    List<byte[]> keys = Keys.sequential("fill:", 0, 5);
+    CuckooFilter one = CuckooFilter.withBuckets(1, 16);
+    CuckooFilter other = CuckooFilter.withBuckets(1, 16);
+    one.add(keys.get(0));
+    one.add(keys.get(1));
+    other.add(keys.get(2));
+    other.add(keys.get(3));
+    assertThat(one.merge(other)).isSameAs(one);
+    assertThat(one.size()).isEqualTo(4);
+    for (byte[] k : keys.subList(0, 4)) {
+      assertThat(one.mightContain(k)).isTrue();
+    }
+    CuckooFilter fifth = CuckooFilter.withBuckets(1, 16);
+    fifth.add(keys.get(4));
+    assertThatThrownBy(() -> one.merge(fifth))
+        .hasMessageContaining("4 + 1 keys exceed the 4 slots");
   }
 
   private static final String GOLDEN = "cuckoo-v1.bin";
