@@ -405,6 +405,31 @@ class HostileInputTest {
   }
 
   @Test
+  void readingAFileThatIsNotProbkitsLeavesNothingBeside() throws IOException {
+    // Only an add in place can explain a failed read (RacingReads), and no add writes a text
+    // file in place: a reader must not take (and so create) the file's lock to read it again.
+    Path alone = Files.createDirectory(dir.resolve("alone"));
+    Path words = alone.resolve("words.txt");
+    Files.writeString(words, "hello\nworld\n");
+    String w = words.toString();
+    String[][] reads = {
+      {"filter", "query", w, "hello"},
+      {"filter", "info", w},
+      {"cms", "query", w, "hello"},
+      {"hll", "count", w},
+    };
+    for (String[] args : reads) {
+      Cli r = Cli.run(args);
+      assertThat(r.exit).as("%s: %s", String.join(" ", args), r).isEqualTo(Main.EXIT_RUNTIME);
+      try (var listed = Files.list(alone)) {
+        assertThat(listed.map(p -> p.getFileName().toString()))
+            .as(String.join(" ", args))
+            .containsExactly("words.txt");
+      }
+    }
+  }
+
+  @Test
   void unwritableOutputsAreNamed() {
     String[] create = {"filter", "create", "OUT", "--expected", "10", "--fpp", "0.1"};
     String[][] cases = {

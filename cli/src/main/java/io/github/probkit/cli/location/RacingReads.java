@@ -81,6 +81,9 @@ final class RacingReads {
     if (!Files.isRegularFile(target)) {
       throw failure; // standard input or a pipe: nothing writes it in place, and it is read once
     }
+    if (!RedoLog.takesAddsInPlace(target)) {
+      throw failure; // no add writes this file in place, so no write explains the failure
+    }
     if (SketchFiles.holds(target)) {
       throw failure; // this thread is the file's only writer: the failure is the file's
     }

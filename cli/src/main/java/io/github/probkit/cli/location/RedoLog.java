@@ -71,6 +71,29 @@ final class RedoLog {
   }
 
   /**
+   * Whether a file that starts with {@code lead} (6 bytes or more) is one an add may write in
+   * place: a probkit file of version 2 holding a Bloom or blocked Bloom filter, whose adds only set
+   * bits of a payload laid out alike. Compressed and foreign files are read whole and rewritten.
+   */
+  static boolean takesAddsInPlace(byte[] lead) {
+    return lead.length >= 6
+        && new String(lead, 0, 4, StandardCharsets.US_ASCII).equals("PKIT")
+        && lead[4] == 2
+        && (lead[5] == StructureType.BLOOM_FILTER.id()
+            || lead[5] == StructureType.BLOCKED_BLOOM_FILTER.id());
+  }
+
+  /** {@link #takesAddsInPlace(byte[])} of the file {@code target}; false when it cannot be read. */
+  static boolean takesAddsInPlace(Path target) {
+    byte[] lead = new byte[6];
+    try (var in = Files.newInputStream(target)) {
+      return in.readNBytes(lead, 0, lead.length) == lead.length && takesAddsInPlace(lead);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
    * Adds {@code keys} to the Bloom or blocked Bloom filter in {@code target} in place, under {@code
    * lock}; returns false, having changed nothing, when the file is not a version-2 one or when more
    * than a quarter of its chunks would change: then a whole rewrite costs about as much, and the
@@ -85,11 +108,7 @@ final class RedoLog {
       // Only a probkit file of version 2 and type Bloom or blocked Bloom, whose adds only set
       // bits of a payload laid out alike (compressed and foreign files go the way of every other:
       // read whole, rewritten).
-      if (lead.position() < 6
-          || !new String(lead.array(), 0, 4, StandardCharsets.US_ASCII).equals("PKIT")
-          || lead.get(4) != 2
-          || (lead.get(5) != StructureType.BLOOM_FILTER.id()
-              && lead.get(5) != StructureType.BLOCKED_BLOOM_FILTER.id())) {
+      if (lead.position() < 6 || !takesAddsInPlace(lead.array())) {
         return false;
       }
       SketchReader r = SketchReader.open(Channels.newInputStream(ch));
