@@ -18,7 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 class WindowCmsMergeCliTest {
   @TempDir Path dir;
 
-  private void add(WindowCmsCliTest.Events e, String file, int from, int to, int every, int phase)
+  /** Adds events {@code from .. to} of {@code e}, every {@code every}th from {@code phase}. */
+  static void add(
+      Path dir, WindowCmsCliTest.Events e, String file, int from, int to, int every, int phase)
       throws IOException {
     StringBuilder b = new StringBuilder();
     for (String line : e.lines(from, to, false).lines().toList()) {
@@ -43,11 +45,11 @@ class WindowCmsMergeCliTest {
     for (String f : new String[] {whole, a, b}) {
       WindowCmsCliTest.create(f, "12h");
     }
-    add(e, whole, 0, n, 1, 0);
+    add(dir, e, whole, 0, n, 1, 0);
     // Every other event to each, then the last 3,000 to b only: b's newest slice is later.
-    add(e, a, 0, n - 3_000, 2, 0);
-    add(e, b, 0, n - 3_000, 2, 1);
-    add(e, b, n - 3_000, n, 1, 0);
+    add(dir, e, a, 0, n - 3_000, 2, 0);
+    add(dir, e, b, 0, n - 3_000, 2, 1);
+    add(dir, e, b, n - 3_000, n, 1, 0);
 
     Path merged = dir.resolve("merged.cms");
     ok(Cli.run("cms", "merge", merged.toString(), a, b));

@@ -845,12 +845,31 @@ final class RedisLocation implements Location {
   public int mergeCms(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
     refuseDestination(sources, replace);
+    if (Merges.windowed(sources)) {
+      WindowedCountMin windows = Merges.sumWindowed(sources);
+      return mergeInto(
+          sources.get(0),
+          replace,
+          windows::writeTo,
+          s -> {
+            if (!(s instanceof RedisWindowedCountMin)) {
+              throw new CliException(
+                  uri + ": a " + s.describe() + ", not a windowed count-min sketch");
+            }
+            RedisWindowedCountMin w = (RedisWindowedCountMin) s;
+            w.checkMergeable(windows);
+            return () -> w.merge(windows);
+          });
+    }
     CountMinSketch sum = Merges.sum(sources);
     return mergeInto(
         sources.get(0),
         replace,
         sum::writeTo,
         s -> {
+          if (s instanceof RedisWindowedCountMin) {
+            throw Merges.notWindowed(Location.of(sources.get(0)), this);
+          }
           if (!(s instanceof RedisCountMinSketch)) {
             throw new CliException(uri + ": a " + s.describe() + ", not a count-min sketch");
           }
