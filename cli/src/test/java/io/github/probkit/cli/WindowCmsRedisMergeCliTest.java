@@ -1,7 +1,6 @@
 package io.github.probkit.cli;
 
 import static io.github.probkit.cli.WindowCmsCliTest.ok;
-import static io.github.probkit.cli.WindowCmsMergeCliTest.add;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -25,23 +24,11 @@ class WindowCmsRedisMergeCliTest extends WithRedisServer {
   private String older;
   private String newer;
 
-  /**
-   * The stream's file whole, and its halves: {@code older} every other event but the last 3,000,
-   * {@code newer} the others and the last 3,000 (its newest slice later), each created as {@code
-   * where} says (a file or a key).
-   */
+  /** The whole stream's file bytes, its halves at {@code olderAt} and {@code newerAt}. */
   private void halves(String olderAt, String newerAt) throws IOException {
-    e = WindowCmsCliTest.Events.of(30_000, 2_000);
-    int n = e.item().length;
-    String file = dir.resolve("whole.cms").toString();
-    for (String f : new String[] {file, olderAt, newerAt}) {
-      WindowCmsCliTest.create(f, "12h");
-    }
-    add(dir, e, file, 0, n, 1, 0);
-    add(dir, e, olderAt, 0, n - 3_000, 2, 0);
-    add(dir, e, newerAt, 0, n - 3_000, 2, 1);
-    add(dir, e, newerAt, n - 3_000, n, 1, 0);
-    whole = Files.readAllBytes(Path.of(file));
+    Path file = dir.resolve("whole.cms");
+    e = WindowCmsMergeCliTest.halves(dir, file.toString(), olderAt, newerAt);
+    whole = Files.readAllBytes(file);
     older = olderAt;
     newer = newerAt;
   }
@@ -90,7 +77,7 @@ class WindowCmsRedisMergeCliTest extends WithRedisServer {
 
     String sixHours = dir.resolve("six-hours.cms").toString();
     WindowCmsCliTest.create(sixHours, "6h");
-    add(dir, e, sixHours, 0, 100, 1, 0);
+    WindowCmsMergeCliTest.add(dir, e, sixHours, 0, 100, 1, 0);
     refused(Cli.run("cms", "merge", older, sixHours), "slices");
     assertThat(export(older)).isEqualTo(before);
 

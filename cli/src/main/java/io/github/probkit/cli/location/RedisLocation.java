@@ -852,11 +852,7 @@ final class RedisLocation implements Location {
           replace,
           windows::writeTo,
           s -> {
-            if (!(s instanceof RedisWindowedCountMin)) {
-              throw new CliException(
-                  uri + ": a " + s.describe() + ", not a windowed count-min sketch");
-            }
-            RedisWindowedCountMin w = (RedisWindowedCountMin) s;
+            RedisWindowedCountMin w = mergeTarget(s, RedisWindowedCountMin.class, "a windowed");
             w.checkMergeable(windows);
             return () -> w.merge(windows);
           });
@@ -870,13 +866,18 @@ final class RedisLocation implements Location {
           if (s instanceof RedisWindowedCountMin) {
             throw Merges.notWindowed(Location.of(sources.get(0)), this);
           }
-          if (!(s instanceof RedisCountMinSketch)) {
-            throw new CliException(uri + ": a " + s.describe() + ", not a count-min sketch");
-          }
-          RedisCountMinSketch c = (RedisCountMinSketch) s;
+          RedisCountMinSketch c = mergeTarget(s, RedisCountMinSketch.class, "a");
           c.checkMergeable(sum);
           return () -> c.merge(sum);
         });
+  }
+
+  /** {@code s} as the count-min sketch of {@code type} a merge adds to, or its refusal. */
+  private <T extends RedisStructure> T mergeTarget(RedisStructure s, Class<T> type, String a) {
+    if (!type.isInstance(s)) {
+      throw new CliException(uri + ": a " + s.describe() + ", not " + a + " count-min sketch");
+    }
+    return type.cast(s);
   }
 
   /**
