@@ -19,11 +19,6 @@ local op = ARGV[2]
 local bytes = tonumber(ARGV[3])
 idAt, ttl = bytes, tonumber(ARGV[4])
 
--- The slices of [from, to] that the slots hold.
-local function span(from, to)
-  return math.max(from, E - R + 1), math.min(to, E)
-end
-
 local T32 = 4294967296
 local MAXHI = 2147483647
 
@@ -88,7 +83,7 @@ elseif op == 'window' then
   if E == nil then
     return {false}
   end
-  local out = {string.format('%.0f', E)}
+  local out = {generationOf()}
   local lo, hi = span(tonumber(ARGV[5]), tonumber(ARGV[6]))
   for s = lo, hi do
     out[#out + 1] = redis.call('GET', slot(s)) or false
@@ -148,17 +143,13 @@ elseif op == 'estimate' then
       end
     end
   end
-  local out = {string.format('%.0f', E)}
+  local out = {generationOf()}
   for j = 1, n do
     out[2 * j], out[2 * j + 1] = sh[j], sl[j]
   end
   return out
 elseif op == 'all' then
-  local out = {E and string.format('%.0f', E) or false}
-  for i = 2, #KEYS do
-    out[i] = redis.call('GET', KEYS[i]) or false
-  end
-  return out
+  return allSlots()
 elseif op == 'put' then
   redis.call('SET', KEYS[2 + tonumber(ARGV[5])], ARGV[6] .. id, 'PX', ttl)
   return 1
