@@ -93,6 +93,30 @@ class WindowCmsRedisMergeCliTest extends WithRedisServer {
     assertThat(export(plainKey)).isEqualTo(plainBefore);
     refused(Cli.run("cms", "merge", older, plain), "plain");
     assertThat(export(older)).isEqualTo(before);
+
+    // Redis's slices add by the standard rule: a conservative window is refused, into the key or
+    // into a missing one, which is then not created.
+    String conservative = dir.resolve("conservative.cms").toString();
+    ok(
+        Cli.run(
+            "cms",
+            "create",
+            conservative,
+            "--window",
+            "12h",
+            "--slice",
+            "1h",
+            "--epsilon",
+            "" + WindowCmsCliTest.EPSILON,
+            "--delta",
+            "0.01",
+            "--conservative"));
+    WindowCmsMergeCliTest.add(dir, e, conservative, 0, 100, 1, 0);
+    refused(Cli.run("cms", "merge", older, conservative), "conservative");
+    assertThat(export(older)).isEqualTo(before);
+    String missing = uri("never-created");
+    refused(Cli.run("cms", "merge", missing, conservative), "conservative");
+    assertThat(Cli.run("info", missing).exit).isNotZero();
   }
 
   private static void refused(Cli r, String naming) {
