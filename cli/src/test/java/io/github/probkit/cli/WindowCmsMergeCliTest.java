@@ -18,7 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 class WindowCmsMergeCliTest {
   @TempDir Path dir;
 
-  private void add(WindowCmsCliTest.Events e, String file, int from, int to, int every, int phase)
+  /** Adds events {@code from .. to} of {@code e}, every {@code every}th from {@code phase}. */
+  static void add(
+      Path dir, WindowCmsCliTest.Events e, String file, int from, int to, int every, int phase)
       throws IOException {
     StringBuilder b = new StringBuilder();
     for (String line : e.lines(from, to, false).lines().toList()) {
@@ -33,21 +35,31 @@ class WindowCmsMergeCliTest {
             "cms", "add", file, "--items", chunk.toString(), "--time-field", "2", "--field", "1"));
   }
 
-  @Test
-  void halvesOfAStreamMergeIntoTheWholeStreamsWindow() throws IOException {
+  /**
+   * A stream of 30,000 events in 12-hour windows (cms create --window 12h, hourly slices): whole in
+   * {@code whole}; every other event but the last 3,000 in {@code older}, the others and the last
+   * 3,000 in {@code newer}, whose newest slice is then later. Each is a file or a redis:// key.
+   */
+  static WindowCmsCliTest.Events halves(Path dir, String whole, String older, String newer)
+      throws IOException {
     WindowCmsCliTest.Events e = WindowCmsCliTest.Events.of(30_000, 2_000);
     int n = e.item().length;
+    for (String f : new String[] {whole, older, newer}) {
+      WindowCmsCliTest.create(f, "12h");
+    }
+    add(dir, e, whole, 0, n, 1, 0);
+    add(dir, e, older, 0, n - 3_000, 2, 0);
+    add(dir, e, newer, 0, n - 3_000, 2, 1);
+    add(dir, e, newer, n - 3_000, n, 1, 0);
+    return e;
+  }
+
+  @Test
+  void halvesOfAStreamMergeIntoTheWholeStreamsWindow() throws IOException {
     String whole = dir.resolve("whole.cms").toString();
     String a = dir.resolve("a.cms").toString();
     String b = dir.resolve("b.cms").toString();
-    for (String f : new String[] {whole, a, b}) {
-      WindowCmsCliTest.create(f, "12h");
-    }
-    add(e, whole, 0, n, 1, 0);
-    // Every other event to each, then the last 3,000 to b only: b's newest slice is later.
-    add(e, a, 0, n - 3_000, 2, 0);
-    add(e, b, 0, n - 3_000, 2, 1);
-    add(e, b, n - 3_000, n, 1, 0);
+    WindowCmsCliTest.Events e = halves(dir, whole, a, b);
 
     Path merged = dir.resolve("merged.cms");
     ok(Cli.run("cms", "merge", merged.toString(), a, b));

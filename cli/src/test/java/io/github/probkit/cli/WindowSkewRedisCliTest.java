@@ -49,12 +49,8 @@ class WindowSkewRedisCliTest extends WithRedisServer {
     return p;
   }
 
-  /**
-   * One key added at T + {@code minutes} by a writer whose clock is ahead (it rotates the window).
-   */
-  private void aheadAdds(String command, String key, long minutes) throws IOException {
-    Path ahead = dir.resolve("ahead.tsv");
-    Files.writeString(ahead, (T + minutes * MINUTE) + "\tfrom-the-future\n");
+  /** {@code COMMAND add KEY} of the lines TIME TAB KEY of {@code input}. */
+  private static void timedAdd(String command, String key, Path input) {
     String keysOption = command.equals("filter") ? "--keys" : "--items";
     ok(
         Cli.run(
@@ -62,11 +58,29 @@ class WindowSkewRedisCliTest extends WithRedisServer {
             "add",
             key,
             keysOption,
-            ahead.toString(),
+            input.toString(),
             "--time-field",
             "1",
             "--field",
             "2"));
+  }
+
+  /**
+   * {@code COMMAND create KEY CREATE...}, the lines of {@code input} added, then one key added at T
+   * + {@code minutes} by a writer whose clock is ahead (it rotates the window).
+   */
+  private void fillThenAhead(String command, String key, Path input, long minutes, String... create)
+      throws IOException {
+    String[] args = new String[3 + create.length];
+    args[0] = command;
+    args[1] = "create";
+    args[2] = key;
+    System.arraycopy(create, 0, args, 3, create.length);
+    ok(Cli.run(args));
+    timedAdd(command, key, input);
+    Path ahead = dir.resolve("ahead.tsv");
+    Files.writeString(ahead, (T + minutes * MINUTE) + "\tfrom-the-future\n");
+    timedAdd(command, key, ahead);
   }
 
   @Test
@@ -75,24 +89,20 @@ class WindowSkewRedisCliTest extends WithRedisServer {
     String[] words = lines(times.length, times);
     Path keys = file("keys.tsv", words, times);
     String key = server.uri() + "/seen";
-    ok(
-        Cli.run(
-            "filter",
-            "create",
-            key,
-            "--type",
-            "window",
-            "--window",
-            "1h",
-            "--expected",
-            "5000",
-            "--max-skew",
-            "30m"));
-    ok(
-        Cli.run(
-            "filter", "add", key, "--keys", keys.toString(), "--time-field", "1", "--field", "2"));
     // 29 minutes: beyond the window's slack (a quarter of it), which alone keeps keys a while.
-    aheadAdds("filter", key, 29);
+    fillThenAhead(
+        "filter",
+        key,
+        keys,
+        29,
+        "--type",
+        "window",
+        "--window",
+        "1h",
+        "--expected",
+        "5000",
+        "--max-skew",
+        "30m");
     Cli absent =
         Cli.run(
             "filter",
@@ -117,25 +127,21 @@ class WindowSkewRedisCliTest extends WithRedisServer {
     String[] words = lines(times.length, times);
     Path items = file("items.tsv", words, times);
     String key = server.uri() + "/terms";
-    ok(
-        Cli.run(
-            "cms",
-            "create",
-            key,
-            "--window",
-            "1h",
-            "--slice",
-            "1m",
-            "--epsilon",
-            "0.01",
-            "--delta",
-            "0.01",
-            "--max-skew",
-            "10m"));
-    ok(
-        Cli.run(
-            "cms", "add", key, "--items", items.toString(), "--time-field", "1", "--field", "2"));
-    aheadAdds("cms", key, 9);
+    fillThenAhead(
+        "cms",
+        key,
+        items,
+        9,
+        "--window",
+        "1h",
+        "--slice",
+        "1m",
+        "--epsilon",
+        "0.01",
+        "--delta",
+        "0.01",
+        "--max-skew",
+        "10m");
     Map<String, Long> exact = new HashMap<>();
     for (String w : words) {
       exact.merge(w, 1L, Long::sum);
@@ -178,11 +184,7 @@ class WindowSkewRedisCliTest extends WithRedisServer {
     Path items = dir.resolve("visits.tsv");
     Files.writeString(items, b);
     String key = server.uri() + "/visitors";
-    ok(Cli.run("hll", "create", key, "--window", "1h", "--slice", "1m", "--max-skew", "10m"));
-    ok(
-        Cli.run(
-            "hll", "add", key, "--items", items.toString(), "--time-field", "1", "--field", "2"));
-    aheadAdds("hll", key, 9);
+    fillThenAhead("hll", key, items, 9, "--window", "1h", "--slice", "1m", "--max-skew", "10m");
     long count =
         Long.parseLong(
             ok(Cli.run("hll", "count", key, "--last", "1h", "--at", Long.toString(T))).out.strip());

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.probkit.redis.RedisServer;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,6 +66,13 @@ class WindowTopRedisCliTest {
     return a.toArray(String[]::new);
   }
 
+  /** The number {@code field} of an {@code info --json}. */
+  static long jsonLong(String json, String field) {
+    Matcher m = Pattern.compile("\"" + field + "\": (\\d+)").matcher(json);
+    assertThat(m.find()).as("%s in %s", field, json).isTrue();
+    return Long.parseLong(m.group(1));
+  }
+
   @Test
   void aWindowSavedToRedisIsTheFilesAndAFleetSharesOne() throws Exception {
     int n = 30_000;
@@ -108,6 +118,15 @@ class WindowTopRedisCliTest {
         .contains("\"type\": \"window-heavy-hitters\"")
         .contains("\"window\": \"1h\"")
         .contains("\"capacity\": 8000");
+    // bytes: the slices' real memory, so at least the window's distinct items' own bytes (each is a
+    // field of a slice's items hash), and within the keys' memoryUsage (which adds the metadata).
+    long itemBytes = 0;
+    for (String w : window.keySet()) {
+      itemBytes += w.getBytes(StandardCharsets.UTF_8).length;
+    }
+    assertThat(jsonLong(info.out, "bytes"))
+        .isGreaterThan(itemBytes)
+        .isLessThan(jsonLong(info.out, "memoryUsage"));
 
     // Four processes at once, each a quarter of the lines, into one key: no count lost.
     String fleet = server.uri() + "/fleet";

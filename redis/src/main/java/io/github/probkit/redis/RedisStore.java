@@ -857,12 +857,18 @@ public final class RedisStore implements AutoCloseable {
         server, (what.isEmpty() ? "" : what + " failed: ") + why + more + ack, acknowledged, e);
   }
 
+  private static final String SCRIPT_NOPERM = "user executing the script can't run this command";
+
   /** The NOAUTH, WRONGPASS or NOPERM reply among {@code e}'s causes, or null. */
   private static String refusal(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       String m = String.valueOf(t.getMessage());
       if (m.startsWith("NOAUTH") || m.startsWith("WRONGPASS") || m.startsWith("NOPERM")) {
         return m;
+      }
+      // A command a script calls that the ACL denies is an ERR reply, not a NOPERM one.
+      if (m.contains(SCRIPT_NOPERM)) {
+        return "NOPERM " + m;
       }
     }
     return null;

@@ -564,7 +564,10 @@ public abstract class RedisStructure {
     return meta.shards;
   }
 
-  /** The bytes of the structure's arrays in Redis: its probkit file's payload. */
+  /**
+   * The bytes of the structure's arrays in Redis: its probkit file's payload (windowed heavy
+   * hitters, whose slices grow: their memory usage).
+   */
   public long byteSize() {
     return meta.payload;
   }
@@ -598,8 +601,13 @@ public abstract class RedisStructure {
 
   /** The sum of Redis's {@code MEMORY USAGE} over the structure's keys, in bytes. */
   public long memoryUsage() {
+    return memoryUsage(redisKeys());
+  }
+
+  /** The sum of Redis's {@code MEMORY USAGE} over {@code keys}, in bytes (0 for a missing key). */
+  final long memoryUsage(List<String> keys) {
     long sum = 0;
-    for (String k : redisKeys()) {
+    for (String k : keys) {
       Long m = store.read(() -> store.jedis().memoryUsage(k));
       sum += m == null ? 0 : m;
     }

@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -35,6 +36,7 @@ import java.util.Objects;
  */
 public final class RedisWindowedCountMin extends WindowedSlices implements TimedAdds.Counted {
   private static final byte[] CMS = bytes("cms");
+  private static final byte[] MERGE = bytes("merge");
 
   private final int width;
   private final int depth;
@@ -194,6 +196,88 @@ public final class RedisWindowedCountMin extends WindowedSlices implements Timed
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  // ---- merging
+
+  /**
+   * Adds the counts of {@code other} slice by slice, as {@link WindowedCountMin#merge} does, in one
+   * script: this ring first moves to {@code other}'s newest slice when that is newer, then each
+   * slice of {@code other} still among the slots gets its counters (saturating at 2^63 - 1).
+   * Readers and writers see the window before or after the whole merge, never a part of it; the
+   * export is then the file of the library's merge. Not idempotent: a failure after the script was
+   * sent is reported, not retried.
+   *
+   * @throws IllegalArgumentException before anything is written, when the rings differ in slices or
+   *     their sketches in shape, update rule or hashing
+   */
+  public RedisWindowedCountMin merge(WindowedCountMin other) {
+    try {
+      Ring ring = mergeable(other);
+      if (ring.newest() == NONE) {
+        return this;
+      }
+      List<byte[]> args = args(MERGE, 1);
+      args.add(ascii(ring.newest()));
+      for (int i = 0; i < ringSlots; i++) {
+        ByteBuffer counters = ByteBuffer.wrap(slicePayload(ring.slices()[i])); // big-endian
+        int sizeAt = -1;
+        for (int at = 0; at < counters.capacity(); at += 8) {
+          long v = counters.getLong(at);
+          if (v == 0) {
+            continue;
+          }
+          if (sizeAt < 0) {
+            args.add(ascii(ring.newest() - Math.floorMod(ring.newest() - i, (long) ringSlots)));
+            sizeAt = args.size();
+            args.add(null);
+          }
+          args.add(ascii(8L * at));
+          args.add(ascii(v));
+        }
+        if (sizeAt >= 0) {
+          args.set(sizeAt, ascii((args.size() - sizeAt - 1) / 2));
+        }
+      }
+      script("merge", false, script(), scriptKeys, args, 0, 1);
+      return this;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Refuses, naming both, a ring of other slices or a sketch of other shape, rule or hashing. */
+  public void checkMergeable(WindowedCountMin other) {
+    try {
+      mergeable(other);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@link #checkMergeable}, returning {@code other}'s ring as its file holds it. */
+  private Ring mergeable(WindowedCountMin other) throws IOException {
+    ByteArrayOutputStream file = new ByteArrayOutputStream();
+    other.writeTo(file);
+    Ring ring = Ring.read(file.toByteArray(), StructureType.WINDOWED_COUNT_MIN);
+    CountMinSketch s = CountMinSketch.readFrom(new ByteArrayInputStream(ring.slices()[0]));
+    checkMerge(
+        ring.sliceMillis() == sliceMillis
+            && ring.slots() == ringSlots
+            && s.width() == width
+            && s.depth() == depth
+            && !s.isConservative()
+            && s.hashStrategy().equals(meta.hash),
+        String.format(
+            Locale.ROOT,
+            "window of %d slices of %d ms, count-min sketches of %d x %d%s, %s",
+            ring.slots(),
+            ring.sliceMillis(),
+            s.width(),
+            s.depth(),
+            s.isConservative() ? ", conservative" : "",
+            s.hashStrategy()));
+    return ring;
   }
 
   // ---- export and import

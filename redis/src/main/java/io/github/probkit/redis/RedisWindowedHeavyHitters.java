@@ -303,4 +303,14 @@ public final class RedisWindowedHeavyHitters extends WindowedSlices implements T
   public int capacity() {
     return capacity;
   }
+
+  /**
+   * The bytes its slices take in Redis: {@code MEMORY USAGE} summed over every slot's keys (its
+   * total, items and eviction order), the metadata left out. A slice holds as many items as it has
+   * seen, up to the capacity, so no figure fixed at creation says what it takes.
+   */
+  @Override
+  public long byteSize() {
+    return memoryUsage(dataKeys(name(), meta));
+  }
 }

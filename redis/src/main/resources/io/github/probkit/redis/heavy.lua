@@ -114,13 +114,14 @@ elseif op == 'window' then
   if E == nil then
     return {false}
   end
-  local out = {string.format('%.0f', E)}
-  for s = math.max(tonumber(ARGV[5]), E - R + 1), math.min(tonumber(ARGV[6]), E) do
+  local out = {generationOf()}
+  local lo, hi = span(tonumber(ARGV[5]), tonumber(ARGV[6]))
+  for s = lo, hi do
     contents(slotIndex(s), out)
   end
   return out
 elseif op == 'all' then
-  local out = {E and string.format('%.0f', E) or false}
+  local out = {generationOf()}
   for i = 2, R + 1 do
     contents(i, out)
   end

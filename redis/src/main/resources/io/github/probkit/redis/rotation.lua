@@ -65,3 +65,23 @@ local function enter(e)
   end
   return E - e < R
 end
+
+-- The generation as a reply: its decimal digits, which the clients parse; false before the first
+-- event.
+local function generationOf()
+  return E and string.format('%.0f', E) or false
+end
+
+-- The slices of [from, to] that the slots hold.
+local function span(from, to)
+  return math.max(from, E - R + 1), math.min(to, E)
+end
+
+-- Every slot's string (false: missing) after the generation, in slot order: an export's one read.
+local function allSlots()
+  local out = {generationOf()}
+  for i = 2, R + 1 do
+    out[i] = redis.call('GET', KEYS[i]) or false
+  end
+  return out
+end

@@ -12,14 +12,12 @@
 --          the high and low 32 bits of the sum over those slices of the item's smallest counter}.
 --   'all'  {generation or false, then every slot's string or false, in slot order}.
 --   'put'  slot index, bytes (an import); 'generation' g: sets it (an import).
+--   'merge' the source's newest slice, then per slice it holds: slice, n, then n pairs of a Redis
+--          bit offset and the i64 to add there (RedisWindowedCountMin.merge). Returns {generation,
+--          then per slice 1 | 0: whether it is still kept}.
 local op = ARGV[2]
 local bytes = tonumber(ARGV[3])
 idAt, ttl = bytes, tonumber(ARGV[4])
-
--- The slices of [from, to] that the slots hold.
-local function span(from, to)
-  return math.max(from, E - R + 1), math.min(to, E)
-end
 
 local T32 = 4294967296
 local MAXHI = 2147483647
@@ -54,11 +52,38 @@ if op == 'hll' or op == 'ull' or op == 'cms' then
   end
   out[1] = E
   return out
+elseif op == 'merge' then
+  -- The source's newest slice first, as the library's merge moves its ring there before adding:
+  -- a slice too old for the moved ring is then left out whatever the order of the rest.
+  refillFreed()
+  enter(tonumber(ARGV[5]))
+  local out = {0}
+  local i = 6
+  while i <= #ARGV do
+    local s, n = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
+    local kept = enter(s)
+    if kept then
+      -- At most 500 counters per BITFIELD, so that unpack stays within Lua's stack.
+      for first = 0, n - 1, 500 do
+        local args, k = {'OVERFLOW', 'SAT'}, 2
+        for j = first, math.min(n, first + 500) - 1 do
+          local at = i + 2 + 2 * j
+          args[k + 1], args[k + 2], args[k + 3], args[k + 4] = 'INCRBY', 'i64', ARGV[at], ARGV[at + 1]
+          k = k + 4
+        end
+        redis.call('BITFIELD', slot(s), unpack(args, 1, k))
+      end
+    end
+    out[#out + 1] = kept and 1 or 0
+    i = i + 2 + 2 * n
+  end
+  out[1] = E
+  return out
 elseif op == 'window' then
   if E == nil then
     return {false}
   end
-  local out = {string.format('%.0f', E)}
+  local out = {generationOf()}
   local lo, hi = span(tonumber(ARGV[5]), tonumber(ARGV[6]))
   for s = lo, hi do
     out[#out + 1] = redis.call('GET', slot(s)) or false
@@ -118,17 +143,13 @@ elseif op == 'estimate' then
       end
     end
   end
-  local out = {string.format('%.0f', E)}
+  local out = {generationOf()}
   for j = 1, n do
     out[2 * j], out[2 * j + 1] = sh[j], sl[j]
   end
   return out
 elseif op == 'all' then
-  local out = {E and string.format('%.0f', E) or false}
-  for i = 2, #KEYS do
-    out[i] = redis.call('GET', KEYS[i]) or false
-  end
-  return out
+  return allSlots()
 elseif op == 'put' then
   redis.call('SET', KEYS[2 + tonumber(ARGV[5])], ARGV[6] .. id, 'PX', ttl)
   return 1

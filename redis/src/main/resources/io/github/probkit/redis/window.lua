@@ -72,11 +72,7 @@ elseif op == 'query' then
   end
   return out
 elseif op == 'read' then
-  local out = {E and string.format('%.0f', E) or false}
-  for i = 2, #KEYS do
-    out[i] = redis.call('GET', KEYS[i]) or false
-  end
-  return out
+  return allSlots()
 elseif op == 'put' then
   local key = KEYS[2 + tonumber(ARGV[7])]
   redis.call('SET', key, ARGV[8] .. id, 'PX', ttl)

@@ -501,7 +501,7 @@ public final class CmsCommand implements Runnable {
         "",
         "Any SRC may be a redis:// URI (read whole). Into a redis:// DEST each counter is added in place by an atomic saturating increment (a conservative sketch's total first), so no count other clients add meanwhile is lost. A missing DEST is created as the sum of the SRCs; --replace deletes DEST and writes that sum.",
         "",
-        "Windowed sketches (cms create --window) in files are summed slice by slice: the same window and slice length and the same sketch shape, each brought to the newest slice of any of them (a slice one no longer keeps is left out, as a late event would be); a window of another shape, or a plain sketch among windows, is refused naming it.",
+        "Windowed sketches (cms create --window), files or redis:// windows, are summed slice by slice (into a redis:// DEST in one atomic script): the same window and slice length and the same sketch shape, each brought to the newest slice of any of them (a slice one no longer keeps is left out, as a late event would be); a window of another shape, or a plain sketch among windows, is refused naming it.",
       },
       footer = {
         "",

@@ -289,7 +289,7 @@ final class FileLocation implements Location {
         writing,
         inputs -> {
           // A window is summed slice by slice; a plain sketch among windows is refused by name.
-          if (Location.of(inputs.get(0)).type() == StructureType.WINDOWED_COUNT_MIN) {
+          if (Merges.windowed(inputs)) {
             return Merges.sumWindowed(inputs)::writeTo;
           }
           return Merges.sum(inputs)::writeTo;

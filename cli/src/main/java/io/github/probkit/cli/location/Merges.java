@@ -74,7 +74,11 @@ public final class Merges {
     return union;
   }
 
-  /** The sum of the sketches in {@code inputs}; one that cannot be added is refused, named. */
+  /** Whether a count-min merge of {@code inputs} sums windows: its first one is a window. */
+  public static boolean windowed(List<Path> inputs) {
+    return Location.of(inputs.get(0)).type() == StructureType.WINDOWED_COUNT_MIN;
+  }
+
   /**
    * The sum of the windowed count-min sketches in {@code inputs}, slice by slice ({@link
    * WindowedCountMin#merge}); one of other slices or sketches, or not windowed, is refused naming
@@ -85,11 +89,7 @@ public final class Merges {
     for (Path p : inputs.subList(1, inputs.size())) {
       Location at = Location.of(p);
       if (at.type() != StructureType.WINDOWED_COUNT_MIN) {
-        throw new CliException(
-            at
-                + ": not a windowed count-min sketch (cms create --window), so it cannot be merged"
-                + " into the window of "
-                + Location.of(inputs.get(0)));
+        throw notWindowed(at, Location.of(inputs.get(0)));
       }
       try {
         sum.merge(at.read(Format.Kind.WINDOWED_COUNT_MIN));
@@ -100,6 +100,16 @@ public final class Merges {
     return sum;
   }
 
+  /** The refusal of the plain sketch at {@code at} in a merge into the window at {@code into}. */
+  static CliException notWindowed(Location at, Location into) {
+    return new CliException(
+        at
+            + ": not a windowed count-min sketch (cms create --window), so it cannot be merged"
+            + " into the window of "
+            + into);
+  }
+
+  /** The sum of the sketches in {@code inputs}; one that cannot be added is refused, named. */
   public static CountMinSketch sum(List<Path> inputs) {
     CountMinSketch sum = Location.of(inputs.get(0)).read(Format.Kind.COUNT_MIN);
     for (Path p : inputs.subList(1, inputs.size())) {

@@ -845,19 +845,39 @@ final class RedisLocation implements Location {
   public int mergeCms(List<Path> sources, boolean replace, WriteOptions writing)
       throws IOException {
     refuseDestination(sources, replace);
+    if (Merges.windowed(sources)) {
+      WindowedCountMin windows = Merges.sumWindowed(sources);
+      return mergeInto(
+          sources.get(0),
+          replace,
+          windows::writeTo,
+          s -> {
+            RedisWindowedCountMin w = mergeTarget(s, RedisWindowedCountMin.class, "a windowed");
+            w.checkMergeable(windows);
+            return () -> w.merge(windows);
+          });
+    }
     CountMinSketch sum = Merges.sum(sources);
     return mergeInto(
         sources.get(0),
         replace,
         sum::writeTo,
         s -> {
-          if (!(s instanceof RedisCountMinSketch)) {
-            throw new CliException(uri + ": a " + s.describe() + ", not a count-min sketch");
+          if (s instanceof RedisWindowedCountMin) {
+            throw Merges.notWindowed(Location.of(sources.get(0)), this);
           }
-          RedisCountMinSketch c = (RedisCountMinSketch) s;
+          RedisCountMinSketch c = mergeTarget(s, RedisCountMinSketch.class, "a");
           c.checkMergeable(sum);
           return () -> c.merge(sum);
         });
+  }
+
+  /** {@code s} as the count-min sketch of {@code type} a merge adds to, or its refusal. */
+  private <T extends RedisStructure> T mergeTarget(RedisStructure s, Class<T> type, String a) {
+    if (!type.isInstance(s)) {
+      throw new CliException(uri + ": a " + s.describe() + ", not " + a + " count-min sketch");
+    }
+    return type.cast(s);
   }
 
   /**
