@@ -47,6 +47,13 @@ public final class CardinalityImpls {
 
   /** One distinct-count sketch. */
   public abstract static class Sketch {
+    private final Object root;
+
+    /** {@code root}: the library's object, whose retained size is the contestant's memory. */
+    Sketch(Object root) {
+      this.root = root;
+    }
+
     public abstract void add(long key);
 
     public abstract void add(String key);
@@ -66,8 +73,9 @@ public final class CardinalityImpls {
 
     public abstract byte[] serialize();
 
-    /** The object whose retained size is the sketch's memory. */
-    public abstract Object root();
+    public final Object root() {
+      return root;
+    }
   }
 
   public static Sketch create(String name) {
@@ -103,6 +111,7 @@ public final class CardinalityImpls {
     private final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
 
     Probkit(CardinalitySketch s) {
+      super(s);
       this.s = s;
     }
 
@@ -143,17 +152,13 @@ public final class CardinalityImpls {
     public byte[] serialize() {
       return FrequencyImpls.bytes(out, s::writeTo);
     }
-
-    @Override
-    public Object root() {
-      return s;
-    }
   }
 
   static final class Hash4jUll extends Sketch {
     private final UltraLogLog s;
 
     Hash4jUll(UltraLogLog s) {
+      super(s);
       this.s = s;
     }
 
@@ -188,17 +193,13 @@ public final class CardinalityImpls {
     public byte[] serialize() {
       return s.getState().clone();
     }
-
-    @Override
-    public Object root() {
-      return s;
-    }
   }
 
   static final class Hash4jHll extends Sketch {
     private final HyperLogLog s;
 
     Hash4jHll(HyperLogLog s) {
+      super(s);
       this.s = s;
     }
 
@@ -232,17 +233,13 @@ public final class CardinalityImpls {
     public byte[] serialize() {
       return s.getState().clone();
     }
-
-    @Override
-    public Object root() {
-      return s;
-    }
   }
 
   static final class DsHll extends Sketch {
     private final HllSketch s;
 
     DsHll(HllSketch s) {
+      super(s);
       this.s = s;
     }
 
@@ -273,17 +270,13 @@ public final class CardinalityImpls {
     public byte[] serialize() {
       return s.toCompactByteArray();
     }
-
-    @Override
-    public Object root() {
-      return s;
-    }
   }
 
   static final class DsCpc extends Sketch {
     private final CpcSketch s;
 
     DsCpc(CpcSketch s) {
+      super(s);
       this.s = s;
     }
 
@@ -314,17 +307,13 @@ public final class CardinalityImpls {
     public byte[] serialize() {
       return s.toByteArray();
     }
-
-    @Override
-    public Object root() {
-      return s;
-    }
   }
 
   static final class StreamHllp extends Sketch {
     private final HyperLogLogPlus s;
 
     StreamHllp(HyperLogLogPlus s) {
+      super(s);
       this.s = s;
     }
 
@@ -360,11 +349,6 @@ public final class CardinalityImpls {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-    }
-
-    @Override
-    public Object root() {
-      return s;
     }
   }
 }

@@ -40,6 +40,13 @@ public final class FrequencyImpls {
 
   /** A count-min sketch. */
   public abstract static class CountMin {
+    private final Object root;
+
+    /** {@code root}: the library's object, whose retained size is the contestant's memory. */
+    CountMin(Object root) {
+      this.root = root;
+    }
+
     public abstract void add(String key);
 
     public abstract void add(long key);
@@ -51,11 +58,20 @@ public final class FrequencyImpls {
 
     public abstract byte[] serialize();
 
-    public abstract Object root();
+    public final Object root() {
+      return root;
+    }
   }
 
   /** A heavy-hitters summary. */
   public abstract static class HeavyHittersContestant {
+    private final Object root;
+
+    /** {@code root}: the library's object, whose retained size is the contestant's memory. */
+    HeavyHittersContestant(Object root) {
+      this.root = root;
+    }
+
     public abstract void add(String key);
 
     /** The most frequent items, most frequent first (at most {@code k}). */
@@ -63,7 +79,9 @@ public final class FrequencyImpls {
 
     public abstract byte[] serialize();
 
-    public abstract Object root();
+    public final Object root() {
+      return root;
+    }
   }
 
   public static CountMin countMin(String name) {
@@ -115,6 +133,7 @@ public final class FrequencyImpls {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     ProbkitCms(io.github.probkit.frequency.CountMinSketch s) {
+      super(s);
       this.s = s;
     }
 
@@ -143,17 +162,13 @@ public final class FrequencyImpls {
     public byte[] serialize() {
       return bytes(out, s::writeTo);
     }
-
-    @Override
-    public Object root() {
-      return s;
-    }
   }
 
   static final class StreamCms extends CountMin {
     private final CountMinSketch s;
 
     StreamCms(CountMinSketch s) {
+      super(s);
       this.s = s;
     }
 
@@ -185,17 +200,13 @@ public final class FrequencyImpls {
     public byte[] serialize() {
       return CountMinSketch.serialize(s);
     }
-
-    @Override
-    public Object root() {
-      return s;
-    }
   }
 
   static final class SparkCms extends CountMin {
     private final org.apache.spark.util.sketch.CountMinSketch s;
 
     SparkCms(org.apache.spark.util.sketch.CountMinSketch s) {
+      super(s);
       this.s = s;
     }
 
@@ -232,11 +243,6 @@ public final class FrequencyImpls {
         throw new UncheckedIOException(e);
       }
     }
-
-    @Override
-    public Object root() {
-      return s;
-    }
   }
 
   static final class ProbkitHeavyHitters extends HeavyHittersContestant {
@@ -244,6 +250,7 @@ public final class FrequencyImpls {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     ProbkitHeavyHitters(HeavyHitters s) {
+      super(s);
       this.s = s;
     }
 
@@ -265,17 +272,13 @@ public final class FrequencyImpls {
     public byte[] serialize() {
       return bytes(out, s::writeTo);
     }
-
-    @Override
-    public Object root() {
-      return s;
-    }
   }
 
   static final class StreamSpaceSaving extends HeavyHittersContestant {
     private final StreamSummary<String> s;
 
     StreamSpaceSaving(StreamSummary<String> s) {
+      super(s);
       this.s = s;
     }
 
@@ -297,11 +300,6 @@ public final class FrequencyImpls {
         throw new UncheckedIOException(e);
       }
     }
-
-    @Override
-    public Object root() {
-      return s;
-    }
   }
 
   static final class DsFrequent extends HeavyHittersContestant {
@@ -309,6 +307,7 @@ public final class FrequencyImpls {
     private final ItemsSketch<String> s;
 
     DsFrequent(ItemsSketch<String> s) {
+      super(s);
       this.s = s;
     }
 
@@ -330,11 +329,6 @@ public final class FrequencyImpls {
     @Override
     public byte[] serialize() {
       return s.toByteArray(SERDE);
-    }
-
-    @Override
-    public Object root() {
-      return s;
     }
   }
 

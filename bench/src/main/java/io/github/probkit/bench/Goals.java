@@ -2,6 +2,7 @@ package io.github.probkit.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -22,35 +23,7 @@ final class Goals {
    * One figure: a benchmark method run with one contestant, the value of parameter {@code param},
    * at {@code n} keys where the benchmark has that parameter (else null).
    */
-  record Fig(String benchmark, String method, String param, String value, String n) {
-    static Fig filterQuery(String method, String impl, String n) {
-      return new Fig("FilterQueryBenchmark", method, "impl", impl, n);
-    }
-
-    static Fig filterAdd(String method, String impl, String n) {
-      return new Fig("FilterAddBenchmark", method, "impl", impl, n);
-    }
-
-    static Fig filterBatch(String method, String impl, String n) {
-      return new Fig("FilterBatchBenchmark", method, "impl", impl, n);
-    }
-
-    static Fig cardinality(String method, String impl) {
-      return new Fig("CardinalityBenchmark", method, "impl", impl, null);
-    }
-
-    static Fig countMin(String method, String impl) {
-      return new Fig("FrequencyBenchmark", method, "cms", impl, null);
-    }
-
-    static Fig heavyHitters(String method, String impl) {
-      return new Fig("FrequencyBenchmark", method, "hh", impl, null);
-    }
-
-    static Fig hash(String method, String impl) {
-      return new Fig("HashBenchmark", method, "impl", impl, null);
-    }
-  }
+  record Fig(String benchmark, String method, String param, String value, String n) {}
 
   /**
    * A goal on probkit's figure {@code mine}: its time at most {@code maxNs} (NaN: no such goal),
@@ -82,267 +55,72 @@ final class Goals {
     }
   }
 
-  private static final double NONE = Double.NaN;
+  /*
+   * The tables below hold one goal a line, its cells split by '|':
+   *
+   *   operation | figure | peer | n | max ns | min ratio | zero alloc | note
+   *
+   * A figure is "kind method contestant", the kind naming the benchmark and its contestant
+   * parameter (KINDS); the peer is "contestant" or "method contestant", of the same kind and n as
+   * the figure. n is the keys parameter, "-" where the benchmark has none, "n" where the table is
+   * read once for each n. A number may be a quotient "a/b": a ratio goal is the issue's quiet-run
+   * peer time over the goal's time (see Goal), "-" is none (NaN). A note "-" is none.
+   *
+   * They are tables, not constructor calls, so that a goal is one line to read and to add, and
+   * every row goes through one reading of it.
+   */
 
-  /** The issue's peer figure over its goal: the goal as a ratio to the peer (see {@link Goal}). */
-  private static double ratio(double peerNs, double goalNs) {
-    return peerNs / goalNs;
-  }
+  /** kind: benchmark class and the name of its contestant parameter. */
+  private static final Map<String, String[]> KINDS =
+      Map.of(
+          "query", new String[] {"FilterQueryBenchmark", "impl"},
+          "add", new String[] {"FilterAddBenchmark", "impl"},
+          "batch", new String[] {"FilterBatchBenchmark", "impl"},
+          "cardinality", new String[] {"CardinalityBenchmark", "impl"},
+          "countMin", new String[] {"FrequencyBenchmark", "cms"},
+          "heavyHitters", new String[] {"FrequencyBenchmark", "hh"},
+          "hash", new String[] {"HashBenchmark", "impl"});
 
-  /** ULL's 2^14 registers of one byte, serialized at 2 GB/s (10^9 bytes per second), in ns. */
-  static final double ULL_SERIALIZE_NS = 16_384 / 2.0;
-
-  /** Issue 15's table, row by row; the issue's quiet-run peer figures give the ratio goals. */
+  /**
+   * Issue 15's table, row by row; the issue's quiet-run peer figures give the ratio goals. The
+   * serialize goal is ULL's 2^14 one-byte registers at 2 GB/s (10^9 bytes per second), in ns.
+   */
   static final List<Goal> ISSUE_15 =
-      List.of(
-          new Goal(
-              "Bloom query, String",
-              Fig.filterQuery("mightContainString", "probkit-bloom", MILLION),
-              Fig.filterQuery("mightContainString", "guava-bloom", MILLION),
-              25,
-              ratio(100.8, 25),
-              true,
-              null),
-          new Goal(
-              "blocked query, String",
-              Fig.filterQuery("mightContainString", "probkit-blocked", MILLION),
-              Fig.filterQuery("mightContainString", "guava-bloom", MILLION),
-              18,
-              ratio(100.8, 18),
-              true,
-              "no blocked peer takes a String; Guava (standard Bloom) is the yardstick"),
-          new Goal(
-              "Bloom add, String",
-              Fig.filterAdd("addString", "probkit-bloom-sw", MILLION),
-              Fig.filterAdd("addString", "guava-bloom", MILLION),
-              35,
-              ratio(164.8, 35),
-              true,
-              "single-writer mode, as the peers (not thread-safe)"),
-          new Goal(
-              "blocked add, String",
-              Fig.filterAdd("addString", "probkit-blocked-sw", MILLION),
-              Fig.filterAdd("addString", "guava-bloom", MILLION),
-              25,
-              ratio(164.8, 25),
-              true,
-              "single-writer mode, as the peers (not thread-safe); Guava (standard Bloom) as the yardstick"),
-          new Goal(
-              "Bloom query, long",
-              Fig.filterQuery("mightContainLong", "probkit-bloom", MILLION),
-              Fig.filterQuery("mightContainLong", "fastfilter-bloom", MILLION),
-              16,
-              ratio(17.9, 16),
-              true,
-              null),
-          new Goal(
-              "Bloom add, long",
-              Fig.filterAdd("addLong", "probkit-bloom-sw", MILLION),
-              Fig.filterAdd("addLong", "fastfilter-bloom", MILLION),
-              14,
-              ratio(15.5, 14),
-              true,
-              "single-writer mode, as the peers (not thread-safe)"),
-          new Goal(
-              "Bloom add, long: concurrent (the default) against single-writer",
-              Fig.filterAdd("addLong", "probkit-bloom", MILLION),
-              Fig.filterAdd("addLong", "probkit-bloom-sw", MILLION),
-              NONE,
-              1 / 1.5,
-              true,
-              "concurrent within 1.5× of single-writer: ratio ≥ 0.67"),
-          new Goal(
-              "blocked query, long",
-              Fig.filterQuery("mightContainLong", "probkit-blocked", MILLION),
-              Fig.filterQuery("mightContainLong", "fastfilter-blocked", MILLION),
-              10,
-              ratio(11.3, 10),
-              true,
-              "equal bits per key (9.9 and 10.0); FPR 0.99 % and 1.29 %"),
-          new Goal(
-              "blocked add, long",
-              Fig.filterAdd("addLong", "probkit-blocked-sw", MILLION),
-              Fig.filterAdd("addLong", "fastfilter-blocked", MILLION),
-              6,
-              ratio(6.1, 6),
-              true,
-              "single-writer mode, as the peers (not thread-safe); equal bits per key"),
-          new Goal(
-              "blocked add, long: concurrent (the default) against single-writer",
-              Fig.filterAdd("addLong", "probkit-blocked", MILLION),
-              Fig.filterAdd("addLong", "probkit-blocked-sw", MILLION),
-              NONE,
-              1 / 1.5,
-              true,
-              "concurrent within 1.5× of single-writer: ratio ≥ 0.67"),
-          new Goal(
-              "blocked batch query, long, n = 10^8 (mightContainAll)",
-              Fig.filterBatch("queryBatch", "probkit-blocked", HUNDRED_MILLION),
-              Fig.filterBatch("queryOneByOne", "probkit-blocked", HUNDRED_MILLION),
-              20,
-              NONE,
-              true,
-              "beside it: one mightContain call per key on the same filter (only with --large)"),
-          new Goal(
-              "blocked query of a mapped file, long",
-              Fig.filterBatch("queryMapped", "probkit-blocked", MILLION),
-              Fig.filterBatch("queryOneByOne", "probkit-blocked", MILLION),
-              NONE,
-              NONE,
-              true,
-              "MappedFilter over the file, beside the filter read into the heap"),
-          new Goal(
-              "binary fuse 8 query, long",
-              Fig.filterQuery("mightContainLong", "probkit-binaryfuse8", MILLION),
-              Fig.filterQuery("mightContainLong", "fastfilter-xorfuse8", MILLION),
-              5,
-              ratio(8.3, 5),
-              true,
-              "FastFilter 1.0.2 has no BinaryFuse8; XorFuse8 at equal FPR (0.39 %)"),
-          new Goal(
-              "counting Bloom query, long",
-              Fig.filterQuery("mightContainLong", "probkit-counting", MILLION),
-              Fig.filterQuery("mightContainLong", "fastfilter-counting", MILLION),
-              NONE,
-              1,
-              true,
-              "at least at FastFilter's counting figures; 4-bit counters in both"),
-          new Goal(
-              "counting Bloom add, long",
-              Fig.filterAdd("addLong", "probkit-counting", MILLION),
-              Fig.filterAdd("addLong", "fastfilter-counting", MILLION),
-              NONE,
-              1,
-              true,
-              "at least at FastFilter's counting figures; neither is thread-safe"),
-          new Goal(
-              "cuckoo query, long",
-              Fig.filterQuery("mightContainLong", "probkit-cuckoo8", MILLION),
-              Fig.filterQuery("mightContainLong", "fastfilter-cuckoo8", MILLION),
-              20,
-              ratio(21, 20),
-              true,
-              "8-bit fingerprints at FastFilter's load 0.95: equal bits per key and FPR"),
-          new Goal(
-              "cuckoo add, long",
-              Fig.filterAdd("addLong", "probkit-cuckoo8", MILLION),
-              Fig.filterAdd("addLong", "fastfilter-cuckoo8", MILLION),
-              30,
-              ratio(34, 30),
-              true,
-              "equal bits per key"),
-          new Goal(
-              "String key to hash, 20 chars",
-              Fig.hash("hashString", "probkit-xxh3"),
-              Fig.hash("hashString", "hash4j-xxh3-utf8"),
-              8,
-              NONE,
-              true,
-              "same bytes as before; hash4j over getBytes(UTF_8) allocates"),
-          new Goal(
-              "count-min add, String, single-writer",
-              Fig.countMin("countMinAddString", "probkit-cms-single"),
-              Fig.countMin("countMinAddString", "spark-cms"),
-              20,
-              1,
-              true,
-              "beat Spark (whose sketch is not thread-safe)"),
-          new Goal(
-              "count-min add, String, concurrent (the default)",
-              Fig.countMin("countMinAddString", "probkit-cms"),
-              Fig.countMin("countMinAddString", "spark-cms"),
-              20,
-              1,
-              true,
-              "beat Spark"),
-          new Goal(
-              "count-min add, String, concurrent (the default)",
-              Fig.countMin("countMinAddString", "probkit-cms"),
-              Fig.countMin("countMinAddString", "streamlib-cms"),
-              20,
-              1,
-              true,
-              "beat stream-lib"),
-          new Goal(
-              "count-min estimate, String",
-              Fig.countMin("countMinEstimate", "probkit-cms"),
-              Fig.countMin("countMinEstimate", "spark-cms"),
-              20,
-              1,
-              true,
-              "beat Spark"),
-          new Goal(
-              "count-min estimate, String",
-              Fig.countMin("countMinEstimate", "probkit-cms"),
-              Fig.countMin("countMinEstimate", "streamlib-cms"),
-              20,
-              1,
-              true,
-              "beat stream-lib"),
-          new Goal(
-              "count-min add, String: concurrent against single-writer",
-              Fig.countMin("countMinAddString", "probkit-cms"),
-              Fig.countMin("countMinAddString", "probkit-cms-single"),
-              NONE,
-              1 / 1.5,
-              true,
-              "concurrent within 1.5× of single-writer: ratio ≥ 0.67"),
-          new Goal(
-              "HyperLogLog add of a hash",
-              Fig.cardinality("addHash", "probkit-hll"),
-              Fig.cardinality("addHash", "hash4j-ull"),
-              2.5,
-              ratio(2.5, 2.5),
-              true,
-              null),
-          new Goal(
-              "UltraLogLog add of a hash",
-              Fig.cardinality("addHash", "probkit-ull"),
-              Fig.cardinality("addHash", "hash4j-ull"),
-              2.5,
-              ratio(2.5, 2.5),
-              true,
-              null),
-          new Goal(
-              "HyperLogLog estimate after merge",
-              Fig.cardinality("estimate", "probkit-hll"),
-              Fig.cardinality("estimate", "datasketches-hll8"),
-              1000,
-              NONE,
-              true,
-              null),
-          new Goal(
-              "UltraLogLog estimate after merge",
-              Fig.cardinality("estimate", "probkit-ull"),
-              Fig.cardinality("estimate", "hash4j-ull"),
-              1000,
-              NONE,
-              true,
-              null),
-          new Goal(
-              "UltraLogLog serialize (16 KB) ≥ 2 GB/s",
-              Fig.cardinality("serialize", "probkit-ull"),
-              Fig.cardinality("serialize", "hash4j-ull"),
-              ULL_SERIALIZE_NS,
-              NONE,
-              false,
-              "hash4j's figure is a copy of its registers, no container"),
-          new Goal(
-              "heavy hitters add",
-              Fig.heavyHitters("heavyHittersAdd", "probkit-heavyhitters"),
-              Fig.heavyHitters("heavyHittersAdd", "datasketches-frequent"),
-              38,
-              ratio(38, 38),
-              true,
-              null),
-          new Goal(
-              "heavy hitters top(10)",
-              Fig.heavyHitters("heavyHittersTop10", "probkit-heavyhitters"),
-              Fig.heavyHitters("heavyHittersTop10", "streamlib-spacesaving"),
-              5000,
-              NONE,
-              false,
-              null));
+      goals(
+          """
+          Bloom query, String | query mightContainString probkit-bloom | guava-bloom | 1000000 | 25 | 100.8/25 | yes | -
+          blocked query, String | query mightContainString probkit-blocked | guava-bloom | 1000000 | 18 | 100.8/18 | yes | no blocked peer takes a String; Guava (standard Bloom) is the yardstick
+          Bloom add, String | add addString probkit-bloom-sw | guava-bloom | 1000000 | 35 | 164.8/35 | yes | single-writer mode, as the peers (not thread-safe)
+          blocked add, String | add addString probkit-blocked-sw | guava-bloom | 1000000 | 25 | 164.8/25 | yes | single-writer mode, as the peers (not thread-safe); Guava (standard Bloom) as the yardstick
+          Bloom query, long | query mightContainLong probkit-bloom | fastfilter-bloom | 1000000 | 16 | 17.9/16 | yes | -
+          Bloom add, long | add addLong probkit-bloom-sw | fastfilter-bloom | 1000000 | 14 | 15.5/14 | yes | single-writer mode, as the peers (not thread-safe)
+          Bloom add, long: concurrent (the default) against single-writer | add addLong probkit-bloom | probkit-bloom-sw | 1000000 | - | 1/1.5 | yes | concurrent within 1.5× of single-writer: ratio ≥ 0.67
+          blocked query, long | query mightContainLong probkit-blocked | fastfilter-blocked | 1000000 | 10 | 11.3/10 | yes | equal bits per key (9.9 and 10.0); FPR 0.99 % and 1.29 %
+          blocked add, long | add addLong probkit-blocked-sw | fastfilter-blocked | 1000000 | 6 | 6.1/6 | yes | single-writer mode, as the peers (not thread-safe); equal bits per key
+          blocked add, long: concurrent (the default) against single-writer | add addLong probkit-blocked | probkit-blocked-sw | 1000000 | - | 1/1.5 | yes | concurrent within 1.5× of single-writer: ratio ≥ 0.67
+          blocked batch query, long, n = 10^8 (mightContainAll) | batch queryBatch probkit-blocked | queryOneByOne probkit-blocked | 100000000 | 20 | - | yes | beside it: one mightContain call per key on the same filter (only with --large)
+          blocked query of a mapped file, long | batch queryMapped probkit-blocked | queryOneByOne probkit-blocked | 1000000 | - | - | yes | MappedFilter over the file, beside the filter read into the heap
+          binary fuse 8 query, long | query mightContainLong probkit-binaryfuse8 | fastfilter-xorfuse8 | 1000000 | 5 | 8.3/5 | yes | FastFilter 1.0.2 has no BinaryFuse8; XorFuse8 at equal FPR (0.39 %)
+          counting Bloom query, long | query mightContainLong probkit-counting | fastfilter-counting | 1000000 | - | 1 | yes | at least at FastFilter's counting figures; 4-bit counters in both
+          counting Bloom add, long | add addLong probkit-counting | fastfilter-counting | 1000000 | - | 1 | yes | at least at FastFilter's counting figures; neither is thread-safe
+          cuckoo query, long | query mightContainLong probkit-cuckoo8 | fastfilter-cuckoo8 | 1000000 | 20 | 21/20 | yes | 8-bit fingerprints at FastFilter's load 0.95: equal bits per key and FPR
+          cuckoo add, long | add addLong probkit-cuckoo8 | fastfilter-cuckoo8 | 1000000 | 30 | 34/30 | yes | equal bits per key
+          String key to hash, 20 chars | hash hashString probkit-xxh3 | hash4j-xxh3-utf8 | - | 8 | - | yes | same bytes as before; hash4j over getBytes(UTF_8) allocates
+          count-min add, String, single-writer | countMin countMinAddString probkit-cms-single | spark-cms | - | 20 | 1 | yes | beat Spark (whose sketch is not thread-safe)
+          count-min add, String, concurrent (the default) | countMin countMinAddString probkit-cms | spark-cms | - | 20 | 1 | yes | beat Spark
+          count-min add, String, concurrent (the default) | countMin countMinAddString probkit-cms | streamlib-cms | - | 20 | 1 | yes | beat stream-lib
+          count-min estimate, String | countMin countMinEstimate probkit-cms | spark-cms | - | 20 | 1 | yes | beat Spark
+          count-min estimate, String | countMin countMinEstimate probkit-cms | streamlib-cms | - | 20 | 1 | yes | beat stream-lib
+          count-min add, String: concurrent against single-writer | countMin countMinAddString probkit-cms | probkit-cms-single | - | - | 1/1.5 | yes | concurrent within 1.5× of single-writer: ratio ≥ 0.67
+          HyperLogLog add of a hash | cardinality addHash probkit-hll | hash4j-ull | - | 2.5 | 2.5/2.5 | yes | -
+          UltraLogLog add of a hash | cardinality addHash probkit-ull | hash4j-ull | - | 2.5 | 2.5/2.5 | yes | -
+          HyperLogLog estimate after merge | cardinality estimate probkit-hll | datasketches-hll8 | - | 1000 | - | yes | -
+          UltraLogLog estimate after merge | cardinality estimate probkit-ull | hash4j-ull | - | 1000 | - | yes | -
+          UltraLogLog serialize (16 KB) ≥ 2 GB/s | cardinality serialize probkit-ull | hash4j-ull | - | 16384/2 | - | no | hash4j's figure is a copy of its registers, no container
+          heavy hitters add | heavyHitters heavyHittersAdd probkit-heavyhitters | datasketches-frequent | - | 38 | 38/38 | yes | -
+          heavy hitters top(10) | heavyHitters heavyHittersTop10 probkit-heavyhitters | streamlib-spacesaving | - | 5000 | - | no | -
+          """,
+          null, "");
 
   /** Issue 8's goals, kept as the earlier yardstick: ratios only. */
   static final List<Goal> ISSUE_8 = issue8();
@@ -350,81 +128,85 @@ final class Goals {
   private static List<Goal> issue8() {
     List<Goal> out = new ArrayList<>();
     for (String n : List.of(MILLION, HUNDRED_MILLION)) {
-      String at = " (n = " + Report.pow10(n) + ")";
-      out.add(
-          new Goal(
-              "standard Bloom add ≥ 2× Guava" + at,
-              Fig.filterAdd("addString", "probkit-bloom", n),
-              Fig.filterAdd("addString", "guava-bloom", n),
-              NONE,
-              2,
-              false,
-              null));
-      out.add(
-          new Goal(
-              "standard Bloom query ≥ 2× Guava" + at,
-              Fig.filterQuery("mightContainString", "probkit-bloom", n),
-              Fig.filterQuery("mightContainString", "guava-bloom", n),
-              NONE,
-              2,
-              false,
-              null));
-      out.add(
-          new Goal(
-              "blocked Bloom query ≥ 5× Guava" + at,
-              Fig.filterQuery("mightContainString", "probkit-blocked", n),
-              Fig.filterQuery("mightContainString", "guava-bloom", n),
-              NONE,
-              5,
-              false,
-              null));
-      out.add(
-          new Goal(
-              "blocked Bloom query ≥ FastFilter BlockedBloom (long keys)" + at,
-              Fig.filterQuery("mightContainLong", "probkit-blocked", n),
-              Fig.filterQuery("mightContainLong", "fastfilter-blocked", n),
-              NONE,
-              1,
-              false,
-              null));
-      out.add(
-          new Goal(
-              "binary fuse query ≥ FastFilter XorFuse8 (long keys)" + at,
-              Fig.filterQuery("mightContainLong", "probkit-binaryfuse8", n),
-              Fig.filterQuery("mightContainLong", "fastfilter-xorfuse8", n),
-              NONE,
-              1,
-              false,
-              null));
+      out.addAll(
+          goals(
+              """
+              standard Bloom add ≥ 2× Guava | add addString probkit-bloom | guava-bloom | n | - | 2 | no | -
+              standard Bloom query ≥ 2× Guava | query mightContainString probkit-bloom | guava-bloom | n | - | 2 | no | -
+              blocked Bloom query ≥ 5× Guava | query mightContainString probkit-blocked | guava-bloom | n | - | 5 | no | -
+              blocked Bloom query ≥ FastFilter BlockedBloom (long keys) | query mightContainLong probkit-blocked | fastfilter-blocked | n | - | 1 | no | -
+              binary fuse query ≥ FastFilter XorFuse8 (long keys) | query mightContainLong probkit-binaryfuse8 | fastfilter-xorfuse8 | n | - | 1 | no | -
+              """,
+              n,
+              " (n = " + Report.pow10(n) + ")"));
     }
-    out.add(
-        new Goal(
-            "count-min add ≥ 2× stream-lib",
-            Fig.countMin("countMinAddString", "probkit-cms"),
-            Fig.countMin("countMinAddString", "streamlib-cms"),
-            NONE,
-            2,
-            false,
-            null));
-    out.add(
-        new Goal(
-            "HyperLogLog add ≥ hash4j HyperLogLog (long keys)",
-            Fig.cardinality("addLong", "probkit-hll"),
-            Fig.cardinality("addLong", "hash4j-hll"),
-            NONE,
-            1,
-            false,
-            null));
-    out.add(
-        new Goal(
-            "HyperLogLog add ≥ DataSketches HLL_8 (long keys)",
-            Fig.cardinality("addLong", "probkit-hll"),
-            Fig.cardinality("addLong", "datasketches-hll8"),
-            NONE,
-            1,
-            false,
-            null));
+    out.addAll(
+        goals(
+            """
+            count-min add ≥ 2× stream-lib | countMin countMinAddString probkit-cms | streamlib-cms | - | - | 2 | no | -
+            HyperLogLog add ≥ hash4j HyperLogLog (long keys) | cardinality addLong probkit-hll | hash4j-hll | - | - | 1 | no | -
+            HyperLogLog add ≥ DataSketches HLL_8 (long keys) | cardinality addLong probkit-hll | datasketches-hll8 | - | - | 1 | no | -
+            """,
+            null,
+            ""));
     return List.copyOf(out);
+  }
+
+  /**
+   * Reads a table of goals (the form above); {@code n} stands for the cell "n", {@code suffix} ends
+   * every operation.
+   */
+  static List<Goal> goals(String table, String n, String suffix) {
+    List<Goal> out = new ArrayList<>();
+    for (String line : table.strip().split("\n")) {
+      String[] c = line.split("\\|", -1);
+      if (c.length != 8) {
+        throw new IllegalArgumentException("a goal has 8 cells, not " + c.length + ": " + line);
+      }
+      for (int i = 0; i < c.length; i++) {
+        c[i] = c[i].strip();
+      }
+      String[] mine = c[1].split(" ");
+      String[] peer = c[2].split(" ");
+      String[] kind = KINDS.get(mine[0]);
+      if (mine.length != 3 || kind == null || peer.length > 2) {
+        throw new IllegalArgumentException("not a figure and its peer: " + line);
+      }
+      String at = c[3].equals("-") ? null : c[3].equals("n") ? n : c[3];
+      out.add(
+          new Goal(
+              c[0] + suffix,
+              new Fig(kind[0], mine[1], kind[1], mine[2], at),
+              new Fig(
+                  kind[0],
+                  peer.length == 2 ? peer[0] : mine[1],
+                  kind[1],
+                  peer[peer.length - 1],
+                  at),
+              number(c[4]),
+              number(c[5]),
+              yesNo(c[6], line),
+              c[7].equals("-") ? null : c[7]));
+    }
+    return List.copyOf(out);
+  }
+
+  private static double number(String cell) {
+    if (cell.equals("-")) {
+      return Double.NaN;
+    }
+    int slash = cell.indexOf('/');
+    return slash < 0
+        ? Double.parseDouble(cell)
+        : Double.parseDouble(cell.substring(0, slash))
+            / Double.parseDouble(cell.substring(slash + 1));
+  }
+
+  private static boolean yesNo(String cell, String line) {
+    if (!cell.equals("yes") && !cell.equals("no")) {
+      throw new IllegalArgumentException("zero alloc is yes or no, not " + cell + ": " + line);
+    }
+    return cell.equals("yes");
   }
 
   /** Every figure issue 15's goals need: what {@code bench/run --quick} measures. */

@@ -20,6 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import org.redisson.Redisson;
 import org.redisson.api.RBloomFilter;
 import org.redisson.api.RedissonClient;
@@ -68,7 +69,12 @@ public final class RedisBench {
   interface Contestant {
     String name();
 
-    int keys(int total);
+    /**
+     * How many of {@code total} keys it is given: all, unless one call a key would take too long.
+     */
+    default int keys(int total) {
+      return total;
+    }
 
     void reset();
 
@@ -264,11 +270,6 @@ public final class RedisBench {
       }
 
       @Override
-      public int keys(int total) {
-        return total;
-      }
-
-      @Override
       public void reset() {
         store.delete(name);
         f =
@@ -305,11 +306,6 @@ public final class RedisBench {
       @Override
       public String name() {
         return title;
-      }
-
-      @Override
-      public int keys(int total) {
-        return total;
       }
 
       @Override
@@ -396,26 +392,23 @@ public final class RedisBench {
 
     @Override
     public void add(String[] keys) {
-      if (collections) {
-        for (int i = 0; i < keys.length; i += BATCH) {
-          f.add(Arrays.asList(keys).subList(i, Math.min(keys.length, i + BATCH)));
-        }
-      } else {
-        for (String k : keys) {
-          f.add(k);
-        }
-      }
+      send(keys, f::add, f::add);
     }
 
     @Override
     public void query(String[] keys) {
+      send(keys, f::contains, f::contains);
+    }
+
+    /** In BATCH-key collections when {@code collections}, else one call a key. */
+    private void send(String[] keys, Consumer<List<String>> batch, Consumer<String> one) {
       if (collections) {
         for (int i = 0; i < keys.length; i += BATCH) {
-          f.contains(Arrays.asList(keys).subList(i, Math.min(keys.length, i + BATCH)));
+          batch.accept(Arrays.asList(keys).subList(i, Math.min(keys.length, i + BATCH)));
         }
       } else {
         for (String k : keys) {
-          f.contains(k);
+          one.accept(k);
         }
       }
     }
@@ -434,11 +427,6 @@ public final class RedisBench {
       @Override
       public String name() {
         return "Jedis pipeline, " + k + " SETBIT / GETBIT per key, 1,000 keys per sync";
-      }
-
-      @Override
-      public int keys(int total) {
-        return total;
       }
 
       @Override

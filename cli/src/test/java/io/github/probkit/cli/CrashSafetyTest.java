@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -66,6 +67,27 @@ class CrashSafetyTest {
   @FunctionalInterface
   private interface Check {
     void verify(Path file, boolean updated) throws IOException;
+  }
+
+  /** A structure's {@code readFrom}. */
+  @FunctionalInterface
+  private interface Reader<T> {
+    T readFrom(InputStream in) throws IOException;
+  }
+
+  private static <T> T read(Path file, Reader<T> reader) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return reader.readFrom(in);
+    }
+  }
+
+  /** {@code filter create file --expected expected --fpp 0.01}, then {@code more} arguments. */
+  private static Cli createFilter(Path file, String expected, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of("filter", "create", file.toString(), "--expected", expected, "--fpp", "0.01"));
+    args.addAll(List.of(more));
+    return Cli.run(args.toArray(String[]::new));
   }
 
   /**
@@ -160,37 +182,14 @@ class CrashSafetyTest {
   @Test
   void sigkillDuringFilterAddLeavesTheOldOrTheNewFile() throws Exception {
     Path filter = dir.resolve("f.bin");
-    assertThat(
-            Cli.run(
-                    "filter",
-                    "create",
-                    filter.toString(),
-                    "--expected",
-                    "2000000",
-                    "--fpp",
-                    "0.01",
-                    "old-key")
-                .exit)
+    assertThat(createFilter(filter, "2000000", "old-key").exit)
         .isNotZero(); // create takes no key arguments
-    assertThat(
-            Cli.run(
-                    "filter",
-                    "create",
-                    filter.toString(),
-                    "--expected",
-                    "20000000",
-                    "--fpp",
-                    "0.01")
-                .exit)
-        .isZero();
+    assertThat(createFilter(filter, "20000000").exit).isZero();
     Cli.run("filter", "add", filter.toString(), "old-key");
     killWhileRewriting(
         filter,
         (file, updated) -> {
-          BloomFilter f;
-          try (InputStream in = Files.newInputStream(file)) {
-            f = BloomFilter.readFrom(in);
-          }
+          BloomFilter f = read(file, BloomFilter::readFrom);
           assertThat(f.mightContain("old-key")).isTrue();
           if (updated) {
             assertThat(f.mightContain(LAST_KEY)).isTrue();
@@ -211,10 +210,7 @@ class CrashSafetyTest {
   @Test
   void sigkillWhilePausedInTheWriteLeavesTheOldBytes() throws Exception {
     Path filter = dir.resolve("paused.bin");
-    assertThat(
-            Cli.run("filter", "create", filter.toString(), "--expected", "2000000", "--fpp", "0.01")
-                .exit)
-        .isZero();
+    assertThat(createFilter(filter, "2000000").exit).isZero();
     assertThat(Cli.run("filter", "add", filter.toString(), "old-key").exit).isZero();
     byte[] old = Files.readAllBytes(filter);
     Path marker = dir.resolve("paused");
@@ -244,11 +240,9 @@ class CrashSafetyTest {
     assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
     assertThat(Files.readAllBytes(filter)).as("the old version, byte for byte").isEqualTo(old);
     assertThat(Cli.run("filter", "add", filter.toString(), "new-key").exit).isZero();
-    try (InputStream in = Files.newInputStream(filter)) {
-      BloomFilter f = BloomFilter.readFrom(in);
-      assertThat(f.mightContain("old-key")).isTrue();
-      assertThat(f.mightContain("new-key")).isTrue();
-    }
+    BloomFilter f = read(filter, BloomFilter::readFrom);
+    assertThat(f.mightContain("old-key")).isTrue();
+    assertThat(f.mightContain("new-key")).isTrue();
   }
 
   @Test
@@ -262,10 +256,7 @@ class CrashSafetyTest {
     killWhileRewriting(
         sketch,
         (file, updated) -> {
-          CountMinSketch s;
-          try (InputStream in = Files.newInputStream(file)) {
-            s = CountMinSketch.readFrom(in);
-          }
+          CountMinSketch s = read(file, CountMinSketch::readFrom);
           assertThat(s.estimate("old-item")).isGreaterThanOrEqualTo(2);
           // The old file or all of the new one: no count of a half-finished add.
           assertThat(s.totalCount()).isEqualTo(updated ? 2 + KEYS : 2);
@@ -291,10 +282,7 @@ class CrashSafetyTest {
         sketch,
         false,
         (file, updated) -> {
-          HyperLogLog s;
-          try (InputStream in = Files.newInputStream(file)) {
-            s = HyperLogLog.readFrom(in);
-          }
+          HyperLogLog s = read(file, HyperLogLog::readFrom);
           // At precision 18 small counts are all but exact (linear counting over 262,144
           // registers).
           assertThat(s.estimate())
@@ -311,10 +299,7 @@ class CrashSafetyTest {
   void runningOutOfHeapIsOneLineAndLeavesTheFile() throws Exception {
     // A 48 MiB line (gzipped to 48 KiB) in a JVM of 32 MiB: the line buffer cannot grow to hold it.
     Path filter = dir.resolve("f.bin");
-    assertThat(
-            Cli.run("filter", "create", filter.toString(), "--expected", "100", "--fpp", "0.01")
-                .exit)
-        .isZero();
+    assertThat(createFilter(filter, "100").exit).isZero();
     byte[] before = Files.readAllBytes(filter);
     Path line = dir.resolve("line.gz");
     try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(line))) {
@@ -365,15 +350,7 @@ class CrashSafetyTest {
     try {
       assertThat(new String(holder.getInputStream().readNBytes(7), StandardCharsets.US_ASCII))
           .isEqualTo("locked\n");
-      Cli c =
-          Cli.run(
-              "filter",
-              "create",
-              dir.resolve("t.bin").toString(),
-              "--expected",
-              "100",
-              "--fpp",
-              "0.01");
+      Cli c = createFilter(dir.resolve("t.bin"), "100");
       assertThat(c.exit).as(c.toString()).isZero();
     } finally {
       holder.destroyForcibly().waitFor();
@@ -404,10 +381,7 @@ class CrashSafetyTest {
   @Test
   void rewritingAFileKeepsItsPermissions() throws IOException {
     Path filter = dir.resolve("p.bin");
-    assertThat(
-            Cli.run("filter", "create", filter.toString(), "--expected", "100", "--fpp", "0.01")
-                .exit)
-        .isZero();
+    assertThat(createFilter(filter, "100").exit).isZero();
     // A new file gets the permissions the umask gives any new file (not owner-only).
     Path plain = Files.createFile(dir.resolve("plain"));
     assertThat(Files.getPosixFilePermissions(filter))

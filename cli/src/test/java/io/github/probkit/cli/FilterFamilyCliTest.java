@@ -31,6 +31,15 @@ class FilterFamilyCliTest {
     return Cli.run(a);
   }
 
+  /** {@code filter create f --type type --expected n --fpp fpp}, then {@code more} options. */
+  private static Cli create(Path f, String type, int expected, double fpp, Object... more) {
+    List<Object> args =
+        new ArrayList<>(
+            List.of("filter", "create", f, "--type", type, "--expected", expected, "--fpp", fpp));
+    args.addAll(List.of(more));
+    return run(args.toArray());
+  }
+
   private Path keys(String name, String prefix, int n) throws IOException {
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -50,19 +59,7 @@ class FilterFamilyCliTest {
     Path keys = keys("keys.txt", "user:", 500);
     for (String type : new String[] {"counting", "cuckoo", "scalable"}) {
       Path f = dir.resolve(type + ".bin");
-      Cli r =
-          run(
-              "filter",
-              "create",
-              f,
-              "--type",
-              type,
-              "--expected",
-              1000,
-              "--fpp",
-              0.01,
-              "--keys",
-              keys);
+      Cli r = create(f, type, 1000, 0.01, "--keys", keys);
       assertThat(r.exit).as(r.err).isZero();
       MembershipFilter m = read(f);
       assertThat(m.type().label()).isEqualTo(type);
@@ -85,18 +82,7 @@ class FilterFamilyCliTest {
   @Test
   void countingInfoEstimatesAreTheTheoryAtTheLoad() throws IOException {
     Path c = dir.resolve("c.bin");
-    run(
-        "filter",
-        "create",
-        c,
-        "--type",
-        "counting",
-        "--expected",
-        1000,
-        "--fpp",
-        0.01,
-        "--keys",
-        keys("k.txt", "key-", 1000));
+    create(c, "counting", 1000, 0.01, "--keys", keys("k.txt", "key-", 1000));
     String json = run("filter", "info", c, "--json").out;
     double rate = Math.pow(1 - Math.exp(-7.0 * 1000 / 9586), 7);
     assertThat(number(json, "approximateCount")).as(json).isBetween(1000 - 33.0, 1000 + 33.0);
@@ -115,9 +101,9 @@ class FilterFamilyCliTest {
     Path c = dir.resolve("c.bin");
     Path q = dir.resolve("q.bin");
     Path s = dir.resolve("s.bin");
-    run("filter", "create", c, "--type", "counting", "--expected", 1000, "--fpp", 0.01);
-    run("filter", "create", q, "--type", "cuckoo", "--expected", 1000, "--fpp", 0.01);
-    run("filter", "create", s, "--type", "scalable", "--expected", 100, "--fpp", 0.01);
+    create(c, "counting", 1000, 0.01);
+    create(q, "cuckoo", 1000, 0.01);
+    create(s, "scalable", 100, 0.01);
     run("filter", "add", c, "a", "b");
     run("filter", "add", q, "a", "b", "b"); // every add counts: b twice
     run("filter", "add", q, "--multiset", "a"); // --multiset, the default, changes nothing
@@ -162,18 +148,7 @@ class FilterFamilyCliTest {
     Path gone = keys("gone.txt", "key:", 500);
     for (String type : new String[] {"counting", "cuckoo"}) {
       Path f = dir.resolve(type + ".bin");
-      run(
-          "filter",
-          "create",
-          f,
-          "--type",
-          type,
-          "--expected",
-          1000,
-          "--fpp",
-          0.001,
-          "--keys",
-          keys);
+      create(f, type, 1000, 0.001, "--keys", keys);
       Cli r = run("filter", "remove", f, "--keys", gone);
       assertThat(r.exit).as(r.err).isZero();
       assertThat(r.out).isEqualTo("removed 500 of 500 keys (0 certainly absent)\n");
@@ -193,7 +168,7 @@ class FilterFamilyCliTest {
   void removeRefusesTypesThatCannotDeleteAndLeavesTheFile() throws IOException {
     for (String type : new String[] {"bloom", "scalable"}) {
       Path f = dir.resolve(type + ".bin");
-      run("filter", "create", f, "--type", type, "--expected", 100, "--fpp", 0.01);
+      create(f, type, 100, 0.01);
       run("filter", "add", f, "a");
       byte[] before = Files.readAllBytes(f);
       Cli r = run("filter", "remove", f, "a");
@@ -214,8 +189,7 @@ class FilterFamilyCliTest {
     Path f = dir.resolve("small.bin");
     // CuckooFilter.bucketsFor(10, 10) = ceil((10 / 0.9 + 6 sqrt(10 / 0.9)) / 4) = 8 buckets: 32
     // slots.
-    assertThat(run("filter", "create", f, "--type", "cuckoo", "--expected", 10, "--fpp", 0.01).exit)
-        .isZero();
+    assertThat(create(f, "cuckoo", 10, 0.01).exit).isZero();
     run("filter", "add", f, "first", "second");
     byte[] before = Files.readAllBytes(f);
     Cli r = run("filter", "add", f, "--keys", keys("many.txt", "m:", 100));
@@ -233,19 +207,7 @@ class FilterFamilyCliTest {
     }
 
     Path g = dir.resolve("never.bin");
-    Cli c =
-        run(
-            "filter",
-            "create",
-            g,
-            "--type",
-            "cuckoo",
-            "--expected",
-            10,
-            "--fpp",
-            0.01,
-            "--keys",
-            dir.resolve("many.txt"));
+    Cli c = create(g, "cuckoo", 10, 0.01, "--keys", dir.resolve("many.txt"));
     assertThat(c.exit).isEqualTo(Main.EXIT_RUNTIME);
     assertThat(c.err).contains(g + ": the cuckoo filter is full after adding");
     assertThat(g).doesNotExist();
@@ -257,43 +219,21 @@ class FilterFamilyCliTest {
       Path a = dir.resolve(type + "-a.bin");
       Path b = dir.resolve(type + "-b.bin");
       Path u = dir.resolve(type + "-u.bin");
-      run(
-          "filter",
-          "create",
-          a,
-          "--type",
-          type,
-          "--expected",
-          1000,
-          "--fpp",
-          0.01,
-          "--keys",
-          keys("a.txt", "a:", 300));
-      run(
-          "filter",
-          "create",
-          b,
-          "--type",
-          type,
-          "--expected",
-          1000,
-          "--fpp",
-          0.01,
-          "--keys",
-          keys("b.txt", "b:", 300));
+      create(a, type, 1000, 0.01, "--keys", keys("a.txt", "a:", 300));
+      create(b, type, 1000, 0.01, "--keys", keys("b.txt", "b:", 300));
       Cli r = run("filter", "merge", u, a, b);
       assertThat(r.exit).as(r.err).isZero();
       assertThat(run("filter", "query", u, "a:1", "b:299").out)
           .isEqualTo("a:1\tpresent\nb:299\tpresent\n");
       Path other = dir.resolve(type + "-other.bin");
-      run("filter", "create", other, "--type", type, "--expected", 5000, "--fpp", 0.01);
+      create(other, type, 5000, 0.01);
       Cli bad = run("filter", "merge", u, a, other);
       assertThat(bad.exit).isEqualTo(Main.EXIT_RUNTIME);
       assertThat(bad.err)
           .startsWith("probkit: " + other + ": cannot merge filters of different sizes");
     }
     Path s = dir.resolve("s.bin");
-    run("filter", "create", s, "--type", "scalable", "--expected", 100, "--fpp", 0.01);
+    create(s, "scalable", 100, 0.01);
     Cli r = run("filter", "merge", dir.resolve("su.bin"), s, s);
     assertThat(r.exit).isEqualTo(Main.EXIT_RUNTIME);
     assertThat(r.err)
@@ -314,17 +254,7 @@ class FilterFamilyCliTest {
 
   @Test
   void unknownTypeIsAUsageError() {
-    Cli r =
-        run(
-            "filter",
-            "create",
-            dir.resolve("x.bin"),
-            "--type",
-            "quotient",
-            "--expected",
-            10,
-            "--fpp",
-            0.01);
+    Cli r = create(dir.resolve("x.bin"), "quotient", 10, 0.01);
     assertThat(r.exit).isEqualTo(Main.EXIT_USAGE);
     assertThat(r.err).contains("bloom, counting, cuckoo, scalable").contains("'quotient'");
   }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How a {@link RedisStore} connects: timeouts, retries, connection pool and TLS stores. Immutable;
@@ -28,36 +29,42 @@ public final class RedisSettings {
           "keystore",
           "keystorePassword");
 
-  private static final RedisSettings DEFAULTS =
-      new RedisSettings(
-          Duration.ofSeconds(2), Duration.ofSeconds(10), 3, 32, null, null, null, null);
+  /**
+   * The values behind one settings object. Each setter changes a fresh clone before wrapping it,
+   * and nothing changes it after, so the settings stay immutable (the wrapper's final field
+   * publishes it) while a setter names only the value it sets.
+   */
+  private static final class Values implements Cloneable {
+    Duration connectTimeout = Duration.ofSeconds(2);
+    Duration socketTimeout = Duration.ofSeconds(10);
+    int retries = 3;
+    int poolSize = 32;
+    Path truststore;
+    String truststorePassword;
+    Path keystore;
+    String keystorePassword;
 
-  private final Duration connectTimeout;
-  private final Duration socketTimeout;
-  private final int retries;
-  private final int poolSize;
-  private final Path truststore;
-  private final String truststorePassword;
-  private final Path keystore;
-  private final String keystorePassword;
+    Values copy() {
+      try {
+        return (Values) super.clone();
+      } catch (CloneNotSupportedException e) {
+        throw new AssertionError(e);
+      }
+    }
+  }
 
-  private RedisSettings(
-      Duration connectTimeout,
-      Duration socketTimeout,
-      int retries,
-      int poolSize,
-      Path truststore,
-      String truststorePassword,
-      Path keystore,
-      String keystorePassword) {
-    this.connectTimeout = connectTimeout;
-    this.socketTimeout = socketTimeout;
-    this.retries = retries;
-    this.poolSize = poolSize;
-    this.truststore = truststore;
-    this.truststorePassword = truststorePassword;
-    this.keystore = keystore;
-    this.keystorePassword = keystorePassword;
+  private static final RedisSettings DEFAULTS = new RedisSettings(new Values());
+
+  private final Values v;
+
+  private RedisSettings(Values v) {
+    this.v = v;
+  }
+
+  private RedisSettings with(Consumer<Values> change) {
+    Values c = v.copy();
+    change.accept(c);
+    return new RedisSettings(c);
   }
 
   /**
@@ -73,28 +80,14 @@ public final class RedisSettings {
    * {@code rediss://} URI to a plain (non-TLS) port fails after this, naming the handshake.
    */
   public RedisSettings connectTimeout(Duration timeout) {
-    return new RedisSettings(
-        checkTimeout("connectTimeout", timeout),
-        socketTimeout,
-        retries,
-        poolSize,
-        truststore,
-        truststorePassword,
-        keystore,
-        keystorePassword);
+    Duration t = checkTimeout("connectTimeout", timeout);
+    return with(c -> c.connectTimeout = t);
   }
 
   /** How long a command or batch waits for the server's reply, in [1 ms, 10 min]. */
   public RedisSettings socketTimeout(Duration timeout) {
-    return new RedisSettings(
-        connectTimeout,
-        checkTimeout("socketTimeout", timeout),
-        retries,
-        poolSize,
-        truststore,
-        truststorePassword,
-        keystore,
-        keystorePassword);
+    Duration t = checkTimeout("socketTimeout", timeout);
+    return with(c -> c.socketTimeout = t);
   }
 
   /**
@@ -105,15 +98,7 @@ public final class RedisSettings {
     if (retries < 0 || retries > 10) {
       throw new IllegalArgumentException("retries must be in [0, 10], was " + retries);
     }
-    return new RedisSettings(
-        connectTimeout,
-        socketTimeout,
-        retries,
-        poolSize,
-        truststore,
-        truststorePassword,
-        keystore,
-        keystorePassword);
+    return with(c -> c.retries = retries);
   }
 
   /**
@@ -123,15 +108,7 @@ public final class RedisSettings {
     if (connections < 1 || connections > 1024) {
       throw new IllegalArgumentException("poolSize must be in [1, 1024], was " + connections);
     }
-    return new RedisSettings(
-        connectTimeout,
-        socketTimeout,
-        retries,
-        connections,
-        truststore,
-        truststorePassword,
-        keystore,
-        keystorePassword);
+    return with(c -> c.poolSize = connections);
   }
 
   /**
@@ -139,15 +116,12 @@ public final class RedisSettings {
    * (may be null), instead of the JVM's default truststore.
    */
   public RedisSettings truststore(Path file, String password) {
-    return new RedisSettings(
-        connectTimeout,
-        socketTimeout,
-        retries,
-        poolSize,
-        Objects.requireNonNull(file, "truststore"),
-        password,
-        keystore,
-        keystorePassword);
+    Objects.requireNonNull(file, "truststore");
+    return with(
+        c -> {
+          c.truststore = file;
+          c.truststorePassword = password;
+        });
   }
 
   /**
@@ -155,49 +129,46 @@ public final class RedisSettings {
    * tls-auth-clients yes}): a PKCS#12 or JKS file, and its password.
    */
   public RedisSettings keystore(Path file, String password) {
-    return new RedisSettings(
-        connectTimeout,
-        socketTimeout,
-        retries,
-        poolSize,
-        truststore,
-        truststorePassword,
-        Objects.requireNonNull(file, "keystore"),
-        password);
+    Objects.requireNonNull(file, "keystore");
+    return with(
+        c -> {
+          c.keystore = file;
+          c.keystorePassword = password;
+        });
   }
 
   public Duration connectTimeout() {
-    return connectTimeout;
+    return v.connectTimeout;
   }
 
   public Duration socketTimeout() {
-    return socketTimeout;
+    return v.socketTimeout;
   }
 
   public int retries() {
-    return retries;
+    return v.retries;
   }
 
   public int poolSize() {
-    return poolSize;
+    return v.poolSize;
   }
 
   /** The truststore file, or null for the JVM's default. */
   public Path truststore() {
-    return truststore;
+    return v.truststore;
   }
 
   String truststorePassword() {
-    return truststorePassword;
+    return v.truststorePassword;
   }
 
   /** The client certificate's keystore file, or null for none. */
   public Path keystore() {
-    return keystore;
+    return v.keystore;
   }
 
   String keystorePassword() {
-    return keystorePassword;
+    return v.keystorePassword;
   }
 
   /**
@@ -293,11 +264,11 @@ public final class RedisSettings {
     return String.format(
         Locale.ROOT,
         "connectTimeout=%d ms, socketTimeout=%d ms, retries=%d, poolSize=%d, truststore=%s, keystore=%s",
-        connectTimeout.toMillis(),
-        socketTimeout.toMillis(),
-        retries,
-        poolSize,
-        truststore,
-        keystore);
+        v.connectTimeout.toMillis(),
+        v.socketTimeout.toMillis(),
+        v.retries,
+        v.poolSize,
+        v.truststore,
+        v.keystore);
   }
 }

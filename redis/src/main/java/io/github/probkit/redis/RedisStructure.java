@@ -45,36 +45,25 @@ public abstract class RedisStructure {
   }
 
   static RedisStructure of(RedisStore store, String name, Meta meta) {
-    switch (meta.type) {
-      case BLOOM_FILTER:
-      case BLOCKED_BLOOM_FILTER:
-        return new RedisBloomFilter(store, name, meta);
-      case COUNTING_BLOOM_FILTER:
-        return new RedisCountingBloomFilter(store, name, meta);
-      case COUNT_MIN_SKETCH:
-        return new RedisCountMinSketch(store, name, meta);
-      case HYPER_LOG_LOG:
-      case ULTRA_LOG_LOG:
-        return new RedisCardinalitySketch(store, name, meta);
-      case SCALABLE_BLOOM_FILTER:
-        return new RedisScalableBloomFilter(store, name, meta);
-      case AGE_PARTITIONED_BLOOM_FILTER:
-        return new RedisWindowedBloomFilter(store, name, meta);
-      case WINDOWED_CARDINALITY:
-        return new RedisWindowedCardinality(store, name, meta);
-      case WINDOWED_COUNT_MIN:
-        return new RedisWindowedCountMin(store, name, meta);
-      case WINDOWED_HEAVY_HITTERS:
-        return new RedisWindowedHeavyHitters(store, name, meta);
-      default:
-        throw new RedisStoreException(
-            store.server(),
-            "structure '"
-                + name
-                + "' is a "
-                + meta.type.label()
-                + ", which probkit-redis does not keep");
-    }
+    return switch (meta.type) {
+      case BLOOM_FILTER, BLOCKED_BLOOM_FILTER -> new RedisBloomFilter(store, name, meta);
+      case COUNTING_BLOOM_FILTER -> new RedisCountingBloomFilter(store, name, meta);
+      case COUNT_MIN_SKETCH -> new RedisCountMinSketch(store, name, meta);
+      case HYPER_LOG_LOG, ULTRA_LOG_LOG -> new RedisCardinalitySketch(store, name, meta);
+      case SCALABLE_BLOOM_FILTER -> new RedisScalableBloomFilter(store, name, meta);
+      case AGE_PARTITIONED_BLOOM_FILTER -> new RedisWindowedBloomFilter(store, name, meta);
+      case WINDOWED_CARDINALITY -> new RedisWindowedCardinality(store, name, meta);
+      case WINDOWED_COUNT_MIN -> new RedisWindowedCountMin(store, name, meta);
+      case WINDOWED_HEAVY_HITTERS -> new RedisWindowedHeavyHitters(store, name, meta);
+      default ->
+          throw new RedisStoreException(
+              store.server(),
+              "structure '"
+                  + name
+                  + "' is a "
+                  + meta.type.label()
+                  + ", which probkit-redis does not keep");
+    };
   }
 
   /** Opens {@code name}, which must be of one of {@code types}. */
