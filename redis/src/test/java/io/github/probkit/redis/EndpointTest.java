@@ -158,6 +158,33 @@ class EndpointTest {
   }
 
   @Test
+  void eachSetterChangesACopyAndOnlyItsOwnValue() {
+    RedisSettings all =
+        RedisSettings.defaults()
+            .connectTimeout(Duration.ofMillis(5))
+            .socketTimeout(Duration.ofMillis(6))
+            .retries(7)
+            .poolSize(8)
+            .truststore(Path.of("t.p12"), "tp")
+            .keystore(Path.of("k.p12"), "kp");
+    theDefaultsAreTheDocumentedOnes();
+    assertThat(all.connectTimeout()).isEqualTo(Duration.ofMillis(5));
+    assertThat(all.socketTimeout()).isEqualTo(Duration.ofMillis(6));
+    assertThat(all.retries()).isEqualTo(7);
+    assertThat(all.poolSize()).isEqualTo(8);
+    assertThat(all.truststore()).isEqualTo(Path.of("t.p12"));
+    assertThat(all.truststorePassword()).isEqualTo("tp");
+    assertThat(all.keystore()).isEqualTo(Path.of("k.p12"));
+    assertThat(all.keystorePassword()).isEqualTo("kp");
+    RedisSettings changed = all.retries(1);
+    assertThat(all.retries()).as("the receiver").isEqualTo(7);
+    assertThat(changed.retries()).isEqualTo(1);
+    assertThat(changed.poolSize()).isEqualTo(8);
+    assertThat(changed.keystorePassword()).isEqualTo("kp");
+    assertThat(changed.connectTimeout()).isEqualTo(Duration.ofMillis(5));
+  }
+
+  @Test
   void nonsenseIsRefusedWithTheValue() {
     for (String bad :
         new String[] {
