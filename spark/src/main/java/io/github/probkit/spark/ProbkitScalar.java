@@ -17,6 +17,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodeBlock;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodeGenerator$;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
@@ -228,6 +229,9 @@ public final class ProbkitScalar extends Expression implements Serializable {
   /** The last key type recorded by a structure that passed {@link #checkKeyType}. */
   private transient UTF8String acceptedKeyType;
 
+  /** {@link #acceptedKeyType}, compared where a row holds it. */
+  private transient InPlaceText acceptedInPlace;
+
   private transient Boolean mixKeyTypes;
 
   /** probkit_from_spark's format, once read. */
@@ -392,44 +396,49 @@ public final class ProbkitScalar extends Expression implements Serializable {
 
   @Override
   public Object eval(InternalRow row) {
-    return evaluate(i -> arg(i).eval(row));
-  }
-
-  /** The arguments' values, evaluated when asked for. */
-  private interface Args {
-    Object get(int i);
+    return evaluate(null, row);
   }
 
   /** {@link #eval} from generated code, which evaluated the arguments itself. */
   public Object evalValues(Object[] values) {
-    return evaluate(i -> values[i]);
+    return evaluate(values, null);
   }
 
-  private Object evaluate(Args args) {
+  /**
+   * Argument {@code i}: from {@code values} when generated code evaluated them, else evaluated on
+   * {@code row} when asked for (a decoded constant's argument is then not evaluated again). Two
+   * parameters rather than a lambda: this runs once a row, and a capturing lambda is an allocation
+   * a row.
+   */
+  private Object argValue(Object[] values, InternalRow row, int i) {
+    return values != null ? values[i] : arg(i).eval(row);
+  }
+
+  private Object evaluate(Object[] values, InternalRow row) {
     if (function == Function.FROM_SPARK) {
-      Object v = args.get(0);
+      Object v = argValue(values, row, 0);
       return v == null
           ? null
           : SparkSketches.convert(function.signature.sqlName, format(), (byte[]) v);
     }
     if (function == Function.UNION) {
-      return union(args);
+      return union(values, row);
     }
     if (function == Function.INTERSECTION || function == Function.JACCARD) {
-      return overlap(args);
+      return overlap(values, row);
     }
     boolean keyed = function.keyed();
-    Object key = keyed ? args.get(1) : null;
+    Object key = keyed ? argValue(values, row, 1) : null;
     if (keyed && key == null) {
       return null;
     }
-    Object at = function.at() >= 0 ? args.get(function.at()) : null;
+    Object at = function.at() >= 0 ? argValue(values, row, function.at()) : null;
     if (function.at() >= 0 && at == null) {
       return null;
     }
     Object structure = constant;
     if (structure == null) {
-      Object s = args.get(0);
+      Object s = argValue(values, row, 0);
       if (s == null) {
         return null;
       }
@@ -488,7 +497,7 @@ public final class ProbkitScalar extends Expression implements Serializable {
       case ESTIMATE:
         return estimate(structure);
       case INFO:
-        return info(structure, args.get(0));
+        return info(structure, argValue(values, row, 0));
       default:
         return topk(
             expect(structure, HeavyHitters.class, "a heavy-hitters summary (probkit_topk_agg)"));
@@ -514,11 +523,11 @@ public final class ProbkitScalar extends Expression implements Serializable {
   }
 
   /** The union of the row's structures, null ones skipped; null when all are. */
-  private Object union(Args args) {
+  private Object union(Object[] values, InternalRow row) {
     Accumulator.Union u = new Accumulator.Union(function.signature.sqlName);
     boolean any = false;
     for (int i = 0; i < children.size(); i++) {
-      Object v = args.get(i);
+      Object v = argValue(values, row, i);
       if (v != null && SketchArg.bytes(v) != null) {
         SketchArg.addTo(u, v);
         any = true;
@@ -536,9 +545,9 @@ public final class ProbkitScalar extends Expression implements Serializable {
    * the sum of the three estimates' own. The Jaccard's is that of the intersection over the union
    * plus the union's own relative error times the ratio, to first order.
    */
-  private Object overlap(Args args) {
-    Object va = args.get(0);
-    Object vb = args.get(1);
+  private Object overlap(Object[] values, InternalRow row) {
+    Object va = argValue(values, row, 0);
+    Object vb = argValue(values, row, 1);
     if (va == null || vb == null || SketchArg.bytes(va) == null || SketchArg.bytes(vb) == null) {
       return null;
     }
@@ -681,6 +690,11 @@ public final class ProbkitScalar extends Expression implements Serializable {
     if (r.numFields() <= SketchArg.KEY_TYPE || r.isNullAt(SketchArg.KEY_TYPE)) {
       return;
     }
+    if (acceptedInPlace != null
+        && r instanceof UnsafeRow
+        && acceptedInPlace.matches((UnsafeRow) r, SketchArg.KEY_TYPE)) {
+      return;
+    }
     UTF8String t = r.getUTF8String(SketchArg.KEY_TYPE);
     if (t.equals(acceptedKeyType)) {
       return;
@@ -721,6 +735,7 @@ public final class ProbkitScalar extends Expression implements Serializable {
       }
     }
     acceptedKeyType = t.clone();
+    acceptedInPlace = InPlaceText.of(acceptedKeyType);
   }
 
   private WindowRing window(Object s, boolean countMin, String what) {
@@ -848,11 +863,14 @@ public final class ProbkitScalar extends Expression implements Serializable {
   public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
     CodeGenerator$ gen = CodeGenerator$.MODULE$;
     String self = ctx.addReferenceObj("probkit", this, ProbkitScalar.class.getName());
-    String values = ctx.freshName("values");
+    int n = children.size();
+    // One array for the generated operator, which runs one task's rows one at a time: evalValues
+    // keeps nothing of it, and every element is written on every row.
+    String values =
+        ctx.addMutableState(
+            "Object[]", "probkitValues", v -> v + " = new Object[" + n + "];", false, true);
     String result = ctx.freshName("result");
     StringBuilder code = new StringBuilder();
-    int n = children.size();
-    code.append("Object[] ").append(values).append(" = new Object[").append(n).append("];\n");
     for (int i = 0; i < n; i++) {
       ExprCode c = arg(i).genCode(ctx);
       DataType t = arg(i).dataType();
@@ -861,8 +879,8 @@ public final class ProbkitScalar extends Expression implements Serializable {
         value = gen.boxedType(t) + ".valueOf(" + value + ")";
       }
       code.append(c.code().toString()).append("\n");
-      code.append("if (!(").append(c.isNull()).append(")) ");
-      code.append(values).append('[').append(i).append("] = ").append(value).append(";\n");
+      code.append(values).append('[').append(i).append("] = ").append(c.isNull());
+      code.append(" ? null : ").append(value).append(";\n");
     }
     DataType type = dataType();
     String javaType = gen.javaType(type);

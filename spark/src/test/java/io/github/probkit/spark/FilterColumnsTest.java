@@ -1,6 +1,7 @@
 package io.github.probkit.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.probkit.filter.BloomFilter;
 import java.util.HashMap;
@@ -86,6 +87,47 @@ class FilterColumnsTest {
         "SELECT e.day, e.i, e.day, probkit_might_contain(d.f.sketch, e.k) FROM events e "
             + "JOIN day_filters d ON e.day = d.day",
         2 * KEYS * DAYS);
+  }
+
+  /**
+   * The key type is checked on every row, not once a task: a day whose filter holds binary keys (a
+   * name as long as "string") is refused for a string key column although the rows of the other
+   * days came first in each partition and were answered.
+   */
+  @Test
+  void aDayWhoseFilterHoldsKeysOfAnotherTypeIsRefusedAfterTheOtherDaysRows() {
+    String filters =
+        "SELECT day, probkit_bloom_agg(k, "
+            + KEYS
+            + ", 0.01) AS f FROM events WHERE i < "
+            + KEYS
+            + " AND day < 3 GROUP BY day UNION ALL SELECT day, probkit_bloom_agg(CAST(k AS"
+            + " BINARY), "
+            + KEYS
+            + ", 0.01) FROM events WHERE i < "
+            + KEYS
+            + " AND day = 3 GROUP BY day";
+    // The filters broadcast, so that the events stream through the join in their order.
+    String query =
+        "SELECT /*+ BROADCAST(d) */ count(*) FROM events e JOIN ("
+            + filters
+            + ") d ON e.day = d.day WHERE probkit_might_contain(d.f, e.k)";
+    Throwable t = catchThrowable(() -> TestSpark.get().sql(query).first());
+    String message = null;
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c.getMessage() != null && c.getMessage().contains(SketchArg.MIX_KEY_TYPES + "=true")) {
+        message = c.getMessage();
+      }
+    }
+    assertThat(message).as("the refusal, in %s", t).isNotNull();
+    assertThat(message).contains("holds binary keys").contains("STRING");
+    // Without day 3, the same join answers.
+    assertThat(
+            TestSpark.get()
+                .sql(query.replace("e.day = d.day", "e.day = d.day AND d.day < 3"))
+                .first()
+                .getLong(0))
+        .isGreaterThanOrEqualTo(3L * KEYS);
   }
 
   @Test
