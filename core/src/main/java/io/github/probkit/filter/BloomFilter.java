@@ -265,20 +265,6 @@ public final class BloomFilter implements MergeableFilter {
     return containsHashes(h1, hash.secondHash(key, h1));
   }
 
-  /**
-   * The UTF-8 bytes of {@code key}, as {@link #mightContain(byte[], int, int)} of them: a short
-   * ASCII String is hashed from its chars without copying it (HashStrategy#hash64(CharSequence)).
-   * An exact-modulo hash's second pass needs the bytes, so it takes them as before.
-   */
-  @Override
-  public boolean mightContain(CharSequence key) {
-    if (exact) {
-      return MergeableFilter.super.mightContain(key);
-    }
-    long h1 = hash.hash64(key);
-    return containsHashes(h1, hash.derivedSecondHash(h1));
-  }
-
   // The hot paths are kept under the JIT's inlining limit (325 bytes of bytecode), one method per
   // case.
 

@@ -432,16 +432,6 @@ public final class HashStrategy {
     return redis ? Murmur64A.hash64(key, secondSeed) : xxh3Second.hashLongToLong(key);
   }
 
-  /**
-   * The second hash of any key whose first is {@code first}, for a strategy whose {@link
-   * #exactModulo()} is false: there it is derived from the first alone, so a structure that hashed
-   * a String key from its chars needs no bytes for it. Not for an exact-modulo strategy, whose
-   * second hash is a second pass over the key.
-   */
-  public long derivedSecondHash(long first) {
-    return derived(first);
-  }
-
   private static long derived(long first) {
     // The halves swapped: independent enough of h1's high bits, which choose the first position.
     return Long.rotateLeft(first, 32) | 1;

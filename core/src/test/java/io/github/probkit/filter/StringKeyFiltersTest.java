@@ -14,12 +14,13 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * A String key and its UTF-8 bytes are one key on every path: the standard and blocked filters'
- * String query hashes a short ASCII String from its chars, where adds, removes and byte queries
- * copy it first. Real words (some not ASCII) and joins of them up to 40 chars, under every kind of
- * hash (derived second hash, exact modulo, mixed before use).
+ * A String key and its UTF-8 bytes are one key on every path: the blocked filter's String query
+ * hashes a short ASCII String from its chars, where adds, removes and byte queries copy it first.
+ * Real words (some not ASCII) and joins of them up to 40 chars, under every kind of hash (derived
+ * second hash, exact modulo, mixed before use); the standard filter, whose String calls copy the
+ * key, alongside.
  */
-class BloomFilterStringKeysTest {
+class StringKeyFiltersTest {
   private static final HashStrategy[] HASHES = {
     HashStrategy.xxh3(),
     HashStrategy.xxh3(0x6a09e667f3bcc908L),
