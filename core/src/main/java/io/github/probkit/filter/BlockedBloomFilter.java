@@ -388,19 +388,6 @@ public final class BlockedBloomFilter implements MergeableFilter {
     return containsAt(blockBase(h), h);
   }
 
-  /**
-   * The UTF-8 bytes of {@code key}, as {@link #mightContain(byte[], int, int)} of them: a short
-   * ASCII String is hashed from its chars without copying it (HashStrategy#hash64(CharSequence)).
-   */
-  @Override
-  public boolean mightContain(CharSequence key) {
-    long h = hash.hash64(key);
-    if (spread) {
-      h = Mix.mix64(h);
-    }
-    return containsAt(blockBase(h), h);
-  }
-
   // The hot paths are kept under the JIT's inlining limit (325 bytes of bytecode): one method per
   // case, the common one (k <= 7, one group of fields) first; a whole add in one method was not
   // inlined, and slower.

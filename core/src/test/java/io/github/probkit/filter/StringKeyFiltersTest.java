@@ -14,11 +14,11 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * A String key and its UTF-8 bytes are one key on every path: the blocked filter's String query
- * hashes a short ASCII String from its chars, where adds, removes and byte queries copy it first.
- * Real words (some not ASCII) and joins of them up to 40 chars, under every kind of hash (derived
- * second hash, exact modulo, mixed before use); the standard filter, whose String calls copy the
- * key, alongside.
+ * A String key and its UTF-8 bytes are one key on every path: a String hashed from its chars
+ * (HashStrategy#hash64(CharSequence)) or copied first. Real words (some not ASCII) and joins of
+ * them up to 40 chars, under every kind of hash (derived second hash, exact modulo, mixed before
+ * use), added as bytes and queried as Strings and back; a filter whose String query hashes from the
+ * chars must pass it unchanged.
  */
 class StringKeyFiltersTest {
   private static final HashStrategy[] HASHES = {
