@@ -56,18 +56,16 @@ final class Xxh3Medium {
           word(b, off), word(b, off + 8), word(b, end - 16), word(b, end - 8), len, seed);
     }
     long acc = len * PRIME64_1;
-    if (len > 32) {
-      if (len > 64) {
-        if (len > 96) {
-          acc += mix16(b, off + 48, S12, S13, seed);
-          acc += mix16(b, end - 64, S14, S15, seed);
-        }
-        acc += mix16(b, off + 32, S8, S9, seed);
-        acc += mix16(b, end - 48, S10, S11, seed);
+    if (len > 64) {
+      if (len > 96) {
+        acc += mix16(b, off + 48, S12, S13, seed);
+        acc += mix16(b, end - 64, S14, S15, seed);
       }
-      acc += mix16(b, off + 16, S4, S5, seed);
-      acc += mix16(b, end - 32, S6, S7, seed);
+      acc += mix16(b, off + 32, S8, S9, seed);
+      acc += mix16(b, end - 48, S10, S11, seed);
     }
+    acc += mix16(b, off + 16, S4, S5, seed);
+    acc += mix16(b, end - 32, S6, S7, seed);
     acc += mix16(b, off, S0, S1, seed);
     acc += mix16(b, end - 16, S2, S3, seed);
     return avalanche(acc);
