@@ -48,26 +48,41 @@ final class Xxh3Medium {
    */
   static long hash64(byte[] b, int off, int len, long seed) {
     if (len <= 16) {
-      long lo = word(b, off) ^ ((S3 ^ S4) + seed);
-      long hi = word(b, off + len - 8) ^ ((S5 ^ S6) - seed);
-      return avalanche(len + Long.reverseBytes(lo) + hi + fold(lo, hi));
+      return hash9To16(word(b, off), word(b, off + len - 8), len, seed);
     }
     int end = off + len;
-    long acc = len * PRIME64_1;
-    if (len > 32) {
-      if (len > 64) {
-        if (len > 96) {
-          acc += mix16(b, off + 48, S12, S13, seed);
-          acc += mix16(b, end - 64, S14, S15, seed);
-        }
-        acc += mix16(b, off + 32, S8, S9, seed);
-        acc += mix16(b, end - 48, S10, S11, seed);
-      }
-      acc += mix16(b, off + 16, S4, S5, seed);
-      acc += mix16(b, end - 32, S6, S7, seed);
+    if (len <= 32) {
+      return hash17To32(
+          word(b, off), word(b, off + 8), word(b, end - 16), word(b, end - 8), len, seed);
     }
+    long acc = len * PRIME64_1;
+    if (len > 64) {
+      if (len > 96) {
+        acc += mix16(b, off + 48, S12, S13, seed);
+        acc += mix16(b, end - 64, S14, S15, seed);
+      }
+      acc += mix16(b, off + 32, S8, S9, seed);
+      acc += mix16(b, end - 48, S10, S11, seed);
+    }
+    acc += mix16(b, off + 16, S4, S5, seed);
+    acc += mix16(b, end - 32, S6, S7, seed);
     acc += mix16(b, off, S0, S1, seed);
     acc += mix16(b, end - 16, S2, S3, seed);
+    return avalanche(acc);
+  }
+
+  /** The 9-to-16-byte class: {@code first} and {@code last} are the input's first and last 8. */
+  static long hash9To16(long first, long last, int len, long seed) {
+    long lo = first ^ ((S3 ^ S4) + seed);
+    long hi = last ^ ((S5 ^ S6) - seed);
+    return avalanche(len + Long.reverseBytes(lo) + hi + fold(lo, hi));
+  }
+
+  /** The 17-to-32-byte class, of the input's words at 0, 8, len - 16 and len - 8. */
+  static long hash17To32(long w0, long w1, long w2, long w3, int len, long seed) {
+    long acc = len * PRIME64_1;
+    acc += fold(w0 ^ (S0 + seed), w1 ^ (S1 - seed));
+    acc += fold(w2 ^ (S2 + seed), w3 ^ (S3 - seed));
     return avalanche(acc);
   }
 

@@ -3,8 +3,13 @@ package io.github.probkit.hash;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.dynatrace.hash4j.hashing.Hashing;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -113,6 +118,44 @@ class StringKeyHashTest {
           assertThat(HashStrategy.xxh3(seed).hash64(buf, off, len))
               .as("seed %x, %d bytes at %d", seed, len, off)
               .isEqualTo(expected);
+        }
+      }
+    }
+  }
+
+  @Test
+  void dictionaryWordsAndTheirJoinsOfEveryLength() throws IOException {
+    // Real keys: every word (256 of them not ASCII), and joins of consecutive words cut to every
+    // length up to 40, so that each length class, and both ways of finding the word at n - 16,
+    // take real text with its non-ASCII letters wherever they fall.
+    Path dict = Path.of("/usr/share/dict/words");
+    Assumptions.assumeTrue(Files.isReadable(dict), "no /usr/share/dict/words");
+    List<String> words = Files.readAllLines(dict, StandardCharsets.UTF_8);
+    for (int i = 0; i < words.size(); i++) {
+      String w = words.get(i);
+      assertMatchesReference(w);
+      String joined =
+          w + ":" + words.get((i + 1) % words.size()) + "/" + words.get((i + 7) % words.size());
+      int len = 9 + i % 32;
+      assertMatchesReference(joined.length() > len ? joined.substring(0, len) : joined);
+    }
+  }
+
+  @Test
+  void surrogatePairsAndUnpairedSurrogatesAtEveryPosition() {
+    // A pair is one 4-byte UTF-8 sequence; a lone or reversed half is what String.getBytes makes
+    // of it ('?'), which the hash of the String must keep matching.
+    String[] inserts = {
+      "\uD83D\uDE00", "\uD83D", "\uDE00", "\uDE00\uD83D", "\uD800\uDBFF", "\u00E9\uD83D\uDE00"
+    };
+    String base = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEF";
+    for (String insert : inserts) {
+      for (int len = 0; len <= 40; len++) {
+        for (int pos = 0; pos <= len; pos++) {
+          String s = base.substring(0, pos) + insert + base.substring(pos, len);
+          assertMatchesReference(s);
+          // The same chars cut at every length, so a String may end with half a pair.
+          assertMatchesReference(s.substring(0, Math.max(0, s.length() - 1)));
         }
       }
     }
