@@ -78,11 +78,6 @@ class CountMinSketchTest {
     assertThat(CountMinSketch.withDimensions(1, 1).width()).isEqualTo(1);
     assertThat(CountMinSketch.withDimensions(1, CountMinSketch.MAX_DEPTH).depth()).isEqualTo(64);
     assertThat(CountMinSketch.withDimensions(1, 2, HashStrategy.fnv1a()).depth()).isEqualTo(2);
-    // Guava's and Spark's hashes would give every row but the first one column
-    // (ForeignHashesElsewhereTest).
-    assertThatThrownBy(() -> CountMinSketch.withDimensions(1, 2, HashStrategy.guava()))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("a count-min sketch cannot use the guava hash");
     // The widest sketch the counter limit allows at depth 1 is sized, not refused (nor allocated).
     double widest = Math.E / CountMinSketch.MAX_COUNTERS * (1 + 1e-12);
     assertThat(CountMinSketch.widthFor(widest, 0.5)).isEqualTo((int) CountMinSketch.MAX_COUNTERS);
