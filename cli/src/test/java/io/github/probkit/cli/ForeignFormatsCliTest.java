@@ -350,6 +350,74 @@ class ForeignFormatsCliTest {
     assertThat(out).doesNotExist();
   }
 
+  /**
+   * Spark's Bloom filter and count-min sketch both start with version 1: each given to the other
+   * family's commands (and Guava's and unknown bytes to the wrong command) is refused in one line
+   * naming the file, what it is and the command that reads it; no file is written.
+   */
+  @Test
+  void filesOfTheOtherFamilyAreRefusedNamingWhatTheyAre() throws IOException {
+    CountMinSketch cms = CountMinSketch.create(0.01, 0.99, 1);
+    cms.add("x", 3);
+    Path cmsFile = writeWith("c.spark", cms::writeTo);
+    org.apache.spark.util.sketch.BloomFilter bloom =
+        org.apache.spark.util.sketch.BloomFilter.create(100, 0.01);
+    bloom.putString("x");
+    Path bloomFile = writeWith("b.spark", bloom::writeTo);
+    com.google.common.hash.BloomFilter<CharSequence> g =
+        com.google.common.hash.BloomFilter.create(
+            Funnels.stringFunnel(StandardCharsets.UTF_8), 100, 0.01);
+    g.put("x");
+    Path guava = writeWith("g.guava", g::writeTo);
+    Path garbage = write("garbage.txt", "hello, not a sketch\n".getBytes(StandardCharsets.UTF_8));
+    Path out = dir.resolve("out.bin");
+
+    String c = cmsFile.toString();
+    for (String[] args :
+        List.of(
+            new String[] {"filter", "import", "--format", "spark", c, out.toString()},
+            new String[] {"filter", "query", c, "x"},
+            new String[] {"filter", "query", "--file-format", "spark", c, "x"},
+            new String[] {"filter", "info", c})) {
+      assertThat(refused(args))
+          .as(String.join(" ", args))
+          .contains(c + ": a Spark count-min sketch, not a filter")
+          .contains("cms query")
+          .doesNotContain("hash functions");
+    }
+    String b = bloomFile.toString();
+    for (String[] args :
+        List.of(
+            new String[] {"cms", "import", "--format", "spark", b, out.toString()},
+            new String[] {"cms", "query", b, "x"},
+            new String[] {"cms", "query", "--file-format", "spark", b, "x"},
+            new String[] {"cms", "info", b})) {
+      assertThat(refused(args))
+          .as(String.join(" ", args))
+          .contains(b + ": a Spark Bloom filter, not a count-min sketch")
+          .contains("filter import --format spark");
+    }
+    assertThat(refused("hll", "import", "--format", "spark", b, out.toString()))
+        .contains(b + ": a Spark Bloom filter, not a cardinality sketch");
+    assertThat(refused("filter", "import", "--format", "guava", c, out.toString()))
+        .contains(c + ": not a guava file (it is a Spark count-min sketch)");
+    assertThat(refused("cms", "import", "--format", "guava", guava.toString(), out.toString()))
+        .contains(guava + ": guava: Guava's writeTo form holds a Bloom filter, not a count-min")
+        .contains("filter import --format guava");
+    assertThat(refused("cms", "query", "--file-format", "guava", guava.toString(), "x"))
+        .contains(guava + ": guava: Guava's writeTo form holds a Bloom filter");
+    assertThat(refused("filter", "import", "--format", "spark", garbage.toString(), out.toString()))
+        .contains(garbage + ": not a spark file (its first bytes, 68 65 6c 6c, are no known");
+    assertThat(refused("cms", "import", "--format", "spark", garbage.toString(), out.toString()))
+        .contains(garbage + ": not a spark file");
+    assertThat(refused("filter", "import", "--format", "guava", garbage.toString(), out.toString()))
+        .contains(garbage + ": guava BloomFilter: strategy ordinal 104");
+    assertThat(out).doesNotExist();
+    // Each is still read by its own family.
+    assertThat(ok("cms", "query", c, "x").out).isEqualTo("x\t" + cms.estimateCount("x") + "\n");
+    assertThat(ok("filter", "query", b, "x").out).isEqualTo("x\tpresent\n");
+  }
+
   private static void assertEstimates(Cli c, List<String> items, ToLongFunction<String> library) {
     List<String> lines = c.out.lines().toList();
     assertThat(lines).hasSize(items.size());

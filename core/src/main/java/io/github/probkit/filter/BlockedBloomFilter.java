@@ -3,6 +3,7 @@ package io.github.probkit.filter;
 import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
+import static io.github.probkit.internal.Preconditions.checkWideHash;
 import static io.github.probkit.internal.Preconditions.formatBytes;
 
 import io.github.probkit.Concurrency;
@@ -214,7 +215,7 @@ public final class BlockedBloomFilter implements MergeableFilter {
   private static BlockedBloomFilter allocate(
       long m, int k, HashStrategy hash, long n, double p, Concurrency c) {
     checkArgument(k >= 1 && k <= MAX_HASHES, "hashes must be in [1, %d], was %d", MAX_HASHES, k);
-    Objects.requireNonNull(hash, "hash");
+    checkWideHash(hash, "a blocked Bloom filter");
     Objects.requireNonNull(c, "concurrency");
     checkAllocatable(m / 8, "a blocked Bloom filter of " + m + " bits");
     return new BlockedBloomFilter(new long[LEAD + LongBitArray.wordsFor(m)], k, hash, n, p, c);

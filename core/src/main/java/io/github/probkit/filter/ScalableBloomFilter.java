@@ -2,6 +2,7 @@ package io.github.probkit.filter;
 
 import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
+import static io.github.probkit.internal.Preconditions.checkNotForeign;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import io.github.probkit.Concurrency;
@@ -234,7 +235,7 @@ public final class ScalableBloomFilter implements MutableFilter {
         MAX_GROWTH,
         growth);
     checkOpenUnit("tightening", tightening);
-    Objects.requireNonNull(hash, "hash");
+    checkNotForeign(hash, "a scalable Bloom filter");
     ScalableBloomFilter f =
         new ScalableBloomFilter(
             Math.max(MIN_INITIAL_CAPACITY, initialCapacity),

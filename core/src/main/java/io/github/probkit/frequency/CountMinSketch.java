@@ -2,6 +2,7 @@ package io.github.probkit.frequency;
 
 import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
+import static io.github.probkit.internal.Preconditions.checkNotForeign;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import io.github.probkit.Concurrency;
@@ -298,7 +299,7 @@ public final class CountMinSketch implements FrequencySketch {
   }
 
   private static void checkDimensions(int w, int d, HashStrategy hash) {
-    Objects.requireNonNull(hash, "hash");
+    checkNotForeign(hash, "a count-min sketch");
     checkArgument(w >= 1, "width must be positive, was %d", w);
     checkArgument(d >= 1 && d <= MAX_DEPTH, "depth must be in [1, %d], was %d", MAX_DEPTH, d);
     checkArgument(

@@ -25,7 +25,7 @@ public final class Preconditions {
    * the hash's bits as they are, so that it never silently loses its accuracy.
    */
   public static HashStrategy checkUniformHash(HashStrategy hash, String structure) {
-    java.util.Objects.requireNonNull(hash, "hash");
+    checkNotForeign(hash, structure);
     checkArgument(
         !hash.needsMixing(),
         "%s cannot use the %s hash: its bits are too regular for this structure's accuracy (fnv1a"
@@ -33,6 +33,38 @@ public final class Preconditions {
             + " filters); use xxh3",
         structure,
         hash.algorithm().label());
+    return hash;
+  }
+
+  /**
+   * Refuses Guava's and Spark's hashes ({@link HashStrategy#foreignProbes()}), which exist so that
+   * a {@code BloomFilter} holds those libraries' filters, for a structure that would not answer as
+   * it promises with them: a scalable filter's layers would probe other positions than
+   * probkit-redis's, a count-min sketch's rows would all but the first share one column.
+   */
+  public static HashStrategy checkNotForeign(HashStrategy hash, String structure) {
+    java.util.Objects.requireNonNull(hash, "hash");
+    checkArgument(
+        !hash.foreignProbes(),
+        "%s cannot use the %s hash: Guava's and Spark's hashes are for Bloom filters that hold"
+            + " those libraries' filters; use xxh3",
+        structure,
+        hash.algorithm().label());
+    return hash;
+  }
+
+  /**
+   * Refuses Spark's hash for a structure that takes a key's one 64-bit hash ({@code hash64}) and
+   * nothing else: Spark's is 32 bits, so its false-positive rate would never fall below n / 2^32
+   * (36 times the rate of a 16-bit binary fuse filter of 2 million keys).
+   */
+  public static HashStrategy checkWideHash(HashStrategy hash, String structure) {
+    java.util.Objects.requireNonNull(hash, "hash");
+    checkArgument(
+        hash.algorithm() != io.github.probkit.hash.HashAlgorithm.SPARK_MURMUR3_32,
+        "%s cannot use the spark hash: its 32 bits would keep the false-positive rate above n /"
+            + " 2^32; use xxh3 (or guava)",
+        structure);
     return hash;
   }
 

@@ -119,6 +119,15 @@ public final class SketchReader {
     if (algorithm == null) {
       throw new SketchFormatException("unknown hash algorithm " + algorithmId);
     }
+    if (!type.accepts(algorithm)) {
+      throw new SketchFormatException(
+          "a "
+              + type.label()
+              + " structure with the "
+              + algorithm.label()
+              + " hash, which no probkit writes: Guava's and Spark's hashes are for Bloom filters"
+              + " (guava and guava32 also for blocked and binary-fuse ones)");
+    }
     int flags = h.get() & 0xFF;
     if (flags != 0) {
       throw new SketchFormatException("unknown flags 0x" + Integer.toHexString(flags));

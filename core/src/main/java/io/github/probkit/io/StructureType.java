@@ -1,5 +1,7 @@
 package io.github.probkit.io;
 
+import io.github.probkit.hash.HashAlgorithm;
+
 /**
  * Every kind of structure the binary format can hold. The id is the type byte of the container; ids
  * are never reused or renumbered, so files written today keep reading.
@@ -41,6 +43,21 @@ public enum StructureType {
   /** The short name used in messages, JSON and on the command line. */
   public String label() {
     return label;
+  }
+
+  /**
+   * Whether a structure of this type answers as it promises with {@code algorithm}, as the
+   * library's constructors decide: Guava's and Spark's hashes place a Bloom filter's probes where
+   * their libraries do, and are refused elsewhere but in the blocked and binary fuse filters, which
+   * mix a key's one 64-bit hash (Spark's has 32 bits). Readers refuse a header that pairs them
+   * otherwise, which no probkit writer makes.
+   */
+  public boolean accepts(HashAlgorithm algorithm) {
+    if (!algorithm.foreignProbes() || this == BLOOM_FILTER) {
+      return true;
+    }
+    return algorithm != HashAlgorithm.SPARK_MURMUR3_32
+        && (this == BLOCKED_BLOOM_FILTER || this == BINARY_FUSE_FILTER);
   }
 
   /** The type with this id, or null. */

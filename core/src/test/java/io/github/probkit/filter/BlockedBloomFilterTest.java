@@ -148,6 +148,10 @@ class BlockedBloomFilterTest {
     assertThatThrownBy(() -> BlockedBloomFilter.optimalBits(-5, 0.01))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("was -5");
+    // Spark's 32-bit hash would hold the rate above n / 2^32 (ForeignHashesElsewhereTest).
+    assertThatThrownBy(() -> BlockedBloomFilter.withBits(512, 3, HashStrategy.spark()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("a blocked Bloom filter cannot use the spark hash");
   }
 
   @Test

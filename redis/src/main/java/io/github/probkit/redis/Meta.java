@@ -53,6 +53,17 @@ final class Meta {
       byte[] params,
       String id,
       boolean ready) {
+    // The library's constructors refuse these pairs; a Redis structure that skips them (count-min,
+    // blocked) must too, or its answers would not be what it promises.
+    if (!type.accepts(hash.algorithm())) {
+      throw new IllegalArgumentException(
+          "a "
+              + type.label()
+              + " structure cannot use the "
+              + hash.algorithm().label()
+              + " hash: Guava's and Spark's hashes are for Bloom filters (guava and guava32 also"
+              + " for blocked ones); use xxh3");
+    }
     this.type = type;
     this.hash = hash;
     this.layout = layout;
@@ -134,6 +145,11 @@ final class Meta {
       HashAlgorithm algorithm = HashAlgorithm.byLabel(need(f, field));
       field = "seed";
       HashStrategy hash = HashStrategy.of(algorithm, Long.parseLong(need(f, field)));
+      field = "hash";
+      if (!type.accepts(algorithm)) {
+        throw new IllegalArgumentException(
+            "'" + algorithm.label() + "', which no " + type.label() + " structure is hashed with");
+      }
       field = "layout";
       Layout layout = Layout.byLabel(need(f, field));
       if (layout == null) {

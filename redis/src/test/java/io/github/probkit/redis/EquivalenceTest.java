@@ -110,7 +110,7 @@ class EquivalenceTest extends WithServer {
   }
 
   @ParameterizedTest
-  @CsvSource({"xxh3,1,slot", "xxh3,3,spread", "fnv1a,2,slot"})
+  @CsvSource({"xxh3,1,slot", "xxh3,3,spread", "fnv1a,2,slot", "guava,2,spread"})
   void blocked(String hashName, int shards, String layout) throws IOException {
     RedisOptions o =
         RedisOptions.defaults()
@@ -314,6 +314,33 @@ class EquivalenceTest extends WithServer {
       byte[] lib = bytesOf(a::writeTo);
       byte[] red = bytesOf(r::exportTo);
       assertThat(red).isEqualTo(lib);
+    }
+  }
+
+  /**
+   * Where the library refuses Guava's or Spark's hash (a count-min sketch's rows would share one
+   * column, a scalable filter's layers would probe other bits, Spark's 32 bits would hold a blocked
+   * filter's rate up), a Redis structure refuses it too, in one line, before writing a key.
+   */
+  @Test
+  void foreignHashesAreRefusedWhereTheLibraryRefusesThem() {
+    RedisOptions guava = RedisOptions.defaults().hash(HashStrategy.guava());
+    RedisOptions spark = RedisOptions.defaults().hash(HashStrategy.spark());
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> RedisCountMinSketch.create(store, "cms-guava", 97, 5, false, guava))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("a count-min structure cannot use the guava hash");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> RedisBloomFilter.createBlocked(store, "blocked-spark", 3_000, 0.01, spark))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("spark hash");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                RedisScalableBloomFilter.create(store, "scalable-guava", 100, 0.01, 2, 0.5, guava))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("a scalable Bloom filter cannot use the guava hash");
+    for (String name : List.of("cms-guava", "blocked-spark", "scalable-guava")) {
+      assertThat(store.exists(name)).as(name).isFalse();
     }
   }
 

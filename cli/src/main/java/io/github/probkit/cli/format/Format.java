@@ -173,7 +173,8 @@ public interface Format {
    * line naming both, before anything is read as the wrong structure.
    */
   static Format of(Path file, String name) {
-    Format shown = shownBy(head(file));
+    byte[] head = head(file);
+    Format shown = shownBy(head);
     if (name == null) {
       return shown == null ? KNOWN.get(0) : shown;
     }
@@ -187,9 +188,29 @@ public interface Format {
               + ": not a "
               + named.name()
               + " file"
-              + (shown == null ? "" : " (its first bytes are a " + shown.name() + " file's)"));
+              + (shown != null
+                  ? " (" + whatIs(file, shown) + ")"
+                  : named.hasMagic() && head.length > 0
+                      ? " (its first bytes, " + hex(head) + ", are no known format's)"
+                      : ""));
     }
     return named;
+  }
+
+  /** What a file in format {@code shown} is, for a refusal. */
+  private static String whatIs(Path file, Format shown) {
+    SparkFormat.Holds spark = shown == SparkFormat.INSTANCE ? SparkFormat.holds(file) : null;
+    return spark != null
+        ? "it is " + spark.description()
+        : "its first bytes are a " + shown.name() + " file's";
+  }
+
+  private static String hex(byte[] head) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < Math.min(4, head.length); i++) {
+      b.append(i == 0 ? "" : " ").append(String.format(java.util.Locale.ROOT, "%02x", head[i]));
+    }
+    return b.toString();
   }
 
   /**
@@ -212,23 +233,33 @@ public interface Format {
    * summary, a cardinality sketch or a windowed one.
    */
   final class Kind<T> {
-    public static final Kind<MembershipFilter> FILTER = new Kind<>(Filters::readFrom);
-    public static final Kind<CountMinSketch> COUNT_MIN = new Kind<>(CountMinSketch::readFrom);
-    public static final Kind<HeavyHitters> HEAVY_HITTERS = new Kind<>(HeavyHitters::readFrom);
+    public static final Kind<MembershipFilter> FILTER = new Kind<>("a filter", Filters::readFrom);
+    public static final Kind<CountMinSketch> COUNT_MIN =
+        new Kind<>("a count-min sketch", CountMinSketch::readFrom);
+    public static final Kind<HeavyHitters> HEAVY_HITTERS =
+        new Kind<>("a heavy-hitters summary", HeavyHitters::readFrom);
     public static final Kind<CardinalitySketch> CARDINALITY =
-        new Kind<>(CardinalitySketches::readFrom);
+        new Kind<>("a cardinality sketch", CardinalitySketches::readFrom);
     public static final Kind<WindowedCardinality> WINDOWED_CARDINALITY =
-        new Kind<>(WindowedCardinality::readFrom);
+        new Kind<>("a windowed cardinality sketch", WindowedCardinality::readFrom);
     public static final Kind<WindowedHeavyHitters> WINDOWED_HEAVY_HITTERS =
-        new Kind<>(WindowedHeavyHitters::readFrom);
+        new Kind<>("a windowed heavy-hitters summary", WindowedHeavyHitters::readFrom);
     public static final Kind<WindowedCountMin> WINDOWED_COUNT_MIN =
-        new Kind<>(WindowedCountMin::readFrom);
+        new Kind<>("a windowed count-min sketch", WindowedCountMin::readFrom);
+
+    /** What the kind is, for messages: "a filter", "a count-min sketch". */
+    private final String description;
 
     /** probkit's reader of the kind, which checks the structure type it finds. */
     final Reader<T> probkit;
 
-    private Kind(Reader<T> probkit) {
+    private Kind(String description, Reader<T> probkit) {
+      this.description = description;
       this.probkit = probkit;
+    }
+
+    public String description() {
+      return description;
     }
   }
 

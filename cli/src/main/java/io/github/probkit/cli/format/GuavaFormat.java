@@ -18,7 +18,16 @@ public final class GuavaFormat implements Format {
 
   @Override
   public ForeignCounts counts(InputStream in) throws SketchFormatException {
-    throw Format.holdsNo(this, "count-min sketch");
+    throw notA(Kind.COUNT_MIN);
+  }
+
+  /** Guava writes Bloom filters only: the refusal of any other family's command. */
+  private static SketchFormatException notA(Kind<?> kind) {
+    return new SketchFormatException(
+        "guava: Guava's writeTo form holds a Bloom filter, not "
+            + kind.description()
+            + ": filter import --format guava converts it, filter query --file-format guava reads"
+            + " it as it is");
   }
 
   @Override
@@ -41,7 +50,7 @@ public final class GuavaFormat implements Format {
   @SuppressWarnings("unchecked")
   public <T> T read(InputStream in, Kind<T> kind) throws IOException {
     if (kind != Kind.FILTER) {
-      throw new SketchFormatException("guava: holds Bloom filters only");
+      throw notA(kind);
     }
     return (T) GuavaBloomFilter.readFrom(in).toProbkit();
   }

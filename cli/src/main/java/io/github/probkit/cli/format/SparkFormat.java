@@ -49,6 +49,82 @@ public final class SparkFormat implements Format {
     }
   }
 
+  /** What a Spark file holds, by its header and length: {@link #holds}. */
+  public enum Holds {
+    BLOOM("a Spark Bloom filter"),
+    COUNT_MIN("a Spark count-min sketch");
+
+    private final String description;
+
+    Holds(String description) {
+      this.description = description;
+    }
+
+    public String description() {
+      return description;
+    }
+  }
+
+  /**
+   * Which of Spark's two sketches {@code file} holds: the one whose header (the same version, 1,
+   * for both) gives exactly the file's length; null when neither or both do, or when the file is
+   * not a regular one (a pipe is not read twice): the reader then says what is wrong.
+   */
+  public static Holds holds(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return null;
+    }
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] head = in.readNBytes(20);
+      if (head.length < 12 || !INSTANCE.recognizes(head)) {
+        return null;
+      }
+      long size = Files.size(file);
+      ByteBuffer b = ByteBuffer.wrap(head);
+      // A filter: version, hash count, n, then n longs.
+      int hashes = b.getInt(4);
+      long words = b.getInt(8);
+      boolean bloom = hashes > 0 && words > 0 && size == 12 + 8 * words;
+      // A count-min sketch: version, total, depth, width, depth multipliers, depth * width
+      // counters.
+      boolean countMin = false;
+      if (head.length == 20) {
+        long depth = b.getInt(12);
+        long width = b.getInt(16);
+        countMin = depth > 0 && width > 0 && size == 20 + 8 * depth * (width + 1);
+      }
+      return bloom == countMin ? null : bloom ? Holds.BLOOM : Holds.COUNT_MIN;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Refuses, in one line naming the file, what it holds and the command that reads that, a Spark
+   * file given to a command of the other family: read as the family asked, a count-min sketch's
+   * total would be taken for a filter's hash count ("number of hash functions is 0").
+   */
+  public static void checkHolds(Path file, Kind<?> kind) {
+    Holds h = holds(file);
+    if (h == null || h == Holds.BLOOM && kind == Kind.FILTER) {
+      return;
+    }
+    if (h == Holds.COUNT_MIN && kind == Kind.COUNT_MIN) {
+      return;
+    }
+    throw new CliException(
+        file
+            + ": "
+            + h.description()
+            + ", not "
+            + kind.description()
+            + (h == Holds.BLOOM
+                ? ": filter import --format spark converts it to a probkit Bloom filter; filter"
+                    + " query and filter info read it as it is"
+                : ": no probkit structure holds its columns (cms import refuses it); cms query and"
+                    + " cms info read it as it is"));
+  }
+
   @Override
   public boolean hasMagic() {
     return true;
@@ -72,7 +148,9 @@ public final class SparkFormat implements Format {
       throw new SketchFormatException(COUNT_MIN_UNCONVERTED);
     }
     if (kind != Kind.FILTER) {
-      throw new SketchFormatException("spark: holds Bloom filters and count-min sketches only");
+      throw new SketchFormatException(
+          "spark: a Spark file holds a Bloom filter or a count-min sketch, not "
+              + kind.description());
     }
     SparkBloomFilter f = SparkBloomFilter.readFrom(in);
     try {

@@ -4,6 +4,7 @@ import io.github.probkit.cli.format.ForeignCounts;
 import io.github.probkit.cli.format.ForeignFilter;
 import io.github.probkit.cli.format.Format;
 import io.github.probkit.cli.format.ProbkitFormat;
+import io.github.probkit.cli.format.SparkFormat;
 import java.nio.file.Path;
 
 /**
@@ -41,6 +42,7 @@ public final class ForeignFiles {
     if (RedisUri.of(file) != null) {
       return Location.of(file).read(kind);
     }
+    checkFamily(file, format, kind);
     return SketchFiles.read(file, in -> format.read(in, kind));
   }
 
@@ -61,11 +63,23 @@ public final class ForeignFiles {
 
   /** The filter in {@code file}, read whole in {@code format} (one that is not probkit's). */
   public static ForeignFilter filter(Path file, Format format) {
+    checkFamily(file, format, Format.Kind.FILTER);
     return SketchFiles.read(file, format::filter);
   }
 
   /** The count-min sketch in {@code file}, read whole in {@code format}. */
   public static ForeignCounts counts(Path file, Format format) {
+    checkFamily(file, format, Format.Kind.COUNT_MIN);
     return SketchFiles.read(file, format::counts);
+  }
+
+  /**
+   * Spark's two sketches start alike (version 1), so the format alone does not say which one a file
+   * holds; one given to the other family's command is refused naming what it is.
+   */
+  private static void checkFamily(Path file, Format format, Format.Kind<?> kind) {
+    if (format == SparkFormat.INSTANCE) {
+      SparkFormat.checkHolds(file, kind);
+    }
   }
 }
