@@ -301,6 +301,65 @@ class KeptStateTest {
   }
 
   /**
+   * UltraLogLog's registers ({@code u << 2 | seen(u - 1) << 1 | seen(u - 2)} of the update values
+   * seen by each), add's answer and size, computed here from the hashes alone; equality, and every
+   * bad precision refused naming its value.
+   */
+  @org.junit.jupiter.api.Test
+  void ultraLogLogRegistersAnswersAndIdentityAreTheKeys() {
+    for (int p : new int[] {4, 7, 12}) {
+      SplittableRandom r = new SplittableRandom(0x756c6cL + p);
+      UltraLogLog s = UltraLogLog.create(p);
+      java.util.Map<Integer, java.util.TreeSet<Integer>> values = new java.util.HashMap<>();
+      byte[] expected = new byte[1 << p];
+      for (int n = 1; n <= 20_000; n++) {
+        long h = nextHash(r);
+        int i = (int) (h >>> (64 - p));
+        java.util.TreeSet<Integer> v = values.computeIfAbsent(i, x -> new java.util.TreeSet<>());
+        v.add(hllRank(h, p));
+        int u = v.last();
+        int reg = u << 2 | (v.contains(u - 1) ? 2 : 0) | (v.contains(u - 2) ? 1 : 0);
+        boolean changes = reg != (expected[i] & 0xFF);
+        expected[i] = (byte) reg;
+        assertThat(s.addHash(h)).as("p=%d n=%d: add's answer", p, n).isEqualTo(changes);
+        if (Long.bitCount(n) == 1) {
+          assertThat(s.registers()).as("p=%d n=%d", p, n).isEqualTo(expected);
+        }
+      }
+      assertThat(s.byteSize()).isEqualTo(1L << p);
+      UltraLogLog c = s.copy();
+      assertThat(c).isEqualTo(s).hasSameHashCodeAs(s).isNotEqualTo("a sketch");
+      assertThat(s.toString()).contains("precision=" + p);
+      assertThat(s.isCompatible(c)).isTrue();
+      int free = 0;
+      while ((expected[free] & 0xFF) >>> 2 == 65 - p) {
+        free++;
+      }
+      // The largest update value, into a register that has not seen it.
+      assertThat(c.addHash((long) free << (64 - p))).isTrue();
+      assertThat(c).isNotEqualTo(s);
+    }
+    assertThat(UltraLogLog.create(8).isCompatible(UltraLogLog.create(6))).isFalse();
+    assertThat(UltraLogLog.create(8))
+        .isNotEqualTo(UltraLogLog.create(7))
+        .isNotEqualTo(UltraLogLog.create(8, io.github.probkit.hash.HashStrategy.xxh3(7)));
+    assertThat(
+            UltraLogLog.create(8)
+                .isCompatible(UltraLogLog.create(8, io.github.probkit.hash.HashStrategy.xxh3(7))))
+        .isFalse();
+    assertThat(UltraLogLog.create(4).precision()).isEqualTo(4);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> UltraLogLog.create(3))
+        .hasMessageContaining("was 3");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> UltraLogLog.create(UltraLogLog.MAX_PRECISION + 1))
+        .hasMessageContaining("was " + (UltraLogLog.MAX_PRECISION + 1));
+    UltraLogLog ten = UltraLogLog.create(10);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ten.downsize(11))
+        .hasMessageContaining("[4, 10], was 11");
+    assertThat(ten.downsize(4).precision()).isEqualTo(4);
+  }
+
+  /**
    * Equality is the precision, hashing, form and registers; every bad argument is refused naming
    * its value.
    */
