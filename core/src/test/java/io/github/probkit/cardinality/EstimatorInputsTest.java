@@ -3,6 +3,7 @@ package io.github.probkit.cardinality;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.probkit.testing.Theory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -101,6 +102,43 @@ class EstimatorInputsTest {
           assertThat(ours.stateChangeProbability())
               .as("p=%d n=%d", p, n)
               .isEqualTo(theirs.getStateChangeProbability());
+        }
+      }
+    }
+  }
+
+  /**
+   * Kept inputs that agree with a re-read sketch can still be wrong in the same way on both sides
+   * (the estimator's arithmetic, the martingale's increments, the choice of register count between
+   * HyperLogLog's sparse and dense forms): the estimates against the true count of distinct keys,
+   * within six of the papers' standard errors (Theory's constants, not the sketch's own) plus one
+   * key, at every power of two up to 2^17 keys; and the sketch's stated errors as the papers'.
+   */
+  @Test
+  void estimatesFollowTheTrueCountWithinThePapersErrors() {
+    for (boolean hll : new boolean[] {true, false}) {
+      for (int p : new int[] {4, 8, 12, 16}) {
+        CardinalitySketch s = hll ? HyperLogLog.create(p) : UltraLogLog.create(p);
+        SplittableRandom r = new SplittableRandom(0x7ea1c0417L + p);
+        for (int n = 1; n <= 1 << 17; n++) {
+          s.addHash(r.nextLong()); // 2^17 random longs: a repeat has odds of about 1e-9
+          if (Long.bitCount(n) != 1) {
+            continue;
+          }
+          double m = hll && ((HyperLogLog) s).isSparse() ? 1 << 25 : 1 << p;
+          double rse = Math.sqrt(hll ? Theory.HLL_VARIANCE : Theory.ULL_VARIANCE) / Math.sqrt(m);
+          double mrse =
+              Math.sqrt(hll ? Theory.HLL_MARTINGALE_VARIANCE : Theory.ULL_MARTINGALE_VARIANCE)
+                  / Math.sqrt(m);
+          String where = (hll ? "HLL" : "ULL") + " p=" + p + " n=" + n;
+          assertThat(s.estimate()).as(where).isCloseTo(n, within(6 * rse * n + 1));
+          assertThat(s.martingaleEstimate().getAsDouble())
+              .as("martingale, %s", where)
+              .isCloseTo(n, within(6 * mrse * n + 1));
+          assertThat(s.relativeStandardError()).as(where).isCloseTo(rse, within(1e-3 * rse));
+          assertThat(s.martingaleRelativeStandardError())
+              .as(where)
+              .isCloseTo(mrse, within(1e-3 * mrse));
         }
       }
     }

@@ -237,6 +237,197 @@ class BlockedBloomFilterTest {
     assertThat(fp).isLessThanOrEqualTo(Binomial.upper(probes, 0.01, 0.999));
   }
 
+  /** Distinct real keys: the dictionary's words (when the machine has one), then numbered ones. */
+  private static List<byte[]> words(int n) throws IOException {
+    java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+    java.nio.file.Path dict = java.nio.file.Path.of("/usr/share/dict/words");
+    if (java.nio.file.Files.isReadable(dict)) {
+      for (String w : java.nio.file.Files.readAllLines(dict, StandardCharsets.UTF_8)) {
+        if (seen.size() < n) {
+          seen.add(w);
+        }
+      }
+    }
+    for (int i = 0; seen.size() < n; i++) {
+      seen.add("word:" + i);
+    }
+    return seen.stream().map(w -> w.getBytes(StandardCharsets.UTF_8)).toList();
+  }
+
+  /**
+   * The one promise and add's answer, for every path of the probes (k = 6 as a constant, one group
+   * of fields below 8, the remixed groups above, up to 64) in both write modes: add answers true
+   * exactly when a query just before it said absent; every added key is present afterwards, in a
+   * copy, a filter read back in the other mode and a merge into an empty filter of either mode.
+   */
+  @Test
+  void everyAddedKeyStaysPresentAndAddAnswersWhetherItWasAbsent() throws IOException {
+    List<byte[]> keys = words(30_000);
+    for (int k : new int[] {1, 6, 7, 8, 14, 15, 64}) {
+      for (io.github.probkit.Concurrency mode : io.github.probkit.Concurrency.values()) {
+        // Few bits per key, so that both answers of add are common.
+        BlockedBloomFilter f =
+            BlockedBloomFilter.withBits(4L * keys.size(), k, HashStrategy.xxh3(), mode);
+        assertThat(f.concurrency()).isEqualTo(mode);
+        long news = 0;
+        for (int i = 0; i < keys.size(); i++) {
+          byte[] key = keys.get(i);
+          boolean before = i % 2 == 0 ? f.mightContain(key) : f.mightContain((long) i);
+          boolean added = i % 2 == 0 ? f.add(key) : f.add((long) i);
+          assertThat(added).as("k=%d %s key %d", k, mode, i).isEqualTo(!before);
+          news += added ? 1 : 0;
+        }
+        assertThat(news).as("k=%d %s", k, mode).isBetween(1L, keys.size() - 1L);
+        BlockedBloomFilter copy = f.copy();
+        assertThat(copy.concurrency()).isEqualTo(mode);
+        io.github.probkit.Concurrency other =
+            mode == io.github.probkit.Concurrency.CONCURRENT
+                ? io.github.probkit.Concurrency.SINGLE_WRITER
+                : io.github.probkit.Concurrency.CONCURRENT;
+        BlockedBloomFilter read =
+            BlockedBloomFilter.readFrom(new ByteArrayInputStream(bytes(f)), other);
+        assertThat(read.concurrency()).isEqualTo(other);
+        BlockedBloomFilter mergedA =
+            BlockedBloomFilter.withBits(f.bitSize(), k, HashStrategy.xxh3(), mode).merge(f);
+        BlockedBloomFilter mergedB =
+            BlockedBloomFilter.withBits(f.bitSize(), k, HashStrategy.xxh3(), other).merge(read);
+        for (BlockedBloomFilter g : List.of(f, copy, read, mergedA, mergedB)) {
+          assertThat(g).isEqualTo(f).hasSameHashCodeAs(f);
+          for (int i = 0; i < keys.size(); i++) {
+            boolean present = i % 2 == 0 ? g.mightContain(keys.get(i)) : g.mightContain((long) i);
+            assertThat(present).as("k=%d %s key %d", k, g.concurrency(), i).isTrue();
+          }
+        }
+        // A copy lives on its own: a key only it is given changes it, not the original.
+        BlockedBloomFilter empty =
+            BlockedBloomFilter.withBits(f.bitSize(), k, HashStrategy.xxh3(), mode);
+        BlockedBloomFilter itsCopy = empty.copy();
+        assertThat(itsCopy.add(-1L)).isTrue();
+        assertThat(empty.mightContain(-1L)).isFalse();
+        assertThat(itsCopy).isNotEqualTo(empty);
+      }
+    }
+  }
+
+  /**
+   * Sizing from first principles: for small and large n and rates, the hash count is the first
+   * minimum over k of the stated rate, the size meets the rate with that count, and one block less
+   * does not with any count.
+   */
+  @Test
+  void sizingIsTheFewestBlocksAtTheBestHashCount() {
+    for (long n : new long[] {1, 7, 1_000, 123_457}) {
+      for (double p : new double[] {0.5, 0.01, 1e-4}) {
+        long m = BlockedBloomFilter.optimalBits(n, p);
+        int best = 1;
+        for (int k = 2; k <= BlockedBloomFilter.MAX_HASHES; k++) {
+          if (BlockedBloomFilter.falsePositiveRate(m, n, k)
+              < BlockedBloomFilter.falsePositiveRate(m, n, best)) {
+            best = k;
+          }
+        }
+        String where = "n=" + n + " p=" + p;
+        assertThat(BlockedBloomFilter.optimalHashes(m, n)).as(where).isEqualTo(best);
+        assertThat(m % 512).isZero();
+        assertThat(BlockedBloomFilter.falsePositiveRate(m, n, best))
+            .as(where)
+            .isLessThanOrEqualTo(p);
+        if (m > 512) {
+          for (int k = 1; k <= BlockedBloomFilter.MAX_HASHES; k++) {
+            assertThat(BlockedBloomFilter.falsePositiveRate(m - 512, n, k))
+                .as("%s, one block less, k=%d", where, k)
+                .isGreaterThan(p);
+          }
+        }
+        BlockedBloomFilter f = BlockedBloomFilter.create(n, p);
+        assertThat(f.bitSize()).as(where).isEqualTo(m);
+        assertThat(f.blockCount()).isEqualTo(m / 512);
+        assertThat(f.byteSize()).isEqualTo(m / 8);
+        assertThat(f.hashCount()).isEqualTo(best);
+        assertThat(f.expectedKeys()).isEqualTo(n);
+        assertThat(f.targetFpp()).isEqualTo(p);
+      }
+    }
+  }
+
+  /**
+   * The stated rate against the exact one, computed here another way: the distribution of the set
+   * bits of a block after t uniform throws, step by step (occupancy), mixed over Poisson block
+   * loads. The class's second-order expansion stays within a few percent where filters are used.
+   */
+  @Test
+  void theRateIsTheExactOccupancyMixtureWithinAFewPercent() {
+    for (double bitsPerKey : new double[] {5, 10, 16}) {
+      for (int k : new int[] {1, 2, 6, 9, 12}) {
+        long n = 20_000;
+        long bits = (long) (bitsPerKey * n);
+        double stated = BlockedBloomFilter.falsePositiveRate(bits, n, k);
+        double exact = exactRate(bits, n, k);
+        assertThat(stated)
+            .as("%s bits/key, k=%d", bitsPerKey, k)
+            .isCloseTo(exact, org.assertj.core.api.Assertions.within(0.03 * exact));
+      }
+    }
+  }
+
+  private static double exactRate(long bits, long n, int k) {
+    long blocks = (bits + 511) / 512;
+    double lambda = (double) n / blocks;
+    int top = (int) Math.ceil(lambda + 15 * Math.sqrt(lambda) + 20);
+    double[] dist = new double[513]; // P(X = x) after j keys
+    dist[0] = 1;
+    double rate = 0;
+    double logPoisson = -lambda; // ln Poisson(0; lambda)
+    for (int j = 0; j <= top; j++) {
+      if (j > 0) {
+        logPoisson += Math.log(lambda) - Math.log(j);
+        for (int t = 0; t < k; t++) {
+          double[] next = new double[513];
+          for (int x = 0; x <= 512; x++) {
+            next[x] += dist[x] * x / 512;
+            if (x < 512) {
+              next[x + 1] += dist[x] * (512 - x) / 512;
+            }
+          }
+          dist = next;
+        }
+      }
+      double hit = 0;
+      for (int x = 0; x <= 512; x++) {
+        hit += dist[x] * Math.pow(x / 512.0, k);
+      }
+      rate += Math.exp(logPoisson) * hit;
+    }
+    return rate;
+  }
+
+  /** Every bad argument of the sizing functions is refused naming its value. */
+  @Test
+  void badSizingArgumentsAreRefusedWithTheValue() {
+    assertThatThrownBy(() -> BlockedBloomFilter.falsePositiveRate(0, 1, 1))
+        .hasMessageContaining("bits must be positive, was 0");
+    assertThatThrownBy(() -> BlockedBloomFilter.falsePositiveRate(512, -1, 1))
+        .hasMessageContaining("was -1");
+    assertThatThrownBy(() -> BlockedBloomFilter.falsePositiveRate(512, 1, 0))
+        .hasMessageContaining("hashes must be positive, was 0");
+    assertThatThrownBy(() -> BlockedBloomFilter.optimalHashes(0, 5))
+        .hasMessageContaining("bits must be positive, was 0");
+    assertThatThrownBy(() -> BlockedBloomFilter.optimalHashes(512, 0))
+        .hasMessageContaining("expectedKeys must be positive, was 0");
+    assertThatThrownBy(() -> BlockedBloomFilter.optimalBits(0, 0.01)).hasMessageContaining("was 0");
+    assertThatThrownBy(() -> BlockedBloomFilter.optimalBits(10, 1.0)).hasMessageContaining("1.0");
+    assertThatThrownBy(() -> BlockedBloomFilter.optimalBits(1L << 50, 1e-9))
+        .hasMessageContaining(String.valueOf(1L << 50))
+        .hasMessageContaining("more than the largest blocked Bloom filter");
+    assertThatThrownBy(() -> BlockedBloomFilter.withBits(BlockedBloomFilter.MAX_BITS + 1, 3))
+        .hasMessageContaining("was " + (BlockedBloomFilter.MAX_BITS + 1));
+    assertThat(BlockedBloomFilter.withBits(1, 64).bitSize()).isEqualTo(512);
+    assertThat(BlockedBloomFilter.withBits(513, 1).bitSize()).isEqualTo(1024);
+    assertThat(BlockedBloomFilter.falsePositiveRate(512, 0, 1)).isZero();
+    assertThat(BlockedBloomFilter.withBits(1024, 3).toString())
+        .contains("bits=1024", "hashes=3", "xxh3");
+  }
+
   // ---- format
 
   private static byte[] bytes(MembershipFilter f) throws IOException {
