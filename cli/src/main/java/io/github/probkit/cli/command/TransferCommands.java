@@ -16,6 +16,10 @@ import picocli.CommandLine.Spec;
 public final class TransferCommands {
   private TransferCommands() {}
 
+  /** Both directions take the same URI: one text, so that their help cannot drift apart. */
+  private static final String REDIS_KEY =
+      "redis://[user@]host[:port][/db]/KEY (rediss:// for TLS).";
+
   @Command(
       name = "export",
       mixinStandardHelpOptions = true,
@@ -28,10 +32,7 @@ public final class TransferCommands {
   public static final class Export implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(
-        index = "0",
-        paramLabel = "URI",
-        description = "redis://[user@]host[:port][/db]/KEY (rediss:// for TLS).")
+    @Parameters(index = "0", paramLabel = "URI", description = REDIS_KEY)
     Path uri;
 
     @Parameters(index = "1", paramLabel = "FILE", description = "The file to write.")
@@ -59,10 +60,7 @@ public final class TransferCommands {
     @Parameters(index = "0", paramLabel = "FILE", description = "The probkit file to read.")
     Path file;
 
-    @Parameters(
-        index = "1",
-        paramLabel = "URI",
-        description = "redis://[user@]host[:port][/db]/KEY (rediss:// for TLS).")
+    @Parameters(index = "1", paramLabel = "URI", description = REDIS_KEY)
     Path uri;
 
     @Option(names = "--force", description = "Replace the structure if it exists.")

@@ -55,6 +55,61 @@ final class BloomFprExperiment extends Experiment {
       accept = Stats.filterFpr(q, theory, m, n, k);
       measured = Stats.wilson(falsePositives, q);
     }
+
+    /** Judges the measured rate against theory, within the filter's acceptance interval. */
+    void check(Section out, String label, String why) {
+      out.checkInterval(label, Unit.PERCENT, rate, theory, accept[0], accept[1], why);
+    }
+  }
+
+  private static final String MEASURED = "measured (" + Stats.pct(Stats.CONFIDENCE) + " interval)";
+
+  /** A chart's measured points, with their confidence intervals; point i at index i - 1. */
+  private static final class Series {
+    final double[] x;
+    final double[] y;
+    final double[] lo;
+    final double[] hi;
+
+    Series(int size) {
+      x = new double[size];
+      y = new double[size];
+      lo = new double[size];
+      hi = new double[size];
+    }
+
+    void set(int i, Point p) {
+      x[i - 1] = i;
+      y[i - 1] = p.rate;
+      lo[i - 1] = p.measured[0];
+      hi[i - 1] = p.measured[1];
+    }
+  }
+
+  /**
+   * A table of points: its own leading columns, then the columns every point has. Both sweeps title
+   * it with the same n and queries, so they are written once here.
+   */
+  private static Table pointTable(String title, int n, long q, Object... leading) {
+    Object[] columns = new Object[leading.length + 8];
+    System.arraycopy(leading, 0, columns, 0, leading.length);
+    System.arraycopy(
+        new Object[] {
+          "false positives",
+          Unit.COUNT,
+          "measured",
+          Unit.PERCENT,
+          "theory",
+          Unit.PERCENT,
+          "measured/theory",
+          Unit.NUMBER
+        },
+        0,
+        columns,
+        leading.length,
+        8);
+    return Table.of(
+        title + Unit.COUNT.format(n) + ", " + Unit.COUNT.format(q) + " absent queries", columns);
   }
 
   @Override
@@ -65,28 +120,15 @@ final class BloomFprExperiment extends Experiment {
     long falseNegatives = 0;
 
     Table byBits =
-        Table.of(
-            "False-positive rate against bits per key, k = round((m/n) ln 2), n = "
-                + Unit.COUNT.format(n)
-                + ", "
-                + Unit.COUNT.format(q)
-                + " absent queries",
+        pointTable(
+            "False-positive rate against bits per key, k = round((m/n) ln 2), n = ",
+            n,
+            q,
             "bits/key",
             Unit.INTEGER,
             "k",
-            Unit.INTEGER,
-            "false positives",
-            Unit.COUNT,
-            "measured",
-            Unit.PERCENT,
-            "theory",
-            Unit.PERCENT,
-            "measured/theory",
-            Unit.NUMBER);
-    double[] bx = new double[MAX_BITS_PER_KEY];
-    double[] by = new double[bx.length];
-    double[] blo = new double[bx.length];
-    double[] bhi = new double[bx.length];
+            Unit.INTEGER);
+    Series bits = new Series(MAX_BITS_PER_KEY);
     double[] theoryX = new double[191];
     double[] theoryY = new double[theoryX.length];
     for (int b = 1; b <= MAX_BITS_PER_KEY; b++) {
@@ -94,18 +136,8 @@ final class BloomFprExperiment extends Experiment {
       Point p = new Point(lab, m, n, Theory.bloomHashes(m, n), q);
       falseNegatives += p.falseNegatives;
       byBits.row(b, p.k, p.falsePositives, p.rate, p.theory, p.rate / p.theory);
-      out.checkInterval(
-          "FPR at " + b + " bits/key, k = " + p.k,
-          Unit.PERCENT,
-          p.rate,
-          p.theory,
-          p.accept[0],
-          p.accept[1],
-          why);
-      bx[b - 1] = b;
-      by[b - 1] = p.rate;
-      blo[b - 1] = p.measured[0];
-      bhi[b - 1] = p.measured[1];
+      p.check(out, "FPR at " + b + " bits/key, k = " + p.k, why);
+      bits.set(b, p);
     }
     for (int i = 0; i < theoryX.length; i++) {
       double b = 1 + i * 0.1;
@@ -122,52 +154,27 @@ final class BloomFprExperiment extends Experiment {
                 "bits per key (m/n)",
                 "false-positive rate")
             .logY()
-            .points("measured (" + Stats.pct(Stats.CONFIDENCE) + " interval)", bx, by, blo, bhi)
+            .points(MEASURED, bits.x, bits.y, bits.lo, bits.hi)
             .line("theory (1 - e^(-kn/m))^k, k = round((m/n) ln 2)", theoryX, theoryY));
 
     long m = (long) SEED_BITS_PER_KEY * n;
     Table byK =
-        Table.of(
-            "False-positive rate against k at "
-                + SEED_BITS_PER_KEY
-                + " bits per key, n = "
-                + Unit.COUNT.format(n)
-                + ", "
-                + Unit.COUNT.format(q)
-                + " absent queries",
+        pointTable(
+            "False-positive rate against k at " + SEED_BITS_PER_KEY + " bits per key, n = ",
+            n,
+            q,
             "k",
-            Unit.INTEGER,
-            "false positives",
-            Unit.COUNT,
-            "measured",
-            Unit.PERCENT,
-            "theory",
-            Unit.PERCENT,
-            "measured/theory",
-            Unit.NUMBER);
+            Unit.INTEGER);
     Point[] points = new Point[MAX_K + 1];
-    double[] kx = new double[MAX_K];
-    double[] ky = new double[MAX_K];
-    double[] klo = new double[MAX_K];
-    double[] khi = new double[MAX_K];
+    Series ks = new Series(MAX_K);
     double[] kt = new double[MAX_K];
     for (int k = 1; k <= MAX_K; k++) {
       Point p = new Point(lab, m, n, k, q);
       points[k] = p;
       falseNegatives += p.falseNegatives;
       byK.row(k, p.falsePositives, p.rate, p.theory, p.rate / p.theory);
-      out.checkInterval(
-          "FPR at " + SEED_BITS_PER_KEY + " bits/key, k = " + k,
-          Unit.PERCENT,
-          p.rate,
-          p.theory,
-          p.accept[0],
-          p.accept[1],
-          why);
-      kx[k - 1] = k;
-      ky[k - 1] = p.rate;
-      klo[k - 1] = p.measured[0];
-      khi[k - 1] = p.measured[1];
+      p.check(out, "FPR at " + SEED_BITS_PER_KEY + " bits/key, k = " + k, why);
+      ks.set(k, p);
       kt[k - 1] = p.theory;
     }
     out.table(byK);
@@ -179,13 +186,12 @@ final class BloomFprExperiment extends Experiment {
                 "hash functions k",
                 "false-positive rate")
             .logY()
-            .points("measured (" + Stats.pct(Stats.CONFIDENCE) + " interval)", kx, ky, klo, khi)
-            .line("theory (1 - e^(-k/10))^k", kx, kt)
+            .points(MEASURED, ks.x, ks.y, ks.lo, ks.hi)
+            .line("theory (1 - e^(-k/10))^k", ks.x, kt)
             .verticalMarker(kStar, "k = (m/n) ln 2 = " + Unit.sig(kStar)));
 
     // The optimum: the k with the fewest false positives, and the k's that cannot be told apart
-    // from
-    // the theoretical optimum at this many queries (their acceptance intervals overlap its).
+    // from the theoretical optimum at this many queries (their acceptance intervals overlap its).
     int measuredBest = 1;
     int theoryBest = 1;
     for (int k = 2; k <= MAX_K; k++) {

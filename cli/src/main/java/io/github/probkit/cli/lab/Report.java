@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BiConsumer;
 
 /**
  * The lab's report in three forms: {@code index.html} (tables and the PNG charts beside it, no
@@ -109,27 +110,57 @@ final class Report {
           .append("** ")
           .append(md(s.description))
           .append("\n");
-      List<Check> run = new ArrayList<>();
-      for (Object b : s.blocks) {
-        if (!(b instanceof Check) && !run.isEmpty()) {
-          markdownChecks(sb, run);
-        }
-        if (b instanceof String) {
-          sb.append('\n').append(md((String) b)).append('\n');
-        } else if (b instanceof Table) {
-          markdownTable(sb, (Table) b);
-        } else if (b instanceof Section.ChartFile) {
-          Section.ChartFile c = (Section.ChartFile) b;
-          sb.append("\n![").append(md(c.title)).append("](").append(c.file).append(")\n");
-        } else if (b instanceof Check) {
-          run.add((Check) b);
-        }
-      }
-      if (!run.isEmpty()) {
-        markdownChecks(sb, run);
-      }
+      blocks(sb, s, AS_MARKDOWN);
     }
     return sb.toString();
+  }
+
+  /**
+   * How one output format writes each kind of block; {@code checks} writes a run of consecutive
+   * checks and empties it. Both formats group the checks that follow one another into one table, so
+   * the walk that groups them is {@link #blocks}, written once.
+   */
+  private record Blocks(
+      BiConsumer<StringBuilder, String> text,
+      BiConsumer<StringBuilder, Table> table,
+      BiConsumer<StringBuilder, Section.ChartFile> chart,
+      BiConsumer<StringBuilder, List<Check>> checks) {}
+
+  private static final Blocks AS_MARKDOWN =
+      new Blocks(
+          (sb, text) -> sb.append('\n').append(md(text)).append('\n'),
+          Report::markdownTable,
+          (sb, c) ->
+              sb.append("\n![").append(md(c.title)).append("](").append(c.file).append(")\n"),
+          Report::markdownChecks);
+
+  private static final Blocks AS_HTML =
+      new Blocks(
+          (sb, text) -> sb.append("<p>").append(esc(text)).append("</p>\n"),
+          Report::htmlTable,
+          Report::htmlChart,
+          Report::htmlChecks);
+
+  /** Writes a section's blocks in order, each run of consecutive checks as one table. */
+  private static void blocks(StringBuilder sb, Section s, Blocks format) {
+    List<Check> run = new ArrayList<>();
+    for (Object b : s.blocks) {
+      if (!(b instanceof Check) && !run.isEmpty()) {
+        format.checks().accept(sb, run);
+      }
+      if (b instanceof String) {
+        format.text().accept(sb, (String) b);
+      } else if (b instanceof Table) {
+        format.table().accept(sb, (Table) b);
+      } else if (b instanceof Section.ChartFile) {
+        format.chart().accept(sb, (Section.ChartFile) b);
+      } else if (b instanceof Check) {
+        run.add((Check) b);
+      }
+    }
+    if (!run.isEmpty()) {
+      format.checks().accept(sb, run);
+    }
   }
 
   private static void markdownTable(StringBuilder sb, Table t) {
@@ -251,33 +282,7 @@ final class Report {
           .append("</h2>\n<p>")
           .append(esc(s.description))
           .append("</p>\n");
-      List<Check> run = new ArrayList<>();
-      for (Object b : s.blocks) {
-        if (!(b instanceof Check) && !run.isEmpty()) {
-          htmlChecks(sb, run);
-        }
-        if (b instanceof String) {
-          sb.append("<p>").append(esc((String) b)).append("</p>\n");
-        } else if (b instanceof Table) {
-          htmlTable(sb, (Table) b);
-        } else if (b instanceof Section.ChartFile) {
-          Section.ChartFile c = (Section.ChartFile) b;
-          sb.append("<p><img src=\"")
-              .append(esc(c.file))
-              .append("\" alt=\"")
-              .append(esc(c.title))
-              .append("\" width=\"")
-              .append(Chart.WIDTH)
-              .append("\" height=\"")
-              .append(Chart.HEIGHT)
-              .append("\"></p>\n");
-        } else if (b instanceof Check) {
-          run.add((Check) b);
-        }
-      }
-      if (!run.isEmpty()) {
-        htmlChecks(sb, run);
-      }
+      blocks(sb, s, AS_HTML);
     }
     sb.append("</body>\n</html>\n");
     return sb.toString();
@@ -298,6 +303,18 @@ final class Report {
       sb.append("</tr>\n");
     }
     sb.append("</table>\n");
+  }
+
+  private static void htmlChart(StringBuilder sb, Section.ChartFile c) {
+    sb.append("<p><img src=\"")
+        .append(esc(c.file))
+        .append("\" alt=\"")
+        .append(esc(c.title))
+        .append("\" width=\"")
+        .append(Chart.WIDTH)
+        .append("\" height=\"")
+        .append(Chart.HEIGHT)
+        .append("\"></p>\n");
   }
 
   private static void htmlChecks(StringBuilder sb, List<Check> checks) {

@@ -274,23 +274,17 @@ final class WindowExperiment extends Experiment {
           inWindowMisses[j],
           0,
           "the window's promise");
-      out.checkBound(
+      checkFalsePositives(
+          out,
           name + " window filter: never-added keys reported present",
-          Unit.PERCENT,
-          (double) neverFp[j] / neverQueries,
-          FPP,
-          Stats.binomialUpper(neverQueries, FPP) / neverQueries,
-          true,
-          "p, " + Stats.BINOMIAL + " of " + Unit.COUNT.format(neverQueries) + " queries");
+          neverFp[j],
+          neverQueries);
       if (oldQueries > 0) {
-        out.checkBound(
+        checkFalsePositives(
+            out,
             name + " window filter: keys last seen more than window + slack ago reported present",
-            Unit.PERCENT,
-            (double) oldFp[j] / oldQueries,
-            FPP,
-            Stats.binomialUpper(oldQueries, FPP) / oldQueries,
-            true,
-            "p, " + Stats.BINOMIAL + " of " + Unit.COUNT.format(oldQueries) + " queries");
+            oldFp[j],
+            oldQueries);
       }
     }
     memory(out);
@@ -388,6 +382,18 @@ final class WindowExperiment extends Experiment {
    * count): both layouts against the paper's (k + l) k / (l ln 2) and a rotating pair of Bloom
    * filters, each of the window at p / 2 since a query asks both.
    */
+  /** A window filter's false positives among {@code queries}, at most the filter's rate. */
+  private static void checkFalsePositives(Section out, String label, long fp, long queries) {
+    out.checkBound(
+        label,
+        Unit.PERCENT,
+        (double) fp / queries,
+        FPP,
+        Stats.binomialUpper(queries, FPP) / queries,
+        true,
+        "p, " + Stats.BINOMIAL + " of " + Unit.COUNT.format(queries) + " queries");
+  }
+
   private static void memory(Section out) throws Exception {
     long window = 1_000_000;
     Table t =

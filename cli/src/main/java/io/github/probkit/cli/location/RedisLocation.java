@@ -138,6 +138,19 @@ final class RedisLocation implements Location {
     void accept(List<byte[]> keys);
   }
 
+  /** The items a create adds after creating: its --items files or stdin, never its arguments. */
+  private static Keys itemsOf(Keys in) {
+    return new Keys(List.of(), in.from(), in.spec(), in.writing());
+  }
+
+  /**
+   * The longest window a ring of {@code sliceCount} slices answers: one slice fewer, as the ring
+   * keeps a slot more for the slice a window's start falls in (SliceRing.slotsFor).
+   */
+  private static Duration windowOf(int sliceCount, long sliceMillis) {
+    return Duration.ofMillis((sliceCount - 1) * sliceMillis);
+  }
+
   /**
    * Feeds the keys to {@code batch} in lists of the store's batch size, in order; returns the
    * count.
@@ -605,7 +618,7 @@ final class RedisLocation implements Location {
     return with(
         t -> {
           RedisWindowedCountMin w = RedisWindowedCountMin.open(t.store, t.name);
-          Duration span = window.span().apply((w.sliceCount() - 1) * w.sliceMillis());
+          Duration span = window.span().apply(windowOf(w.sliceCount(), w.sliceMillis()).toMillis());
           return answerInBatches(
               t, answer, out, reading, batch -> w.estimateAll(batch, span, window.end()));
         });
@@ -650,9 +663,7 @@ final class RedisLocation implements Location {
           }
           return 0;
         });
-    return in.from() == null
-        ? 0
-        : addToHll(new Keys(List.of(), in.from(), in.spec(), in.writing()));
+    return in.from() == null ? 0 : addToHll(itemsOf(in));
   }
 
   @Override
@@ -1065,16 +1076,14 @@ final class RedisLocation implements Location {
           RedisWindowedCardinality.create(
               t.store,
               t.name,
-              Duration.ofMillis((empty.sliceCount() - 1) * empty.sliceMillis()),
+              windowOf(empty.sliceCount(), empty.sliceMillis()),
               Duration.ofMillis(empty.sliceMillis()),
               sketch.type() == StructureType.ULTRA_LOG_LOG,
               sketch.precision(),
               skewed(maxSkew));
           return 0;
         });
-    return in.from() == null
-        ? 0
-        : addToWindowedHll(new Keys(List.of(), in.from(), in.spec(), in.writing()));
+    return in.from() == null ? 0 : addToWindowedHll(itemsOf(in));
   }
 
   @Override
@@ -1099,7 +1108,8 @@ final class RedisLocation implements Location {
           t -> {
             RedisWindowedCardinality w = RedisWindowedCardinality.open(t.store, t.name);
             return w.sketchOfLast(
-                window.span().apply((w.sliceCount() - 1) * w.sliceMillis()), window.end());
+                window.span().apply(windowOf(w.sliceCount(), w.sliceMillis()).toMillis()),
+                window.end());
           });
     } catch (IOException e) {
       throw new CliException(CliException.describe(uri, e), e);
@@ -1121,16 +1131,14 @@ final class RedisLocation implements Location {
           RedisWindowedCountMin.create(
               t.store,
               t.name,
-              Duration.ofMillis((empty.sliceCount() - 1) * empty.sliceMillis()),
+              windowOf(empty.sliceCount(), empty.sliceMillis()),
               Duration.ofMillis(empty.sliceMillis()),
               slice.width(),
               slice.depth(),
               skewed(maxSkew).hash(slice.hashStrategy()));
           return 0;
         });
-    return in.from() == null
-        ? 0
-        : addToWindowedCms(new Keys(List.of(), in.from(), in.spec(), in.writing()));
+    return in.from() == null ? 0 : addToWindowedCms(itemsOf(in));
   }
 
   @Override
@@ -1177,7 +1185,7 @@ final class RedisLocation implements Location {
               RedisWindowedHeavyHitters.create(
                   t.store,
                   t.name,
-                  Duration.ofMillis((empty.sliceCount() - 1) * empty.sliceMillis()),
+                  windowOf(empty.sliceCount(), empty.sliceMillis()),
                   Duration.ofMillis(empty.sliceMillis()),
                   empty.capacity(),
                   skewed(maxSkew).openIfExists(true));
