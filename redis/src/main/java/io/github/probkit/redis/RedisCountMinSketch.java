@@ -228,30 +228,23 @@ public final class RedisCountMinSketch extends RedisStructure {
     int[] col = new int[depth];
     for (int from = 0; from < items.size(); from += store.batchSize()) {
       int to = Math.min(items.size(), from + store.batchSize());
-      int first = from;
-      store.run(
-          this,
+      runKeys(
           "add",
           false,
           from,
-          to - from,
-          bt -> {
-            for (int i = first; i < to; i++) {
-              if (counts[i] != 0) {
-                byte[] item = items.get(i);
-                CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
-                Cmd args = bitfield(0, false).add(OVERFLOW).add(SAT);
-                Arg count = Arg.of(counts[i]);
-                for (int r = 0; r < depth; r++) {
-                  args.add(INCRBY)
-                      .add(I64)
-                      .add(Arg.of(64 * ((long) r * width + col[r])))
-                      .add(count);
-                }
-                queue(bt, args);
+          to,
+          (bt, i) -> {
+            if (counts[i] != 0) {
+              byte[] item = items.get(i);
+              CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
+              Cmd args = bitfield(0, false).add(OVERFLOW).add(SAT);
+              Arg count = Arg.of(counts[i]);
+              for (int r = 0; r < depth; r++) {
+                args.add(INCRBY).add(I64).add(Arg.of(64 * ((long) r * width + col[r]))).add(count);
               }
-              bt.endKey();
+              queue(bt, args);
             }
+            bt.endKey();
           });
     }
   }
@@ -271,29 +264,24 @@ public final class RedisCountMinSketch extends RedisStructure {
     long[] bit = new long[2 * depth];
     for (int from = 0; from < ks.size(); from += store.batchSize()) {
       int to = Math.min(ks.size(), from + store.batchSize());
-      int first = from;
       Batch b =
-          store.run(
-              this,
+          runKeys(
               "estimate",
               true,
               from,
-              to - from,
-              bt -> {
-                for (int i = first; i < to; i++) {
-                  byte[] item = ks.get(i);
-                  CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
-                  // Each counter as two u32 halves: the script's numbers are doubles, exact to
-                  // 2^53.
-                  for (int r = 0; r < depth; r++) {
-                    long at = 8 * ((long) r * width + col[r]);
-                    shard[2 * r] = shard[2 * r + 1] = shardOf(at);
-                    bit[2 * r] = 8 * (at % meta.shardBytes);
-                    bit[2 * r + 1] = bit[2 * r] + 32;
-                  }
-                  queueBitfield(bt, 2 * depth, shard, bit, GET, U32, null);
-                  bt.endKey();
+              to,
+              (bt, i) -> {
+                byte[] item = ks.get(i);
+                CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
+                // Each counter as two u32 halves: the script's numbers are doubles, exact to 2^53.
+                for (int r = 0; r < depth; r++) {
+                  long at = 8 * ((long) r * width + col[r]);
+                  shard[2 * r] = shard[2 * r + 1] = shardOf(at);
+                  bit[2 * r] = 8 * (at % meta.shardBytes);
+                  bit[2 * r + 1] = bit[2 * r] + 32;
                 }
+                queueBitfield(bt, 2 * depth, shard, bit, GET, U32, null);
+                bt.endKey();
               });
       for (int i = from; i < to; i++) {
         long min = Long.MAX_VALUE;

@@ -133,28 +133,24 @@ public final class RedisCountingBloomFilter extends RedisStructure {
     int[] shard = new int[k];
     for (int from = 0; from < keys.size(); from += store.batchSize()) {
       int to = Math.min(keys.size(), from + store.batchSize());
-      int first = from;
       Batch b =
-          store.run(
-              this,
+          runKeys(
               "add",
               false,
               from,
-              to - from,
-              bt -> {
-                for (int i = first; i < to; i++) {
-                  cells(keys.get(i), shard, off);
-                  Cmd args = bitfield(0, false);
-                  for (int j = 0; j < k; j++) {
-                    args.add(GET).add(U4).add(Arg.of(off[j]));
-                  }
-                  args.add(OVERFLOW).add(SAT);
-                  for (int j = 0; j < k; j++) {
-                    args.add(INCRBY).add(U4).add(Arg.of(off[j])).add(ONE);
-                  }
-                  queue(bt, args);
-                  bt.endKey();
+              to,
+              (bt, i) -> {
+                cells(keys.get(i), shard, off);
+                Cmd args = bitfield(0, false);
+                for (int j = 0; j < k; j++) {
+                  args.add(GET).add(U4).add(Arg.of(off[j]));
                 }
+                args.add(OVERFLOW).add(SAT);
+                for (int j = 0; j < k; j++) {
+                  args.add(INCRBY).add(U4).add(Arg.of(off[j])).add(ONE);
+                }
+                queue(bt, args);
+                bt.endKey();
               });
       for (int i = from; i < to; i++) {
         List<?> values = (List<?>) b.of(i - from).get(0).get();
@@ -205,20 +201,16 @@ public final class RedisCountingBloomFilter extends RedisStructure {
     int[] shard = new int[k];
     for (int from = 0; from < ks.size(); from += store.batchSize()) {
       int to = Math.min(ks.size(), from + store.batchSize());
-      int first = from;
       Batch b =
-          store.run(
-              this,
+          runKeys(
               "query",
               true,
               from,
-              to - from,
-              bt -> {
-                for (int i = first; i < to; i++) {
-                  cells(ks.get(i), shard, off);
-                  queueBitfield(bt, k, shard, off, GET, U4, null);
-                  bt.endKey();
-                }
+              to,
+              (bt, i) -> {
+                cells(ks.get(i), shard, off);
+                queueBitfield(bt, k, shard, off, GET, U4, null);
+                bt.endKey();
               });
       for (int i = from; i < to; i++) {
         long min = 15;

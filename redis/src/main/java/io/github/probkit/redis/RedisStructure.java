@@ -329,6 +329,29 @@ public abstract class RedisStructure {
     b.add(bitfield);
   }
 
+  /** Queues the commands of key {@code i} of a call into a batch. */
+  interface KeyQueue {
+    void queue(Batch b, int i);
+  }
+
+  /**
+   * Runs keys {@code [from, to)} of a call as one batch, each queued by {@code q} in order; the
+   * batch's replies are numbered from 0, so that key {@code i}'s are {@code of(i - from)}.
+   */
+  final Batch runKeys(String what, boolean idempotent, int from, int to, KeyQueue q) {
+    return store.run(
+        this,
+        what,
+        idempotent,
+        from,
+        to - from,
+        bt -> {
+          for (int i = from; i < to; i++) {
+            q.queue(bt, i);
+          }
+        });
+  }
+
   /**
    * The operations of one {@code BITFIELD} on {@code key}, shard {@code shard} of the structure
    * (-1: a key of the structure that is not a shard), run by a guarded script ({@link
