@@ -111,26 +111,14 @@ public final class RedisCountMinSketch extends RedisStructure {
       throw new IllegalArgumentException(
           "the fnv1a strategy has row seeds for depth 1 or 2 only, was depth " + depth);
     }
-    if (o.layout() != Layout.SLOT) {
-      throw new IllegalArgumentException(
-          "a count-min sketch's adds are atomic scripts over all its "
-              + "shards, which must share a hash slot: use Layout.SLOT, was "
-              + o.layout());
-    }
     ByteBuffer p = ByteBuffer.allocate(17).order(ByteOrder.LITTLE_ENDIAN);
     p.putInt(width).putInt(depth).put((byte) (conservative ? 1 : 0)).putLong(0);
-    long payload = 8L * width * depth;
-    long[] shards = shardsFor(payload, o);
-    return new Meta(
+    return slotMeta(
         StructureType.COUNT_MIN_SKETCH,
-        o.hash(),
-        Layout.SLOT,
-        (int) shards[0],
-        shards[1],
-        payload,
+        "a count-min sketch's adds",
+        8L * width * depth,
         p.array(),
-        null,
-        false);
+        o);
   }
 
   public static RedisCountMinSketch open(RedisStore store, String name) {

@@ -81,26 +81,14 @@ public final class RedisCountingBloomFilter extends RedisStructure {
     }
     CountingBloomFilter.withCounters(
         1, 1, o.hash()); // the library's own check of the hash strategy
-    if (o.layout() != Layout.SLOT) {
-      throw new IllegalArgumentException(
-          "a counting filter's adds and removes are atomic scripts over "
-              + "all its shards, which must share a hash slot: use Layout.SLOT, was "
-              + o.layout());
-    }
     ByteBuffer p = ByteBuffer.allocate(28).order(ByteOrder.LITTLE_ENDIAN);
     p.putLong(counters).putInt(hashes).putLong(expectedKeys).putDouble(fpp);
-    long payload = 8 * ceilDiv(counters, 16);
-    long[] shards = shardsFor(payload, o);
-    return new Meta(
+    return slotMeta(
         StructureType.COUNTING_BLOOM_FILTER,
-        o.hash(),
-        Layout.SLOT,
-        (int) shards[0],
-        shards[1],
-        payload,
+        "a counting filter's adds and removes",
+        8 * ceilDiv(counters, 16),
         p.array(),
-        null,
-        false);
+        o);
   }
 
   public static RedisCountingBloomFilter open(RedisStore store, String name) {

@@ -185,6 +185,25 @@ public abstract class RedisStructure {
     return meta.layout == Layout.SLOT ? 0 : shard;
   }
 
+  /**
+   * The meta of a structure whose writes ({@code writes}) are scripts over all its shards, sharded
+   * as {@link #shardsFor}: a script may touch keys of one hash slot only, so any layout but SLOT is
+   * refused before anything is sized.
+   */
+  static Meta slotMeta(
+      StructureType type, String writes, long payload, byte[] params, RedisOptions o) {
+    if (o.layout() != Layout.SLOT) {
+      throw new IllegalArgumentException(
+          writes
+              + " are atomic scripts over all its shards, which must share a hash slot: use"
+              + " Layout.SLOT, was "
+              + o.layout());
+    }
+    long[] shards = shardsFor(payload, o);
+    return new Meta(
+        type, o.hash(), Layout.SLOT, (int) shards[0], shards[1], payload, params, null, false);
+  }
+
   /** How many shards of how many bytes (a multiple of 64) hold {@code payload} bytes. */
   static long[] shardsFor(long payload, RedisOptions o) {
     long unit = 64;
