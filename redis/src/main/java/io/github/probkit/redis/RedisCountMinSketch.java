@@ -405,13 +405,12 @@ public final class RedisCountMinSketch extends RedisStructure {
             bt.endKey();
           });
     }
-    mergePayload(
+    mergeCounters(
         other::writeTo,
-        false,
-        (s, key, at, part) -> {
+        I64,
+        bytes -> bytes / 8,
+        (at, part, offset, value) -> {
           ByteBuffer le = ByteBuffer.wrap(part).order(ByteOrder.LITTLE_ENDIAN);
-          long[] offset = new long[part.length / 8];
-          long[] value = new long[part.length / 8];
           int n = 0;
           for (int i = 0; i + 8 <= part.length; i += 8) {
             long v = le.getLong(i);
@@ -420,7 +419,7 @@ public final class RedisCountMinSketch extends RedisStructure {
               value[n++] = v;
             }
           }
-          addCells(s, I64, offset, value, n);
+          return n;
         });
     return this;
   }

@@ -275,12 +275,11 @@ public final class RedisCountingBloomFilter extends RedisStructure {
    */
   public RedisCountingBloomFilter merge(CountingBloomFilter other) {
     checkMergeable(other);
-    mergePayload(
+    mergeCounters(
         other::writeTo,
-        false,
-        (s, key, at, part) -> {
-          long[] offset = new long[2 * part.length];
-          long[] value = new long[2 * part.length];
+        U4,
+        bytes -> 2 * bytes,
+        (at, part, offset, value) -> {
           int n = 0;
           for (int i = 0; i < part.length; i++) {
             int b = part[i] & 0xFF;
@@ -294,7 +293,7 @@ public final class RedisCountingBloomFilter extends RedisStructure {
               value[n++] = b >>> 4;
             }
           }
-          addCells(s, U4, offset, value, n);
+          return n;
         });
     return this;
   }

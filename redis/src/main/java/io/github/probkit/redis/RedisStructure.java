@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 import redis.clients.jedis.args.Rawable;
 
 /**
@@ -536,6 +537,33 @@ public abstract class RedisStructure {
    * n): commands of up to the store's batch size of cells, pipelined, each atomic. Adds commute
    * with other clients' adds, so none is lost.
    */
+  /**
+   * Lists the non-zero counters of a chunk {@code part} of a library file's payload that starts at
+   * its byte {@code at}: their bit offsets and values, into {@code offset} and {@code value};
+   * returns how many.
+   */
+  interface CounterScan {
+    int scan(long at, byte[] part, long[] offset, long[] value);
+  }
+
+  /**
+   * Adds the counters of a library file into this structure's by saturating increments of {@code
+   * type} ({@link #addCells}), chunk by chunk; a chunk of n bytes holds at most {@code maxCells(n)}
+   * counters. Not idempotent.
+   */
+  final void mergeCounters(
+      Import.FileWriter file, Arg type, IntUnaryOperator maxCells, CounterScan scan) {
+    mergePayload(
+        file,
+        false,
+        (s, key, at, part) -> {
+          int max = maxCells.applyAsInt(part.length);
+          long[] offset = new long[max];
+          long[] value = new long[max];
+          addCells(s, type, offset, value, scan.scan(at, part, offset, value));
+        });
+  }
+
   final void addCells(int s, Arg type, long[] offset, long[] value, int n) {
     int per = Math.min(store.batchSize(), 1000); // bitfields.lua unpacks a command's arguments
     store.run(
