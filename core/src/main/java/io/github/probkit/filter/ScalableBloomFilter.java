@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.ToLongFunction;
 
 /**
  * A scalable Bloom filter (Almeida, Baquero, Preguiça and Hutchison 2007): a Bloom filter that
@@ -505,33 +506,32 @@ public final class ScalableBloomFilter implements MutableFilter {
     return out;
   }
 
+  /**
+   * The sum over the current layers, read once so that a layer added meanwhile is not half-counted.
+   */
+  private long sum(ToLongFunction<Layer> f) {
+    long total = 0;
+    for (Layer l : layers) {
+      total += f.applyAsLong(l);
+    }
+    return total;
+  }
+
   /** The keys the current layers hold before another is added. */
   public long capacity() {
-    long c = 0;
-    for (Layer l : layers) {
-      c += l.capacity;
-    }
-    return c;
+    return sum(l -> l.capacity);
   }
 
   /** The bits of all layers. */
   @Override
   public long bitSize() {
-    long b = 0;
-    for (Layer l : layers) {
-      b += l.m;
-    }
-    return b;
+    return sum(l -> l.m);
   }
 
   /** The bytes of all layers' bit arrays: the sum of {@code 8 * ceil(m_i / 64)}. */
   @Override
   public long byteSize() {
-    long b = 0;
-    for (Layer l : layers) {
-      b += 8L * l.bits.words().length;
-    }
-    return b;
+    return sum(l -> 8L * l.bits.words().length);
   }
 
   /** {@code 1 - prod(1 - (X_i/m_i)^k_i)} for X_i bits set in layer i: the rate now. */
@@ -547,11 +547,7 @@ public final class ScalableBloomFilter implements MutableFilter {
   /** The number of keys added (exact: each layer counts the distinct keys stored in it). */
   @Override
   public long approximateCount() {
-    long n = 0;
-    for (Layer l : layers) {
-      n += l.keys;
-    }
-    return n;
+    return sum(l -> l.keys);
   }
 
   @Override

@@ -6,6 +6,7 @@ import io.github.probkit.filter.AgePartitionedBloomFilter;
 import io.github.probkit.filter.BlockedBloomFilter;
 import io.github.probkit.filter.BloomFilter;
 import io.github.probkit.filter.CountingBloomFilter;
+import io.github.probkit.filter.MembershipFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.io.SketchReader;
@@ -53,28 +54,14 @@ final class Import {
       case BLOOM_FILTER:
         {
           BloomFilter f = BloomFilter.readFrom(in);
-          meta =
-              RedisBloomFilter.meta(
-                  type,
-                  f.bitSize(),
-                  f.hashCount(),
-                  f.expectedKeys(),
-                  f.targetFpp(),
-                  o.hash(f.hashStrategy()));
+          meta = bloomMeta(type, f, f.hashCount(), f.expectedKeys(), f.targetFpp(), o);
           source = payloadOf(f::writeTo);
           break;
         }
       case BLOCKED_BLOOM_FILTER:
         {
           BlockedBloomFilter f = BlockedBloomFilter.readFrom(in);
-          meta =
-              RedisBloomFilter.meta(
-                  type,
-                  f.bitSize(),
-                  f.hashCount(),
-                  f.expectedKeys(),
-                  f.targetFpp(),
-                  o.hash(f.hashStrategy()));
+          meta = bloomMeta(type, f, f.hashCount(), f.expectedKeys(), f.targetFpp(), o);
           source = payloadOf(f::writeTo);
           break;
         }
@@ -207,6 +194,21 @@ final class Import {
               }
             });
     return RedisStructure.of(store, name, created);
+  }
+
+  /**
+   * The meta of a Bloom or blocked Bloom filter {@code f}: the two classes share no interface for
+   * their shape, so its parts come as arguments.
+   */
+  private static Meta bloomMeta(
+      StructureType type,
+      MembershipFilter f,
+      int hashCount,
+      long expectedKeys,
+      double fpp,
+      RedisOptions o) {
+    return RedisBloomFilter.meta(
+        type, f.bitSize(), hashCount, expectedKeys, fpp, o.hash(f.hashStrategy()));
   }
 
   /** Run before each chunk an import writes: tests delete or re-create the structure there. */

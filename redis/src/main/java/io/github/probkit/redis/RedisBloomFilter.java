@@ -55,31 +55,33 @@ public final class RedisBloomFilter extends RedisStructure {
    */
   public static RedisBloomFilter create(
       RedisStore store, String name, long expectedKeys, double fpp, RedisOptions options) {
-    long m = BloomFilter.optimalBits(expectedKeys, fpp);
-    return create(
-        store,
-        name,
-        StructureType.BLOOM_FILTER,
-        m,
-        BloomFilter.optimalHashes(m, expectedKeys),
-        expectedKeys,
-        fpp,
-        options);
+    return sized(store, name, false, expectedKeys, fpp, options);
   }
 
   /** Creates a blocked Bloom filter, sized as {@link BlockedBloomFilter#create} sizes it. */
   public static RedisBloomFilter createBlocked(
       RedisStore store, String name, long expectedKeys, double fpp, RedisOptions options) {
-    long m = BlockedBloomFilter.optimalBits(expectedKeys, fpp);
-    return create(
-        store,
-        name,
-        StructureType.BLOCKED_BLOOM_FILTER,
-        m,
-        BlockedBloomFilter.optimalHashes(m, expectedKeys),
-        expectedKeys,
-        fpp,
-        options);
+    return sized(store, name, true, expectedKeys, fpp, options);
+  }
+
+  /** A filter sized as the library's class of that layout sizes it. */
+  private static RedisBloomFilter sized(
+      RedisStore store,
+      String name,
+      boolean blocked,
+      long expectedKeys,
+      double fpp,
+      RedisOptions options) {
+    long m =
+        blocked
+            ? BlockedBloomFilter.optimalBits(expectedKeys, fpp)
+            : BloomFilter.optimalBits(expectedKeys, fpp);
+    int k =
+        blocked
+            ? BlockedBloomFilter.optimalHashes(m, expectedKeys)
+            : BloomFilter.optimalHashes(m, expectedKeys);
+    StructureType type = blocked ? StructureType.BLOCKED_BLOOM_FILTER : StructureType.BLOOM_FILTER;
+    return create(store, name, type, m, k, expectedKeys, fpp, options);
   }
 
   /**
@@ -184,19 +186,7 @@ public final class RedisBloomFilter extends RedisStructure {
     int batch = store.batchSize();
     for (int from = 0; from < keys.size(); from += batch) {
       int to = Math.min(keys.size(), from + batch);
-      int first = from;
-      Batch b =
-          store.run(
-              this,
-              what,
-              true,
-              from,
-              to - from,
-              bt -> {
-                for (int i = first; i < to; i++) {
-                  queue(bt, keys.get(i), set, pos, shard);
-                }
-              });
+      Batch b = runKeys(what, true, from, to, (bt, i) -> queue(bt, keys.get(i), set, pos, shard));
       for (int i = from; i < to; i++) {
         boolean all = true;
         boolean anyClear = false;

@@ -111,26 +111,14 @@ public final class RedisCountMinSketch extends RedisStructure {
       throw new IllegalArgumentException(
           "the fnv1a strategy has row seeds for depth 1 or 2 only, was depth " + depth);
     }
-    if (o.layout() != Layout.SLOT) {
-      throw new IllegalArgumentException(
-          "a count-min sketch's adds are atomic scripts over all its "
-              + "shards, which must share a hash slot: use Layout.SLOT, was "
-              + o.layout());
-    }
     ByteBuffer p = ByteBuffer.allocate(17).order(ByteOrder.LITTLE_ENDIAN);
     p.putInt(width).putInt(depth).put((byte) (conservative ? 1 : 0)).putLong(0);
-    long payload = 8L * width * depth;
-    long[] shards = shardsFor(payload, o);
-    return new Meta(
+    return slotMeta(
         StructureType.COUNT_MIN_SKETCH,
-        o.hash(),
-        Layout.SLOT,
-        (int) shards[0],
-        shards[1],
-        payload,
+        "a count-min sketch's adds",
+        8L * width * depth,
         p.array(),
-        null,
-        false);
+        o);
   }
 
   public static RedisCountMinSketch open(RedisStore store, String name) {
@@ -228,30 +216,23 @@ public final class RedisCountMinSketch extends RedisStructure {
     int[] col = new int[depth];
     for (int from = 0; from < items.size(); from += store.batchSize()) {
       int to = Math.min(items.size(), from + store.batchSize());
-      int first = from;
-      store.run(
-          this,
+      runKeys(
           "add",
           false,
           from,
-          to - from,
-          bt -> {
-            for (int i = first; i < to; i++) {
-              if (counts[i] != 0) {
-                byte[] item = items.get(i);
-                CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
-                Cmd args = bitfield(0, false).add(OVERFLOW).add(SAT);
-                Arg count = Arg.of(counts[i]);
-                for (int r = 0; r < depth; r++) {
-                  args.add(INCRBY)
-                      .add(I64)
-                      .add(Arg.of(64 * ((long) r * width + col[r])))
-                      .add(count);
-                }
-                queue(bt, args);
+          to,
+          (bt, i) -> {
+            if (counts[i] != 0) {
+              byte[] item = items.get(i);
+              CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
+              Cmd args = bitfield(0, false).add(OVERFLOW).add(SAT);
+              Arg count = Arg.of(counts[i]);
+              for (int r = 0; r < depth; r++) {
+                args.add(INCRBY).add(I64).add(Arg.of(64 * ((long) r * width + col[r]))).add(count);
               }
-              bt.endKey();
+              queue(bt, args);
             }
+            bt.endKey();
           });
     }
   }
@@ -271,29 +252,24 @@ public final class RedisCountMinSketch extends RedisStructure {
     long[] bit = new long[2 * depth];
     for (int from = 0; from < ks.size(); from += store.batchSize()) {
       int to = Math.min(ks.size(), from + store.batchSize());
-      int first = from;
       Batch b =
-          store.run(
-              this,
+          runKeys(
               "estimate",
               true,
               from,
-              to - from,
-              bt -> {
-                for (int i = first; i < to; i++) {
-                  byte[] item = ks.get(i);
-                  CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
-                  // Each counter as two u32 halves: the script's numbers are doubles, exact to
-                  // 2^53.
-                  for (int r = 0; r < depth; r++) {
-                    long at = 8 * ((long) r * width + col[r]);
-                    shard[2 * r] = shard[2 * r + 1] = shardOf(at);
-                    bit[2 * r] = 8 * (at % meta.shardBytes);
-                    bit[2 * r + 1] = bit[2 * r] + 32;
-                  }
-                  queueBitfield(bt, 2 * depth, shard, bit, GET, U32, null);
-                  bt.endKey();
+              to,
+              (bt, i) -> {
+                byte[] item = ks.get(i);
+                CountMinSketch.columns(meta.hash, width, depth, item, 0, item.length, col);
+                // Each counter as two u32 halves: the script's numbers are doubles, exact to 2^53.
+                for (int r = 0; r < depth; r++) {
+                  long at = 8 * ((long) r * width + col[r]);
+                  shard[2 * r] = shard[2 * r + 1] = shardOf(at);
+                  bit[2 * r] = 8 * (at % meta.shardBytes);
+                  bit[2 * r + 1] = bit[2 * r] + 32;
                 }
+                queueBitfield(bt, 2 * depth, shard, bit, GET, U32, null);
+                bt.endKey();
               });
       for (int i = from; i < to; i++) {
         long min = Long.MAX_VALUE;
@@ -429,13 +405,12 @@ public final class RedisCountMinSketch extends RedisStructure {
             bt.endKey();
           });
     }
-    mergePayload(
+    mergeCounters(
         other::writeTo,
-        false,
-        (s, key, at, part) -> {
+        I64,
+        bytes -> bytes / 8,
+        (at, part, offset, value) -> {
           ByteBuffer le = ByteBuffer.wrap(part).order(ByteOrder.LITTLE_ENDIAN);
-          long[] offset = new long[part.length / 8];
-          long[] value = new long[part.length / 8];
           int n = 0;
           for (int i = 0; i + 8 <= part.length; i += 8) {
             long v = le.getLong(i);
@@ -444,7 +419,7 @@ public final class RedisCountMinSketch extends RedisStructure {
               value[n++] = v;
             }
           }
-          addCells(s, I64, offset, value, n);
+          return n;
         });
     return this;
   }

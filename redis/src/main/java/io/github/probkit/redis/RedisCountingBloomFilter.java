@@ -81,26 +81,14 @@ public final class RedisCountingBloomFilter extends RedisStructure {
     }
     CountingBloomFilter.withCounters(
         1, 1, o.hash()); // the library's own check of the hash strategy
-    if (o.layout() != Layout.SLOT) {
-      throw new IllegalArgumentException(
-          "a counting filter's adds and removes are atomic scripts over "
-              + "all its shards, which must share a hash slot: use Layout.SLOT, was "
-              + o.layout());
-    }
     ByteBuffer p = ByteBuffer.allocate(28).order(ByteOrder.LITTLE_ENDIAN);
     p.putLong(counters).putInt(hashes).putLong(expectedKeys).putDouble(fpp);
-    long payload = 8 * ceilDiv(counters, 16);
-    long[] shards = shardsFor(payload, o);
-    return new Meta(
+    return slotMeta(
         StructureType.COUNTING_BLOOM_FILTER,
-        o.hash(),
-        Layout.SLOT,
-        (int) shards[0],
-        shards[1],
-        payload,
+        "a counting filter's adds and removes",
+        8 * ceilDiv(counters, 16),
         p.array(),
-        null,
-        false);
+        o);
   }
 
   public static RedisCountingBloomFilter open(RedisStore store, String name) {
@@ -133,28 +121,24 @@ public final class RedisCountingBloomFilter extends RedisStructure {
     int[] shard = new int[k];
     for (int from = 0; from < keys.size(); from += store.batchSize()) {
       int to = Math.min(keys.size(), from + store.batchSize());
-      int first = from;
       Batch b =
-          store.run(
-              this,
+          runKeys(
               "add",
               false,
               from,
-              to - from,
-              bt -> {
-                for (int i = first; i < to; i++) {
-                  cells(keys.get(i), shard, off);
-                  Cmd args = bitfield(0, false);
-                  for (int j = 0; j < k; j++) {
-                    args.add(GET).add(U4).add(Arg.of(off[j]));
-                  }
-                  args.add(OVERFLOW).add(SAT);
-                  for (int j = 0; j < k; j++) {
-                    args.add(INCRBY).add(U4).add(Arg.of(off[j])).add(ONE);
-                  }
-                  queue(bt, args);
-                  bt.endKey();
+              to,
+              (bt, i) -> {
+                cells(keys.get(i), shard, off);
+                Cmd args = bitfield(0, false);
+                for (int j = 0; j < k; j++) {
+                  args.add(GET).add(U4).add(Arg.of(off[j]));
                 }
+                args.add(OVERFLOW).add(SAT);
+                for (int j = 0; j < k; j++) {
+                  args.add(INCRBY).add(U4).add(Arg.of(off[j])).add(ONE);
+                }
+                queue(bt, args);
+                bt.endKey();
               });
       for (int i = from; i < to; i++) {
         List<?> values = (List<?>) b.of(i - from).get(0).get();
@@ -205,20 +189,16 @@ public final class RedisCountingBloomFilter extends RedisStructure {
     int[] shard = new int[k];
     for (int from = 0; from < ks.size(); from += store.batchSize()) {
       int to = Math.min(ks.size(), from + store.batchSize());
-      int first = from;
       Batch b =
-          store.run(
-              this,
+          runKeys(
               "query",
               true,
               from,
-              to - from,
-              bt -> {
-                for (int i = first; i < to; i++) {
-                  cells(ks.get(i), shard, off);
-                  queueBitfield(bt, k, shard, off, GET, U4, null);
-                  bt.endKey();
-                }
+              to,
+              (bt, i) -> {
+                cells(ks.get(i), shard, off);
+                queueBitfield(bt, k, shard, off, GET, U4, null);
+                bt.endKey();
               });
       for (int i = from; i < to; i++) {
         long min = 15;
@@ -295,12 +275,11 @@ public final class RedisCountingBloomFilter extends RedisStructure {
    */
   public RedisCountingBloomFilter merge(CountingBloomFilter other) {
     checkMergeable(other);
-    mergePayload(
+    mergeCounters(
         other::writeTo,
-        false,
-        (s, key, at, part) -> {
-          long[] offset = new long[2 * part.length];
-          long[] value = new long[2 * part.length];
+        U4,
+        bytes -> 2 * bytes,
+        (at, part, offset, value) -> {
           int n = 0;
           for (int i = 0; i < part.length; i++) {
             int b = part[i] & 0xFF;
@@ -314,7 +293,7 @@ public final class RedisCountingBloomFilter extends RedisStructure {
               value[n++] = b >>> 4;
             }
           }
-          addCells(s, U4, offset, value, n);
+          return n;
         });
     return this;
   }

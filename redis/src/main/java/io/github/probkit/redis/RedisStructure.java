@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 import redis.clients.jedis.args.Rawable;
 
 /**
@@ -185,6 +186,25 @@ public abstract class RedisStructure {
     return meta.layout == Layout.SLOT ? 0 : shard;
   }
 
+  /**
+   * The meta of a structure whose writes ({@code writes}) are scripts over all its shards, sharded
+   * as {@link #shardsFor}: a script may touch keys of one hash slot only, so any layout but SLOT is
+   * refused before anything is sized.
+   */
+  static Meta slotMeta(
+      StructureType type, String writes, long payload, byte[] params, RedisOptions o) {
+    if (o.layout() != Layout.SLOT) {
+      throw new IllegalArgumentException(
+          writes
+              + " are atomic scripts over all its shards, which must share a hash slot: use"
+              + " Layout.SLOT, was "
+              + o.layout());
+    }
+    long[] shards = shardsFor(payload, o);
+    return new Meta(
+        type, o.hash(), Layout.SLOT, (int) shards[0], shards[1], payload, params, null, false);
+  }
+
   /** How many shards of how many bytes (a multiple of 64) hold {@code payload} bytes. */
   static long[] shardsFor(long payload, RedisOptions o) {
     long unit = 64;
@@ -327,6 +347,29 @@ public abstract class RedisStructure {
   /** Queues a {@code BITFIELD} command; its reply is the list of its operations' values. */
   static void queue(Batch b, Cmd bitfield) {
     b.add(bitfield);
+  }
+
+  /** Queues the commands of key {@code i} of a call into a batch. */
+  interface KeyQueue {
+    void queue(Batch b, int i);
+  }
+
+  /**
+   * Runs keys {@code [from, to)} of a call as one batch, each queued by {@code q} in order; the
+   * batch's replies are numbered from 0, so that key {@code i}'s are {@code of(i - from)}.
+   */
+  final Batch runKeys(String what, boolean idempotent, int from, int to, KeyQueue q) {
+    return store.run(
+        this,
+        what,
+        idempotent,
+        from,
+        to - from,
+        bt -> {
+          for (int i = from; i < to; i++) {
+            q.queue(bt, i);
+          }
+        });
   }
 
   /**
@@ -494,6 +537,33 @@ public abstract class RedisStructure {
    * n): commands of up to the store's batch size of cells, pipelined, each atomic. Adds commute
    * with other clients' adds, so none is lost.
    */
+  /**
+   * Lists the non-zero counters of a chunk {@code part} of a library file's payload that starts at
+   * its byte {@code at}: their bit offsets and values, into {@code offset} and {@code value};
+   * returns how many.
+   */
+  interface CounterScan {
+    int scan(long at, byte[] part, long[] offset, long[] value);
+  }
+
+  /**
+   * Adds the counters of a library file into this structure's by saturating increments of {@code
+   * type} ({@link #addCells}), chunk by chunk; a chunk of n bytes holds at most {@code maxCells(n)}
+   * counters. Not idempotent.
+   */
+  final void mergeCounters(
+      Import.FileWriter file, Arg type, IntUnaryOperator maxCells, CounterScan scan) {
+    mergePayload(
+        file,
+        false,
+        (s, key, at, part) -> {
+          int max = maxCells.applyAsInt(part.length);
+          long[] offset = new long[max];
+          long[] value = new long[max];
+          addCells(s, type, offset, value, scan.scan(at, part, offset, value));
+        });
+  }
+
   final void addCells(int s, Arg type, long[] offset, long[] value, int n) {
     int per = Math.min(store.batchSize(), 1000); // bitfields.lua unpacks a command's arguments
     store.run(

@@ -2,6 +2,7 @@ package io.github.probkit.spark;
 
 import java.time.Duration;
 import java.util.Locale;
+import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DayTimeIntervalType;
@@ -129,6 +130,19 @@ final class Params {
       throw fail(function, "%s must not be null", name);
     }
     return v;
+  }
+
+  /**
+   * Spark's answer to a query's analysis: a failure carrying the message of the
+   * IllegalArgumentException {@code check} throws for a bad argument.
+   */
+  static TypeCheckResult typeCheck(Runnable check) {
+    try {
+      check.run();
+      return TypeCheckResult.TypeCheckSuccess$.MODULE$;
+    } catch (IllegalArgumentException e) {
+      return new TypeCheckResult.TypeCheckFailure(e.getMessage());
+    }
   }
 
   static IllegalArgumentException fail(String function, String format, Object... args) {

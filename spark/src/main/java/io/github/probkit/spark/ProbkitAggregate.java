@@ -212,12 +212,7 @@ public final class ProbkitAggregate extends TypedImperativeAggregate<Accumulator
 
   @Override
   public TypeCheckResult checkInputDataTypes() {
-    try {
-      factory();
-      return TypeCheckResult.TypeCheckSuccess$.MODULE$;
-    } catch (IllegalArgumentException e) {
-      return new TypeCheckResult.TypeCheckFailure(e.getMessage());
-    }
+    return Params.typeCheck(this::factory);
   }
 
   /**

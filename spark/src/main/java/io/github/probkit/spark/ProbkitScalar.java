@@ -256,12 +256,7 @@ public final class ProbkitScalar extends Expression implements Serializable {
 
   @Override
   public TypeCheckResult checkInputDataTypes() {
-    try {
-      check();
-      return TypeCheckResult.TypeCheckSuccess$.MODULE$;
-    } catch (IllegalArgumentException e) {
-      return new TypeCheckResult.TypeCheckFailure(e.getMessage());
-    }
+    return Params.typeCheck(this::check);
   }
 
   private void check() {
