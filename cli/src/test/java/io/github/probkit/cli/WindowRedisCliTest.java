@@ -71,19 +71,7 @@ class WindowRedisCliTest extends WithRedisServer {
     String file = dir.resolve("seen.bin").toString();
     String key = uri("seen");
     for (String where : List.of(file, key)) {
-      ok(
-          Cli.run(
-              "filter",
-              "create",
-              where,
-              "--type",
-              "window",
-              "--window",
-              "1d",
-              "--expected",
-              "3000",
-              "--fpp",
-              "0.01"));
+      ok(Cli.run(Commands.windowFilterCreate(where, "--fpp", "0.01")));
     }
     // Three chunks, each added by its own command; over Redis each by its own process.
     int[] cuts = {0, 2_000, 4_000, n};
