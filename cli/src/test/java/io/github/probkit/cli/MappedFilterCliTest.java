@@ -41,15 +41,8 @@ class MappedFilterCliTest {
   private void createBlocked(String name, Path keys) {
     Cli c =
         Cli.run(
-            Commands.filterCreate(
-                f(name),
-                "blocked",
-                "--expected",
-                "10000",
-                "--fpp",
-                "0.01",
-                "--keys",
-                keys.toString()));
+            Commands.sizedFilterCreate(
+                f(name), "blocked", "10000", "0.01", "--keys", keys.toString()));
     assertThat(c.exit).as(c.toString()).isZero();
   }
 

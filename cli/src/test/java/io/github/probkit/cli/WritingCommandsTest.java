@@ -252,12 +252,10 @@ class WritingCommandsTest {
       String file = f("shells-" + type + ".bin");
       Cli c =
           Cli.run(
-              Commands.filterCreate(
+              Commands.sizedFilterCreate(
                   file,
                   type,
-                  "--expected",
                   "22",
-                  "--fpp",
                   "0.01",
                   "--field",
                   "7",
