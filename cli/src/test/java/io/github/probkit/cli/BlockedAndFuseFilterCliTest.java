@@ -41,18 +41,8 @@ class BlockedAndFuseFilterCliTest {
   @Test
   void blockedFilterIsCreatedFilledQueriedAndDescribed() {
     Cli c =
-        Cli.run(
-            "filter",
-            "create",
-            file("b.bin"),
-            "--type",
-            "blocked",
-            "--expected",
-            "2000",
-            "--fpp",
-            "0.01",
-            "--keys",
-            keys.toString());
+        create(
+            "b.bin", "blocked", "--expected", "2000", "--fpp", "0.01", "--keys", keys.toString());
     assertThat(c.exit).as(c.err).isZero();
     Cli q = Cli.run("filter", "query", file("b.bin"), "--keys", keys.toString());
     assertThat(present(q.out)).isEqualTo(4000);
@@ -74,10 +64,15 @@ class BlockedAndFuseFilterCliTest {
             "\"hash\": \"xxh3\"");
   }
 
+  /** {@code filter create} of {@code name} in the test's folder as {@code type}. */
+  private Cli create(String name, String type, String... more) {
+    return Cli.run(Commands.filterCreate(file(name), type, more));
+  }
+
   @Test
   void binaryFuseFiltersAreBuiltFromTheirKeys() {
     for (String type : new String[] {"binary-fuse8", "binary-fuse16"}) {
-      Cli c = Cli.run("filter", "create", file(type), "--type", type, "--keys", keys.toString());
+      Cli c = create(type, type, "--keys", keys.toString());
       assertThat(c.exit).as(c.err).isZero();
       assertThat(present(Cli.run("filter", "query", file(type), "--keys", keys.toString()).out))
           .isEqualTo(4000);
@@ -98,25 +93,10 @@ class BlockedAndFuseFilterCliTest {
 
   @Test
   void fuseTakesItsWidthFromTheRate() {
-    assertThat(
-            Cli.run(
-                    "filter",
-                    "create",
-                    file("f.bin"),
-                    "--type",
-                    "fuse",
-                    "--fpp",
-                    "0.001",
-                    "--keys",
-                    keys.toString())
-                .exit)
-        .isZero();
+    assertThat(create("f.bin", "fuse", "--fpp", "0.001", "--keys", keys.toString()).exit).isZero();
     assertThat(Cli.run("filter", "info", file("f.bin"), "--json").out)
         .contains("\"fingerprintBits\": 16");
-    assertThat(
-            Cli.run("filter", "create", file("g.bin"), "--type", "fuse", "--keys", keys.toString())
-                .exit)
-        .isZero();
+    assertThat(create("g.bin", "fuse", "--keys", keys.toString()).exit).isZero();
     assertThat(Cli.run("filter", "info", file("g.bin"), "--json").out)
         .contains("\"fingerprintBits\": 8");
   }
@@ -141,42 +121,15 @@ class BlockedAndFuseFilterCliTest {
 
   @Test
   void blockedFiltersMerge() {
-    Cli.run(
-        "filter",
-        "create",
-        file("x.bin"),
-        "--type",
-        "blocked",
-        "--expected",
-        "100",
-        "--fpp",
-        "0.01");
-    Cli.run(
-        "filter",
-        "create",
-        file("y.bin"),
-        "--type",
-        "blocked",
-        "--expected",
-        "100",
-        "--fpp",
-        "0.01");
+    create("x.bin", "blocked", "--expected", "100", "--fpp", "0.01");
+    create("y.bin", "blocked", "--expected", "100", "--fpp", "0.01");
     Cli.run("filter", "add", file("x.bin"), "left");
     Cli.run("filter", "add", file("y.bin"), "right");
     Cli m = Cli.run("filter", "merge", file("xy.bin"), file("x.bin"), file("y.bin"));
     assertThat(m.exit).as(m.err).isZero();
     assertThat(Cli.run("filter", "query", file("xy.bin"), "left", "right").out)
         .isEqualTo("left\tpresent\nright\tpresent\n");
-    Cli.run(
-        "filter",
-        "create",
-        file("z.bin"),
-        "--type",
-        "blocked",
-        "--expected",
-        "1000",
-        "--fpp",
-        "0.01");
+    create("z.bin", "blocked", "--expected", "1000", "--fpp", "0.01");
     Cli bad = Cli.run("filter", "merge", file("xz.bin"), file("x.bin"), file("z.bin"));
     assertThat(bad.exit).isEqualTo(Main.EXIT_RUNTIME);
     assertThat(bad.err).contains("different sizes");
@@ -193,34 +146,14 @@ class BlockedAndFuseFilterCliTest {
 
   @Test
   void aRateTheWidthCannotMeetIsAUsageError() {
-    Cli c =
-        Cli.run(
-            "filter",
-            "create",
-            file("f.bin"),
-            "--type",
-            "binary-fuse8",
-            "--fpp",
-            "0.001",
-            "--keys",
-            keys.toString());
+    Cli c = create("f.bin", "binary-fuse8", "--fpp", "0.001", "--keys", keys.toString());
     assertThat(c.exit).isEqualTo(Main.EXIT_USAGE);
     assertThat(c.err).contains("2^-8", "binary-fuse16");
   }
 
   @Test
   void addingToABinaryFuseFileFailsInOneLineAndLeavesItAlone() throws IOException {
-    assertThat(
-            Cli.run(
-                    "filter",
-                    "create",
-                    file("f.bin"),
-                    "--type",
-                    "binary-fuse8",
-                    "--keys",
-                    keys.toString())
-                .exit)
-        .isZero();
+    assertThat(create("f.bin", "binary-fuse8", "--keys", keys.toString()).exit).isZero();
     byte[] before = Files.readAllBytes(dir.resolve("f.bin"));
     Cli a = Cli.run("filter", "add", file("f.bin"), "new-key");
     assertThat(a.exit).isEqualTo(Main.EXIT_RUNTIME);
@@ -232,17 +165,7 @@ class BlockedAndFuseFilterCliTest {
   @Test
   void anEmptyKeyFileGivesAFilterThatHoldsNothing() throws IOException {
     Path empty = Files.createFile(dir.resolve("empty.txt"));
-    assertThat(
-            Cli.run(
-                    "filter",
-                    "create",
-                    file("e.bin"),
-                    "--type",
-                    "binary-fuse16",
-                    "--keys",
-                    empty.toString())
-                .exit)
-        .isZero();
+    assertThat(create("e.bin", "binary-fuse16", "--keys", empty.toString()).exit).isZero();
     assertThat(Cli.run("filter", "query", file("e.bin"), "user:1").out)
         .isEqualTo("user:1\tabsent\n");
     assertThat(Cli.run("filter", "info", file("e.bin"), "--json").out)
@@ -251,12 +174,11 @@ class BlockedAndFuseFilterCliTest {
 
   @Test
   void sizedTypesNeedExpectedAndHaveADefaultFpp() {
-    Cli noExpected =
-        Cli.run("filter", "create", file("b.bin"), "--type", "blocked", "--fpp", "0.01");
+    Cli noExpected = create("b.bin", "blocked", "--fpp", "0.01");
     assertThat(noExpected.exit).isEqualTo(Main.EXIT_USAGE);
     assertThat(noExpected.err)
         .isEqualTo("probkit: missing required option --expected=N (needed by --type blocked)\n");
-    Cli noFpp = Cli.run("filter", "create", file("b.bin"), "--type", "blocked", "--expected", "10");
+    Cli noFpp = create("b.bin", "blocked", "--expected", "10");
     assertThat(noFpp.exit).isZero();
     assertThat(Cli.run("filter", "info", file("b.bin")).out).contains("fpp:              0.01\n");
   }

@@ -72,10 +72,7 @@ class DedupeWindowTest {
 
   /** Wrong drops among {@code shouldPrint} lines: at most the mean of Binomial(n, p) + 6 sd. */
   private static void assertDropsWithinRate(long wronglyDropped, long shouldPrint) {
-    double mean = shouldPrint * FPP;
-    assertThat((double) wronglyDropped)
-        .as("%d of %d lines beyond the window dropped", wronglyDropped, shouldPrint)
-        .isLessThanOrEqualTo(mean + 6 * Math.sqrt(mean) + 1);
+    Rates.assertAtMostRate(wronglyDropped, shouldPrint, FPP, "lines beyond the window dropped");
   }
 
   @Test

@@ -57,6 +57,18 @@ class LinkedTargetsTest {
   }
 
   /** Runs one probkit process per argument list, all at once; returns their results. */
+  /**
+   * {@code filter add} of keys "a" through {@code a} and of keys "b" through {@code b}, at once.
+   */
+  private List<Probkit.Result> addAtOnce(Path a, Path b) throws Exception {
+    Path ka = keys("a");
+    Path kb = keys("b");
+    return atOnce(
+        List.of(
+            new String[] {"filter", "add", a.toString(), "--keys", ka.toString()},
+            new String[] {"filter", "add", b.toString(), "--keys", kb.toString()}));
+  }
+
   private static List<Probkit.Result> atOnce(List<String[]> runs) throws Exception {
     List<Process> ps = new ArrayList<>();
     for (String[] args : runs) {
@@ -102,14 +114,7 @@ class LinkedTargetsTest {
     Path real = bloom(dir.resolve("f.bin"));
     Path a = Files.createSymbolicLink(dir.resolve("a.bf"), real);
     Path b = Files.createSymbolicLink(dir.resolve("b.bf"), Path.of("a.bf")); // a link to a link
-    Path ka = keys("a");
-    Path kb = keys("b");
-
-    List<Probkit.Result> rs =
-        atOnce(
-            List.of(
-                new String[] {"filter", "add", a.toString(), "--keys", ka.toString()},
-                new String[] {"filter", "add", b.toString(), "--keys", kb.toString()}));
+    List<Probkit.Result> rs = addAtOnce(a, b);
 
     for (Probkit.Result r : rs) {
       assertThat(r.exit()).as(r.toString()).isZero();
@@ -129,14 +134,7 @@ class LinkedTargetsTest {
     Path a = bloom(dir.resolve("a.bin"));
     Path b = Files.createLink(dir.resolve("b.bin"), a);
     byte[] before = Files.readAllBytes(a);
-    Path ka = keys("a");
-    Path kb = keys("b");
-
-    List<Probkit.Result> rs =
-        atOnce(
-            List.of(
-                new String[] {"filter", "add", a.toString(), "--keys", ka.toString()},
-                new String[] {"filter", "add", b.toString(), "--keys", kb.toString()}));
+    List<Probkit.Result> rs = addAtOnce(a, b);
 
     assertThat(rs.get(0).exit()).as(rs.get(0).toString()).isEqualTo(1);
     assertThat(rs.get(0).err())

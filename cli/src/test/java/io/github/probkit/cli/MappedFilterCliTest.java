@@ -37,28 +37,25 @@ class MappedFilterCliTest {
     return p;
   }
 
+  /** A blocked filter for 10,000 keys at 1% in {@code name}, holding {@code keys}. */
+  private void createBlocked(String name, Path keys) {
+    Cli c =
+        Cli.run(
+            Commands.sizedFilterCreate(
+                f(name), "blocked", "10000", "0.01", "--keys", keys.toString()));
+    assertThat(c.exit).as(c.toString()).isZero();
+  }
+
   @Test
   void mappedAndLoadedFilesAnswerAndDescribeAlike() throws IOException {
     for (String type : new String[] {"bloom", "blocked", "binary-fuse8"}) {
       String file = f(type + ".bin");
+      String keys = keys(0, 3000).toString();
       String[] create =
           type.startsWith("binary")
-              ? new String[] {
-                "filter", "create", file, "--type", type, "--keys", keys(0, 3000).toString()
-              }
-              : new String[] {
-                "filter",
-                "create",
-                file,
-                "--type",
-                type,
-                "--expected",
-                "3000",
-                "--fpp",
-                "0.05",
-                "--keys",
-                keys(0, 3000).toString()
-              };
+              ? Commands.filterCreate(file, type, "--keys", keys)
+              : Commands.filterCreate(
+                  file, type, "--expected", "3000", "--fpp", "0.05", "--keys", keys);
       assertThat(Cli.run(create).exit).as(type).isZero();
       MembershipFilter loaded;
       try (InputStream in = Files.newInputStream(Path.of(file))) {
@@ -89,21 +86,7 @@ class MappedFilterCliTest {
 
   @Test
   void aCorruptPayloadThatAQueryDoesNotReadIsStillAnError() throws IOException {
-    assertThat(
-            Cli.run(
-                    "filter",
-                    "create",
-                    f("f.bin"),
-                    "--type",
-                    "blocked",
-                    "--expected",
-                    "10000",
-                    "--fpp",
-                    "0.01",
-                    "--keys",
-                    keys(0, 5000).toString())
-                .exit)
-        .isZero();
+    createBlocked("f.bin", keys(0, 5000));
     byte[] b = Files.readAllBytes(dir.resolve("f.bin"));
     b[b.length / 2] ^= 0x01;
     Files.write(dir.resolve("f.bin"), b);
@@ -126,21 +109,7 @@ class MappedFilterCliTest {
   void createAndAddWriteTheLibrarysBytes() throws IOException {
     Path first = keys(0, 4000);
     Path second = keys(3000, 9000);
-    assertThat(
-            Cli.run(
-                    "filter",
-                    "create",
-                    f("c.bin"),
-                    "--type",
-                    "blocked",
-                    "--expected",
-                    "10000",
-                    "--fpp",
-                    "0.01",
-                    "--keys",
-                    first.toString())
-                .exit)
-        .isZero();
+    createBlocked("c.bin", first);
     assertThat(Cli.run("filter", "add", f("c.bin"), "--keys", second.toString()).exit).isZero();
     BlockedBloomFilter expected =
         BlockedBloomFilter.create(10_000, 0.01, Concurrency.SINGLE_WRITER);

@@ -51,10 +51,7 @@ class WindowFilterCliTest {
 
   /** Keys at most {@code p} * n + 6 sd of Binomial(n, p) + 1 present. */
   private static void assertAtMostRate(int present, int n) {
-    double mean = n * FPP;
-    assertThat((double) present)
-        .as("%d of %d keys present", present, n)
-        .isLessThanOrEqualTo(mean + 6 * Math.sqrt(mean) + 1);
+    Rates.assertAtMostRate(present, n, FPP, "keys present");
   }
 
   /**
@@ -284,19 +281,7 @@ class WindowFilterCliTest {
     ok(
         Cli.runWithInput(
             added.toString(),
-            "filter",
-            "create",
-            f.toString(),
-            "--type",
-            "window",
-            "--window",
-            "1d",
-            "--expected",
-            "3000",
-            "--field",
-            "2",
-            "--time-field",
-            "1"));
+            Commands.windowFilterCreate(f.toString(), "--field", "2", "--time-field", "1")));
     StringBuilder soon = new StringBuilder("time,key\n");
     StringBuilder later = new StringBuilder("time,key\n");
     for (int i = 0; i < words.size(); i++) {

@@ -64,6 +64,25 @@ class WindowRedisCliTest extends WithRedisServer {
     return p;
   }
 
+  /**
+   * The lines of {@code s} between successive {@code cuts}, each chunk added (time in field 1, key
+   * in field 2) by its own command to {@code file} and by its own process to {@code key}.
+   */
+  private void addInChunks(
+      Stream s, int[] cuts, String name, String command, String file, String key) throws Exception {
+    String keysOption = command.equals("filter") ? "--keys" : "--items";
+    for (int c = 0; c + 1 < cuts.length; c++) {
+      String chunk = lines(s, cuts[c], cuts[c + 1], name + c + ".tsv").toString();
+      String[] fieldsOf = {keysOption, chunk, "--field", "2", "--time-field", "1"};
+      List<String> toFile = new ArrayList<>(List.of(command, "add", file));
+      toFile.addAll(List.of(fieldsOf));
+      ok(Cli.run(toFile.toArray(String[]::new)));
+      List<String> toKey = new ArrayList<>(List.of(command, "add", key));
+      toKey.addAll(List.of(fieldsOf));
+      process(toKey.toArray(String[]::new));
+    }
+  }
+
   @Test
   void keysOfTheWindowAreNeverAbsentOverRedisAsOverFilesAndBothAnswerAlike() throws Exception {
     int n = 6_000; // about 3.5 days
@@ -71,38 +90,11 @@ class WindowRedisCliTest extends WithRedisServer {
     String file = dir.resolve("seen.bin").toString();
     String key = uri("seen");
     for (String where : List.of(file, key)) {
-      ok(
-          Cli.run(
-              "filter",
-              "create",
-              where,
-              "--type",
-              "window",
-              "--window",
-              "1d",
-              "--expected",
-              "3000",
-              "--fpp",
-              "0.01"));
+      ok(Cli.run(Commands.windowFilterCreate(where, "--fpp", "0.01")));
     }
     // Three chunks, each added by its own command; over Redis each by its own process.
     int[] cuts = {0, 2_000, 4_000, n};
-    for (int c = 0; c < 3; c++) {
-      Path chunk = lines(s, cuts[c], cuts[c + 1], "chunk" + c + ".tsv");
-      ok(
-          Cli.run(
-              "filter",
-              "add",
-              file,
-              "--keys",
-              chunk.toString(),
-              "--field",
-              "2",
-              "--time-field",
-              "1"));
-      process(
-          "filter", "add", key, "--keys", chunk.toString(), "--field", "2", "--time-field", "1");
-    }
+    addInChunks(s, cuts, "chunk", "filter", file, key);
 
     // Every key of the last day, queried at the latest time, then each at a time between its own
     // and the latest (--time-field): present, from the file and from Redis.
@@ -204,21 +196,7 @@ class WindowRedisCliTest extends WithRedisServer {
       ok(Cli.run("hll", "create", where, "--window", "2d", "--slice", "1h", "--precision", "12"));
     }
     int[] cuts = {0, 3_000, n};
-    for (int c = 0; c < 2; c++) {
-      Path chunk = lines(s, cuts[c], cuts[c + 1], "visits" + c + ".tsv");
-      ok(
-          Cli.run(
-              "hll",
-              "add",
-              file,
-              "--items",
-              chunk.toString(),
-              "--field",
-              "2",
-              "--time-field",
-              "1"));
-      process("hll", "add", key, "--items", chunk.toString(), "--field", "2", "--time-field", "1");
-    }
+    addInChunks(s, cuts, "visits", "hll", file, key);
     String at = Long.toString(s.latest);
     for (String last : List.of("6h", "1d", "2d")) {
       String fromFile = ok(Cli.run("hll", "count", file, "--last", last, "--at", at)).out;

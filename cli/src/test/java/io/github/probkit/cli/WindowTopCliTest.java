@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +39,32 @@ class WindowTopCliTest {
     return item;
   }
 
+  /** The lines of {@link #stream}, their times and the newest of those times. */
+  record Timed(String[] item, long[] time, long latest) {
+    static Timed of(int n, long seed) throws IOException {
+      long[] time = new long[n];
+      String[] item = stream(n, time, Instant.parse("2025-12-02T00:00:00Z").toEpochMilli(), seed);
+      return new Timed(item, time, Arrays.stream(time).max().orElseThrow());
+    }
+
+    /** One line a key: its time in epoch ms, a tab, the key. */
+    String tsv() {
+      StringBuilder in = new StringBuilder();
+      for (int i = 0; i < item.length; i++) {
+        in.append(time[i]).append('\t').append(item[i]).append('\n');
+      }
+      return in.toString();
+    }
+  }
+
+  /** {@code top} over a time window with the time in field 1 and the item in {@code field}. */
+  static String[] topWindow(String window, int field, String... more) {
+    List<String> a = new ArrayList<>(List.of("top", "--window", window, "--time-field", "1"));
+    a.addAll(List.of("--field", Integer.toString(field)));
+    a.addAll(List.of(more));
+    return a.toArray(String[]::new);
+  }
+
   /** COUNT, AT_LEAST and LINE of each printed line. */
   static List<String[]> printed(Cli r) {
     assertThat(r.exit).as(r.toString()).isZero();
@@ -46,13 +74,12 @@ class WindowTopCliTest {
   @Test
   void theTopOfTheLastHourIsTheExactCountOfItsSlices() throws IOException {
     int n = 80_000; // about 6.7 hours at 150 ms a line
-    long start = Instant.parse("2025-12-02T00:00:00Z").toEpochMilli();
-    long[] time = new long[n];
-    String[] item = stream(n, time, start, 0x70bL);
+    Timed s = Timed.of(n, 0x70bL);
+    String[] item = s.item();
+    long[] time = s.time();
+    long latest = s.latest();
     StringBuilder in = new StringBuilder();
-    long latest = Long.MIN_VALUE;
     for (int i = 0; i < n; i++) {
-      latest = Math.max(latest, time[i]);
       String t = i % 2 == 0 ? Long.toString(time[i]) : Instant.ofEpochMilli(time[i]).toString();
       in.append(t).append('\t').append(i).append('\t').append(item[i]).append('\n');
     }
@@ -60,20 +87,11 @@ class WindowTopCliTest {
     long slice = HOUR / 24;
     long from = Math.floorDiv(latest - HOUR, slice);
     long to = Math.floorDiv(latest, slice);
-    Map<String, Long> exact = new HashMap<>();
-    for (int i = 0; i < n; i++) {
-      long s = Math.floorDiv(time[i], slice);
-      if (s >= from && s <= to) {
-        exact.merge(item[i], 1L, Long::sum);
-      }
-    }
+    Map<String, Long> exact = exactCounts(item, time, slice, from, to);
     List<Long> exactTop =
         exact.values().stream().sorted((a, b) -> Long.compare(b, a)).limit(10).toList();
 
-    List<String[]> top =
-        printed(
-            Cli.runWithInput(
-                in.toString(), "top", "--window", "1h", "--time-field", "1", "--field", "3"));
+    List<String[]> top = printed(Cli.runWithInput(in.toString(), topWindow("1h", 3)));
     assertThat(top).hasSize(10);
     for (String[] e : top) {
       assertThat(Long.parseLong(e[0]))
@@ -84,18 +102,7 @@ class WindowTopCliTest {
     assertThat(top.stream().map(e -> Long.parseLong(e[0])).toList()).isEqualTo(exactTop);
 
     // 50 candidates a slice, fewer than its distinct words: counts are ranges holding the exact.
-    Cli small =
-        Cli.runWithInput(
-            in.toString(),
-            "top",
-            "--window",
-            "1h",
-            "--time-field",
-            "1",
-            "--field",
-            "3",
-            "--capacity",
-            "50");
+    Cli small = Cli.runWithInput(in.toString(), topWindow("1h", 3, "--capacity", "50"));
     for (String[] e : printed(small)) {
       long exactCount = exact.getOrDefault(e[2], 0L);
       assertThat(exactCount).as(e[2]).isBetween(Long.parseLong(e[1]), Long.parseLong(e[0]));
@@ -133,36 +140,17 @@ class WindowTopCliTest {
    */
   @Test
   void aSavedWindowPrintsTheExactCountsOfItsSlicesAgain(@TempDir Path dir) throws IOException {
-    int n = 30_000; // about 75 minutes at 150 ms a line
-    long start = Instant.parse("2025-12-02T00:00:00Z").toEpochMilli();
-    long[] time = new long[n];
-    String[] item = stream(n, time, start, 0x5a7eL);
-    StringBuilder in = new StringBuilder();
-    long latest = Long.MIN_VALUE;
-    for (int i = 0; i < n; i++) {
-      latest = Math.max(latest, time[i]);
-      in.append(time[i]).append('\t').append(item[i]).append('\n');
-    }
+    Timed s = Timed.of(30_000, 0x5a7eL); // about 75 minutes at 150 ms a line
+    String[] item = s.item();
+    long[] time = s.time();
+    long latest = s.latest();
     long slice = HOUR / 24;
     long to = Math.floorDiv(latest, slice);
     Map<String, Long> hour =
         exactCounts(item, time, slice, Math.floorDiv(latest - HOUR, slice), to);
     String k = Integer.toString(hour.size() + 10); // every word of the window printed
     Path saved = dir.resolve("top.bin");
-    Cli live =
-        Cli.runWithInput(
-            in.toString(),
-            "top",
-            "--window",
-            "1h",
-            "--time-field",
-            "1",
-            "--field",
-            "2",
-            "-k",
-            k,
-            "--save",
-            saved.toString());
+    Cli live = Cli.runWithInput(s.tsv(), topWindow("1h", 2, "-k", k, "--save", saved.toString()));
     assertThat(exactlyPrinted(live)).isEqualTo(hour);
 
     Cli back = Cli.run("top", "--from", saved.toString(), "-k", k);
@@ -248,16 +236,7 @@ class WindowTopCliTest {
       assertThat(r.exit).as(String.join(" ", args) + ": " + r).isEqualTo(2);
       assertThat(r.err.strip().lines()).as(r.toString()).hasSize(1);
     }
-    Cli late =
-        Cli.runWithInput(
-            "1764633600\tk\n17646336xx\tj\n",
-            "top",
-            "--window",
-            "1h",
-            "--time-field",
-            "1",
-            "--field",
-            "2");
+    Cli late = Cli.runWithInput("1764633600\tk\n17646336xx\tj\n", topWindow("1h", 2));
     assertThat(late.exit).isEqualTo(1);
     assertThat(late.err).contains("line 2").contains("'17646336xx'");
   }

@@ -44,17 +44,7 @@ class WindowTopRedisCliTest {
 
   private static String[] top(String input, String save, String... more) {
     List<String> a =
-        new ArrayList<>(
-            List.of(
-                "top",
-                "--window",
-                "1h",
-                "--time-field",
-                "1",
-                "--field",
-                "2",
-                "--capacity",
-                "8000"));
+        new ArrayList<>(List.of(WindowTopCliTest.topWindow("1h", 2, "--capacity", "8000")));
     if (save != null) {
       a.add("--save");
       a.add(save);
@@ -76,21 +66,15 @@ class WindowTopRedisCliTest {
   @Test
   void aWindowSavedToRedisIsTheFilesAndAFleetSharesOne() throws Exception {
     int n = 30_000;
-    long start = Instant.parse("2025-12-02T00:00:00Z").toEpochMilli();
-    long[] time = new long[n];
-    String[] item = WindowTopCliTest.stream(n, time, start, 0x52edL);
-    StringBuilder in = new StringBuilder();
-    long latest = Long.MIN_VALUE;
-    for (int i = 0; i < n; i++) {
-      latest = Math.max(latest, time[i]);
-      in.append(time[i]).append('\t').append(item[i]).append('\n');
-    }
+    WindowTopCliTest.Timed s = WindowTopCliTest.Timed.of(n, 0x52edL);
+    long latest = s.latest();
+    String in = s.tsv();
     Path input = dir.resolve("in.tsv");
     Files.writeString(input, in);
     long slice = HOUR / 24;
     long to = Math.floorDiv(latest, slice);
     // What top --from prints: the whole window (24 slices before the newest, and the newest).
-    Map<String, Long> window = WindowTopCliTest.exactCounts(item, time, slice, to - 24, to);
+    Map<String, Long> window = WindowTopCliTest.exactCounts(s.item(), s.time(), slice, to - 24, to);
     String k = Integer.toString(window.size() + 10);
 
     Path file = dir.resolve("top.bin");
@@ -131,7 +115,7 @@ class WindowTopRedisCliTest {
     // Four processes at once, each a quarter of the lines, into one key: no count lost.
     String fleet = server.uri() + "/fleet";
     List<Process> running = new ArrayList<>();
-    List<String> lines = in.toString().lines().toList();
+    List<String> lines = in.lines().toList();
     for (int p = 0; p < 4; p++) {
       Path chunk = dir.resolve("chunk" + p + ".tsv");
       Files.write(chunk, lines.subList(p * n / 4, (p + 1) * n / 4));
@@ -157,18 +141,8 @@ class WindowTopRedisCliTest {
     // Another shape for the same key: one line, nothing changed.
     Cli other =
         Cli.run(
-            "top",
-            "--window",
-            "2h",
-            "--time-field",
-            "1",
-            "--field",
-            "2",
-            "--capacity",
-            "8000",
-            "--save",
-            fleet,
-            input.toString());
+            WindowTopCliTest.topWindow(
+                "2h", 2, "--capacity", "8000", "--save", fleet, input.toString()));
     assertThat(other.exit).as(other.toString()).isEqualTo(1);
     assertThat(other.err.strip().lines()).hasSize(1);
     assertThat(other.err).contains("exists").contains("150000 ms").doesNotContain("Exception");

@@ -252,22 +252,18 @@ class WritingCommandsTest {
       String file = f("shells-" + type + ".bin");
       Cli c =
           Cli.run(
-              "filter",
-              "create",
-              file,
-              "--type",
-              type,
-              "--expected",
-              "22",
-              "--fpp",
-              "0.01",
-              "--field",
-              "7",
-              "--delimiter",
-              ":",
-              "--if-absent",
-              "--keys",
-              pw.toString());
+              Commands.sizedFilterCreate(
+                  file,
+                  type,
+                  "22",
+                  "0.01",
+                  "--field",
+                  "7",
+                  "--delimiter",
+                  ":",
+                  "--if-absent",
+                  "--keys",
+                  pw.toString()));
       assertThat(c.exit).as(c.toString()).isZero();
       assertThat(c.err).isEmpty();
       assertThat(Cli.run("filter", "query", file, shells[0], shells[1], shells[2], "/bin/zsh").out)

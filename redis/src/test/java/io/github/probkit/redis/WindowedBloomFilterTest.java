@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.LongPredicate;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,26 +45,30 @@ class WindowedBloomFilterTest extends WithServer {
     return new byte[] {(byte) i, 7, (byte) (i >>> 8), (byte) (i >>> 16)};
   }
 
+  /**
+   * The library's overload for the kind of key the Redis filter was given (String, Long, bytes).
+   */
+  private static boolean byKind(
+      Object key, Predicate<String> string, LongPredicate number, Predicate<byte[]> bytes) {
+    if (key instanceof String s) {
+      return string.test(s);
+    }
+    if (key instanceof Long l) {
+      return number.test(l);
+    }
+    return bytes.test((byte[]) key);
+  }
+
   private static boolean libraryAdd(AgePartitionedBloomFilter f, Object key, long t) {
-    if (key instanceof String) {
-      return f.add((String) key, t);
-    }
-    if (key instanceof Long) {
-      return f.add((long) (Long) key, t);
-    }
-    byte[] b = (byte[]) key;
-    return f.add(b, 0, b.length, t);
+    return byKind(key, s -> f.add(s, t), l -> f.add(l, t), b -> f.add(b, 0, b.length, t));
   }
 
   private static boolean libraryQuery(AgePartitionedBloomFilter f, Object key, long t) {
-    if (key instanceof String) {
-      return f.mightContain((String) key, t);
-    }
-    if (key instanceof Long) {
-      return f.mightContain((long) (Long) key, t);
-    }
-    byte[] b = (byte[]) key;
-    return f.mightContain(b, 0, b.length, t);
+    return byKind(
+        key,
+        s -> f.mightContain(s, t),
+        l -> f.mightContain(l, t),
+        b -> f.mightContain(b, 0, b.length, t));
   }
 
   private static byte[] fileOf(AgePartitionedBloomFilter f) throws IOException {

@@ -29,16 +29,26 @@ class WindowedCountMinTest extends WithServer {
   private static final Duration WINDOW = Duration.ofMinutes(10);
   private static final HashStrategy HASH = HashStrategy.xxh3(0x5eed_0f_a9_e5L);
 
+  /** The library's window of {@code width} x {@code depth} sketches with the tests' hash. */
+  private static WindowedCountMin library(int width, int depth) {
+    return WindowedCountMin.create(
+        WINDOW, SLICE, CountMinSketch.withDimensions(width, depth, HASH));
+  }
+
+  /** The Redis window of the same shape as {@link #library}, with no skew allowed. */
+  private RedisWindowedCountMin unskewed(String key, int width, int depth) {
+    RedisOptions o = RedisOptions.defaults().hash(HASH).maxSkew(Duration.ZERO);
+    return RedisWindowedCountMin.create(store, key, WINDOW, SLICE, width, depth, o);
+  }
+
   private static byte[] fileOf(WindowedCountMin w) throws IOException {
     return EquivalenceTest.bytesOf(w::writeTo);
   }
 
   @Test
   void sameBytesFlagsAndEstimatesAsTheLibrary() throws IOException {
-    RedisOptions o = RedisOptions.defaults().hash(HASH).maxSkew(Duration.ZERO);
-    RedisWindowedCountMin r = RedisWindowedCountMin.create(store, "cms", WINDOW, SLICE, 200, 4, o);
-    WindowedCountMin lib =
-        WindowedCountMin.create(WINDOW, SLICE, CountMinSketch.withDimensions(200, 4, HASH));
+    RedisWindowedCountMin r = unskewed("cms", 200, 4);
+    WindowedCountMin lib = library(200, 4);
     assertThat(WindowedCardinalityTest.exportOf(r)).isEqualTo(fileOf(lib));
     int n = 6_000;
     long[] t = WindowedCardinalityTest.times(n, 50);
@@ -91,8 +101,7 @@ class WindowedCountMinTest extends WithServer {
 
   /** A library ring of 3,000 events of 60 items, over 30 s each, from {@code start}. */
   private static WindowedCountMin ring(long start, long seed, List<Object[]> events) {
-    WindowedCountMin w =
-        WindowedCountMin.create(WINDOW, SLICE, CountMinSketch.withDimensions(200, 4, HASH));
+    WindowedCountMin w = library(200, 4);
     SplittableRandom rnd = new SplittableRandom(seed);
     for (int i = 0; i < 3_000; i++) {
       String item = "item-" + rnd.nextInt(60);
@@ -151,13 +160,13 @@ class WindowedCountMinTest extends WithServer {
     // An empty source changes nothing; another shape is refused before anything is written.
     RedisWindowedCountMin r = RedisWindowedCountMin.open(store, "merge-0");
     byte[] before = WindowedCardinalityTest.exportOf(r);
-    r.merge(WindowedCountMin.create(WINDOW, SLICE, CountMinSketch.withDimensions(200, 4, HASH)));
+    r.merge(library(200, 4));
     assertThat(WindowedCardinalityTest.exportOf(r)).isEqualTo(before);
     for (WindowedCountMin bad :
         new WindowedCountMin[] {
           WindowedCountMin.create(
               WINDOW.multipliedBy(2), SLICE, CountMinSketch.withDimensions(200, 4, HASH)),
-          WindowedCountMin.create(WINDOW, SLICE, CountMinSketch.withDimensions(201, 4, HASH)),
+          library(201, 4),
           WindowedCountMin.create(WINDOW, SLICE, CountMinSketch.withDimensions(200, 4)),
           WindowedCountMin.create(
               WINDOW, SLICE, CountMinSketch.withDimensions(200, 4, HASH, UpdateRule.CONSERVATIVE))
@@ -178,8 +187,7 @@ class WindowedCountMinTest extends WithServer {
     RedisOptions o = RedisOptions.defaults().hash(HASH).maxSkew(Duration.ofMinutes(1));
     RedisWindowedCountMin r = RedisWindowedCountMin.create(store, "race", WINDOW, SLICE, 200, 4, o);
     // Events within 8 slices: the source's ring holds every one.
-    WindowedCountMin other =
-        WindowedCountMin.create(WINDOW, SLICE, CountMinSketch.withDimensions(200, 4, HASH));
+    WindowedCountMin other = library(200, 4);
     Map<Object, Long> exact = new HashMap<>();
     Map<Object, Long> once = new HashMap<>();
     for (int i = 0; i < 2_000; i++) {
@@ -234,10 +242,8 @@ class WindowedCountMinTest extends WithServer {
 
   @Test
   void countersSaturateAsTheLibrarysDo() throws IOException {
-    RedisOptions o = RedisOptions.defaults().hash(HASH).maxSkew(Duration.ZERO);
-    RedisWindowedCountMin r = RedisWindowedCountMin.create(store, "sat", WINDOW, SLICE, 64, 2, o);
-    WindowedCountMin lib =
-        WindowedCountMin.create(WINDOW, SLICE, CountMinSketch.withDimensions(64, 2, HASH));
+    RedisWindowedCountMin r = unskewed("sat", 64, 2);
+    WindowedCountMin lib = library(64, 2);
     long t = 1_700_000_000_000L;
     for (int i = 0; i < 3; i++) {
       r.add("big", Long.MAX_VALUE / 2, t + i * SLICE.toMillis() / 2);

@@ -29,6 +29,12 @@ class WindowedHeavyHittersTest extends WithServer {
   private static final int CAPACITY = 25;
   private static final int SMALL = 60;
 
+  /** A Redis window of {@code capacity} items a slice, with no skew allowed. */
+  private RedisWindowedHeavyHitters unskewed(String key, int capacity) {
+    return RedisWindowedHeavyHitters.create(
+        store, key, WINDOW, SLICE, capacity, RedisOptions.defaults().maxSkew(Duration.ZERO));
+  }
+
   private static byte[] fileOf(WindowedHeavyHitters w) throws IOException {
     return EquivalenceTest.bytesOf(w::writeTo);
   }
@@ -90,9 +96,7 @@ class WindowedHeavyHittersTest extends WithServer {
 
   @Test
   void sameBytesFlagsAndTopAsTheLibraryAndTheGuaranteeOverExactCounts() throws IOException {
-    RedisOptions o = RedisOptions.defaults().maxSkew(Duration.ZERO);
-    RedisWindowedHeavyHitters r =
-        RedisWindowedHeavyHitters.create(store, "hh", WINDOW, SLICE, CAPACITY, o);
+    RedisWindowedHeavyHitters r = unskewed("hh", CAPACITY);
     WindowedHeavyHitters lib = WindowedHeavyHitters.create(WINDOW, SLICE, CAPACITY);
     assertThat(WindowedCardinalityTest.exportOf(r)).isEqualTo(fileOf(lib));
     int n = 6_000;
@@ -161,16 +165,13 @@ class WindowedHeavyHittersTest extends WithServer {
   void aStructureCreatedWhereOneLostItsMetadataStartsEmpty() throws IOException {
     // The items and orders have no id of their own: left by a structure whose metadata was lost,
     // they must not come back as counts of the new one.
-    RedisOptions o = RedisOptions.defaults().maxSkew(Duration.ZERO);
-    RedisWindowedHeavyHitters old =
-        RedisWindowedHeavyHitters.create(store, "hh-lost", WINDOW, SLICE, 5, o);
+    RedisWindowedHeavyHitters old = unskewed("hh-lost", 5);
     long t = 1_700_000_000_000L;
     for (int i = 0; i < 40; i++) {
       old.add("w" + i % 7, 1 + i % 3, t + i * 20_000L);
     }
     store.jedis().del("{hh-lost}");
-    RedisWindowedHeavyHitters fresh =
-        RedisWindowedHeavyHitters.create(store, "hh-lost", WINDOW, SLICE, 5, o);
+    RedisWindowedHeavyHitters fresh = unskewed("hh-lost", 5);
     assertThat(WindowedCardinalityTest.exportOf(fresh))
         .isEqualTo(fileOf(WindowedHeavyHitters.create(WINDOW, SLICE, 5)));
     fresh.add("w1", 2, t);
@@ -181,9 +182,7 @@ class WindowedHeavyHittersTest extends WithServer {
 
   @Test
   void badArgumentsAreRefusedBeforeAnythingChanges() throws IOException {
-    RedisOptions o = RedisOptions.defaults().maxSkew(Duration.ZERO);
-    RedisWindowedHeavyHitters r =
-        RedisWindowedHeavyHitters.create(store, "hh-bad", WINDOW, SLICE, 4, o);
+    RedisWindowedHeavyHitters r = unskewed("hh-bad", 4);
     long t = 1_700_000_000_000L;
     r.add("a", 1L << 52, t);
     byte[] before = WindowedCardinalityTest.exportOf(r);

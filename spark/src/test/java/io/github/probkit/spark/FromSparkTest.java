@@ -8,6 +8,8 @@ import io.github.probkit.cardinality.HyperLogLog;
 import io.github.probkit.hash.HashStrategy;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -33,6 +35,27 @@ class FromSparkTest {
         .createOrReplaceTempView("spark_made");
   }
 
+  /** What Spark's sketches write themselves as. */
+  private interface Serialized {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  private static byte[] bytesOf(Serialized s) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    s.writeTo(out);
+    return out.toByteArray();
+  }
+
+  /** A one-row view {@code name} of binary columns {@code a} and {@code b}. */
+  private static void twoBinaries(String name, String a, Serialized sa, String b, Serialized sb)
+      throws IOException {
+    TestSpark.get()
+        .createDataFrame(
+            List.of(org.apache.spark.sql.RowFactory.create(bytesOf(sa), bytesOf(sb))),
+            new org.apache.spark.sql.types.StructType().add(a, "binary").add(b, "binary"))
+        .createOrReplaceTempView(name);
+  }
+
   private static HyperLogLog read(Row struct) throws Exception {
     return (HyperLogLog)
         CardinalitySketches.readFrom(new ByteArrayInputStream((byte[]) struct.getAs("sketch")));
@@ -52,16 +75,11 @@ class FromSparkTest {
     assertThat(rows).hasSize(2);
     for (Row r : rows) {
       long g = r.getLong(0);
-      HyperLogLog strings = HyperLogLog.create(12, HashStrategy.datasketches(12));
-      HyperLogLog longs = HyperLogLog.create(14, HashStrategy.datasketches(14));
-      for (long id = g; id < N; id += 2) {
-        strings.add("user:" + id % 60_000);
-        longs.add(id * 7);
-      }
+      HyperLogLog[] same = SparkHllSketchTest.group(g, 2, N, 60_000);
       HyperLogLog s = read(r.getStruct(1));
-      assertThat(s.registers()).isEqualTo(strings.registers());
+      assertThat(s.registers()).isEqualTo(same[0].registers());
       assertThat(s.hashStrategy()).isEqualTo(HashStrategy.datasketches(12));
-      assertThat(read(r.getStruct(4)).registers()).isEqualTo(longs.registers());
+      assertThat(read(r.getStruct(4)).registers()).isEqualTo(same[1].registers());
       assertThat(r.getStruct(1).isNullAt(3)).as("key type unknown").isTrue();
       // probkit's estimate of Spark's registers, within 2 standard errors of Spark's own
       long spark = r.getLong(2);
@@ -88,15 +106,7 @@ class FromSparkTest {
     SparkSession spark = TestSpark.get();
     BloomFilter users = spark.table("spark_made").stat().bloomFilter("user", 60_000, 0.03);
     BloomFilter numbers = spark.table("spark_made").stat().bloomFilter("n", N, 0.03);
-    ByteArrayOutputStream u = new ByteArrayOutputStream();
-    users.writeTo(u);
-    ByteArrayOutputStream n = new ByteArrayOutputStream();
-    numbers.writeTo(n);
-    spark
-        .createDataFrame(
-            List.of(org.apache.spark.sql.RowFactory.create(u.toByteArray(), n.toByteArray())),
-            new org.apache.spark.sql.types.StructType().add("u", "binary").add("n", "binary"))
-        .createOrReplaceTempView("spark_filters");
+    twoBinaries("spark_filters", "u", users::writeTo, "n", numbers::writeTo);
     // Every key present (user:0..59999, n = 7*id) and as many absent (user:60000.., n = 7*id + 3),
     // asked of the converted filters in Spark and compared with Spark's own filters' answers.
     List<Row> rows =
@@ -132,15 +142,7 @@ class FromSparkTest {
     SparkSession spark = TestSpark.get();
     BloomFilter bloom = spark.table("spark_made").stat().bloomFilter("user", 60_000, 0.03);
     CountMinSketch cms = spark.table("spark_made").stat().countMinSketch("n", 0.001, 0.99, 42);
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    bloom.writeTo(b);
-    ByteArrayOutputStream c = new ByteArrayOutputStream();
-    cms.writeTo(c);
-    spark
-        .createDataFrame(
-            List.of(org.apache.spark.sql.RowFactory.create(b.toByteArray(), c.toByteArray())),
-            new org.apache.spark.sql.types.StructType().add("b", "binary").add("c", "binary"))
-        .createOrReplaceTempView("spark_sketches");
+    twoBinaries("spark_sketches", "b", bloom::writeTo, "c", cms::writeTo);
     String[][] cases = {
       {
         "SELECT probkit_from_spark(c, 'count-min') FROM spark_sketches",

@@ -33,15 +33,25 @@ class SparkHllSketchTest {
     assertThat(rows).hasSize(3);
     for (Row r : rows) {
       long g = r.getLong(0);
-      HyperLogLog strings = HyperLogLog.create(12, HashStrategy.datasketches(12));
-      HyperLogLog longs = HyperLogLog.create(14, HashStrategy.datasketches(14));
-      for (long id = g; id < 120_000; id += 3) {
-        strings.add("user:" + id % 50_000);
-        longs.add(id * 7);
-      }
-      check((byte[]) r.get(1), r.getLong(2), strings);
-      check((byte[]) r.get(3), r.getLong(4), longs);
+      HyperLogLog[] same = group(g, 3, 120_000, 50_000);
+      check((byte[]) r.get(1), r.getLong(2), same[0]);
+      check((byte[]) r.get(3), r.getLong(4), same[1]);
     }
+  }
+
+  /**
+   * The registers {@code hll_sketch_agg(user, 12)} and {@code hll_sketch_agg(n, 14)} should hold
+   * for group {@code g} of the tests' tables: ids g, g + groups, ... below {@code rows}, user
+   * {@code "user:" + id % users}, n {@code id * 7}.
+   */
+  static HyperLogLog[] group(long g, int groups, long rows, long users) {
+    HyperLogLog strings = HyperLogLog.create(12, HashStrategy.datasketches(12));
+    HyperLogLog longs = HyperLogLog.create(14, HashStrategy.datasketches(14));
+    for (long id = g; id < rows; id += groups) {
+      strings.add("user:" + id % users);
+      longs.add(id * 7);
+    }
+    return new HyperLogLog[] {strings, longs};
   }
 
   private static void check(byte[] sparkBytes, long sparkEstimate, HyperLogLog same)
