@@ -1,9 +1,9 @@
 package io.github.probkit.filter;
 
+import static io.github.probkit.internal.Preconditions.checkAccepted;
 import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
-import static io.github.probkit.internal.Preconditions.checkWideHash;
 
 import io.github.probkit.hash.DoubleHashing;
 import io.github.probkit.hash.HashStrategy;
@@ -261,7 +261,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
   private static BinaryFuseFilter build(
       long[] h, int count, boolean ours, FingerprintBits bits, HashStrategy hash) {
     Objects.requireNonNull(bits, "bits");
-    checkWideHash(hash, "a binary fuse filter");
+    checkAccepted(hash, StructureType.BINARY_FUSE_FILTER, "a binary fuse filter");
     boolean eight = bits == FingerprintBits.BITS_8;
     if (count == 0) {
       return new BinaryFuseFilter(

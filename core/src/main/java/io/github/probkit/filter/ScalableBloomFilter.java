@@ -1,8 +1,8 @@
 package io.github.probkit.filter;
 
+import static io.github.probkit.internal.Preconditions.checkAccepted;
 import static io.github.probkit.internal.Preconditions.checkAllocatable;
 import static io.github.probkit.internal.Preconditions.checkArgument;
-import static io.github.probkit.internal.Preconditions.checkNotForeign;
 import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import io.github.probkit.Concurrency;
@@ -236,7 +236,7 @@ public final class ScalableBloomFilter implements MutableFilter {
         MAX_GROWTH,
         growth);
     checkOpenUnit("tightening", tightening);
-    checkNotForeign(hash, "a scalable Bloom filter");
+    checkAccepted(hash, StructureType.SCALABLE_BLOOM_FILTER, "a scalable Bloom filter");
     ScalableBloomFilter f =
         new ScalableBloomFilter(
             Math.max(MIN_INITIAL_CAPACITY, initialCapacity),

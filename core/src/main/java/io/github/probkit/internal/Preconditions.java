@@ -1,6 +1,8 @@
 package io.github.probkit.internal;
 
+import io.github.probkit.hash.HashAlgorithm;
 import io.github.probkit.hash.HashStrategy;
+import io.github.probkit.io.StructureType;
 import java.util.Locale;
 
 /** Argument checks whose messages give the bad value and the allowed range. Not public API. */
@@ -10,8 +12,12 @@ public final class Preconditions {
   /** Throws an IllegalArgumentException with a message formatted in {@link Locale#ROOT}. */
   public static void checkArgument(boolean ok, String format, Object... args) {
     if (!ok) {
-      throw new IllegalArgumentException(String.format(Locale.ROOT, format, args));
+      throw refusal(format, args);
     }
+  }
+
+  private static IllegalArgumentException refusal(String format, Object... args) {
+    return new IllegalArgumentException(String.format(Locale.ROOT, format, args));
   }
 
   /** Checks that a probability lies strictly between 0 and 1 (NaN is refused too). */
@@ -37,35 +43,47 @@ public final class Preconditions {
   }
 
   /**
-   * Refuses Guava's and Spark's hashes ({@link HashStrategy#foreignProbes()}), which exist so that
-   * a {@code BloomFilter} holds those libraries' filters, for a structure that would not answer as
-   * it promises with them: a scalable filter's layers would probe other positions than
-   * probkit-redis's, a count-min sketch's rows would all but the first share one column.
+   * Refuses a hash that a structure of {@code type} does not accept, by the rule readers apply to a
+   * header ({@link StructureType#accepts}), so that a constructor and a reader never disagree on
+   * which structure takes Guava's or Spark's hashes. The message says why: a structure that takes
+   * Guava's 64-bit hashes but not Spark's refuses its 32 bits; any other refuses both libraries'
+   * hashes, which exist so that a {@code BloomFilter} holds their filters.
    */
-  public static HashStrategy checkNotForeign(HashStrategy hash, String structure) {
+  public static HashStrategy checkAccepted(
+      HashStrategy hash, StructureType type, String structure) {
     java.util.Objects.requireNonNull(hash, "hash");
-    checkArgument(
-        !hash.foreignProbes(),
+    HashAlgorithm algorithm = hash.algorithm();
+    if (type.accepts(algorithm)) {
+      return hash;
+    }
+    if (type.accepts(HashAlgorithm.GUAVA_MURMUR3_128)) {
+      throw refusal(
+          "%s cannot use the spark hash: its 32 bits would keep the false-positive rate above n /"
+              + " 2^32; use xxh3 (or guava)",
+          structure);
+    }
+    throw refusal(
         "%s cannot use the %s hash: Guava's and Spark's hashes are for Bloom filters that hold"
             + " those libraries' filters; use xxh3",
-        structure,
-        hash.algorithm().label());
-    return hash;
+        structure, algorithm.label());
   }
 
   /**
-   * Refuses Spark's hash for a structure that takes a key's one 64-bit hash ({@code hash64}) and
-   * nothing else: Spark's is 32 bits, so its false-positive rate would never fall below n / 2^32
-   * (36 times the rate of a 16-bit binary fuse filter of 2 million keys).
+   * {@link #checkAccepted} for a structure that takes no foreign hash: a scalable filter's layers
+   * would probe other positions than probkit-redis's, a count-min sketch's rows would all but the
+   * first share one column. Its callers (count-min, and {@link #checkUniformHash}'s) have no type
+   * of the three that take one, so any such type stands for theirs.
+   */
+  public static HashStrategy checkNotForeign(HashStrategy hash, String structure) {
+    return checkAccepted(hash, StructureType.COUNT_MIN_SKETCH, structure);
+  }
+
+  /**
+   * {@link #checkAccepted} for the blocked Bloom filter, which takes a key's one 64-bit hash and
+   * nothing else: Spark's is 32 bits, so its false-positive rate would never fall below n / 2^32.
    */
   public static HashStrategy checkWideHash(HashStrategy hash, String structure) {
-    java.util.Objects.requireNonNull(hash, "hash");
-    checkArgument(
-        hash.algorithm() != io.github.probkit.hash.HashAlgorithm.SPARK_MURMUR3_32,
-        "%s cannot use the spark hash: its 32 bits would keep the false-positive rate above n /"
-            + " 2^32; use xxh3 (or guava)",
-        structure);
-    return hash;
+    return checkAccepted(hash, StructureType.BLOCKED_BLOOM_FILTER, structure);
   }
 
   public static long checkPositive(String name, long value) {

@@ -46,11 +46,12 @@ public enum StructureType {
   }
 
   /**
-   * Whether a structure of this type answers as it promises with {@code algorithm}, as the
-   * library's constructors decide: Guava's and Spark's hashes place a Bloom filter's probes where
-   * their libraries do, and are refused elsewhere but in the blocked and binary fuse filters, which
-   * mix a key's one 64-bit hash (Spark's has 32 bits). Readers refuse a header that pairs them
-   * otherwise, which no probkit writer makes.
+   * Whether a structure of this type answers as it promises with {@code algorithm}, the one rule
+   * the library's constructors apply too (internal.Preconditions.checkAccepted): Guava's and
+   * Spark's hashes place a Bloom filter's probes where their libraries do, and are refused
+   * elsewhere but in the blocked and binary fuse filters, which mix a key's one 64-bit hash
+   * (Spark's has 32 bits). Readers refuse a header that pairs them otherwise, which no probkit
+   * writer makes.
    */
   public boolean accepts(HashAlgorithm algorithm) {
     if (!algorithm.foreignProbes() || this == BLOOM_FILTER) {
