@@ -187,33 +187,35 @@ public final class SketchWriter {
   }
 
   public void writeLongs(long[] values, int off, int len) throws IOException {
-    count(8L * len);
-    for (int i = off, end = off + len; i < end; ) {
-      room(8);
-      int n = Math.min(end - i, buf.remaining() / 8);
-      buf.asLongBuffer().put(values, i, n);
-      buf.position(buf.position() + 8 * n);
-      i += n;
-    }
+    writeArray(off, len, Long.BYTES, (i, n) -> buf.asLongBuffer().put(values, i, n));
   }
 
   public void writeShorts(short[] values, int off, int len) throws IOException {
-    count(2L * len);
-    for (int i = off, end = off + len; i < end; ) {
-      room(2);
-      int n = Math.min(end - i, buf.remaining() / 2);
-      buf.asShortBuffer().put(values, i, n);
-      buf.position(buf.position() + 2 * n);
-      i += n;
-    }
+    writeArray(off, len, Short.BYTES, (i, n) -> buf.asShortBuffer().put(values, i, n));
   }
 
   public void writeBytes(byte[] values, int off, int len) throws IOException {
-    count(len);
+    writeArray(off, len, 1, (i, n) -> buf.put(buf.position(), values, i, n));
+  }
+
+  /** Copies values {@code [i, i + n)} to the buffer from its position, leaving the position. */
+  @FunctionalInterface
+  private interface Piece {
+    void copy(int i, int n);
+  }
+
+  /**
+   * Writes {@code len} values of {@code width} bytes each from {@code off}: as many at a time as
+   * the buffer has room for, so that an array larger than the buffer is drained through it in
+   * pieces.
+   */
+  private void writeArray(int off, int len, int width, Piece piece) throws IOException {
+    count((long) width * len);
     for (int i = off, end = off + len; i < end; ) {
-      room(1);
-      int n = Math.min(end - i, buf.remaining());
-      buf.put(values, i, n);
+      room(width);
+      int n = Math.min(end - i, buf.remaining() / width);
+      piece.copy(i, n);
+      buf.position(buf.position() + width * n);
       i += n;
     }
   }
