@@ -77,6 +77,30 @@ local function span(from, to)
   return math.max(from, E - R + 1), math.min(to, E)
 end
 
+-- The reply of a 'window' read: {false} before the first event, else the generation, then what
+-- read(s, out) appends for each slice s of [from, to] that the slots hold, oldest first.
+local function window(from, to, read)
+  if E == nil then
+    return {false}
+  end
+  local out = {generationOf()}
+  local lo, hi = span(from, to)
+  for s = lo, hi do
+    read(s, out)
+  end
+  return out
+end
+
+-- The operations every windowed script ends with: 'generation' sets it to g (an import); any other
+-- op is refused.
+local function generationOrRefuse(op, g)
+  if op == 'generation' then
+    redis.call('HSET', meta, 'generation', g)
+    return 1
+  end
+  return redis.error_reply('PROBKIT unknown operation ' .. tostring(op))
+end
+
 -- Every slot's string (false: missing) after the generation, in slot order: an export's one read.
 local function allSlots()
   local out = {generationOf()}
