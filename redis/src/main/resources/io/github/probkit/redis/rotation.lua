@@ -1,12 +1,13 @@
--- The rotation of a windowed structure's slots, shared by window.lua and slices.lua (Scripts puts
--- it before them). KEYS[1]: the metadata; KEYS[2 .. R + 1]: the R slots, in order; ARGV[1]: the
--- id; a structure whose slice is more than a string (RedisWindowedHeavyHitters) passes after the
--- slots, for each further key of a slice, R more keys in slot order, and Scripts sets SLOT_KEYS, the
--- keys per slice, before this script. The slice (or generation) s lives in slot s mod R; the metadata's field 'generation' is the
--- newest any writer has reached (absent before the first event). Rotating is keyed by slice
--- number, so every slice's slot is cleared exactly once, whichever writer (and clock) gets there
--- first, and a writer whose clock is behind never rotates back. The script sets idAt (where a
--- slot's id goes: the slot's size before it) and ttl (of a slot, in ms) before it writes.
+-- The rotation of a windowed structure's slots, shared by window.lua, slices.lua and heavy.lua
+-- (Scripts puts it before them). KEYS[1]: the metadata; KEYS[2 .. R + 1]: the R slots, in order;
+-- ARGV[1]: the id; a structure whose slice is more than a string (RedisWindowedHeavyHitters) passes
+-- after the slots, for each further key of a slice, R more keys in slot order, and Scripts sets
+-- SLOT_KEYS, the keys per slice, before this script. The slice (or generation) s lives in slot s
+-- mod R; the metadata's field 'generation' is the newest any writer has reached (absent before the
+-- first event). Rotating is keyed by slice number, so every slice's slot is cleared exactly once,
+-- whichever writer (and clock) gets there first, and a writer whose clock is behind never rotates
+-- back. The script sets idAt (where a slot's id goes: the slot's size before it) and ttl (of a
+-- slot, in ms) before it writes.
 local meta, R, id = KEYS[1], (#KEYS - 1) / SLOT_KEYS, ARGV[1]
 if redis.call('HGET', meta, 'id') ~= id then
   return redis.error_reply("PROBKIT structure '" .. meta .. "' was deleted or re-created since "
