@@ -111,15 +111,9 @@ if op == 'add' then
   out[1] = E
   return out
 elseif op == 'window' then
-  if E == nil then
-    return {false}
-  end
-  local out = {generationOf()}
-  local lo, hi = span(tonumber(ARGV[5]), tonumber(ARGV[6]))
-  for s = lo, hi do
+  return window(tonumber(ARGV[5]), tonumber(ARGV[6]), function(s, out)
     contents(slotIndex(s), out)
-  end
-  return out
+  end)
 elseif op == 'all' then
   local out = {generationOf()}
   for i = 2, R + 1 do
@@ -139,8 +133,5 @@ elseif op == 'put' then
     redis.call('PEXPIRE', order(i), ttl)
   end
   return 1
-elseif op == 'generation' then
-  redis.call('HSET', meta, 'generation', ARGV[5])
-  return 1
 end
-return redis.error_reply('PROBKIT unknown operation ' .. tostring(op))
+return generationOrRefuse(op, ARGV[5])

@@ -1,12 +1,13 @@
--- The rotation of a windowed structure's slots, shared by window.lua and slices.lua (Scripts puts
--- it before them). KEYS[1]: the metadata; KEYS[2 .. R + 1]: the R slots, in order; ARGV[1]: the
--- id; a structure whose slice is more than a string (RedisWindowedHeavyHitters) passes after the
--- slots, for each further key of a slice, R more keys in slot order, and Scripts sets SLOT_KEYS, the
--- keys per slice, before this script. The slice (or generation) s lives in slot s mod R; the metadata's field 'generation' is the
--- newest any writer has reached (absent before the first event). Rotating is keyed by slice
--- number, so every slice's slot is cleared exactly once, whichever writer (and clock) gets there
--- first, and a writer whose clock is behind never rotates back. The script sets idAt (where a
--- slot's id goes: the slot's size before it) and ttl (of a slot, in ms) before it writes.
+-- The rotation of a windowed structure's slots, shared by window.lua, slices.lua and heavy.lua
+-- (Scripts puts it before them). KEYS[1]: the metadata; KEYS[2 .. R + 1]: the R slots, in order;
+-- ARGV[1]: the id; a structure whose slice is more than a string (RedisWindowedHeavyHitters) passes
+-- after the slots, for each further key of a slice, R more keys in slot order, and Scripts sets
+-- SLOT_KEYS, the keys per slice, before this script. The slice (or generation) s lives in slot s
+-- mod R; the metadata's field 'generation' is the newest any writer has reached (absent before the
+-- first event). Rotating is keyed by slice number, so every slice's slot is cleared exactly once,
+-- whichever writer (and clock) gets there first, and a writer whose clock is behind never rotates
+-- back. The script sets idAt (where a slot's id goes: the slot's size before it) and ttl (of a
+-- slot, in ms) before it writes.
 local meta, R, id = KEYS[1], (#KEYS - 1) / SLOT_KEYS, ARGV[1]
 if redis.call('HGET', meta, 'id') ~= id then
   return redis.error_reply("PROBKIT structure '" .. meta .. "' was deleted or re-created since "
@@ -75,6 +76,30 @@ end
 -- The slices of [from, to] that the slots hold.
 local function span(from, to)
   return math.max(from, E - R + 1), math.min(to, E)
+end
+
+-- The reply of a 'window' read: {false} before the first event, else the generation, then what
+-- read(s, out) appends for each slice s of [from, to] that the slots hold, oldest first.
+local function window(from, to, read)
+  if E == nil then
+    return {false}
+  end
+  local out = {generationOf()}
+  local lo, hi = span(from, to)
+  for s = lo, hi do
+    read(s, out)
+  end
+  return out
+end
+
+-- The operations every windowed script ends with: 'generation' sets it to g (an import); any other
+-- op is refused.
+local function generationOrRefuse(op, g)
+  if op == 'generation' then
+    redis.call('HSET', meta, 'generation', g)
+    return 1
+  end
+  return redis.error_reply('PROBKIT unknown operation ' .. tostring(op))
 end
 
 -- Every slot's string (false: missing) after the generation, in slot order: an export's one read.

@@ -80,15 +80,9 @@ elseif op == 'merge' then
   out[1] = E
   return out
 elseif op == 'window' then
-  if E == nil then
-    return {false}
-  end
-  local out = {generationOf()}
-  local lo, hi = span(tonumber(ARGV[5]), tonumber(ARGV[6]))
-  for s = lo, hi do
+  return window(tonumber(ARGV[5]), tonumber(ARGV[6]), function(s, out)
     out[#out + 1] = redis.call('GET', slot(s)) or false
-  end
-  return out
+  end)
 elseif op == 'estimate' then
   if E == nil then
     return {false}
@@ -153,8 +147,5 @@ elseif op == 'all' then
 elseif op == 'put' then
   redis.call('SET', KEYS[2 + tonumber(ARGV[5])], ARGV[6] .. id, 'PX', ttl)
   return 1
-elseif op == 'generation' then
-  redis.call('HSET', meta, 'generation', ARGV[5])
-  return 1
 end
-return redis.error_reply('PROBKIT unknown operation ' .. tostring(op))
+return generationOrRefuse(op, ARGV[5])

@@ -77,8 +77,5 @@ elseif op == 'put' then
   local key = KEYS[2 + tonumber(ARGV[7])]
   redis.call('SET', key, ARGV[8] .. id, 'PX', ttl)
   return 1
-elseif op == 'generation' then
-  redis.call('HSET', meta, 'generation', ARGV[7])
-  return 1
 end
-return redis.error_reply('PROBKIT unknown operation ' .. tostring(op))
+return generationOrRefuse(op, ARGV[7])

@@ -13,6 +13,7 @@ import io.github.probkit.filter.CountingBloomFilter;
 import io.github.probkit.filter.CuckooFilter;
 import io.github.probkit.filter.Filters;
 import io.github.probkit.filter.MembershipFilter;
+import io.github.probkit.filter.MergeableFilter;
 import io.github.probkit.filter.ScalableBloomFilter;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.frequency.HeavyHitters;
@@ -24,6 +25,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.Set;
 
 /** Structures to and from the bytes of the probkit container format (docs/FORMAT.md). */
 final class Sketches {
@@ -167,47 +169,44 @@ final class Sketches {
   static Object merge(Object a, Object b) {
     mergeable(a);
     mergeable(b);
-    if (a instanceof BloomFilter && b instanceof BloomFilter) {
-      return ((BloomFilter) a).merge((BloomFilter) b);
-    }
-    if (a instanceof BlockedBloomFilter && b instanceof BlockedBloomFilter) {
-      return ((BlockedBloomFilter) a).merge((BlockedBloomFilter) b);
-    }
-    if (a instanceof CountingBloomFilter && b instanceof CountingBloomFilter) {
-      return ((CountingBloomFilter) a).merge((CountingBloomFilter) b);
-    }
-    if (a instanceof CuckooFilter && b instanceof CuckooFilter) {
-      return ((CuckooFilter) a).merge((CuckooFilter) b);
-    }
-    if (a instanceof CountMinSketch && b instanceof CountMinSketch) {
-      return ((CountMinSketch) a).merge((CountMinSketch) b);
-    }
-    if (a instanceof AgePartitionedBloomFilter && b instanceof AgePartitionedBloomFilter) {
-      return ((AgePartitionedBloomFilter) a).merge((AgePartitionedBloomFilter) b);
-    }
-    if (a instanceof WindowRing && b instanceof WindowRing) {
-      return ((WindowRing) a).merge((WindowRing) b);
-    }
-    if (a instanceof HeavyHitters && b instanceof HeavyHitters) {
-      HeavyHitters x = (HeavyHitters) a;
-      HeavyHitters y = (HeavyHitters) b;
-      if (y.capacity() >= x.capacity()) {
-        return x.merge(y);
+    // Every class merged here is final: two structures merge only when they are of one class.
+    if (a != null && b != null && a.getClass() == b.getClass()) {
+      if (FILTERS_MERGED_AS_THEY_ARE.contains(a.getClass())) {
+        return ((MergeableFilter) a).merge((MembershipFilter) b);
       }
-      return HeavyHitters.withCapacity(y.capacity()).merge(x).merge(y);
-    }
-    if (a instanceof HyperLogLog && b instanceof HyperLogLog) {
-      HyperLogLog x = (HyperLogLog) a;
-      HyperLogLog y = (HyperLogLog) b;
-      return (y.precision() < x.precision() ? x.downsize(y.precision()) : x).merge(y);
-    }
-    if (a instanceof UltraLogLog && b instanceof UltraLogLog) {
-      UltraLogLog x = (UltraLogLog) a;
-      UltraLogLog y = (UltraLogLog) b;
-      return (y.precision() < x.precision() ? x.downsize(y.precision()) : x).merge(y);
+      if (a instanceof CountMinSketch) {
+        return ((CountMinSketch) a).merge((CountMinSketch) b);
+      }
+      if (a instanceof WindowRing) {
+        return ((WindowRing) a).merge((WindowRing) b);
+      }
+      if (a instanceof HeavyHitters) {
+        HeavyHitters x = (HeavyHitters) a;
+        HeavyHitters y = (HeavyHitters) b;
+        if (y.capacity() >= x.capacity()) {
+          return x.merge(y);
+        }
+        return HeavyHitters.withCapacity(y.capacity()).merge(x).merge(y);
+      }
+      if (a instanceof HyperLogLog || a instanceof UltraLogLog) {
+        CardinalitySketch x = (CardinalitySketch) a;
+        CardinalitySketch y = (CardinalitySketch) b;
+        return (y.precision() < x.precision() ? x.downsize(y.precision()) : x).merge(y);
+      }
     }
     throw new IllegalArgumentException("cannot merge a " + label(a) + " with a " + label(b));
   }
+
+  /**
+   * The filters two of which, of one class, merge by their own merge (which checks their shape).
+   */
+  private static final Set<Class<?>> FILTERS_MERGED_AS_THEY_ARE =
+      Set.of(
+          BloomFilter.class,
+          BlockedBloomFilter.class,
+          CountingBloomFilter.class,
+          CuckooFilter.class,
+          AgePartitionedBloomFilter.class);
 
   /** A ByteArrayOutputStream whose array is returned as it is when it is exactly full. */
   private static final class Buffer extends ByteArrayOutputStream {
