@@ -183,19 +183,18 @@ public final class FilterCommand implements Runnable {
           windowed ? WindowFilter.create(window, expected, expectedRate, p, strategy) : null;
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
+      // A window filter is refused both options here, as a Bloom filter is, wherever it is kept.
+      FilterKeys.ifAbsent(
+          multiset, ifAbsent, type.equals("counting") || type.equals("cuckoo"), "--type " + type);
       if (windowed) {
         keyOptions.timeField = timeField;
         return Location.of(file)
             .createWindowFilter(
                 recent,
                 force,
-                multiset,
-                ifAbsent,
                 new Location.Keys(List.of(), from, spec, writing),
                 maxSkew.of(window));
       }
-      FilterKeys.ifAbsent(
-          multiset, ifAbsent, type.equals("counting") || type.equals("cuckoo"), "--type " + type);
       return Location.of(file)
           .createFilter(
               new Location.FilterShape(type, expected, fpp, typedFpp, p, strategy),
