@@ -46,18 +46,11 @@ class ReportTablesTest {
         .contains("| [row-check](#row-check) | Rows <of> a \\| report | 1 | 1 | 2.5 |\n")
         .contains("| name | keys |\n|---|---|\n| alpha | 1,234 |\n");
     for (Check c : s.checks) {
+      String verdict = c.pass ? "pass" : "**FAIL**";
       assertThat(md)
           .contains(
               "| "
-                  + (c.pass ? "pass" : "**FAIL**")
-                  + " | "
-                  + c.claim
-                  + " | "
-                  + c.measuredText
-                  + " | "
-                  + c.theoryText
-                  + " | "
-                  + c.tolerance
+                  + String.join(" | ", verdict, c.claim, c.measuredText, c.theoryText, c.tolerance)
                   + " |\n");
     }
   }
@@ -72,20 +65,16 @@ class ReportTablesTest {
                 + "<td class=\"n\">1</td><td class=\"n\">1</td><td class=\"n\">2.5</td></tr>\n")
         .contains("<tr><td>alpha</td><td class=\"n\">1,234</td></tr>\n");
     for (Check c : s.checks) {
+      String verdict = c.pass ? "pass" : "FAIL";
+      String tolerance = c.tolerance.replace(">", "&gt;").replace("<", "&lt;");
       assertThat(html)
           .contains(
               "<tr><td class=\""
-                  + (c.pass ? "pass" : "FAIL")
+                  + verdict
                   + "\">"
-                  + (c.pass ? "pass" : "FAIL")
+                  + verdict
                   + "</td><td>"
-                  + c.claim
-                  + "</td><td>"
-                  + c.measuredText
-                  + "</td><td>"
-                  + c.theoryText
-                  + "</td><td>"
-                  + c.tolerance.replace(">", "&gt;").replace("<", "&lt;")
+                  + String.join("</td><td>", c.claim, c.measuredText, c.theoryText, tolerance)
                   + "</td></tr>\n");
     }
   }
