@@ -154,24 +154,17 @@ public final class CmsCommand implements Runnable {
                 + " whole slices.")
     String slice;
 
-    @Option(names = "--time-field", paramLabel = "F", description = HllCommand.TIME_FIELD)
-    String timeField;
+    @Mixin SketchTimeField timeField;
 
     @Mixin MaxSkew maxSkew;
 
-    @Option(
-        names = "--force",
-        description = "Replace FILE if it exists (without it, an existing FILE is an error).")
-    boolean force;
+    @Mixin Overwrite overwrite;
 
     @Mixin WriteOptions writing;
 
     @Override
     public Integer call() throws IOException {
-      if (window == null && (slice != null || timeField != null)) {
-        throw new IllegalArgumentException(
-            (slice != null ? "--slice" : "--time-field") + " is for a sketch with a --window");
-      }
+      timeField.refuseWithoutWindow(window, slice);
       maxSkew.of(window);
       HashStrategy strategy = KeyOptions.hashStrategy(hash);
       // Items piped in are counted, as filter create adds its keys: not silently dropped.
@@ -182,13 +175,11 @@ public final class CmsCommand implements Runnable {
               : CountMinSketch.UpdateRule.STANDARD;
       if (window != null) {
         input.refuseCountsIn("cms create --window");
-        if (from != null) {
-          from.timeField = timeField;
-        }
+        timeField.applyTo(from);
         return Location.of(file)
             .createWindowedCms(
                 WindowCms.create(window, slice, sketch(strategy, rule)),
-                force,
+                overwrite.force,
                 new Location.Keys(List.of(), from, spec, writing),
                 maxSkew.of(window));
       }
@@ -204,7 +195,7 @@ public final class CmsCommand implements Runnable {
           .createCms(
               new Location.CmsShape(
                   width, depth, conservative, strategy, () -> sketch(strategy, rule)),
-              force,
+              overwrite.force,
               input.counts,
               s -> input.add(s, List.of(), from, spec),
               new Location.Keys(List.of(), from, spec, writing));
@@ -252,8 +243,7 @@ public final class CmsCommand implements Runnable {
 
     @Mixin Counted input;
 
-    @Option(names = "--time-field", paramLabel = "F", description = HllCommand.TIME_FIELD)
-    String timeField;
+    @Mixin SketchTimeField timeField;
 
     @Mixin WriteOptions writing;
 
@@ -262,15 +252,10 @@ public final class CmsCommand implements Runnable {
       KeyOptions from = input.keys().require(items, spec);
       if (WindowCms.isWindowed(file)) {
         input.refuseCountsIn(file + ", a sketch with a window,");
-        from.timeField = timeField;
+        timeField.applyTo(from);
         return Location.of(file).addToWindowedCms(new Location.Keys(items, from, spec, writing));
       }
-      if (timeField != null) {
-        throw new IllegalArgumentException(
-            "--time-field is for a sketch with a window (cms create --window); "
-                + file
-                + " has none");
-      }
+      timeField.refuseWithoutWindow(file, "cms");
       return Location.of(file)
           .addToCms(
               new Location.Keys(items, from, spec, writing),

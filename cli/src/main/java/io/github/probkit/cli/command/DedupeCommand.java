@@ -79,8 +79,7 @@ public final class DedupeCommand implements Callable<Integer> {
               + " million lines).")
   String window;
 
-  @Option(names = "--time-field", paramLabel = "F", description = EventTimes.LINE_TIME_FIELD)
-  String timeField;
+  @Mixin LineTimeField timeField;
 
   @Option(
       names = "--fpp",
@@ -111,17 +110,17 @@ public final class DedupeCommand implements Callable<Integer> {
     // The whole line, CR and all, unless a field is the key.
     boolean wholeLine = format.field == null;
     SlidingWindow w = window == null ? null : SlidingWindow.parse(window);
-    if (w == null && timeField != null) {
+    if (w == null && timeField.value != null) {
       throw new IllegalArgumentException("--time-field needs a time --window (such as 1h)");
     }
-    if (w != null && w.lines > 0 && (expected != null || timeField != null)) {
+    if (w != null && w.lines > 0 && (expected != null || timeField.value != null)) {
       throw new IllegalArgumentException(
           (expected != null ? "--expected" : "--time-field")
               + " is for a time --window; a window of "
               + window
               + " lines is sized by its lines");
     }
-    EventTimes times = timeField == null ? null : new EventTimes(timeField, format);
+    EventTimes times = timeField.value == null ? null : new EventTimes(timeField.value, format);
     AgePartitionedBloomFilter recent =
         w == null
             ? null

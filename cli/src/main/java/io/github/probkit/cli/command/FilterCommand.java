@@ -43,21 +43,36 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Build and query membership filters (\"is this key in the set?\").")
 public final class FilterCommand implements Runnable {
-  /** The help of {@code --multiset}, kept for scripts that name the default. */
-  static final String MULTISET =
-      "Counting and cuckoo filters: count every add of a key, however often it repeats. The"
-          + " default now; kept for scripts.";
+  /** {@code --multiset} and {@code --if-absent} of create and add: how a repeated key is added. */
+  static final class Repeats {
+    @Option(
+        names = "--multiset",
+        description =
+            "Counting and cuckoo filters: count every add of a key, however often it repeats. The"
+                + " default now; kept for scripts.")
+    boolean multiset;
 
-  static final String TIME_FIELD =
-      "Window filters of time: add each key at the time in field F of its line (from 1, or a"
-          + " --header name; tsv or csv; --field names the key): ISO-8601 with an offset, or"
-          + " epoch seconds or milliseconds. Default: the clock's time.";
+    @Option(
+        names = "--if-absent",
+        description =
+            "Counting and cuckoo filters: add a key only when it reads absent, so that a repeated"
+                + " key takes one count or slot. This can later cause false negatives: a key that"
+                + " is a false positive when it comes is not stored, and removing the keys it"
+                + " collides with makes it read absent.")
+    boolean ifAbsent;
+  }
 
-  static final String IF_ABSENT =
-      "Counting and cuckoo filters: add a key only when it reads absent, so that a repeated key"
-          + " takes one count or slot. This can later cause false negatives: a key that is a false"
-          + " positive when it comes is not stored, and removing the keys it collides with makes it"
-          + " read absent.";
+  /** {@code --time-field} of create and add: the time a window filter of time adds a key at. */
+  static final class AddTime {
+    @Option(
+        names = "--time-field",
+        paramLabel = "F",
+        description =
+            "Window filters of time: add each key at the time in field F of its line (from 1, or a"
+                + " --header name; tsv or csv; --field names the key): ISO-8601 with an offset, or"
+                + " epoch seconds or milliseconds. Default: the clock's time.")
+    String field;
+  }
 
   @Spec CommandSpec spec;
 
@@ -124,11 +139,7 @@ public final class FilterCommand implements Runnable {
         completionCandidates = FilterTypes.Names.class)
     String type;
 
-    @Option(names = "--multiset", description = MULTISET)
-    boolean multiset;
-
-    @Option(names = "--if-absent", description = IF_ABSENT)
-    boolean ifAbsent;
+    @Mixin Repeats repeats;
 
     @Option(
         names = "--window",
@@ -146,13 +157,9 @@ public final class FilterCommand implements Runnable {
                 + " --expected does per window: 1M/day, 5000/h, 200/30s.")
     String expectedRate;
 
-    @Option(names = "--time-field", paramLabel = "F", description = TIME_FIELD)
-    String timeField;
+    @Mixin AddTime timeField;
 
-    @Option(
-        names = "--force",
-        description = "Replace FILE if it exists (without it, an existing FILE is an error).")
-    boolean force;
+    @Mixin Overwrite overwrite;
 
     @Mixin KeyOptions keyOptions;
 
@@ -174,7 +181,7 @@ public final class FilterCommand implements Runnable {
         throw new IllegalArgumentException(
             windowOption + " is for --type window, not for --type " + type);
       }
-      if (!windowed && timeField != null) {
+      if (!windowed && timeField.field != null) {
         throw new IllegalArgumentException(
             "--time-field is for --type window, not for --type " + type);
       }
@@ -183,24 +190,26 @@ public final class FilterCommand implements Runnable {
           windowed ? WindowFilter.create(window, expected, expectedRate, p, strategy) : null;
       // Keys from --keys, or from stdin unless it is a terminal: a new filter may well start empty.
       KeyOptions from = keyOptions.orNoneAtATerminal(spec);
+      // A window filter is refused both options here, as a Bloom filter is, wherever it is kept.
+      FilterKeys.ifAbsent(
+          repeats.multiset,
+          repeats.ifAbsent,
+          type.equals("counting") || type.equals("cuckoo"),
+          "--type " + type);
       if (windowed) {
-        keyOptions.timeField = timeField;
+        keyOptions.timeField = timeField.field;
         return Location.of(file)
             .createWindowFilter(
                 recent,
-                force,
-                multiset,
-                ifAbsent,
+                overwrite.force,
                 new Location.Keys(List.of(), from, spec, writing),
                 maxSkew.of(window));
       }
-      FilterKeys.ifAbsent(
-          multiset, ifAbsent, type.equals("counting") || type.equals("cuckoo"), "--type " + type);
       return Location.of(file)
           .createFilter(
               new Location.FilterShape(type, expected, fpp, typedFpp, p, strategy),
-              force,
-              ifAbsent,
+              overwrite.force,
+              repeats.ifAbsent,
               new Location.Keys(List.of(), from, spec, writing));
     }
   }
@@ -235,14 +244,9 @@ public final class FilterCommand implements Runnable {
         description = "Keys (or --keys FILE..., or stdin).")
     List<String> keys = new ArrayList<>();
 
-    @Option(names = "--multiset", description = MULTISET)
-    boolean multiset;
+    @Mixin Repeats repeats;
 
-    @Option(names = "--if-absent", description = IF_ABSENT)
-    boolean ifAbsent;
-
-    @Option(names = "--time-field", paramLabel = "F", description = TIME_FIELD)
-    String timeField;
+    @Mixin AddTime timeField;
 
     @Mixin KeyOptions keyOptions;
 
@@ -251,9 +255,12 @@ public final class FilterCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       keyOptions.require(keys, spec);
-      keyOptions.timeField = timeField;
+      keyOptions.timeField = timeField.field;
       return Location.of(file)
-          .addToFilter(new Location.Keys(keys, keyOptions, spec, writing), multiset, ifAbsent);
+          .addToFilter(
+              new Location.Keys(keys, keyOptions, spec, writing),
+              repeats.multiset,
+              repeats.ifAbsent);
     }
   }
 

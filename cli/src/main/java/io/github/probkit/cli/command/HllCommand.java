@@ -47,11 +47,6 @@ public final class HllCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  static final String TIME_FIELD =
-      "A sketch with a window: add each item at the time in field F of its line (from 1, or a"
-          + " --header name; tsv or csv; --field names the item): ISO-8601 with an offset, or"
-          + " epoch seconds or milliseconds. Default: the clock's time.";
-
   static int checkPrecision(int precision) {
     if (precision < HyperLogLog.MIN_PRECISION || precision > HyperLogLog.MAX_PRECISION) {
       throw new IllegalArgumentException(
@@ -204,25 +199,18 @@ public final class HllCommand implements Runnable {
                 + " whole slices.")
     String slice;
 
-    @Option(names = "--time-field", paramLabel = "F", description = TIME_FIELD)
-    String timeField;
+    @Mixin SketchTimeField timeField;
 
     @Mixin MaxSkew maxSkew;
 
-    @Option(
-        names = "--force",
-        description = "Replace FILE if it exists (without it, an existing FILE is an error).")
-    boolean force;
+    @Mixin Overwrite overwrite;
 
     @Mixin WriteOptions writing;
 
     @Override
     public Integer call() throws IOException {
       checkPrecision(precision);
-      if (window == null && (slice != null || timeField != null)) {
-        throw new IllegalArgumentException(
-            (slice != null ? "--slice" : "--time-field") + " is for a sketch with a --window");
-      }
+      timeField.refuseWithoutWindow(window, slice);
       maxSkew.of(window);
       // Items piped in are counted, as filter create adds its keys: not silently dropped.
       KeyOptions from = itemFiles.in(format).orNoneAtATerminal(spec);
@@ -244,18 +232,16 @@ public final class HllCommand implements Runnable {
             "--type must be hyperloglog or ultraloglog, was '" + type + "'");
       }
       if (window != null) {
-        if (from != null) {
-          from.timeField = timeField;
-        }
+        timeField.applyTo(from);
         return Location.of(file)
             .createWindowedHll(
                 WindowHll.create(window, slice, s),
-                force,
+                overwrite.force,
                 new Location.Keys(List.of(), from, spec, writing),
                 maxSkew.of(window));
       }
       return Location.of(file)
-          .createHll(s, force, new Location.Keys(List.of(), from, spec, writing));
+          .createHll(s, overwrite.force, new Location.Keys(List.of(), from, spec, writing));
     }
   }
 
@@ -292,8 +278,7 @@ public final class HllCommand implements Runnable {
 
     @Mixin InputFormat format = new InputFormat();
 
-    @Option(names = "--time-field", paramLabel = "F", description = TIME_FIELD)
-    String timeField;
+    @Mixin SketchTimeField timeField;
 
     @Mixin WriteOptions writing;
 
@@ -301,15 +286,10 @@ public final class HllCommand implements Runnable {
     public Integer call() throws IOException {
       KeyOptions from = itemFiles.in(format).require(items, spec);
       if (WindowHll.isWindowed(file)) {
-        from.timeField = timeField;
+        timeField.applyTo(from);
         return Location.of(file).addToWindowedHll(new Location.Keys(items, from, spec, writing));
       }
-      if (timeField != null) {
-        throw new IllegalArgumentException(
-            "--time-field is for a sketch with a window (hll create --window); "
-                + file
-                + " has none");
-      }
+      timeField.refuseWithoutWindow(file, "hll");
       return Location.of(file).addToHll(new Location.Keys(items, from, spec, writing));
     }
   }

@@ -1,7 +1,6 @@
 package io.github.probkit.cli.command;
 
 import io.github.probkit.cli.format.Format;
-import io.github.probkit.cli.input.EventTimes;
 import io.github.probkit.cli.input.InputFormat;
 import io.github.probkit.cli.input.Inputs;
 import io.github.probkit.cli.input.LineReader;
@@ -99,8 +98,7 @@ public final class TopCommand implements Callable<Integer> {
               + " input only.")
   String window;
 
-  @Option(names = "--time-field", paramLabel = "F", description = EventTimes.LINE_TIME_FIELD)
-  String timeField;
+  @Mixin LineTimeField timeField;
 
   @Option(
       names = "--save",
@@ -184,7 +182,7 @@ public final class TopCommand implements Callable<Integer> {
       warn(saved, entries);
       return 0;
     }
-    if (window == null && timeField != null) {
+    if (window == null && timeField.value != null) {
       throw new IllegalArgumentException("--time-field needs a time --window (such as 1h)");
     }
     if (last != null || at != null) {
@@ -211,7 +209,7 @@ public final class TopCommand implements Callable<Integer> {
         WindowTop.Counted counted =
             WindowTop.count(
                 window,
-                timeField,
+                timeField.value,
                 capacity,
                 budget,
                 floor,

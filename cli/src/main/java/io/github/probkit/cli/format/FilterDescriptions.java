@@ -35,10 +35,7 @@ public final class FilterDescriptions {
     if (m.type() == StructureType.BLOCKED_BLOOM_FILTER) {
       j.put("blocks", m.bitSize() / BlockedBloomFilter.BLOCK_BITS);
     }
-    j.put("hashes", m.hashCount())
-        .put("expectedKeys", m.expectedKeys())
-        .put("fpp", m.targetFpp())
-        .put("bitsSet", m.bitCount());
+    bloomFields(j, m.hashCount(), m.expectedKeys(), m.targetFpp(), m.bitCount());
     return finishDescription(j, m.approximateCount(), m, json);
   }
 
@@ -46,17 +43,11 @@ public final class FilterDescriptions {
     Json j = new Json().put("type", f.type().label()).put("bits", f.bitSize());
     if (f instanceof BloomFilter) {
       BloomFilter b = (BloomFilter) f;
-      j.put("hashes", b.hashCount())
-          .put("expectedKeys", b.expectedKeys())
-          .put("fpp", b.targetFpp())
-          .put("bitsSet", b.bitCount());
+      bloomFields(j, b.hashCount(), b.expectedKeys(), b.targetFpp(), b.bitCount());
     } else if (f instanceof CountingBloomFilter) {
       CountingBloomFilter c = (CountingBloomFilter) f;
-      j.put("counters", c.counterCount())
-          .put("counterBits", CountingBloomFilter.COUNTER_BITS)
-          .put("hashes", c.hashCount())
-          .put("expectedKeys", c.expectedKeys())
-          .put("fpp", c.targetFpp())
+      j.put("counters", c.counterCount()).put("counterBits", CountingBloomFilter.COUNTER_BITS);
+      hashedSizing(j, c.hashCount(), c.expectedKeys(), c.targetFpp())
           .put("nonZeroCounters", c.nonZeroCounters())
           .put("saturatedCounters", c.saturatedCounters());
     } else if (f instanceof CuckooFilter) {
@@ -104,11 +95,12 @@ public final class FilterDescriptions {
       }
     } else if (f instanceof BlockedBloomFilter) {
       BlockedBloomFilter b = (BlockedBloomFilter) f;
-      j.put("blocks", b.blockCount())
-          .put("hashes", b.hashCount())
-          .put("expectedKeys", b.expectedKeys())
-          .put("fpp", b.targetFpp())
-          .put("bitsSet", b.bitCount());
+      bloomFields(
+          j.put("blocks", b.blockCount()),
+          b.hashCount(),
+          b.expectedKeys(),
+          b.targetFpp(),
+          b.bitCount());
     } else if (f instanceof SplitBlockBloomFilter) {
       SplitBlockBloomFilter b = (SplitBlockBloomFilter) f;
       j.put("blocks", b.blockCount())
@@ -126,6 +118,19 @@ public final class FilterDescriptions {
     }
     return finishDescription(
         j, f instanceof MutableFilter ? ((MutableFilter) f).approximateCount() : null, f, json);
+  }
+
+  /**
+   * The fields of a Bloom filter of any layout, in memory, mapped or in Redis: {@code info} prints
+   * them alike (in this order) so that one filter reads the same wherever it is kept.
+   */
+  public static Json bloomFields(Json j, int hashes, long expectedKeys, double fpp, long bitsSet) {
+    return hashedSizing(j, hashes, expectedKeys, fpp).put("bitsSet", bitsSet);
+  }
+
+  /** The hashes of a filter that sets k places per key, then what it was sized for. */
+  private static Json hashedSizing(Json j, int hashes, long expectedKeys, double fpp) {
+    return j.put("hashes", hashes).put("expectedKeys", expectedKeys).put("fpp", fpp);
   }
 
   /** The fields every description ends with; {@code count} is null for a static filter. */

@@ -108,8 +108,7 @@ final class BloomFprExperiment extends Experiment {
         columns,
         leading.length,
         8);
-    return Table.of(
-        title + Unit.COUNT.format(n) + ", " + Unit.COUNT.format(q) + " absent queries", columns);
+    return Table.of(Table.fprTitle(title, n, q), columns);
   }
 
   @Override
@@ -121,7 +120,7 @@ final class BloomFprExperiment extends Experiment {
 
     Table byBits =
         pointTable(
-            "False-positive rate against bits per key, k = round((m/n) ln 2), n = ",
+            "False-positive rate against bits per key, k = round((m/n) ln 2)",
             n,
             q,
             "bits/key",
@@ -160,7 +159,7 @@ final class BloomFprExperiment extends Experiment {
     long m = (long) SEED_BITS_PER_KEY * n;
     Table byK =
         pointTable(
-            "False-positive rate against k at " + SEED_BITS_PER_KEY + " bits per key, n = ",
+            "False-positive rate against k at " + SEED_BITS_PER_KEY + " bits per key",
             n,
             q,
             "k",

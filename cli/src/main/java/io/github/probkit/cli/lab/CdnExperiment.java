@@ -230,24 +230,17 @@ final class CdnExperiment extends Experiment {
     }
     out.table(t);
     out.chart(
-        Chart.xy(
-                "cdn-writes",
-                "CDN cache: bytes written to the cache",
-                "cache size (% of requested objects' bytes)",
-                "GB written")
-            .logX()
-            .joinPoints()
-            .points("store on every miss", x, written[0], null, null)
-            .points("store on second request (1 % Bloom filter)", x, written[1], null, null));
-    out.chart(
-        Chart.xy(
-                "cdn-hits",
-                "CDN cache: byte hit rate",
-                "cache size (% of requested objects' bytes)",
-                "byte hit rate")
-            .logX()
-            .joinPoints()
-            .points("store on every miss", x, hit[0], null, null)
-            .points("store on second request (1 % Bloom filter)", x, hit[1], null, null));
+        policies("cdn-writes", "CDN cache: bytes written to the cache", "GB written", x, written));
+    out.chart(policies("cdn-hits", "CDN cache: byte hit rate", "byte hit rate", x, hit));
+  }
+
+  /** A chart of one measure of both policies, {@code y[policy]}, against the cache's size. */
+  private static Chart policies(
+      String name, String title, String yLabel, double[] x, double[][] y) {
+    return Chart.xy(name, title, "cache size (% of requested objects' bytes)", yLabel)
+        .logX()
+        .joinPoints()
+        .points("store on every miss", x, y[0], null, null)
+        .points("store on second request (1 % Bloom filter)", x, y[1], null, null);
   }
 }

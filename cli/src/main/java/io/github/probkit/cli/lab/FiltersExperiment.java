@@ -66,11 +66,7 @@ final class FiltersExperiment extends Experiment {
     double[] targets = targets(lab);
     Table t =
         Table.of(
-            "Bits per key and false-positive rate, n = "
-                + Unit.COUNT.format(n)
-                + ", "
-                + Unit.COUNT.format(q)
-                + " absent queries",
+            Table.fprTitle("Bits per key and false-positive rate", n, q),
             "filter",
             Unit.TEXT,
             "target",

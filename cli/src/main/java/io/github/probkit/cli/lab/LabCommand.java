@@ -120,7 +120,7 @@ public final class LabCommand implements Callable<Integer> {
           Locale.ROOT,
           "%s: %d pass, %d FAIL in %.1f s%n%n",
           e.name(),
-          s.checks.size() - s.failures(),
+          s.passes(),
           s.failures(),
           s.seconds);
       pw.flush();
@@ -129,7 +129,7 @@ public final class LabCommand implements Callable<Integer> {
     int passed = 0;
     int failed = 0;
     for (Section s : sections) {
-      passed += s.checks.size() - s.failures();
+      passed += s.passes();
       failed += s.failures();
     }
     pw.printf(

@@ -45,7 +45,7 @@ final class Report {
   private int passed() {
     int p = 0;
     for (Section s : sections) {
-      p += s.checks.size() - s.failures();
+      p += s.passes();
     }
     return p;
   }
@@ -89,19 +89,13 @@ final class Report {
     sb.append("**").append(passed()).append(" pass, ").append(failed()).append(" FAIL.**\n\n");
     sb.append("| experiment | what | pass | FAIL | seconds |\n|---|---|---:|---:|---:|\n");
     for (Section s : sections) {
-      sb.append("| [")
-          .append(s.name())
-          .append("](#")
-          .append(s.name())
-          .append(") | ")
-          .append(md(s.experiment.title()))
-          .append(" | ")
-          .append(s.checks.size() - s.failures())
-          .append(" | ")
-          .append(s.failures())
-          .append(" | ")
-          .append(String.format(Locale.ROOT, "%.1f", s.seconds))
-          .append(" |\n");
+      MARKDOWN_ROW.write(
+          sb,
+          "[" + s.name() + "](#" + s.name() + ")",
+          md(s.experiment.title()),
+          s.passes(),
+          s.failures(),
+          seconds(s));
     }
     for (Section s : sections) {
       sb.append("\n## ").append(s.name()).append("\n\n");
@@ -113,6 +107,36 @@ final class Report {
       blocks(sb, s, AS_MARKDOWN);
     }
     return sb.toString();
+  }
+
+  /**
+   * A table row in one of the two formats: what opens it, what stands between two cells, what
+   * closes it. Every table of the report (the summary, the checks, an experiment's own) writes its
+   * rows through one, given cells already escaped for the format.
+   */
+  private record Row(String open, String between, String close) {
+    void write(StringBuilder sb, Object... cells) {
+      sb.append(open);
+      for (int i = 0; i < cells.length; i++) {
+        sb.append(i == 0 ? "" : between).append(cells[i]);
+      }
+      sb.append(close);
+    }
+  }
+
+  private static final Row MARKDOWN_ROW = new Row("| ", " | ", " |\n");
+
+  /** HTML cells carry their own tags ({@link #td}), so nothing stands between them. */
+  private static final Row HTML_ROW = new Row("<tr>", "", "</tr>\n");
+
+  /** An HTML cell of {@code text}, of the CSS class {@code css} unless null. */
+  private static String td(String css, Object text) {
+    return (css == null ? "<td>" : "<td class=\"" + css + "\">") + text + "</td>";
+  }
+
+  /** How long an experiment ran, as the summary of either format prints it. */
+  private static String seconds(Section s) {
+    return String.format(Locale.ROOT, "%.1f", s.seconds);
   }
 
   /**
@@ -164,36 +188,31 @@ final class Report {
   }
 
   private static void markdownTable(StringBuilder sb, Table t) {
-    sb.append("\n*").append(md(t.title)).append("*\n\n|");
-    StringBuilder rule = new StringBuilder("|");
-    for (String h : t.headers) {
-      sb.append(' ').append(md(h)).append(" |");
-      rule.append("---|");
+    sb.append("\n*").append(md(t.title)).append("*\n\n");
+    Object[] cells = new Object[t.headers.size()];
+    for (int c = 0; c < cells.length; c++) {
+      cells[c] = md(t.headers.get(c));
     }
-    sb.append('\n').append(rule).append('\n');
+    MARKDOWN_ROW.write(sb, cells);
+    sb.append("|").append("---|".repeat(cells.length)).append('\n');
     for (int r = 0; r < t.rows.size(); r++) {
-      sb.append('|');
-      for (int c = 0; c < t.headers.size(); c++) {
-        sb.append(' ').append(md(t.cell(r, c))).append(" |");
+      for (int c = 0; c < cells.length; c++) {
+        cells[c] = md(t.cell(r, c));
       }
-      sb.append('\n');
+      MARKDOWN_ROW.write(sb, cells);
     }
   }
 
   private static void markdownChecks(StringBuilder sb, List<Check> checks) {
     sb.append("\n| verdict | claim | measured | theory | accept |\n|---|---|---|---|---|\n");
     for (Check c : checks) {
-      sb.append("| ")
-          .append(c.pass ? "pass" : "**FAIL**")
-          .append(" | ")
-          .append(md(c.claim))
-          .append(" | ")
-          .append(md(c.measuredText))
-          .append(" | ")
-          .append(md(c.theoryText))
-          .append(" | ")
-          .append(md(c.tolerance))
-          .append(" |\n");
+      MARKDOWN_ROW.write(
+          sb,
+          c.pass ? "pass" : "**FAIL**",
+          md(c.claim),
+          md(c.measuredText),
+          md(c.theoryText),
+          md(c.tolerance));
     }
     checks.clear();
   }
@@ -257,19 +276,13 @@ final class Report {
     sb.append(
         "<table><tr><th>experiment</th><th>what</th><th>pass</th><th>FAIL</th><th>seconds</th></tr>\n");
     for (Section s : sections) {
-      sb.append("<tr><td><a href=\"#")
-          .append(s.name())
-          .append("\">")
-          .append(esc(s.name()))
-          .append("</a></td><td>")
-          .append(esc(s.experiment.title()))
-          .append("</td><td class=\"n\">")
-          .append(s.checks.size() - s.failures())
-          .append("</td><td class=\"n\">")
-          .append(s.failures())
-          .append("</td><td class=\"n\">")
-          .append(String.format(Locale.ROOT, "%.1f", s.seconds))
-          .append("</td></tr>\n");
+      HTML_ROW.write(
+          sb,
+          td(null, "<a href=\"#" + s.name() + "\">" + esc(s.name()) + "</a>"),
+          td(null, esc(s.experiment.title())),
+          td("n", s.passes()),
+          td("n", s.failures()),
+          td("n", seconds(s)));
     }
     sb.append("</table>\n");
     for (Section s : sections) {
@@ -294,13 +307,12 @@ final class Report {
       sb.append("<th>").append(esc(h)).append("</th>");
     }
     sb.append("</tr>\n");
+    Object[] cells = new Object[t.headers.size()];
     for (int r = 0; r < t.rows.size(); r++) {
-      sb.append("<tr>");
-      for (int c = 0; c < t.headers.size(); c++) {
-        boolean number = t.rows.get(r)[c] instanceof Number;
-        sb.append(number ? "<td class=\"n\">" : "<td>").append(esc(t.cell(r, c))).append("</td>");
+      for (int c = 0; c < cells.length; c++) {
+        cells[c] = td(t.rows.get(r)[c] instanceof Number ? "n" : null, esc(t.cell(r, c)));
       }
-      sb.append("</tr>\n");
+      HTML_ROW.write(sb, cells);
     }
     sb.append("</table>\n");
   }
@@ -321,19 +333,13 @@ final class Report {
     sb.append(
         "<table><tr><th>verdict</th><th>claim</th><th>measured</th><th>theory</th><th>accept</th></tr>\n");
     for (Check c : checks) {
-      sb.append("<tr><td class=\"")
-          .append(c.verdict())
-          .append("\">")
-          .append(c.verdict())
-          .append("</td><td>")
-          .append(esc(c.claim))
-          .append("</td><td>")
-          .append(esc(c.measuredText))
-          .append("</td><td>")
-          .append(esc(c.theoryText))
-          .append("</td><td>")
-          .append(esc(c.tolerance))
-          .append("</td></tr>\n");
+      HTML_ROW.write(
+          sb,
+          td(c.verdict(), c.verdict()),
+          td(null, esc(c.claim)),
+          td(null, esc(c.measuredText)),
+          td(null, esc(c.theoryText)),
+          td(null, esc(c.tolerance)));
     }
     sb.append("</table>\n");
     checks.clear();

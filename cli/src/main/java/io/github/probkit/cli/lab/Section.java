@@ -173,6 +173,11 @@ final class Section {
     return pass;
   }
 
+  /** The checks that passed. */
+  int passes() {
+    return checks.size() - failures();
+  }
+
   int failures() {
     int f = 0;
     for (Check c : checks) {
@@ -203,7 +208,7 @@ final class Section {
         .put("title", experiment.title())
         .put("description", description)
         .put("seconds", seconds)
-        .put("passed", checks.size() - failures())
+        .put("passed", passes())
         .put("failed", failures())
         .put("notes", notes)
         .put("tables", tables)

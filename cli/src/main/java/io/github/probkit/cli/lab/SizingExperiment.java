@@ -69,11 +69,7 @@ final class SizingExperiment extends Experiment {
     int decades = lab.pick(3, 4, 5);
     Table t =
         Table.of(
-            "Bits per key for each target rate, n = "
-                + Unit.COUNT.format(n)
-                + ", "
-                + Unit.COUNT.format(q)
-                + " absent queries",
+            Table.fprTitle("Bits per key for each target rate", n, q),
             "target p",
             Unit.PERCENT,
             "bits/key",

@@ -21,6 +21,14 @@ final class Table {
     this.units = units;
   }
 
+  /**
+   * The title of a table of false-positive rates: {@code what}, then the keys the filters hold and
+   * the absent keys each is queried with, as every such table of the lab names them.
+   */
+  static String fprTitle(String what, long n, long q) {
+    return what + ", n = " + Unit.COUNT.format(n) + ", " + Unit.COUNT.format(q) + " absent queries";
+  }
+
   /** A table whose columns are given as header/unit pairs: {@code "bits/key", Unit.NUMBER, ...}. */
   static Table of(String title, Object... headersAndUnits) {
     List<String> h = new ArrayList<>();

@@ -259,7 +259,7 @@ final class FileLocation implements Location {
   public int queryWindowedCms(CountAnswer answer, OutputStream out, Reading reading, Window window)
       throws IOException {
     WindowedCountMin w = read(Format.Kind.WINDOWED_COUNT_MIN);
-    Duration span = window.span().apply((w.sliceCount() - 1) * w.sliceMillis());
+    Duration span = window.spanOf(w.sliceCount(), w.sliceMillis());
     return answerEach(
         answer, out, reading, (item, off, len) -> w.estimate(item, off, len, span, window.end()));
   }
@@ -356,14 +356,8 @@ final class FileLocation implements Location {
 
   @Override
   public int createWindowFilter(
-      AgePartitionedBloomFilter empty,
-      boolean force,
-      boolean multiset,
-      boolean ifAbsent,
-      Keys in,
-      Duration maxSkew)
+      AgePartitionedBloomFilter empty, boolean force, Keys in, Duration maxSkew)
       throws IOException {
-    FilterKeys.ifAbsent(multiset, ifAbsent, false, "--type window");
     refuseSkew(maxSkew);
     try (SketchFiles.Lock lock = in.writing().lockNew(file, force)) {
       if (in.from() != null) {
@@ -389,8 +383,7 @@ final class FileLocation implements Location {
   @Override
   public CardinalitySketch windowedHllOf(Window window) {
     WindowedCardinality w = read(Format.Kind.WINDOWED_CARDINALITY);
-    return w.sketchOfLast(
-        window.span().apply((w.sliceCount() - 1) * w.sliceMillis()), window.end());
+    return w.sketchOfLast(window.spanOf(w.sliceCount(), w.sliceMillis()), window.end());
   }
 
   @Override

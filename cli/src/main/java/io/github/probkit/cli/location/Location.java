@@ -151,7 +151,20 @@ public interface Location {
    * The window a query of a windowed structure asks for: its span, given the longest window the
    * structure keeps in ms (a longer one refused), and its end in ms since the epoch.
    */
-  record Window(java.util.function.LongFunction<Duration> span, long end) {}
+  record Window(java.util.function.LongFunction<Duration> span, long end) {
+    /** The span asked for, of a ring of {@code sliceCount} slices of {@code sliceMillis}. */
+    public Duration spanOf(int sliceCount, long sliceMillis) {
+      return span.apply(longestWindowMillis(sliceCount, sliceMillis));
+    }
+  }
+
+  /**
+   * The longest window a ring of {@code sliceCount} slices answers, in ms: one slice fewer, as the
+   * ring keeps a slot more for the slice a window's start falls in (SliceRing.slotsFor).
+   */
+  static long longestWindowMillis(int sliceCount, long sliceMillis) {
+    return (sliceCount - 1) * sliceMillis;
+  }
 
   /**
    * As {@link #queryCms}, each item's estimate over {@code window} of the windowed count-min here:
@@ -177,17 +190,11 @@ public interface Location {
 
   /**
    * Creates the window filter {@code empty} (filter create --type window) with the keys of {@code
-   * in}, each at its time; {@code multiset} and {@code ifAbsent} are refused, as for a Bloom
-   * filter. {@code maxSkew} (null: not given) is how far apart its writers' clocks may be: Redis
+   * in}, each at its time (the caller has refused --multiset and --if-absent, as for a Bloom
+   * filter). {@code maxSkew} (null: not given) is how far apart its writers' clocks may be: Redis
    * keeps slices for it, a file (one writer at a time) refuses it; the same for each window below.
    */
-  int createWindowFilter(
-      AgePartitionedBloomFilter empty,
-      boolean force,
-      boolean multiset,
-      boolean ifAbsent,
-      Keys in,
-      Duration maxSkew)
+  int createWindowFilter(AgePartitionedBloomFilter empty, boolean force, Keys in, Duration maxSkew)
       throws IOException;
 
   /** Creates the windowed distinct count {@code empty} (hll create --window) with its items. */

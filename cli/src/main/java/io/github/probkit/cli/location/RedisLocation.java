@@ -143,12 +143,9 @@ final class RedisLocation implements Location {
     return new Keys(List.of(), in.from(), in.spec(), in.writing());
   }
 
-  /**
-   * The longest window a ring of {@code sliceCount} slices answers: one slice fewer, as the ring
-   * keeps a slot more for the slice a window's start falls in (SliceRing.slotsFor).
-   */
+  /** {@link Location#longestWindowMillis}, as a duration. */
   private static Duration windowOf(int sliceCount, long sliceMillis) {
-    return Duration.ofMillis((sliceCount - 1) * sliceMillis);
+    return Duration.ofMillis(Location.longestWindowMillis(sliceCount, sliceMillis));
   }
 
   /**
@@ -465,11 +462,12 @@ final class RedisLocation implements Location {
           Json j = new Json().put("type", s.type().label()).put("structure", s.describe());
           if (s instanceof RedisBloomFilter) {
             RedisBloomFilter b = (RedisBloomFilter) s;
-            j.put("bits", b.bitSize())
-                .put("hashes", b.hashCount())
-                .put("expectedKeys", b.expectedKeys())
-                .put("fpp", b.targetFpp())
-                .put("bitsSet", b.bitCount());
+            FilterDescriptions.bloomFields(
+                j.put("bits", b.bitSize()),
+                b.hashCount(),
+                b.expectedKeys(),
+                b.targetFpp(),
+                b.bitCount());
           } else if (s instanceof RedisCountMinSketch) {
             RedisCountMinSketch c = (RedisCountMinSketch) s;
             j.put("width", c.width())
@@ -505,7 +503,8 @@ final class RedisLocation implements Location {
 
   /** A windowed sketch's window, slices and the clock skew its grace slices tolerate. */
   private static Json slices(Json j, int sliceCount, long sliceMillis, long maxSkewMillis) {
-    return j.put("window", WindowFilters.duration((sliceCount - 1) * sliceMillis))
+    return j.put(
+            "window", WindowFilters.duration(Location.longestWindowMillis(sliceCount, sliceMillis)))
         .put("slice", WindowFilters.duration(sliceMillis))
         .put("slices", sliceCount)
         .put("maxSkew", WindowFilters.duration(maxSkewMillis));
@@ -618,7 +617,7 @@ final class RedisLocation implements Location {
     return with(
         t -> {
           RedisWindowedCountMin w = RedisWindowedCountMin.open(t.store, t.name);
-          Duration span = window.span().apply(windowOf(w.sliceCount(), w.sliceMillis()).toMillis());
+          Duration span = window.spanOf(w.sliceCount(), w.sliceMillis());
           return answerInBatches(
               t, answer, out, reading, batch -> w.estimateAll(batch, span, window.end()));
         });
@@ -972,14 +971,8 @@ final class RedisLocation implements Location {
    */
   @Override
   public int createWindowFilter(
-      AgePartitionedBloomFilter empty,
-      boolean force,
-      boolean multiset,
-      boolean ifAbsent,
-      Keys in,
-      Duration maxSkew)
+      AgePartitionedBloomFilter empty, boolean force, Keys in, Duration maxSkew)
       throws IOException {
-    FilterKeys.ifAbsent(multiset, ifAbsent, false, "--type window");
     if (!empty.timeBased()) {
       throw new IllegalArgumentException(
           "a window filter in Redis is a window of time (--window 7d): writers sharing it have no"
@@ -1107,9 +1100,7 @@ final class RedisLocation implements Location {
       return with(
           t -> {
             RedisWindowedCardinality w = RedisWindowedCardinality.open(t.store, t.name);
-            return w.sketchOfLast(
-                window.span().apply(windowOf(w.sliceCount(), w.sliceMillis()).toMillis()),
-                window.end());
+            return w.sketchOfLast(window.spanOf(w.sliceCount(), w.sliceMillis()), window.end());
           });
     } catch (IOException e) {
       throw new CliException(CliException.describe(uri, e), e);
