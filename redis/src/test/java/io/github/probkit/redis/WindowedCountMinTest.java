@@ -260,13 +260,7 @@ class WindowedCountMinTest extends WithServer {
     WindowedCountMin cons =
         WindowedCountMin.create(
             WINDOW, SLICE, CountMinSketch.withDimensions(64, 2, HASH, UpdateRule.CONSERVATIVE));
-    assertThatThrownBy(
-            () ->
-                store.importFrom(
-                    "cons", new ByteArrayInputStream(fileOf(cons)), RedisOptions.defaults()))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("conservative");
-    assertThat(store.exists("cons")).isFalse();
+    assertImportRefused("cons", fileOf(cons), "conservative");
     RedisWindowedCountMin r =
         RedisWindowedCountMin.create(store, "neg", WINDOW, SLICE, 64, 2, RedisOptions.defaults());
     assertThatThrownBy(() -> r.add("x", -1, 0)).isInstanceOf(IllegalArgumentException.class);
