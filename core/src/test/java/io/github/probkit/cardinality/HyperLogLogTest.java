@@ -6,7 +6,7 @@ import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Keys;
-import io.github.probkit.testing.Refusals;
+import io.github.probkit.testing.RingBytes;
 import io.github.probkit.testing.Theory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -173,7 +173,7 @@ class HyperLogLogTest extends CardinalitySketchContract {
   }
 
   private static void refused(byte[] bytes, String message) {
-    Refusals.assertRefused(HyperLogLog::readFrom, bytes, message);
+    RingBytes.assertRefused(HyperLogLog::readFrom, bytes, message);
   }
 
   /**

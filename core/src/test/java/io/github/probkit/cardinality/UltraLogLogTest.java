@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.probkit.hash.HashStrategy;
 import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
-import io.github.probkit.testing.Refusals;
+import io.github.probkit.testing.RingBytes;
 import io.github.probkit.testing.Theory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -155,7 +155,7 @@ class UltraLogLogTest extends CardinalitySketchContract {
   }
 
   private static void refused(byte[] bytes, String message) {
-    Refusals.assertRefused(UltraLogLog::readFrom, bytes, message);
+    RingBytes.assertRefused(UltraLogLog::readFrom, bytes, message);
   }
 
   @Test

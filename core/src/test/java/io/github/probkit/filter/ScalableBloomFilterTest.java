@@ -10,7 +10,7 @@ import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Keys;
-import io.github.probkit.testing.Refusals;
+import io.github.probkit.testing.RingBytes;
 import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -198,7 +198,7 @@ class ScalableBloomFilterTest {
 
   /** Reading {@code corrupt} fails as a bad file whose message says {@code what}. */
   private static void assertCorruptRefused(byte[] corrupt, String what) {
-    Refusals.assertRefused(Filters::readFrom, corrupt, what);
+    RingBytes.assertRefused(Filters::readFrom, corrupt, what);
   }
 
   @Test
