@@ -124,14 +124,8 @@ class InputBytesTest extends InTempDir {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int[] answeredBeforeSecondRead = {-1};
     InputStream pipe =
-        new InputStream() {
+        new BulkInputStream() {
           private int reads;
-
-          @Override
-          public int read() {
-            byte[] b = new byte[1];
-            return read(b, 0, 1) < 0 ? -1 : b[0] & 0xff;
-          }
 
           @Override
           public int read(byte[] b, int off, int len) {
