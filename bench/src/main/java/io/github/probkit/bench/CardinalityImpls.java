@@ -25,17 +25,7 @@ import org.apache.datasketches.hll.Union;
  */
 public final class CardinalityImpls {
   public static final int PRECISION = 14;
-  static final List<String> NAMES =
-      List.of(
-          "probkit-ull",
-          "probkit-hll",
-          "hash4j-ull",
-          "hash4j-hll",
-          "datasketches-hll4",
-          "datasketches-hll6",
-          "datasketches-hll8",
-          "datasketches-cpc",
-          "streamlib-hllp");
+  static final List<String> NAMES = ParamValues.of(CardinalityBenchmark.class, "impl");
 
   /** The sketches that take a key's hash. */
   static final List<String> HASH_NAMES =

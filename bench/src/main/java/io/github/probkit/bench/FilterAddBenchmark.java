@@ -25,19 +25,13 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * </pre>
  */
 @State(Scope.Thread)
-public class FilterAddBenchmark extends FilterNsPerOperation {
+public class FilterAddBenchmark extends SizedFilterBenchmark {
   /** Keys added per invocation. */
   public static final int BATCH = 1_000_000;
 
   /** A name of {@link FilterImpls}; bench/run passes them all, the default is the headline pair. */
   @Param({"probkit-bloom", "guava-bloom"})
   public String impl;
-
-  @Param({"1000000"})
-  public long n;
-
-  @Param({"0.01"})
-  public double fpp;
 
   private String[] strings;
   private long[] longs;

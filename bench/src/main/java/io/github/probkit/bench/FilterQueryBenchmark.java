@@ -21,19 +21,13 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * -Xmx8g"}.
  */
 @State(Scope.Thread)
-public class FilterQueryBenchmark extends FilterNsPerOperation {
+public class FilterQueryBenchmark extends SizedFilterBenchmark {
   public static final int QUERIES = 1 << 20;
   private static final int MASK = QUERIES - 1;
 
   /** A name of {@link FilterImpls}; bench/run passes them all, the default is the headline pair. */
   @Param({"probkit-bloom", "guava-bloom"})
   public String impl;
-
-  @Param({"1000000"})
-  public long n;
-
-  @Param({"0.01"})
-  public double fpp;
 
   private FilterContestant filter;
   private String[] strings;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.openjdk.jol.info.GraphLayout;
 
@@ -169,13 +170,19 @@ public final class Measure {
         retained(last.root()));
   }
 
-  static CountMinRow countMin(String impl, long[] stream) {
-    FrequencyImpls.CountMin s = FrequencyImpls.countMin(impl);
+  /** Gives {@code add} the stream's keys in order; returns each key's exact count. */
+  private static int[] feed(long[] stream, Consumer<String> add) {
     int[] exact = new int[FrequencyBenchmark.UNIVERSE];
     for (long i : stream) {
-      s.add(Keys.stringKey(i));
+      add.accept(Keys.stringKey(i));
       exact[(int) i]++;
     }
+    return exact;
+  }
+
+  static CountMinRow countMin(String impl, long[] stream) {
+    FrequencyImpls.CountMin s = FrequencyImpls.countMin(impl);
+    int[] exact = feed(stream, s::add);
     double epsN = Math.E / FrequencyImpls.WIDTH * stream.length;
     long sumErr = 0;
     long maxErr = 0;
@@ -203,11 +210,7 @@ public final class Measure {
 
   static HeavyHittersRow heavyHitters(String impl, long[] stream) {
     FrequencyImpls.HeavyHittersContestant s = FrequencyImpls.heavyHitters(impl);
-    int[] exact = new int[FrequencyBenchmark.UNIVERSE];
-    for (long i : stream) {
-      s.add(Keys.stringKey(i));
-      exact[(int) i]++;
-    }
+    int[] exact = feed(stream, s::add);
     Integer[] order = new Integer[exact.length];
     Arrays.setAll(order, i -> i);
     Arrays.sort(order, Comparator.comparingInt((Integer i) -> exact[i]).reversed());

@@ -25,19 +25,13 @@ import org.openjdk.jmh.annotations.State;
  * </pre>
  */
 @State(Scope.Thread)
-public class WindowFilterBenchmark extends FilterNsPerOperation {
+public class WindowFilterBenchmark extends SizedFilterBenchmark {
   private static final int KEYS = 1 << 20;
   private static final int MASK = KEYS - 1;
 
   /** A name of {@link FilterImpls}. */
   @Param({"probkit-bloom-sw", "probkit-window", "probkit-window-b"})
   public String impl;
-
-  @Param({"1000000"})
-  public long n;
-
-  @Param({"0.01"})
-  public double fpp;
 
   private FilterContestant filter;
   private long[] present;

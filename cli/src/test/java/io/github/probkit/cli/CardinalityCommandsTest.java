@@ -13,15 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code probkit distinct} and {@code probkit hll ...}. */
-class CardinalityCommandsTest {
-  @TempDir Path dir;
-
-  private String f(String name) {
-    return dir.resolve(name).toString();
-  }
+class CardinalityCommandsTest extends InTempDir {
 
   /** Lines "item:i" for i in [from, to), each repeated {@code copies} times. */
   private Path lines(String name, int from, int to, int copies) throws IOException {

@@ -11,14 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class CmsCommandTest {
-  @TempDir Path dir;
-
-  private String file(String name) {
-    return dir.resolve(name).toString();
-  }
+class CmsCommandTest extends InTempDir {
 
   private static void assertOneLineError(Cli r, int exit, String message) {
     assertThat(r.exit).as(r.toString()).isEqualTo(exit);
@@ -50,7 +44,7 @@ class CmsCommandTest {
 
   @Test
   void createSizesFromErrorOrDimensions() throws IOException {
-    String a = file("a.cms");
+    String a = f("a.cms");
     assertThat(Cli.run("cms", "create", a, "--epsilon", "0.001", "--delta", "0.01").exit).isZero();
     CountMinSketch s = load(a);
     assertThat(s.width()).isEqualTo(2719);
@@ -58,14 +52,14 @@ class CmsCommandTest {
     assertThat(s.isConservative()).isFalse();
     assertThat(s.totalCount()).isZero();
 
-    String b = file("b.cms");
+    String b = f("b.cms");
     assertThat(Cli.run("cms", "create", b, "--width", "100", "--depth", "3", "--conservative").exit)
         .isZero();
     assertThat(load(b).width()).isEqualTo(100);
     assertThat(load(b).depth()).isEqualTo(3);
     assertThat(load(b).isConservative()).isTrue();
 
-    String c = file("c.cms");
+    String c = f("c.cms");
     assertThat(Cli.run("cms", "create", c, "--width", "8", "--depth", "2", "--hash", "fnv1a").exit)
         .isZero();
     assertThat(load(c).hashStrategy()).isEqualTo(HashStrategy.fnv1a());
@@ -74,7 +68,7 @@ class CmsCommandTest {
   @Test
   void createCountsTheItemsPipedInAsAddWould() throws IOException {
     // Piped into create, the items are counted, not dropped: the same sketch as create then add.
-    String piped = file("piped.cms");
+    String piped = f("piped.cms");
     assertThat(
             Cli.runWithInput(
                     "rain\ncricket\nrain\n",
@@ -87,13 +81,13 @@ class CmsCommandTest {
                     "3")
                 .exit)
         .isZero();
-    String added = file("added.cms");
+    String added = f("added.cms");
     assertThat(Cli.run("cms", "create", added, "--width", "50", "--depth", "3").exit).isZero();
     assertThat(Cli.run("cms", "add", added, "rain", "cricket", "rain").exit).isZero();
     assertThat(Files.readAllBytes(Path.of(piped))).isEqualTo(Files.readAllBytes(Path.of(added)));
     assertThat(load(piped).estimate("rain")).isEqualTo(2);
 
-    String counted = file("counted.cms");
+    String counted = f("counted.cms");
     assertThat(
             Cli.runWithInput(
                     "rain\t7\nsun\t2\n",
@@ -110,7 +104,7 @@ class CmsCommandTest {
     assertThat(load(counted).estimate("rain")).isEqualTo(7);
     assertThat(load(counted).totalCount()).isEqualTo(9);
     // At a terminal, create makes an empty sketch rather than waiting for typed items.
-    String empty = file("empty.cms");
+    String empty = f("empty.cms");
     assertThat(Cli.runAtTerminal("cms", "create", empty, "--width", "50", "--depth", "3").exit)
         .isZero();
     assertThat(load(empty).totalCount()).isZero();
@@ -118,7 +112,7 @@ class CmsCommandTest {
 
   @Test
   void createRefusesBadSizingWithExitCode2() {
-    String f = file("x.cms");
+    String f = f("x.cms");
     assertOneLineError(
         Cli.run("cms", "create", f, "--epsilon", "1.5", "--delta", "0.01"),
         2,
@@ -173,7 +167,7 @@ class CmsCommandTest {
 
   @Test
   void addQueryAndInfo() throws IOException {
-    String f = file("t.cms");
+    String f = f("t.cms");
     Cli.run("cms", "create", f, "--epsilon", "0.001", "--delta", "0.01");
     // Arguments, then stdin (no items and no --items), then a gzip file through --items.
     assertThat(Cli.run("cms", "add", f, "cricket", "rain", "cricket").exit).isZero();
@@ -203,7 +197,7 @@ class CmsCommandTest {
 
   @Test
   void addWithCounts() throws IOException {
-    String f = file("t.cms");
+    String f = f("t.cms");
     Cli.run("cms", "create", f, "--width", "1000", "--depth", "4");
     Cli r =
         Cli.runWithInput(
@@ -217,7 +211,7 @@ class CmsCommandTest {
 
   @Test
   void fieldSelectsAColumnOfEachLine() throws IOException {
-    String f = file("t.cms");
+    String f = f("t.cms");
     Cli.run("cms", "create", f, "--width", "1000", "--depth", "3");
     assertThat(
             Cli.runWithInput(
@@ -241,7 +235,7 @@ class CmsCommandTest {
 
   @Test
   void badCountLinesFailWithExitCode1AndLeaveTheFileUnchanged() throws IOException {
-    String f = file("t.cms");
+    String f = f("t.cms");
     Cli.run("cms", "create", f, "--width", "100", "--depth", "2");
     byte[] before = Files.readAllBytes(Path.of(f));
     assertOneLineError(
@@ -263,7 +257,7 @@ class CmsCommandTest {
 
   @Test
   void missingOrCorruptFilesFailWithExitCode1() throws IOException {
-    String missing = file("missing.cms");
+    String missing = f("missing.cms");
     assertOneLineError(Cli.run("cms", "query", missing, "a"), 1, missing + ": no such file");
     assertOneLineError(Cli.run("cms", "add", missing, "a"), 1, missing + ": no such file");
     assertOneLineError(Cli.run("cms", "info", missing), 1, missing + ": no such file");
@@ -273,31 +267,29 @@ class CmsCommandTest {
         Cli.run("cms", "info", junk.toString()),
         1,
         junk + ": not a probkit file (bad magic 0x68656c6c)");
-    String f = file("t.cms");
+    String f = f("t.cms");
     Cli.run("cms", "create", f, "--width", "100", "--depth", "2");
     byte[] b = Files.readAllBytes(Path.of(f));
     b[40] ^= 1;
     Files.write(Path.of(f), b);
     assertOneLineError(Cli.run("cms", "query", f, "a"), 1, f + ": checksum mismatch");
-    Cli.run("filter", "create", file("f.bloom"), "--expected", "100", "--fpp", "0.01");
+    Cli.run("filter", "create", f("f.bloom"), "--expected", "100", "--fpp", "0.01");
     assertOneLineError(
-        Cli.run("cms", "info", file("f.bloom")),
+        Cli.run("cms", "info", f("f.bloom")),
         1,
-        file("f.bloom") + ": expected a count-min structure, found a bloom structure");
-    String g = file("g.cms");
+        f("f.bloom") + ": expected a count-min structure, found a bloom structure");
+    String g = f("g.cms");
     Cli.run("cms", "create", g, "--width", "100", "--depth", "2");
     assertOneLineError(
-        Cli.run("cms", "add", g, "--items", file("none.txt")),
-        1,
-        file("none.txt") + ": no such file");
+        Cli.run("cms", "add", g, "--items", f("none.txt")), 1, f("none.txt") + ": no such file");
   }
 
   @Test
   void mergeAddsStreamsAndRefusesMismatches() throws IOException {
-    String a = file("a.cms");
-    String b = file("b.cms");
-    String c = file("c.cms");
-    String out = file("out.cms");
+    String a = f("a.cms");
+    String b = f("b.cms");
+    String c = f("c.cms");
+    String out = f("out.cms");
     Cli.run("cms", "create", a, "--width", "500", "--depth", "3");
     Cli.run("cms", "create", b, "--width", "500", "--depth", "3");
     Cli.run("cms", "add", a, "x", "y", "x");
@@ -311,7 +303,7 @@ class CmsCommandTest {
         Cli.run("cms", "merge", out, a, c),
         1,
         c + ": cannot merge count-min sketches of different dimensions: 3 x 500 and 3 x 400");
-    String cons = file("cons.cms");
+    String cons = f("cons.cms");
     Cli.run("cms", "create", cons, "--width", "500", "--depth", "3", "--conservative");
     assertOneLineError(
         Cli.run("cms", "merge", out, a, cons),

@@ -70,6 +70,13 @@ class CompressedStreamsTest {
     return in;
   }
 
+  /** {@code dedupe} of the parts through a pipe that pauses between them: it fails, exit 1. */
+  private static Cli dedupeFails(byte[]... parts) throws IOException {
+    Cli c = Cli.runWithInput(pausing(parts), "dedupe");
+    assertThat(c.exit).as(c.toString()).isEqualTo(1);
+    return c;
+  }
+
   private static byte[] concat(byte[] a, byte[] b) {
     byte[] c = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, c, a.length, b.length);
@@ -93,8 +100,7 @@ class CompressedStreamsTest {
   void aDamagedSecondGzipMemberIsAnError(String field) throws Exception {
     byte[] b = compress("gzip", lines("b"));
     b[b.length - (field.equals("crc") ? 8 : 4)] ^= 1;
-    Cli c = Cli.runWithInput(pausing(compress("gzip", lines("a")), b), "dedupe");
-    assertThat(c.exit).isEqualTo(1);
+    Cli c = dedupeFails(compress("gzip", lines("a")), b);
     assertThat(c.err)
         .isEqualTo(
             "probkit: <stdin>: corrupt gzip data ("
@@ -106,10 +112,7 @@ class CompressedStreamsTest {
   @ValueSource(strings = {"gzip", "xz", "zstd"})
   void aTruncatedSecondPartIsAnError(String format) throws Exception {
     byte[] b = compress(format, lines("b"));
-    Cli c =
-        Cli.runWithInput(
-            pausing(compress(format, lines("a")), Arrays.copyOf(b, b.length / 2)), "dedupe");
-    assertThat(c.exit).as(c.toString()).isEqualTo(1);
+    Cli c = dedupeFails(compress(format, lines("a")), Arrays.copyOf(b, b.length / 2));
     // The zstd decoder says "corrupt zstd data (Not enough input bytes)".
     assertThat(c.err)
         .matches(
@@ -124,10 +127,7 @@ class CompressedStreamsTest {
   @ValueSource(strings = {"gzip", "xz", "zstd"})
   void garbageAfterThePartsIsAnError(String format) throws Exception {
     byte[] a = compress(format, lines("a"));
-    Cli c =
-        Cli.runWithInput(
-            pausing(a, "not compressed\n".getBytes(StandardCharsets.US_ASCII)), "dedupe");
-    assertThat(c.exit).as(c.toString()).isEqualTo(1);
+    Cli c = dedupeFails(a, "not compressed\n".getBytes(StandardCharsets.US_ASCII));
     assertThat(c.err).startsWith("probkit: <stdin>: corrupt " + format + " data (");
     assertThat(c.err.lines()).hasSize(1);
   }

@@ -278,14 +278,8 @@ class CorruptFilesCliTest {
     Files.write(file, s.bytes);
     byte[] lines = (String.join("\n", keys) + "\n").repeat(20).getBytes(StandardCharsets.UTF_8);
     java.io.InputStream slowly =
-        new java.io.InputStream() {
+        new BulkInputStream() {
           int at;
-
-          @Override
-          public int read() {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-          }
 
           @Override
           public int read(byte[] b, int off, int len) {

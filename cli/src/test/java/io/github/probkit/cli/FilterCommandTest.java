@@ -11,14 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class FilterCommandTest {
-  @TempDir Path dir;
-
-  private String f(String name) {
-    return dir.resolve(name).toString();
-  }
+class FilterCommandTest extends InTempDir {
 
   @Test
   void createAndInfoShowTheSeedsSizing() {

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.common.hash.Funnels;
 import io.github.probkit.redis.RedisServer;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongPredicate;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 import org.apache.datasketches.hll.HllSketch;
@@ -51,16 +51,8 @@ class ForeignFormatsCliTest {
     return p;
   }
 
-  private interface Writer {
-    void to(OutputStream out) throws IOException;
-  }
-
-  private Path writeWith(String name, Writer w) throws IOException {
-    Path p = dir.resolve(name);
-    try (OutputStream out = Files.newOutputStream(p)) {
-      w.to(out);
-    }
-    return p;
+  private Path writeWith(String name, StructureFiles.Content w) throws IOException {
+    return StructureFiles.write(dir.resolve(name), w);
   }
 
   /** N present keys then N absent ones, one per line. */
@@ -108,6 +100,27 @@ class ForeignFormatsCliTest {
     return present;
   }
 
+  /**
+   * Queries {@code file}, a {@code format} filter, for {@code added} and then {@code others} as
+   * longs: every line answers as the library does, and the library has every added key.
+   */
+  private void assertLongAnswers(
+      String format, Path file, List<String> added, List<String> others, LongPredicate library)
+      throws IOException {
+    List<String> keys = both(added, others);
+    Cli c =
+        ok(
+            "filter",
+            "query",
+            "--file-format",
+            format,
+            "--long",
+            file.toString(),
+            "--keys",
+            keys(format + "-longs.txt", keys).toString());
+    assertFilterAnswers(c, keys, k -> library.test(Long.parseLong(k)), added);
+  }
+
   @Test
   void aGuavaFilterAnswersAsGuavaForStringsAndLongs() throws IOException {
     com.google.common.hash.BloomFilter<CharSequence> strings =
@@ -133,19 +146,12 @@ class ForeignFormatsCliTest {
         com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), N, 0.01);
     List<String> addedLongs = longs(-5_000_000_000L, 7919);
     addedLongs.forEach(k -> longs.put(Long.parseLong(k)));
-    Path longFile = writeWith("longs.guava", longs::writeTo);
-    List<String> longKeys = both(addedLongs, longs(1, 3));
-    Cli l =
-        ok(
-            "filter",
-            "query",
-            "--file-format",
-            "guava",
-            "--long",
-            longFile.toString(),
-            "--keys",
-            keys("l.txt", longKeys).toString());
-    assertFilterAnswers(l, longKeys, k -> longs.mightContain(Long.parseLong(k)), addedLongs);
+    assertLongAnswers(
+        "guava",
+        writeWith("longs.guava", longs::writeTo),
+        addedLongs,
+        longs(1, 3),
+        longs::mightContain);
 
     assertThat(ok("filter", "info", "--format", "guava", file.toString()).out)
         .contains("MURMUR128_MITZ_64")
@@ -282,19 +288,8 @@ class ForeignFormatsCliTest {
         org.apache.spark.util.sketch.BloomFilter.create(N, 0.03);
     List<String> addedLongs = longs(Long.MIN_VALUE / 2, 104729);
     addedLongs.forEach(k -> l.putLong(Long.parseLong(k)));
-    Path longFile = writeWith("l.spark", l::writeTo);
-    List<String> longKeys = both(addedLongs, longs(0, 1));
-    Cli lc =
-        ok(
-            "filter",
-            "query",
-            "--long",
-            "--file-format",
-            "spark",
-            longFile.toString(),
-            "--keys",
-            keys("lk.txt", longKeys).toString());
-    assertFilterAnswers(lc, longKeys, k -> l.mightContainLong(Long.parseLong(k)), addedLongs);
+    assertLongAnswers(
+        "spark", writeWith("l.spark", l::writeTo), addedLongs, longs(0, 1), l::mightContainLong);
 
     // No checksum: a cut-off file is refused by its length; a Spark sketch is not a filter.
     byte[] bytes = Files.readAllBytes(file);

@@ -328,6 +328,21 @@ class HostileInputTest {
     }
   }
 
+  /**
+   * The commands of {@code tool} that read a structure FILE: each of {@code subs} (with a key, but
+   * info and count), then a merge of FILE with itself into {@code mergeOut}.
+   */
+  private List<Function<String, String[]>> readers(String tool, String mergeOut, String... subs) {
+    List<Function<String, String[]>> readers = new ArrayList<>();
+    for (String sub : subs) {
+      boolean keyless = sub.equals("info") || sub.equals("count");
+      readers.add(
+          file -> keyless ? new String[] {tool, sub, file} : new String[] {tool, sub, file, "k"});
+    }
+    readers.add(file -> new String[] {tool, "merge", dir.resolve(mergeOut).toString(), file, file});
+    return readers;
+  }
+
   @Test
   void structureFilesThatAreNotStructuresAreNamed() throws IOException {
     Path truncated = dir.resolve("truncated.bin");
@@ -336,33 +351,9 @@ class HostileInputTest {
     Path text = Files.writeString(dir.resolve("notes.txt"), "hello\n");
     // Each command that reads a structure file, given FILE.
     List<Function<String, String[]>> readers = new ArrayList<>();
-    for (String sub : new String[] {"add", "query", "info", "remove"}) {
-      readers.add(
-          file ->
-              sub.equals("info")
-                  ? new String[] {"filter", sub, file}
-                  : new String[] {"filter", sub, file, "k"});
-    }
-    readers.add(
-        file -> new String[] {"filter", "merge", dir.resolve("out.bin").toString(), file, file});
-    for (String sub : new String[] {"add", "query", "info"}) {
-      readers.add(
-          file ->
-              sub.equals("info")
-                  ? new String[] {"cms", sub, file}
-                  : new String[] {"cms", sub, file, "k"});
-    }
-    readers.add(
-        file -> new String[] {"cms", "merge", dir.resolve("out.cms").toString(), file, file});
-    for (String sub : new String[] {"add", "count", "info"}) {
-      readers.add(
-          file ->
-              sub.equals("add")
-                  ? new String[] {"hll", sub, file, "k"}
-                  : new String[] {"hll", sub, file});
-    }
-    readers.add(
-        file -> new String[] {"hll", "merge", dir.resolve("out.hll").toString(), file, file});
+    readers.addAll(readers("filter", "out.bin", "add", "query", "info", "remove"));
+    readers.addAll(readers("cms", "out.cms", "add", "query", "info"));
+    readers.addAll(readers("hll", "out.hll", "add", "count", "info"));
     String[][] cases = {
       {empty.toString(), "empty input: not a probkit file"},
       {text.toString(), "not a probkit file (bad magic 0x68656c6c)"},

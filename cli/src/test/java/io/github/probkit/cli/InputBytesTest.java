@@ -13,21 +13,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the commands make of the bytes that come in: a UTF-8 byte-order mark starting an input is
  * not part of the first key or header name, in files, compressed files, standard input and CSV; a
  * CRLF line's CR is not part of its key, and commands that print lines print it back.
  */
-class InputBytesTest {
+class InputBytesTest extends InTempDir {
   private static final String BOM = "\uFEFF";
-
-  @TempDir Path dir;
-
-  private String f(String name) {
-    return dir.resolve(name).toString();
-  }
 
   private Path write(String name, String text) throws IOException {
     Path p = dir.resolve(name);
@@ -131,14 +124,8 @@ class InputBytesTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int[] answeredBeforeSecondRead = {-1};
     InputStream pipe =
-        new InputStream() {
+        new BulkInputStream() {
           private int reads;
-
-          @Override
-          public int read() {
-            byte[] b = new byte[1];
-            return read(b, 0, 1) < 0 ? -1 : b[0] & 0xff;
-          }
 
           @Override
           public int read(byte[] b, int off, int len) {

@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * query and info answer from a mapped view of the file for the types that map, exactly as the
@@ -20,12 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * view otherwise does not read; create and add write the bytes the library writes for the same
  * keys.
  */
-class MappedFilterCliTest {
-  @TempDir Path dir;
-
-  private String f(String name) {
-    return dir.resolve(name).toString();
-  }
+class MappedFilterCliTest extends InTempDir {
 
   private Path keys(int from, int to) throws IOException {
     StringBuilder b = new StringBuilder();

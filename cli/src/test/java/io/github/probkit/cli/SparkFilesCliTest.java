@@ -16,7 +16,6 @@ import io.github.probkit.frequency.HeavyHitters;
 import io.github.probkit.frequency.WindowedCountMin;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,17 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SparkFilesCliTest {
   @TempDir Path dir;
 
-  /** Writes {@code s} (a structure's writeTo) to a file named {@code name}. */
-  private interface Content {
-    void writeTo(OutputStream out) throws IOException;
-  }
-
-  private Path write(String name, Content s) throws IOException {
-    Path f = dir.resolve(name);
-    try (OutputStream out = Files.newOutputStream(f)) {
-      s.writeTo(out);
-    }
-    return f;
+  private Path write(String name, StructureFiles.Content s) throws IOException {
+    return StructureFiles.write(dir.resolve(name), s);
   }
 
   /**

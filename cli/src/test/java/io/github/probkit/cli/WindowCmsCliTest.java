@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -69,16 +68,8 @@ class WindowCmsCliTest {
 
     /** Exact counts of the slices from the one holding {@code at - last} to the one of at. */
     Map<String, Long> exact(long last, long at) {
-      long from = Math.floorDiv(at - last, HOUR);
-      long to = Math.floorDiv(at, HOUR);
-      Map<String, Long> counts = new HashMap<>();
-      for (int i = 0; i < item.length; i++) {
-        long s = Math.floorDiv(time[i], HOUR);
-        if (s >= from && s <= to) {
-          counts.merge(item[i], 1L, Long::sum);
-        }
-      }
-      return counts;
+      return WindowTopCliTest.exactCounts(
+          item, time, HOUR, Math.floorDiv(at - last, HOUR), Math.floorDiv(at, HOUR));
     }
 
     /** Every item added, then words never added. */

@@ -2,8 +2,6 @@ package io.github.probkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.probkit.redis.RedisServer;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,23 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
  * same), four probkit processes at once share a window whose counts are the exact counts of its
  * slices, and a window of another shape is refused in one line.
  */
-class WindowTopRedisCliTest {
+class WindowTopRedisCliTest extends WithRedisServer {
   private static final long HOUR = 3_600_000L;
-  private static RedisServer server;
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void start() throws IOException {
-    server = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
 
   private static String[] top(String input, String save, String... more) {
     List<String> a =

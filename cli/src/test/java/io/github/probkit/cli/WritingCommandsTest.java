@@ -16,19 +16,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The commands that write files, used as people mistype them: an existing file named to create,
  * merges into an existing file, several key files, keys on a pipe or not, keys that repeat, more
  * keys than a filter was sized for, and many writers in one JVM.
  */
-class WritingCommandsTest {
-  @TempDir Path dir;
-
-  private String f(String name) {
-    return dir.resolve(name).toString();
-  }
+class WritingCommandsTest extends InTempDir {
 
   private static void assertOneLineError(Cli c, int exit, String error) {
     assertThat(c.exit).as(c.toString()).isEqualTo(exit);

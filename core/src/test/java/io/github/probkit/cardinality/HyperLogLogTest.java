@@ -1,13 +1,12 @@
 package io.github.probkit.cardinality;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.io.SketchFormatException;
 import io.github.probkit.io.SketchWriter;
 import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Keys;
+import io.github.probkit.testing.RingBytes;
 import io.github.probkit.testing.Theory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -174,9 +173,7 @@ class HyperLogLogTest extends CardinalitySketchContract {
   }
 
   private static void refused(byte[] bytes, String message) {
-    assertThatThrownBy(() -> HyperLogLog.readFrom(new ByteArrayInputStream(bytes)))
-        .isInstanceOf(SketchFormatException.class)
-        .hasMessageContaining(message);
+    RingBytes.assertRefused(HyperLogLog::readFrom, bytes, message);
   }
 
   /**

@@ -10,6 +10,7 @@ import io.github.probkit.io.StructureType;
 import io.github.probkit.testing.Binomial;
 import io.github.probkit.testing.Bytes;
 import io.github.probkit.testing.Keys;
+import io.github.probkit.testing.RingBytes;
 import io.github.probkit.testing.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -195,6 +196,11 @@ class ScalableBloomFilterTest {
         .hasMessageContaining("was 0");
   }
 
+  /** Reading {@code corrupt} fails as a bad file whose message says {@code what}. */
+  private static void assertCorruptRefused(byte[] corrupt, String what) {
+    RingBytes.assertRefused(Filters::readFrom, corrupt, what);
+  }
+
   @Test
   void corruptFieldsAreNamed() throws IOException {
     ScalableBloomFilter f = ScalableBloomFilter.create(1000, 0.01);
@@ -202,35 +208,15 @@ class ScalableBloomFilterTest {
     assertThat(f.layerCount()).isEqualTo(2);
     byte[] good = bytes(f);
     int p = Bytes.PARAMS;
-    assertThatThrownBy(() -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, p, 0))))
-        .isInstanceOf(SketchFormatException.class)
-        .hasMessageContaining("'initialCapacity' is 0");
-    assertThatThrownBy(
-            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 16, 1))))
-        .isInstanceOf(SketchFormatException.class)
-        .hasMessageContaining("'growth' is 1");
-    assertThatThrownBy(
-            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putDouble(good, p + 20, 1.5))))
-        .isInstanceOf(SketchFormatException.class)
-        .hasMessageContaining("'tightening' is 1.5");
-    assertThatThrownBy(
-            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 28, 0))))
-        .isInstanceOf(SketchFormatException.class)
-        .hasMessageContaining("'layers' is 0");
-    assertThatThrownBy(
-            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putInt(good, p + 28, 3))))
-        .isInstanceOf(SketchFormatException.class)
-        .hasMessageContaining("payload length");
+    assertCorruptRefused(Bytes.putLong(good, p, 0), "'initialCapacity' is 0");
+    assertCorruptRefused(Bytes.putInt(good, p + 16, 1), "'growth' is 1");
+    assertCorruptRefused(Bytes.putDouble(good, p + 20, 1.5), "'tightening' is 1.5");
+    assertCorruptRefused(Bytes.putInt(good, p + 28, 0), "'layers' is 0");
+    assertCorruptRefused(Bytes.putInt(good, p + 28, 3), "payload length");
     // The first layer's key count must equal its capacity, 1000, since a second layer exists.
     int keys0 = p + 32;
-    assertThatThrownBy(
-            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, keys0, 999))))
-        .isInstanceOf(SketchFormatException.class)
-        .hasMessageContaining("'keys of layer 0' is 999");
-    assertThatThrownBy(
-            () -> Filters.readFrom(new ByteArrayInputStream(Bytes.putLong(good, keys0 + 8, 2001))))
-        .isInstanceOf(SketchFormatException.class)
-        .hasMessageContaining("'keys of layer 1' is 2001");
+    assertCorruptRefused(Bytes.putLong(good, keys0, 999), "'keys of layer 0' is 999");
+    assertCorruptRefused(Bytes.putLong(good, keys0 + 8, 2001), "'keys of layer 1' is 2001");
     // Absurd shapes are refused before anything is allocated.
     assertThatThrownBy(
             () ->

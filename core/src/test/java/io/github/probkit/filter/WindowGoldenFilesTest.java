@@ -48,38 +48,26 @@ class WindowGoldenFilesTest {
 
   /** The last 1,000 of keys "key-0" .. "key-2499", at 1 %. */
   static AgePartitionedBloomFilter byCount() {
-    AgePartitionedBloomFilter f = AgePartitionedBloomFilter.create(1_000, 0.01);
-    for (int i = 0; i < 2_500; i++) {
-      f.add("key-" + i);
-    }
-    return f;
+    return withKeys(AgePartitionedBloomFilter.create(1_000, 0.01));
   }
 
   /** A 1 h window sized for 1,000 keys, "key-i" at 2023-11-14T22:13:20Z + 5 s i, i < 2,500. */
   static AgePartitionedBloomFilter byTime() {
-    AgePartitionedBloomFilter f =
+    return withTimedKeys(
         AgePartitionedBloomFilter.create(
-            Duration.ofHours(1), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC());
-    for (int i = 0; i < 2_500; i++) {
-      f.add("key-" + i, 1_700_000_000_000L + 5_000L * i);
-    }
-    return f;
+            Duration.ofHours(1), 1_000, 0.01, HashStrategy.xxh3(), Clock.systemUTC()));
   }
 
   /** As {@link #byCount}, in the blocked layout (type 51). */
   static AgePartitionedBloomFilter blockedByCount() {
-    AgePartitionedBloomFilter f =
+    return withKeys(
         AgePartitionedBloomFilter.create(
-            1_000, 0.01, HashStrategy.xxh3(), Concurrency.SINGLE_WRITER, Layout.BLOCKED);
-    for (int i = 0; i < 2_500; i++) {
-      f.add("key-" + i);
-    }
-    return f;
+            1_000, 0.01, HashStrategy.xxh3(), Concurrency.SINGLE_WRITER, Layout.BLOCKED));
   }
 
   /** As {@link #byTime}, in the blocked layout (type 51). */
   static AgePartitionedBloomFilter blockedByTime() {
-    AgePartitionedBloomFilter f =
+    return withTimedKeys(
         AgePartitionedBloomFilter.create(
             Duration.ofHours(1),
             1_000,
@@ -87,7 +75,19 @@ class WindowGoldenFilesTest {
             HashStrategy.xxh3(),
             Clock.systemUTC(),
             Concurrency.SINGLE_WRITER,
-            Layout.BLOCKED);
+            Layout.BLOCKED));
+  }
+
+  /** {@code f} given keys "key-0" .. "key-2499" in order. */
+  private static AgePartitionedBloomFilter withKeys(AgePartitionedBloomFilter f) {
+    for (int i = 0; i < 2_500; i++) {
+      f.add("key-" + i);
+    }
+    return f;
+  }
+
+  /** {@code f} given "key-i" at 2023-11-14T22:13:20Z + 5 s i, i < 2,500. */
+  private static AgePartitionedBloomFilter withTimedKeys(AgePartitionedBloomFilter f) {
     for (int i = 0; i < 2_500; i++) {
       f.add("key-" + i, 1_700_000_000_000L + 5_000L * i);
     }

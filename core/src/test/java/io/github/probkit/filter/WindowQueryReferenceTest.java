@@ -9,8 +9,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The window filter's query against the rule as docs/FORMAT.md states it, evaluated here the plain
@@ -23,32 +26,52 @@ import org.junit.jupiter.params.provider.CsvSource;
 class WindowQueryReferenceTest {
   private static final long GENERATION_MILLIS = 1000;
 
+  /** Layouts, modes and rates of the time-based filter; h = 75 slices at 0.001 BLOCKED. */
+  static Stream<Arguments> timeBased() {
+    return Stream.of(
+        Arguments.of(0.01, AgePartitionedBloomFilter.Layout.SLICED, Concurrency.SINGLE_WRITER),
+        Arguments.of(0.01, AgePartitionedBloomFilter.Layout.BLOCKED, Concurrency.SINGLE_WRITER),
+        Arguments.of(0.01, AgePartitionedBloomFilter.Layout.BLOCKED, Concurrency.CONCURRENT),
+        Arguments.of(0.001, AgePartitionedBloomFilter.Layout.SLICED, Concurrency.CONCURRENT),
+        // h = 75 slices: more than one word of mask
+        Arguments.of(0.001, AgePartitionedBloomFilter.Layout.BLOCKED, Concurrency.SINGLE_WRITER));
+  }
+
+  /** {@link #timeBased()} and the high rate, whose few slices make runs and wraps frequent. */
+  static Stream<Arguments> timeBasedAndHighRate() {
+    return Stream.concat(
+        timeBased(),
+        Stream.of(
+            Arguments.of(0.2, AgePartitionedBloomFilter.Layout.SLICED, Concurrency.SINGLE_WRITER),
+            Arguments.of(
+                0.2, AgePartitionedBloomFilter.Layout.BLOCKED, Concurrency.SINGLE_WRITER)));
+  }
+
+  /**
+   * A time-based filter of {@code l} generations of {@link #GENERATION_MILLIS} each (l from the
+   * rate), so that a test can name times by generation.
+   */
+  private static AgePartitionedBloomFilter timeBased(
+      double fpp, AgePartitionedBloomFilter.Layout layout, Concurrency concurrency) {
+    int l = AgePartitionedBloomFilter.optimalSlices(fpp)[1];
+    return AgePartitionedBloomFilter.create(
+        Duration.ofMillis(l * GENERATION_MILLIS),
+        64L * l,
+        fpp,
+        HashStrategy.xxh3(),
+        Clock.systemUTC(),
+        concurrency,
+        layout);
+  }
+
   @ParameterizedTest
-  @CsvSource({
-    "0.01, SLICED, SINGLE_WRITER",
-    "0.01, BLOCKED, SINGLE_WRITER",
-    "0.01, BLOCKED, CONCURRENT",
-    "0.001, SLICED, CONCURRENT",
-    // h = 75 slices: more than one word of mask
-    "0.001, BLOCKED, SINGLE_WRITER",
-    "0.2, SLICED, SINGLE_WRITER",
-    "0.2, BLOCKED, SINGLE_WRITER",
-  })
+  @MethodSource("timeBasedAndHighRate")
   void queryFollowsTheRule(
       double fpp, AgePartitionedBloomFilter.Layout layout, Concurrency concurrency)
       throws ReflectiveOperationException {
-    int l = AgePartitionedBloomFilter.optimalSlices(fpp)[1];
     SplittableRandom random = new SplittableRandom(Double.doubleToLongBits(fpp) ^ layout.ordinal());
     int[] answers = new int[2];
-    AgePartitionedBloomFilter f =
-        AgePartitionedBloomFilter.create(
-            Duration.ofMillis(l * GENERATION_MILLIS),
-            64L * l,
-            fpp,
-            HashStrategy.xxh3(),
-            Clock.systemUTC(),
-            concurrency,
-            layout);
+    AgePartitionedBloomFilter f = timeBased(fpp, layout, concurrency);
     assertThat(f.generationMillis()).isEqualTo(GENERATION_MILLIS);
     long generation = random.nextLong(1L << 40);
     long[] words = words(f);
@@ -119,27 +142,13 @@ class WindowQueryReferenceTest {
   }
 
   @ParameterizedTest
-  @CsvSource({
-    "0.01, SLICED, SINGLE_WRITER",
-    "0.01, BLOCKED, SINGLE_WRITER",
-    "0.01, BLOCKED, CONCURRENT",
-    "0.001, SLICED, CONCURRENT",
-    "0.001, BLOCKED, SINGLE_WRITER",
-  })
+  @MethodSource("timeBased")
   void addSetsExactlyTheKeysBits(
       double fpp, AgePartitionedBloomFilter.Layout layout, Concurrency concurrency)
       throws ReflectiveOperationException {
     int l = AgePartitionedBloomFilter.optimalSlices(fpp)[1];
     SplittableRandom random = new SplittableRandom(29);
-    AgePartitionedBloomFilter f =
-        AgePartitionedBloomFilter.create(
-            Duration.ofMillis(l * GENERATION_MILLIS),
-            64L * l,
-            fpp,
-            HashStrategy.xxh3(),
-            Clock.systemUTC(),
-            concurrency,
-            layout);
+    AgePartitionedBloomFilter f = timeBased(fpp, layout, concurrency);
     long generation = random.nextLong(1L << 40);
     long[] words = words(f);
     for (int trial = 0; trial < 3000; trial++) {

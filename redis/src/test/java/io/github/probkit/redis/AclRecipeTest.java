@@ -16,6 +16,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,6 +70,13 @@ class AclRecipeTest {
     return words.subList(2, words.size());
   }
 
+  /** Adds {@code k}, then asks for it: every key is found. */
+  private static void assertFindsWhatItAdds(
+      Consumer<List<Object>> add, Function<List<Object>, boolean[]> query, List<Object> k) {
+    add.accept(k);
+    assertThat(query.apply(k)).containsOnly(true);
+  }
+
   private static RedisStore asCrawler() {
     return RedisStore.connect("redis://crawler:" + PASSWORD + "@127.0.0.1:" + server.port() + "/");
   }
@@ -78,8 +87,7 @@ class AclRecipeTest {
       List<Object> k = keys("u", 300);
       RedisBloomFilter b =
           RedisBloomFilter.create(s, "crawl-bloom", 1000, 0.01, RedisOptions.defaults());
-      b.addAll(k);
-      assertThat(b.mightContainAll(k)).containsOnly(true);
+      assertFindsWhatItAdds(b::addAll, b::mightContainAll, k);
       RedisBloomFilter spread =
           RedisBloomFilter.create(
               s,
@@ -87,17 +95,14 @@ class AclRecipeTest {
               1000,
               0.01,
               RedisOptions.defaults().layout(Layout.SPREAD).shards(3));
-      spread.addAll(k);
-      assertThat(spread.mightContainAll(k)).containsOnly(true);
+      assertFindsWhatItAdds(spread::addAll, spread::mightContainAll, k);
       RedisCountingBloomFilter c =
           RedisCountingBloomFilter.create(s, "crawl-counting", 1000, 0.01, RedisOptions.defaults());
-      c.addAll(k);
-      assertThat(c.mightContainAll(k)).containsOnly(true);
+      assertFindsWhatItAdds(c::addAll, c::mightContainAll, k);
       RedisScalableBloomFilter sc =
           RedisScalableBloomFilter.create(
               s, "crawl-scalable", 100, 0.01, 2, 0.8, RedisOptions.defaults());
-      sc.addAll(k);
-      assertThat(sc.mightContainAll(k)).containsOnly(true);
+      assertFindsWhatItAdds(sc::addAll, sc::mightContainAll, k);
       RedisCountMinSketch cms =
           RedisCountMinSketch.create(s, "crawl-cms", 1000, 4, false, RedisOptions.defaults());
       cms.addAll(k);

@@ -28,13 +28,8 @@ class ClusterTest {
   }
 
   @AfterAll
-  static void stop() {
-    if (store != null) {
-      store.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void stop() throws Exception {
+    WithServer.closeStarted(store, cluster);
   }
 
   @Test

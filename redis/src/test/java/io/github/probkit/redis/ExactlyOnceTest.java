@@ -20,13 +20,8 @@ class ExactlyOnceTest extends WithServer {
 
   @Test
   void aBatchWhoseReplyIsLostFailsAndIsCountedOnce() {
-    RedisCountMinSketch cms =
-        RedisCountMinSketch.create(store, "lost-cms", 1000, 4, false, RedisOptions.defaults());
-    RedisCountingBloomFilter counting =
-        RedisCountingBloomFilter.create(
-            store, "lost-counting", 1000, 0.01, RedisOptions.defaults());
-    List<Object> keys = StoreTest.keys("k", 100);
-    for (Runnable add : List.<Runnable>of(() -> cms.addAll(keys), () -> counting.addAll(keys))) {
+    Counted counted = Counted.create("lost");
+    for (Runnable add : counted.adds()) {
       // The batch is applied, then its reply is lost, as when a connection drops after the write
       // (here after Jedis read it, so the message counts it acknowledged).
       boolean[] lose = {true};
@@ -36,20 +31,13 @@ class ExactlyOnceTest extends WithServer {
           .hasMessageContaining("add of 100 keys failed")
           .hasMessageContaining("not sent again");
     }
-    assertThat(cms.totalCount()).isEqualTo(100);
-    assertThat(cms.estimateAll(keys)).containsOnly(1L);
-    assertThat(counting.countAll(keys)).containsOnly(1);
+    counted.assertEachKeyCountedOnce();
   }
 
   @Test
   void aBatchRefusedByAReplicaIsSentAgainAndCountedOnce() throws Exception {
-    RedisCountMinSketch cms =
-        RedisCountMinSketch.create(store, "refused-cms", 1000, 4, false, RedisOptions.defaults());
-    RedisCountingBloomFilter counting =
-        RedisCountingBloomFilter.create(
-            store, "refused-counting", 1000, 0.01, RedisOptions.defaults());
-    List<Object> keys = StoreTest.keys("k", 100);
-    for (Runnable add : List.<Runnable>of(() -> cms.addAll(keys), () -> counting.addAll(keys))) {
+    Counted counted = Counted.create("refused");
+    for (Runnable add : counted.adds()) {
       // A replica of a master that does not answer keeps its data and refuses writes (READONLY)
       // until it is made a master again, 0.3 s later: a retry 0.4 s after the refusal goes through.
       try (Jedis j = new Jedis("127.0.0.1", server.port())) {
@@ -67,8 +55,30 @@ class ExactlyOnceTest extends WithServer {
       add.run();
       promote.join();
     }
-    assertThat(cms.totalCount()).isEqualTo(100);
-    assertThat(cms.estimateAll(keys)).containsOnly(1L);
-    assertThat(counting.countAll(keys)).containsOnly(1);
+    counted.assertEachKeyCountedOnce();
+  }
+
+  /** A count-min sketch and a counting filter, each to be given the same 100 keys once. */
+  private record Counted(
+      RedisCountMinSketch cms, RedisCountingBloomFilter counting, List<Object> keys) {
+    static Counted create(String prefix) {
+      return new Counted(
+          RedisCountMinSketch.create(
+              store, prefix + "-cms", 1000, 4, false, RedisOptions.defaults()),
+          RedisCountingBloomFilter.create(
+              store, prefix + "-counting", 1000, 0.01, RedisOptions.defaults()),
+          StoreTest.keys("k", 100));
+    }
+
+    /** The add of all the keys to each. */
+    List<Runnable> adds() {
+      return List.of(() -> cms.addAll(keys), () -> counting.addAll(keys));
+    }
+
+    void assertEachKeyCountedOnce() {
+      assertThat(cms.totalCount()).isEqualTo(100);
+      assertThat(cms.estimateAll(keys)).containsOnly(1L);
+      assertThat(counting.countAll(keys)).containsOnly(1);
+    }
   }
 }

@@ -56,18 +56,11 @@ class RaceTest extends WithServer {
           RedisBloomFilter.create(store, "raced", 5_000_000, 0.01, RedisOptions.defaults())
               .addAll(acknowledged);
         });
-    try {
-      assertThatThrownBy(
-              () ->
-                  store.importFrom(
-                      "raced", new ByteArrayInputStream(file), RedisOptions.defaults()))
-          .isInstanceOf(RedisStoreException.class)
-          .hasMessageContaining(
-              "structure 'raced' was deleted or re-created by another client while this one was "
-                  + "creating it");
-    } finally {
-      Import.beforeChunk = () -> {};
-    }
+    assertImportFailsAsRaced(
+        "raced",
+        file,
+        "structure 'raced' was deleted or re-created by another client while this one was "
+            + "creating it");
     RedisBloomFilter now = RedisBloomFilter.open(store, "raced");
     assertThat(now.mightContainAll(acknowledged)).doesNotContain(false);
     assertThat(now.mightContainAll(keys("old:", 1000))).containsOnly(false);
@@ -78,22 +71,27 @@ class RaceTest extends WithServer {
   void anImportWhoseNameIsDeletedMidwayLeavesNothingBehind() throws IOException {
     byte[] file = bloomFile(keys("k", 100), 5_000_000);
     onFirstChunk(() -> assertThat(store.delete("vanished")).isTrue());
-    try {
-      assertThatThrownBy(
-              () ->
-                  store.importFrom(
-                      "vanished", new ByteArrayInputStream(file), RedisOptions.defaults()))
-          .isInstanceOf(RedisStoreException.class)
-          .hasMessageContaining("was deleted or re-created by another client");
-    } finally {
-      Import.beforeChunk = () -> {};
-    }
+    assertImportFailsAsRaced("vanished", file, "was deleted or re-created by another client");
     // No bare metadata hash that open, create, delete and import would refuse.
     assertThat(store.jedis().keys("*vanished*")).isEmpty();
     store.importFrom("vanished", new ByteArrayInputStream(file), RedisOptions.defaults());
     assertThat(RedisBloomFilter.open(store, "vanished").mightContainAll(keys("k", 100)))
         .doesNotContain(false);
     assertThat(store.delete("vanished")).isTrue();
+  }
+
+  /**
+   * Imports {@code file} as {@code name}: refused with {@code message}; the hook is then undone.
+   */
+  private static void assertImportFailsAsRaced(String name, byte[] file, String message) {
+    try {
+      assertThatThrownBy(
+              () -> store.importFrom(name, new ByteArrayInputStream(file), RedisOptions.defaults()))
+          .isInstanceOf(RedisStoreException.class)
+          .hasMessageContaining(message);
+    } finally {
+      Import.beforeChunk = () -> {};
+    }
   }
 
   /** One structure of each kind of batch: native BITFIELD, scripts, both layouts. */

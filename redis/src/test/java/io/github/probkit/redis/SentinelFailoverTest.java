@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -104,20 +105,8 @@ class SentinelFailoverTest {
       for (int i = 0; !stop.get(); i++) {
         List<Object> keys = StoreTest.keys("k" + i + ":", 100);
         int ok = 0;
-        try {
-          bloom.addAll(keys);
-          bloomAcked.addAll(keys);
-          ok++;
-        } catch (RedisStoreException e) {
-          bloomAcked.addAll(keys.subList(0, Math.max(0, e.acknowledged())));
-        }
-        try {
-          counting.addAll(keys);
-          countingAcked.addAll(keys);
-          ok++;
-        } catch (RedisStoreException e) {
-          countingAcked.addAll(keys.subList(0, Math.max(0, e.acknowledged())));
-        }
+        ok += addNotingAcknowledged(bloom::addAll, keys, bloomAcked);
+        ok += addNotingAcknowledged(counting::addAll, keys, countingAcked);
         try {
           cms.addAll(keys);
           cmsAcked.addAndGet(keys.size());
@@ -128,6 +117,22 @@ class SentinelFailoverTest {
         if (ok == 3) {
           acked.incrementAndGet();
         }
+      }
+    }
+
+    /**
+     * Adds {@code keys}, noting in {@code acked} those the store acknowledged (a failed batch's
+     * acknowledged prefix); 1 when the whole batch went through, else 0.
+     */
+    private static int addNotingAcknowledged(
+        Consumer<List<Object>> add, List<Object> keys, List<Object> acked) {
+      try {
+        add.accept(keys);
+        acked.addAll(keys);
+        return 1;
+      } catch (RedisStoreException e) {
+        acked.addAll(keys.subList(0, Math.max(0, e.acknowledged())));
+        return 0;
       }
     }
 

@@ -85,17 +85,12 @@ class WindowedBloomFilterTest extends WithServer {
    * (more generations than there are slots) in the middle.
    */
   private static long[] times(int n, long seed) {
-    SplittableRandom r = new SplittableRandom(seed);
-    long[] t = new long[n];
-    long now = T0;
-    for (int i = 0; i < n; i++) {
-      now += r.nextLong(400);
-      if (i == n / 2) {
-        now += Duration.ofMinutes(30).toMillis();
-      }
-      t[i] = r.nextInt(10) == 0 ? now - r.nextLong(Duration.ofMinutes(12).toMillis()) : now;
-    }
-    return t;
+    return WindowedCardinalityTest.times(
+        n,
+        seed,
+        400,
+        Duration.ofMinutes(30).toMillis(),
+        r -> r.nextInt(10) == 0 ? r.nextLong(Duration.ofMinutes(12).toMillis()) : 0);
   }
 
   @Test
@@ -236,18 +231,12 @@ class WindowedBloomFilterTest extends WithServer {
   }
 
   @Test
-  void refusesWhatItCannotKeep() {
+  void refusesWhatItCannotKeep() throws IOException {
     assertThatThrownBy(() -> redis("w-skewed", Duration.ofHours(1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxSkew PT1H");
     AgePartitionedBloomFilter byCount = AgePartitionedBloomFilter.create(1_000, 0.01);
-    assertThatThrownBy(
-            () ->
-                store.importFrom(
-                    "w-count", new ByteArrayInputStream(fileOf(byCount)), RedisOptions.defaults()))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("count-based window");
-    assertThat(store.exists("w-count")).isFalse();
+    assertImportRefused("w-count", fileOf(byCount), "count-based window");
     RedisCardinalitySketch.createHyperLogLog(store, "w-hll", 10, RedisOptions.defaults());
     assertThatThrownBy(() -> RedisWindowedBloomFilter.open(store, "w-hll"))
         .isInstanceOf(RedisStoreException.class)

@@ -61,19 +61,38 @@ class WindowedCardinalityTest extends WithServer {
    * eight up to 8 slices late, one in fifty older than the ring, and a gap of more than the ring.
    */
   static long[] times(int n, long seed) {
+    return times(
+        n,
+        seed,
+        800,
+        3 * WINDOW.toMillis(), // a gap longer than the ring: every slot rotates
+        r -> {
+          int kind = r.nextInt(50);
+          return kind == 0
+              ? 2 * WINDOW.toMillis() // older than every slot: ignored
+              : kind < 7 ? r.nextLong(8 * SLICE.toMillis()) : 0;
+        });
+  }
+
+  /** How late an event is, drawn after its step (0: in order). */
+  interface Lateness {
+    long draw(SplittableRandom r);
+  }
+
+  /**
+   * Event times from {@code T0} on: steps of up to {@code maxStep} ms, a gap of {@code gap} ms
+   * halfway, each event stamped {@code late} ms before the walk's time.
+   */
+  static long[] times(int n, long seed, long maxStep, long gap, Lateness late) {
     SplittableRandom r = new SplittableRandom(seed);
     long[] t = new long[n];
     long now = T0;
     for (int i = 0; i < n; i++) {
-      now += r.nextLong(800);
+      now += r.nextLong(maxStep);
       if (i == n / 2) {
-        now += 3 * WINDOW.toMillis(); // a gap longer than the ring: every slot rotates
+        now += gap;
       }
-      int kind = r.nextInt(50);
-      t[i] =
-          kind == 0
-              ? now - 2 * WINDOW.toMillis() // older than every slot: ignored
-              : kind < 7 ? now - r.nextLong(8 * SLICE.toMillis()) : now;
+      t[i] = now - late.draw(r);
     }
     return t;
   }

@@ -54,23 +54,14 @@ class WindowedCountMinTest extends WithServer {
     long[] t = WindowedCardinalityTest.times(n, 50);
     SplittableRandom rnd = new SplittableRandom(50);
     for (int from = 0; from < n; from += 500) {
-      List<Object> items = new ArrayList<>();
-      long[] counts = new long[500];
-      long[] times = new long[500];
-      boolean[] expected = new boolean[500];
-      for (int i = from; i < from + 500; i++) {
-        String item = "item-" + rnd.nextInt(140);
-        items.add(item);
-        counts[i - from] = i % 97 == 0 ? 1L << 40 : 1 + rnd.nextInt(3);
-        times[i - from] = t[i];
-        expected[i - from] = lib.add(item, counts[i - from], t[i]);
-      }
-      assertThat(r.addAll(items, counts, times))
-          .as("flags of events %d..", from)
-          .isEqualTo(expected);
-      assertThat(WindowedCardinalityTest.exportOf(r))
-          .as("after %d events", from + 500)
-          .isEqualTo(fileOf(lib));
+      CountedBatch.of(
+              from,
+              500,
+              t,
+              i -> "item-" + rnd.nextInt(140),
+              i -> i % 97 == 0 ? 1L << 40 : 1 + rnd.nextInt(3),
+              lib::add)
+          .assertTakenAsTheLibrary(r, from, fileOf(lib));
       long now = t[from + 499];
       List<Object> probe = new ArrayList<>();
       for (int i = 0; i < 150; i++) {
@@ -260,13 +251,7 @@ class WindowedCountMinTest extends WithServer {
     WindowedCountMin cons =
         WindowedCountMin.create(
             WINDOW, SLICE, CountMinSketch.withDimensions(64, 2, HASH, UpdateRule.CONSERVATIVE));
-    assertThatThrownBy(
-            () ->
-                store.importFrom(
-                    "cons", new ByteArrayInputStream(fileOf(cons)), RedisOptions.defaults()))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("conservative");
-    assertThat(store.exists("cons")).isFalse();
+    assertImportRefused("cons", fileOf(cons), "conservative");
     RedisWindowedCountMin r =
         RedisWindowedCountMin.create(store, "neg", WINDOW, SLICE, 64, 2, RedisOptions.defaults());
     assertThatThrownBy(() -> r.add("x", -1, 0)).isInstanceOf(IllegalArgumentException.class);

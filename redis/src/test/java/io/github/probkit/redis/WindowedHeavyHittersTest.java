@@ -106,25 +106,20 @@ class WindowedHeavyHittersTest extends WithServer {
     List<Event> kept = new ArrayList<>();
     int heavy = 0;
     for (int from = 0; from < n; from += 500) {
-      List<Object> batch = new ArrayList<>();
-      long[] counts = new long[500];
-      long[] times = new long[500];
-      boolean[] expected = new boolean[500];
+      CountedBatch batch =
+          CountedBatch.of(
+              from,
+              500,
+              t,
+              i -> items[i],
+              i -> i % 211 == 0 ? 0 : i % 97 == 0 ? 40 : 1 + rnd.nextInt(3),
+              lib::add);
       for (int i = from; i < from + 500; i++) {
-        batch.add(items[i]);
-        counts[i - from] = i % 211 == 0 ? 0 : i % 97 == 0 ? 40 : 1 + rnd.nextInt(3);
-        times[i - from] = t[i];
-        expected[i - from] = lib.add(items[i], counts[i - from], t[i]);
-        if (expected[i - from]) {
-          kept.add(new Event(items[i], Math.floorDiv(t[i], M), counts[i - from]));
+        if (batch.libraryFlags()[i - from]) {
+          kept.add(new Event(items[i], Math.floorDiv(t[i], M), batch.counts()[i - from]));
         }
       }
-      assertThat(r.addAll(batch, counts, times))
-          .as("flags of events %d..", from)
-          .isEqualTo(expected);
-      assertThat(WindowedCardinalityTest.exportOf(r))
-          .as("after %d events", from + 500)
-          .isEqualTo(fileOf(lib));
+      batch.assertTakenAsTheLibrary(r, from, fileOf(lib));
       assertThat(r.newestSlice()).isEqualTo(lib.newestSlice());
       long now = t[from + 499];
       for (Duration last : new Duration[] {Duration.ZERO, SLICE, Duration.ofMinutes(4), WINDOW}) {

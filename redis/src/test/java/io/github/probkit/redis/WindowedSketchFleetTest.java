@@ -7,7 +7,6 @@ import io.github.probkit.cardinality.WindowedCardinality;
 import io.github.probkit.frequency.CountMinSketch;
 import io.github.probkit.frequency.WindowedCountMin;
 import io.github.probkit.io.StructureType;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -136,11 +135,8 @@ class WindowedSketchFleetTest extends WithServer {
       }
       if (at == END + SKEW.toMillis() / 2) {
         // The newest slice is the fastest clock's: the export is the library's file.
-        ByteArrayOutputStream a = new ByteArrayOutputStream();
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        r.exportTo(a);
-        lib.writeTo(b);
-        assertThat(a.toByteArray()).isEqualTo(b.toByteArray());
+        assertThat(EquivalenceTest.bytesOf(r::exportTo))
+            .isEqualTo(EquivalenceTest.bytesOf(lib::writeTo));
       }
     }
   }
@@ -174,11 +170,8 @@ class WindowedSketchFleetTest extends WithServer {
         }
       }
       if (at == END + SKEW.toMillis() / 2) {
-        ByteArrayOutputStream a = new ByteArrayOutputStream();
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        r.exportTo(a);
-        lib.writeTo(b);
-        assertThat(a.toByteArray()).isEqualTo(b.toByteArray());
+        assertThat(EquivalenceTest.bytesOf(r::exportTo))
+            .isEqualTo(EquivalenceTest.bytesOf(lib::writeTo));
       }
     }
     assertThat(checked).isGreaterThan(2_000);

@@ -1,5 +1,9 @@
 package io.github.probkit.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,13 +55,26 @@ abstract class WithServer {
     pool.shutdown();
   }
 
+  /** Importing {@code file} as {@code name} is refused with {@code message} and leaves nothing. */
+  static void assertImportRefused(String name, byte[] file, String message) {
+    assertThatThrownBy(
+            () -> store.importFrom(name, new ByteArrayInputStream(file), RedisOptions.defaults()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(message);
+    assertThat(store.exists(name)).isFalse();
+  }
+
   @AfterAll
-  static void stopServer() {
-    if (store != null) {
-      store.close();
-    }
-    if (server != null) {
-      server.close();
+  static void stopServer() throws Exception {
+    closeStarted(store, server);
+  }
+
+  /** Closes, in this order, what a test class started; null where the start failed before it. */
+  static void closeStarted(AutoCloseable... started) throws Exception {
+    for (AutoCloseable c : started) {
+      if (c != null) {
+        c.close();
+      }
     }
   }
 }

@@ -49,11 +49,10 @@ public final class FilterColumns {
     // The CPU time of the tasks, which the load of a shared machine inflates far less than the wall
     // time: it says whether a form's extra time is spent in the rows' tasks or elsewhere.
     AtomicLong taskCpuNanos = TaskTotal.of(spark, TaskMetrics::executorCpuTime);
-    spark
-        .sql("SELECT CAST(id % 4 AS INT) AS day, concat('user:', id) AS k FROM range(" + rows + ")")
-        .cache()
-        .createOrReplaceTempView("t");
-    spark.sql("SELECT count(*) FROM t").first();
+    TestSpark.cachedView(
+        spark,
+        "SELECT CAST(id % 4 AS INT) AS day, concat('user:', id) AS k FROM range(" + rows + ")",
+        "t");
     spark
         .sql(
             "SELECT CAST(id % 4 AS INT) AS day, probkit_bloom_agg(concat('user:', id), "

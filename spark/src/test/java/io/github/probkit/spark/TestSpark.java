@@ -29,6 +29,15 @@ final class TestSpark {
     return spark;
   }
 
+  /**
+   * Caches the rows of {@code sql} as the view {@code name} and reads them once, so that what a
+   * measurement times next does not include computing them.
+   */
+  static void cachedView(SparkSession spark, String sql, String name) {
+    spark.sql(sql).cache().createOrReplaceTempView(name);
+    spark.sql("SELECT count(*) FROM " + name).first();
+  }
+
   /** The probkit bytes a library structure writes. */
   static byte[] bytes(Sketches.Encodable w) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -62,16 +62,10 @@ public final class Traps {
         break;
       case "groups":
         for (long groups : new long[] {1_000, 10_000, 100_000}) {
-          spark
-              .sql(
-                  "SELECT id % "
-                      + groups
-                      + " AS g, concat('user:', id) AS k FROM range("
-                      + rows
-                      + ")")
-              .cache()
-              .createOrReplaceTempView("t");
-          spark.sql("SELECT count(*) FROM t").first();
+          TestSpark.cachedView(
+              spark,
+              "SELECT id % " + groups + " AS g, concat('user:', id) AS k FROM range(" + rows + ")",
+              "t");
           String per = groups + " groups of " + rows / groups + " keys: ";
           time(
               per + "probkit_hll_agg(k)",
@@ -94,16 +88,12 @@ public final class Traps {
       case "join":
         table(rows);
         long small = rows / 100;
-        spark
-            .sql("SELECT concat('user:', id * 100) AS k, id AS v FROM range(" + small + ")")
-            .cache()
-            .createOrReplaceTempView("s");
-        spark.sql("SELECT count(*) FROM s").first();
-        spark
-            .sql("SELECT probkit_bloom_agg(k, " + small + ", 0.01, 'blocked').sketch AS f FROM s")
-            .cache()
-            .createOrReplaceTempView("sf");
-        spark.sql("SELECT count(*) FROM sf").first();
+        TestSpark.cachedView(
+            spark, "SELECT concat('user:', id * 100) AS k, id AS v FROM range(" + small + ")", "s");
+        TestSpark.cachedView(
+            spark,
+            "SELECT probkit_bloom_agg(k, " + small + ", 0.01, 'blocked').sketch AS f FROM s",
+            "sf");
         String join = "SELECT count(*), sum(v) FROM t JOIN s ON t.k = s.k";
         String prefiltered = join + " WHERE probkit_might_contain((SELECT f FROM sf), t.k)";
         time("broadcast hash join", join);
@@ -132,11 +122,8 @@ public final class Traps {
 
   /** t(d, k): 1,000 distinct d, every k distinct. */
   private static void table(long rows) {
-    spark
-        .sql("SELECT id % 1000 AS d, concat('user:', id) AS k FROM range(" + rows + ")")
-        .cache()
-        .createOrReplaceTempView("t");
-    spark.sql("SELECT count(*) FROM t").first();
+    TestSpark.cachedView(
+        spark, "SELECT id % 1000 AS d, concat('user:', id) AS k FROM range(" + rows + ")", "t");
   }
 
   private static void time(String what, String query) {
