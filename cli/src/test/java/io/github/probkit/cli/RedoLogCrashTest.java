@@ -64,8 +64,8 @@ class RedoLogCrashTest {
     fresh = new ArrayList<>(words.subList(20_000, words.size()));
     byte[] start = STARTS.get(getClass());
     if (start == null) {
-      // Created by the command once per class; every test starts from a copy of its bytes, which
-      // the first one created (the same keys, options and sizes give the same bytes).
+      // Made by the command in a class's first test only: the adds are what the tests kill, and
+      // the same keys and options give the same bytes, so the others start from a copy.
       Path keys = dir.resolve("initial.txt");
       Files.write(keys, added);
       List<String> create =
