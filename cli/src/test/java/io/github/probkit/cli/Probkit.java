@@ -86,25 +86,33 @@ final class Probkit {
 
   /** Waits (at most two minutes) for {@code p} and collects its output. */
   static Result finish(Process p) throws IOException, InterruptedException {
-    // Read both streams while it runs, so that a full pipe cannot stall it.
-    byte[][] err = new byte[1][];
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                err[0] = p.getErrorStream().readAllBytes();
-              } catch (IOException e) {
-                err[0] = new byte[0];
-              }
-            });
-    t.start();
-    byte[] out = p.getInputStream().readAllBytes();
+    // Both streams read while it runs, so that a full pipe cannot stall it; neither read waits
+    // here, so that a process that never ends (a writer waiting for a lock forever) fails the test
+    // after two minutes instead of holding the build.
+    byte[][] got = new byte[2][];
+    Thread out = drain(p.getInputStream(), got, 0);
+    Thread err = drain(p.getErrorStream(), got, 1);
     if (!p.waitFor(2, TimeUnit.MINUTES)) {
       p.destroyForcibly();
       throw new AssertionError(
           "still running after 2 minutes: " + p.info().commandLine().orElse("?"));
     }
-    t.join();
-    return new Result(p.exitValue(), out, err[0]);
+    out.join();
+    err.join();
+    return new Result(p.exitValue(), got[0], got[1]);
+  }
+
+  private static Thread drain(java.io.InputStream in, byte[][] into, int i) {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                into[i] = in.readAllBytes();
+              } catch (IOException e) {
+                into[i] = new byte[0];
+              }
+            });
+    t.start();
+    return t;
   }
 }
