@@ -3,6 +3,7 @@ package io.github.probkit.filter;
 import static io.github.probkit.filter.FilterProbes.falsePositives;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.github.probkit.GoldenFiles;
 import io.github.probkit.hash.HashStrategy;
@@ -16,8 +17,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BlockedBloomFilterTest {
 
@@ -426,6 +430,242 @@ class BlockedBloomFilterTest {
     assertThat(BlockedBloomFilter.falsePositiveRate(512, 0, 1)).isZero();
     assertThat(BlockedBloomFilter.withBits(1024, 3).toString())
         .contains("bits=1024", "hashes=3", "xxh3");
+  }
+
+  // ---- the format's bits, computed here from docs/FORMAT.md ("Blocked Bloom filter (type 5)")
+
+  private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+
+  private static long specMix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
+  /**
+   * The k bit positions (word * 64 + bit, in the payload) FORMAT.md gives a key whose strategy hash
+   * is h.
+   */
+  private static long[] specBits(long blocks, int k, boolean fnv, long strategyHash) {
+    long h = fnv ? specMix(strategyHash) : strategyHash;
+    // reduce(h, B): the high 64 bits of the unsigned product (B is positive).
+    long block = Math.multiplyHigh(h, blocks) + ((h >> 63) & blocks);
+    long[] bits = new long[k];
+    for (int i = 0; i < k; i++) {
+      long j = i / 7;
+      long g = j == 0 ? h * GOLDEN : specMix(h + j * GOLDEN);
+      int field = (int) ((g >>> (9 * (i % 7))) & 511);
+      bits[i] = (8 * block + (field & 7)) * 64 + (field >>> 3);
+    }
+    return bits;
+  }
+
+  private static void setSpecBits(long[] words, long blocks, int k, boolean fnv, long hash) {
+    for (long bit : specBits(blocks, k, fnv, hash)) {
+      words[(int) (bit >>> 6)] |= 1L << bit;
+    }
+  }
+
+  /** Whether all the k bits FORMAT.md gives a key whose strategy hash is h are set. */
+  private static boolean specContains(long[] words, long blocks, int k, boolean fnv, long hash) {
+    for (long bit : specBits(blocks, k, fnv, hash)) {
+      if ((words[(int) (bit >>> 6)] & (1L << bit)) == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The payload words of a filter's bytes (after the 28-byte header and 28 bytes of parameters).
+   */
+  private static long[] payload(MembershipFilter f) throws IOException {
+    byte[] b = bytes(f);
+    long[] w = new long[(int) (f.bitSize() / 64)];
+    ByteBuffer.wrap(b, 56, w.length * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(w);
+    return w;
+  }
+
+  private static byte[] le(long v) {
+    return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(v).array();
+  }
+
+  /**
+   * The bytes every way of adding writes are those the format specifies for the keys, bit for bit
+   * (XXH3 as it is and FNV-1a mixed; one group of probe fields, the constant k = 6, and the remixed
+   * groups up to 64; both write modes; keys one by one as bytes and as longs, as byte slices, long
+   * and hash batches): and every key, queried on the heap and mapped from the file, one by one and
+   * in batches, is present, while a key never added is present exactly when the format's k bits of
+   * it are all set (a query of fewer probes would never lose a key, only answer wrongly here).
+   */
+  @Test
+  void everyWayOfAddingSetsTheBitsTheFormatGivesTheKeys(@TempDir Path dir) throws IOException {
+    List<byte[]> all = words(24_000);
+    List<byte[]> keys = all.subList(0, 12_000);
+    List<byte[]> absent = all.subList(12_000, 24_000);
+    int n = keys.size();
+    // Byte keys are the first half; the second half are the longs n/2 .. n-1.
+    int half = n / 2;
+    long[] longs = new long[n - half];
+    for (int i = half; i < n; i++) {
+      longs[i - half] = i;
+    }
+    java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+    int[] offsets = new int[half];
+    int[] lengths = new int[half];
+    for (int i = 0; i < half; i++) {
+      offsets[i] = buf.size();
+      lengths[i] = keys.get(i).length;
+      buf.writeBytes(keys.get(i));
+      buf.write(' ');
+    }
+    byte[] slices = buf.toByteArray();
+    Path file = dir.resolve("blocked.bin");
+    for (HashStrategy hash : List.of(HashStrategy.xxh3(), HashStrategy.fnv1a())) {
+      boolean fnv = hash.equals(HashStrategy.fnv1a());
+      long[] hashes = new long[n];
+      for (int i = 0; i < n; i++) {
+        hashes[i] = i < half ? hash.hash64(keys.get(i)) : hash.hash64(le(i));
+      }
+      for (int k : new int[] {1, 6, 7, 8, 14, 15, 64}) {
+        // 8 bits a key in 188 blocks (not a power of two).
+        long blocks = 8L * n / 512 + 1;
+        long[] expected = new long[(int) (8 * blocks)];
+        for (long h : hashes) {
+          setSpecBits(expected, blocks, k, fnv, h);
+        }
+        for (io.github.probkit.Concurrency mode : io.github.probkit.Concurrency.values()) {
+          String as = hash + " k=" + k + " " + mode;
+          BlockedBloomFilter one = BlockedBloomFilter.withBits(512 * blocks, k, hash, mode);
+          for (int i = 0; i < n; i++) {
+            if (i < half) {
+              one.add(keys.get(i));
+            } else {
+              one.add((long) i);
+            }
+          }
+          BlockedBloomFilter batch = BlockedBloomFilter.withBits(512 * blocks, k, hash, mode);
+          batch.addAll(slices, offsets, lengths, half);
+          batch.addAll(longs, 0, longs.length);
+          BlockedBloomFilter byHash = BlockedBloomFilter.withBits(512 * blocks, k, hash, mode);
+          byHash.addAllHashes(hashes, 0, n);
+          for (BlockedBloomFilter f : List.of(one, batch, byHash)) {
+            assertThat(payload(f)).as(as).isEqualTo(expected);
+          }
+        }
+        BlockedBloomFilter f = BlockedBloomFilter.withBits(512 * blocks, k, hash);
+        f.addAllHashes(hashes, 0, n);
+        Files.write(file, bytes(f));
+        try (MappedFilter mapped = MappedFilter.open(file)) {
+          for (MembershipFilter g : List.<MembershipFilter>of(f, mapped)) {
+            String as = hash + " k=" + k + " " + g.getClass().getSimpleName();
+            boolean[] present = new boolean[n];
+            assertThat(g.mightContainAll(slices, offsets, lengths, half, present)).isEqualTo(half);
+            assertThat(g.mightContainAll(longs, 0, longs.length, present)).isEqualTo(longs.length);
+            assertThat(g.mightContainAllHashes(hashes, 0, n, present)).as(as).isEqualTo(n);
+            for (int i = 0; i < n; i++) {
+              boolean one = i < half ? g.mightContain(keys.get(i)) : g.mightContain((long) i);
+              assertThat(one).as("%s key %d", as, i).isTrue();
+            }
+            long[] absentHashes = new long[absent.size()];
+            long falsePositives = 0;
+            for (int i = 0; i < absent.size(); i++) {
+              byte[] key = absent.get(i);
+              absentHashes[i] = hash.hash64(key);
+              boolean spec = specContains(expected, blocks, k, fnv, absentHashes[i]);
+              falsePositives += spec ? 1 : 0;
+              assertThat(g.mightContain(key)).as("%s absent key %d", as, i).isEqualTo(spec);
+              assertThat(g.mightContain(-1L - i))
+                  .as("%s absent long %d", as, -1 - i)
+                  .isEqualTo(specContains(expected, blocks, k, fnv, hash.hash64(le(-1L - i))));
+            }
+            boolean[] answers = new boolean[absent.size()];
+            assertThat(g.mightContainAllHashes(absentHashes, 0, absent.size(), answers))
+                .as(as)
+                .isEqualTo((int) falsePositives);
+            for (int i = 0; i < absent.size(); i++) {
+              assertThat(answers[i]).isEqualTo(g.mightContain(absent.get(i)));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * expectedFpp and approximateCount are their documented formulas over the set bits of each block,
+   * counted here from the file's payload (on the heap and mapped), at light and heavy loads; a
+   * block with all 512 bits set makes every key present, the count Long.MAX_VALUE, and its share of
+   * the rate 1.
+   */
+  @Test
+  void fillStatisticsAreTheFormulasOverTheBitsOfEachBlock(@TempDir Path dir) throws IOException {
+    List<byte[]> keys = words(20_000);
+    Path file = dir.resolve("blocked.bin");
+    for (int k : new int[] {1, 6, 9}) {
+      for (long blocks : new long[] {1, 2, 40}) {
+        for (int n : new int[] {0, 1, 300, 3_000, 20_000}) {
+          BlockedBloomFilter f = BlockedBloomFilter.withBits(512 * blocks, k);
+          keys.subList(0, n).forEach(f::add);
+          long[] w = payload(f);
+          double rate = 0;
+          double logs = 0;
+          long bitCount = 0;
+          boolean full = false;
+          for (int b = 0; b < blocks; b++) {
+            int x = 0;
+            for (int i = 8 * b; i < 8 * b + 8; i++) {
+              x += Long.bitCount(w[i]);
+            }
+            bitCount += x;
+            full |= x == 512;
+            rate += Math.pow(x / 512.0, k);
+            logs += Math.log1p(-x / 512.0);
+          }
+          rate /= blocks;
+          long count = full ? Long.MAX_VALUE : Math.round(logs / (k * Math.log1p(-1.0 / 512)));
+          Files.write(file, bytes(f));
+          try (MappedFilter mapped = MappedFilter.open(file)) {
+            String as = "k=" + k + " blocks=" + blocks + " n=" + n;
+            assertThat(f.bitCount()).as(as).isEqualTo(bitCount);
+            assertThat(f.expectedFpp()).as(as).isCloseTo(rate, within(1e-12 * rate));
+            assertThat(mapped.expectedFpp()).as(as).isCloseTo(rate, within(1e-12 * rate));
+            assertThat(f.approximateCount()).as(as).isCloseTo(count, within(1L));
+            assertThat(mapped.approximateCount()).as(as).isCloseTo(count, within(1L));
+            if (blocks == 1 && n == 20_000) {
+              // 20,000 keys fill a lone block at every k here: everything is present.
+              assertThat(bitCount).as(as).isEqualTo(512);
+              assertThat(f.expectedFpp()).isEqualTo(1.0);
+              assertThat(f.mightContain("never added")).isTrue();
+              assertThat(mapped.mightContain(-1L)).isTrue();
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Equal filters have the same size, hash count, strategy and bits, whatever their write mode; a
+   * difference in any one of them makes them unequal, even with every bit clear.
+   */
+  @Test
+  void equalityIsTheSameShapeStrategyAndBits() {
+    BlockedBloomFilter f = BlockedBloomFilter.withBits(1024, 3);
+    BlockedBloomFilter single =
+        BlockedBloomFilter.withBits(
+            1024, 3, HashStrategy.xxh3(), io.github.probkit.Concurrency.SINGLE_WRITER);
+    assertThat(single).isEqualTo(f).hasSameHashCodeAs(f);
+    assertThat(f).isNotEqualTo(null).isNotEqualTo(f.toString());
+    assertThat(f).isNotEqualTo(BloomFilter.withBits(1024, 3));
+    assertThat(f).isNotEqualTo(BlockedBloomFilter.withBits(1536, 3));
+    assertThat(f).isNotEqualTo(BlockedBloomFilter.withBits(1024, 4));
+    assertThat(f).isNotEqualTo(BlockedBloomFilter.withBits(1024, 3, HashStrategy.xxh3(7)));
+    assertThat(f).isNotEqualTo(BlockedBloomFilter.withBits(1024, 3, HashStrategy.fnv1a()));
+    single.add("one key");
+    assertThat(f).isNotEqualTo(single);
+    f.add("one key");
+    assertThat(f).isEqualTo(single).hasSameHashCodeAs(single);
   }
 
   // ---- format

@@ -357,6 +357,117 @@ class HeavyHittersTest {
     assertThat(h.byteSize()).isBetween(10_000L * 40, 10_000L * 200);
   }
 
+  /** Distinct real words (the system's dictionary when there is one, then numbered ones). */
+  private static List<String> words(int n) throws IOException {
+    Set<String> distinct = new java.util.LinkedHashSet<>();
+    java.nio.file.Path dict = java.nio.file.Path.of("/usr/share/dict/words");
+    if (java.nio.file.Files.isReadable(dict)) {
+      for (String w : java.nio.file.Files.readAllLines(dict, StandardCharsets.UTF_8)) {
+        if (distinct.size() < n) {
+          distinct.add(w);
+        }
+      }
+    }
+    for (int i = 0; distinct.size() < n; i++) {
+      distinct.add("word-" + i);
+    }
+    return new ArrayList<>(distinct);
+  }
+
+  private static HeavyHitters of(int capacity, Object... itemsAndCounts) {
+    HeavyHitters h = HeavyHitters.withCapacity(capacity);
+    for (int i = 0; i < itemsAndCounts.length; i += 2) {
+      h.add((String) itemsAndCounts[i], (Integer) itemsAndCounts[i + 1]);
+    }
+    return h;
+  }
+
+  /**
+   * Equality as documented: the same capacity, total and monitored items with the same counts and
+   * errors, whatever the order they were added in; a difference in any one of them (each pair below
+   * agrees on all the others) makes two summaries unequal.
+   */
+  @Test
+  void equalityIsTheSameItemsCountsAndErrors() throws IOException {
+    List<String> words = words(3_000);
+    HeavyHitters h = HeavyHitters.withCapacity(500);
+    for (int item : new Zipf(words.size(), 1.0, 0xe9a1L).stream(50_000)) {
+      h.add(words.get(item));
+    }
+    assertThat(h.maxError()).as("evictions happened").isPositive();
+    for (HeavyHitters same : List.of(h.copy(), read(bytes(h)))) {
+      assertThat(same).isEqualTo(h).hasSameHashCodeAs(h);
+      assertThat(h).isEqualTo(same);
+    }
+    assertThat(h.toString()).contains("capacity=500", "size=500", "totalCount=50000");
+    assertThat(h).isNotEqualTo(null).isNotEqualTo(h.toString());
+    assertThat(h.equals(CountMinSketch.withDimensions(8, 2))).isFalse();
+
+    // The same entries in another order of adds.
+    assertThat(of(5, "a", 2, "b", 1)).isEqualTo(of(5, "b", 1, "a", 2));
+    // Capacity alone differs.
+    assertThat(of(5, "a", 2, "b", 1)).isNotEqualTo(of(6, "a", 2, "b", 1));
+    // A zero count adds nothing.
+    assertThat(of(5, "a", 2, "b", 1, "c", 0)).isEqualTo(of(5, "a", 2, "b", 1));
+    // Size alone differs.
+    assertThat(of(2, "a", 3)).isNotEqualTo(of(2, "a", 2, "b", 1));
+    // One item differs, the counts alike.
+    assertThat(of(5, "a", 2, "b", 1)).isNotEqualTo(of(5, "a", 2, "c", 1));
+    // The counts differ, the items and total alike.
+    assertThat(of(5, "a", 2, "b", 1)).isNotEqualTo(of(5, "a", 1, "b", 2));
+    // Only the error differs: a 2 exactly, against b evicted by a with 1 + 1 (error 1).
+    HeavyHitters exact = of(1, "a", 2);
+    HeavyHitters evicted = of(1, "b", 1, "a", 1);
+    assertThat(evicted.entries().get(0).count()).isEqualTo(2);
+    assertThat(evicted.entries().get(0).error()).isEqualTo(1);
+    assertThat(exact.totalCount()).isEqualTo(evicted.totalCount());
+    assertThat(exact).isNotEqualTo(evicted);
+  }
+
+  /**
+   * The range of capacities and epsilons, at both ends: capacity 1 is a summary (Space-Saving with
+   * one counter), the largest capacity is refused only for the heap it would need, one more (or an
+   * epsilon below 1/MAX_CAPACITY) is refused naming the value.
+   */
+  @Test
+  void capacityAndEpsilonAreCheckedAtTheirLimits() {
+    HeavyHitters one = HeavyHitters.withCapacity(1);
+    one.add("a", 3);
+    one.add("b");
+    // b replaces a and inherits 3 + 1, with error 3; a occurred at most maxError() = 4 times.
+    assertThat(one.entries()).extracting(HeavyHitters.Entry::itemAsString).containsExactly("b");
+    assertThat(one.estimate("b")).isEqualTo(4);
+    assertThat(one.lowerBound("b")).isEqualTo(1);
+    assertThat(one.maxError()).isEqualTo(4);
+    assertThat(one.estimate("a")).isEqualTo(4);
+    assertThat(HeavyHitters.create(0.25).capacity()).isEqualTo(4);
+    assertThat(HeavyHitters.create(0.3).capacity()).isEqualTo(4);
+
+    int max = HeavyHitters.MAX_CAPACITY;
+    assertThatThrownBy(() -> HeavyHitters.withCapacity(max + 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("capacity must be in [1, 268435456], was 268435457");
+    double tooSmall = Math.nextDown(1.0 / max);
+    assertThatThrownBy(() -> HeavyHitters.create(tooSmall))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("epsilon must be at least 1/268435456, was " + tooSmall);
+    assertThatThrownBy(() -> HeavyHitters.create(1e-12))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("epsilon must be at least 1/268435456, was 1.0E-12");
+    // 2^28 slots of 84 bytes (20 in the item table, 64 in the count buckets) and a table of 2^29
+    // ints: 23.0 GiB, refused up front by any smaller heap (the tests run in 1 to 3 GiB).
+    org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().maxMemory() < (23L << 30));
+    for (org.assertj.core.api.ThrowableAssert.ThrowingCallable largest :
+        List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+            () -> HeavyHitters.withCapacity(max), () -> HeavyHitters.create(1.0 / max))) {
+      assertThatThrownBy(largest)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith(
+              "a heavy-hitters summary of capacity 268435456 needs 23.0 GiB, more than this"
+                  + " JVM's maximum heap");
+    }
+  }
+
   // ---- serialization
 
   @Test
