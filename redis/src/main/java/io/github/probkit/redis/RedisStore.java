@@ -702,7 +702,9 @@ public final class RedisStore implements AutoCloseable {
           String more =
               idempotent || notApplied || e instanceof JedisDataException && ok == 0
                   ? ""
-                  : ", and not sent again, which could apply it twice";
+                  : ", and not sent again, which could apply it twice: it may have been applied"
+                      + " (a script runs to its end after the client stops waiting), so check"
+                      + " the structure before running it again";
           throw failure(what + " of " + size + " keys", e, ok, before, more);
         }
         backOff(attempt);

@@ -3,6 +3,10 @@ package io.github.probkit.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.probkit.frequency.CountMinSketch;
+import io.github.probkit.frequency.WindowedCountMin;
+import io.github.probkit.hash.HashStrategy;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,9 +33,39 @@ class ExactlyOnceTest extends WithServer {
       assertThatThrownBy(add::run)
           .isInstanceOf(RedisStoreException.class)
           .hasMessageContaining("add of 100 keys failed")
-          .hasMessageContaining("not sent again");
+          .hasMessageContaining("not sent again")
+          .hasMessageContaining("it may have been applied");
     }
     counted.assertEachKeyCountedOnce();
+  }
+
+  @Test
+  void aMergeThatOutlivesTheSocketTimeoutSaysItMayHaveBeenApplied() {
+    // 20 full one-minute slices of 2,719 x 5: about 270,000 counters in one script, some 270 ms
+    // of Redis on a quiet 2-core machine against a 30 ms socket timeout. The client gives up; the
+    // script does not, so the message must not let a user think the merge can be run again.
+    Duration slice = Duration.ofMinutes(1);
+    Duration window = slice.multipliedBy(20);
+    HashStrategy hash = HashStrategy.xxh3(0x5eed_0f_a9_e5L);
+    WindowedCountMin lib =
+        WindowedMergeBlockingTest.ring(
+            WindowedCountMin.create(window, slice, CountMinSketch.withDimensions(2719, 5, hash)),
+            1.0,
+            2719);
+    RedisOptions o = RedisOptions.defaults().hash(hash).maxSkew(Duration.ZERO);
+    try (RedisStore impatient =
+        RedisStore.connect(server.uri() + "/x?socketTimeout=30ms&retries=0", null)) {
+      RedisWindowedCountMin r =
+          RedisWindowedCountMin.create(impatient, "late", window, slice, 2719, 5, o);
+      assertThatThrownBy(() -> r.merge(lib))
+          .isInstanceOf(RedisStoreException.class)
+          .hasMessageContaining("timed out")
+          .hasMessageContaining("it may have been applied");
+    }
+    // And it was: the store with the default timeout waits for the script, then reads the merge.
+    long end = (lib.newestSlice() + 1) * slice.toMillis() - 1;
+    assertThat(RedisWindowedCountMin.open(store, "late").sketchOfLast(window, end).totalCount())
+        .isEqualTo(lib.sketchOfLast(window, end).totalCount());
   }
 
   @Test
