@@ -763,7 +763,8 @@ public final class RedisStore implements AutoCloseable {
 
   /**
    * An error reply by which Redis refused a command without running it: a replica, a server still
-   * loading, a master without its replicas, a slot elsewhere or moving.
+   * loading, a master without its replicas, a slot elsewhere or moving, a server running another
+   * client's script past busy-reply-threshold.
    */
   private static boolean refused(JedisException e) {
     return e instanceof JedisDataException
@@ -776,7 +777,8 @@ public final class RedisStore implements AutoCloseable {
             "MOVED",
             "ASK",
             "TRYAGAIN",
-            "CLUSTERDOWN");
+            "CLUSTERDOWN",
+            "BUSY");
   }
 
   /** A connection that failed to open: nothing was sent on it. */
@@ -839,6 +841,11 @@ public final class RedisStore implements AutoCloseable {
           "the URI's database does not exist on this server ("
               + m
               + "); a KEY with a '/' after digits is written with %2F";
+    } else if (m.startsWith("BUSY")) {
+      why =
+          "the server is running another client's script past its busy-reply-threshold (a large"
+              + " merge?) and refused this: "
+              + m;
     } else if (m.startsWith("NOREPLICAS")) {
       why = "the master has too few replicas (min-replicas-to-write; failover?): " + m;
     } else if (e instanceof NotReplicated) {
