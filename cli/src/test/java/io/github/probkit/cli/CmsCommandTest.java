@@ -132,18 +132,18 @@ class CmsCommandTest extends InTempDir {
     assertOneLineError(
         Cli.run("cms", "create", f, "--width", "8", "--depth", "2", "--hash", "md5"),
         2,
-        "hash must be one of xxh3, fnv1a, was 'md5'");
+        "--hash must be one of xxh3, fnv1a, was 'md5'");
     // Redis's HyperLogLog hashing is a hash label too: a count-min sketch must refuse it, not
     // quietly use xxh3; and so must a filter.
     assertOneLineError(
         Cli.run("cms", "create", f, "--width", "8", "--depth", "2", "--hash", "redis"),
         2,
-        "hash must be one of xxh3, fnv1a, was 'redis'");
+        "--hash must be one of xxh3, fnv1a, was 'redis'");
     assertThat(java.nio.file.Files.exists(java.nio.file.Path.of(f))).isFalse();
     assertOneLineError(
         Cli.run("filter", "create", f, "--expected", "100", "--hash", "redis"),
         2,
-        "hash must be one of xxh3, fnv1a, was 'redis'");
+        "--hash must be one of xxh3, fnv1a, was 'redis'");
     assertThat(java.nio.file.Files.exists(java.nio.file.Path.of(f))).isFalse();
     assertThat(Cli.run("cms", "create", f).exit).isEqualTo(2);
     assertThat(Cli.run("cms", "create", f, "--epsilon", "0.01").exit).isEqualTo(2);

@@ -42,7 +42,13 @@ public final class KeyOptions {
    * xxh3 would build a structure other than the one asked for.
    */
   public static HashStrategy hashStrategy(String label) {
-    HashAlgorithm a = HashAlgorithm.byLabel(label);
+    HashAlgorithm a;
+    try {
+      a = HashAlgorithm.byLabel(label);
+    } catch (IllegalArgumentException unknown) {
+      // The library's message names its parameter; on the command line it is the option.
+      throw new IllegalArgumentException("--hash must be one of xxh3, fnv1a, was '" + label + "'");
+    }
     if (a == HashAlgorithm.XXH3_64) {
       return HashStrategy.xxh3();
     }
@@ -50,7 +56,7 @@ public final class KeyOptions {
       return HashStrategy.fnv1a();
     }
     throw new IllegalArgumentException(
-        "hash must be one of xxh3, fnv1a, was '"
+        "--hash must be one of xxh3, fnv1a, was '"
             + label
             + (a == HashAlgorithm.XXH64
                 ? "' (xxh64 is the split-block type's own hash: --type split-block takes no --hash)"
