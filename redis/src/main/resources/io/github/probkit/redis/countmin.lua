@@ -29,10 +29,13 @@ local EXACT = 9007199254740992
 local CHUNK = 500
 -- A shard's counters are read with one GETRANGE of the bytes from the batch's first to its last
 -- counter, and the changed ones written back with one SETRANGE, when that range has at most DENSE
--- bytes per counter: a BITFIELD sub-command costs about 1 µs of Redis a counter read and 2 a counter
--- written, copying a byte about 5 ns. Beyond, BITFIELD GET and SET of each counter, so that a large
--- sketch is not copied (nor replicated) whole for a few counters. Measured: bench/NOTES.md.
+-- bytes per counter. Whole batches cost about 2.4 µs of Redis per counter with a BITFIELD
+-- sub-command for each read and write, about 1 µs per counter plus 10 ns per byte of range with the
+-- range (bench/NOTES.md): even at about 140 bytes per counter. DENSE stays below that, so that a wide
+-- sketch is neither copied nor replicated whole for a few counters. A range is held in the script's
+-- memory, with its splice beside it: never more than RANGE_MAX bytes.
 local DENSE = 100
+local RANGE_MAX = 8388608
 
 -- Each shard's counters: first and last index into the counters, and, read as a range, the range's
 -- first byte (from 0) and its bytes.
@@ -45,7 +48,7 @@ local function groups(cs, m)
     end
     g.last = j
     local from, to = cs[2 * g.first] / 8, cs[2 * g.last] / 8 + 8
-    if to - from <= DENSE * (g.last - g.first + 1) then
+    if to - from <= math.min(DENSE * (g.last - g.first + 1), RANGE_MAX) then
       g.at, g.bytes = from, redis.call('GETRANGE', KEYS[g.shard], from, to - 1)
     end
     out[#out + 1] = g
