@@ -211,8 +211,8 @@ local m, n = #cs / 2, #items / (d + 2)
 local gs, v, dirty = groups(cs, m), {}, {}
 read(cs, gs, v)
 -- Plain numbers are exact while every counter stays below 2^53: no counter ends above the largest
--- read plus the batch's counts (each taken d times by the standard rule, for an item that named a
--- counter in several rows). Sums of doubles round monotonically, so a sum that would reach 2^53 is
+-- read plus the batch's counts (each taken d times by the standard rule, should an item ever name a
+-- counter twice). Sums of doubles round monotonically, so a sum that would reach 2^53 is
 -- never computed below it.
 local top, per = 0, conservative and 1 or d
 for j = 1, m do
