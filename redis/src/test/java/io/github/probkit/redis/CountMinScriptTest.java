@@ -79,6 +79,8 @@ class CountMinScriptTest extends WithServer {
     RedisCountMinSketch r =
         create("cms-2^53-" + width + shards + conservative, width, shards, conservative);
     CountMinSketch s = library(width, conservative);
+    r.addAll(Map.of("zero", 0L)); // a batch of nothing to add: no counter, and not the total
+    assertSame(r, s, "a count of 0");
     // One count just above 2^53, into zeros: a sum of doubles would round it to 2^53.
     r.add("odd", TWO_53 + 1);
     s.add("odd", TWO_53 + 1);
