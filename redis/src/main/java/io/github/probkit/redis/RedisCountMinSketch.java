@@ -165,8 +165,8 @@ public final class RedisCountMinSketch extends RedisStructure {
     int[] col = new int[depth];
     for (int from = 0; from < items.size(); from += store.batchSize()) {
       int to = Math.min(items.size(), from + store.batchSize());
-      // countmin.lua's packed batch: the distinct counters (shard, bit offset) sorted, then per
-      // item the count's halves and the index of each row's counter.
+      // countmin.lua's batch: the distinct counters (shard, bit offset) sorted, then per item the
+      // count's halves and the index of each row's counter.
       long[] refs = new long[(to - from) * depth];
       int n = 0;
       for (int i = from; i < to; i++) {
@@ -188,16 +188,22 @@ public final class RedisCountMinSketch extends RedisStructure {
           counters[m++] = counters[j];
         }
       }
-      ByteBuffer cs = ByteBuffer.allocate(8 * m);
+      ByteBuffer cs = msgpackU32s(2 * m);
       for (int j = 0; j < m; j++) {
-        cs.putLong(counters[j]); // shard, then bit offset: two big-endian u32
+        cs.put(MSGPACK_U32)
+            .putInt((int) (counters[j] >>> 32))
+            .put(MSGPACK_U32)
+            .putInt((int) counters[j]);
       }
-      ByteBuffer is = ByteBuffer.allocate(n / depth * (8 + 4 * depth));
+      ByteBuffer is = msgpackU32s(n / depth * (2 + depth));
       for (int i = from, k = 0; i < to; i++) {
         if (counts[i] != 0) {
-          is.putLong(counts[i]); // its high, then its low 32 bits
+          is.put(MSGPACK_U32)
+              .putInt((int) (counts[i] >>> 32))
+              .put(MSGPACK_U32)
+              .putInt((int) counts[i]);
           for (int r = 0; r < depth; r++, k++) {
-            is.putInt(Arrays.binarySearch(counters, 0, m, refs[k]) + 1);
+            is.put(MSGPACK_U32).putInt(Arrays.binarySearch(counters, 0, m, refs[k]) + 1);
           }
         }
       }
@@ -209,6 +215,17 @@ public final class RedisCountMinSketch extends RedisStructure {
       script(
           "add", false, Scripts.COUNT_MIN, keys, guard(args, 1, 0, meta.shards), from, to - from);
     }
+  }
+
+  /** msgpack's uint 32 tag: each number is this byte, then its 4 big-endian bytes. */
+  private static final byte MSGPACK_U32 = (byte) 0xce;
+
+  /**
+   * A buffer holding the header of a msgpack array of {@code n} numbers (array 32), with room for
+   * them as uint 32s: countmin.lua turns it into a table with one {@code cmsgpack.unpack}.
+   */
+  private static ByteBuffer msgpackU32s(int n) {
+    return ByteBuffer.allocate(5 + 5 * n).put((byte) 0xdd).putInt(n);
   }
 
   /** The standard rule on one string: one saturating BITFIELD per item, pipelined. */
