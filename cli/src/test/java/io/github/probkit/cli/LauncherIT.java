@@ -61,6 +61,73 @@ class LauncherIT {
   }
 
   /**
+   * The class-data-sharing archive (or, on Java 25 and later, the AOT cache) beside the jar is only
+   * a speed-up: one that the JVM refuses, or none at all, still gives the same answers, exit code
+   * and an empty stderr. Covers both the plain query and the --version that the launcher runs with
+   * C1 alone, and a run that keeps the JVM's defaults (filter info).
+   */
+  @Test
+  void aCorruptOrAbsentArchiveStillAnswers() throws Exception {
+    String f = dir.resolve("k.bin").toString();
+    Files.writeString(dir.resolve("keys.txt"), "alice\nbob\n");
+    assertThat(
+            run(
+                "",
+                "filter",
+                "create",
+                f,
+                "--expected",
+                "1000",
+                "--fpp",
+                "0.01",
+                "--keys",
+                dir.resolve("keys.txt").toString())[0])
+        .isEqualTo("0");
+    String[] expected = run("", "filter", "query", f, "alice", "bob", "carol");
+    assertThat(expected[1]).isEqualTo("alice\tpresent\nbob\tpresent\ncarol\tabsent\n");
+    String version = run("", "--version")[1];
+    String info = run("", "filter", "info", f)[1];
+    Path target = launcher().getParent().resolve("cli").resolve("target");
+    List<Path> archives = new ArrayList<>();
+    try (var s = Files.list(target)) {
+      s.filter(p -> p.toString().endsWith(".jsa") || p.toString().endsWith(".aot"))
+          .forEach(archives::add);
+    }
+    assertThat(archives).as("the launcher made an archive in " + target).isNotEmpty();
+    try {
+      // Corrupt: written after the jar, so the launcher takes it as current and hands it over.
+      for (Path a : archives) {
+        byte[] junk = new byte[8192];
+        new java.util.Random(31).nextBytes(junk);
+        Files.write(a, junk);
+      }
+      assertAnswers(f, expected, version, info, "a corrupt archive");
+      // Absent, and marked as one this JVM cannot make: the launcher runs without one.
+      for (Path a : archives) {
+        Files.delete(a);
+        Files.writeString(a.resolveSibling(a.getFileName() + ".failed"), "");
+      }
+      assertAnswers(f, expected, version, info, "no archive");
+    } finally {
+      // The next run of the launcher makes the archive again.
+      for (Path a : archives) {
+        Files.deleteIfExists(a);
+        Files.deleteIfExists(a.resolveSibling(a.getFileName() + ".failed"));
+      }
+    }
+  }
+
+  private void assertAnswers(String f, String[] query, String version, String info, String what)
+      throws Exception {
+    String[] q = run("", "filter", "query", f, "alice", "bob", "carol");
+    assertThat(q).as(what + ": filter query").containsExactly(query);
+    String[] v = run("", "--version");
+    assertThat(v).as(what + ": --version").containsExactly("0", version, "");
+    String[] i = run("", "filter", "info", f);
+    assertThat(i).as(what + ": filter info").containsExactly("0", info, "");
+  }
+
+  /**
    * Without any locale (env -i, keeping PATH), a file named café.txt can be read and café.bin
    * written (the launcher gives the JVM a UTF-8 locale for file names), and the key café is
    * answered as the bytes it is. The bytes come from printf, not from this test's own locale.
