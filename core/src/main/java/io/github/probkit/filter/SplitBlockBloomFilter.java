@@ -6,7 +6,6 @@ import static io.github.probkit.internal.Preconditions.checkOpenUnit;
 
 import io.github.probkit.Concurrency;
 import io.github.probkit.hash.HashStrategy;
-import io.github.probkit.hash.Xxh64;
 import io.github.probkit.internal.BatchPasses;
 import io.github.probkit.internal.Compatibility;
 import io.github.probkit.io.SketchFormatException;
@@ -228,15 +227,9 @@ public final class SplitBlockBloomFilter implements MergeableFilter {
     return addHash(HashStrategy.xxh64().hash64(key, off, len));
   }
 
-  /*
-   * A long key goes straight to Xxh64 (the value HashStrategy.xxh64().hash64(long) gives, seed 0
-   * as a constant) rather than through the strategy, whose choice among its algorithms is read
-   * from fields on every call: in FilterAddBenchmark.addLong the single-writer add took about a
-   * quarter less CPU time this way (bench/NOTES.md, issue 31).
-   */
   @Override
   public boolean add(long key) {
-    return addHash(Xxh64.hashLong(key, 0));
+    return addHash(HashStrategy.xxh64().hash64(key));
   }
 
   @Override
@@ -246,7 +239,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter {
 
   @Override
   public boolean mightContain(long key) {
-    return mightContainHash(Xxh64.hashLong(key, 0));
+    return mightContainHash(HashStrategy.xxh64().hash64(key));
   }
 
   /** The first of the key's block's four longs. */
