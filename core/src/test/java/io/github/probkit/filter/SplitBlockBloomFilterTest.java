@@ -32,6 +32,8 @@ import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter;
 import org.apache.parquet.io.api.Binary;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** SplitBlockBloomFilter against parquet-java's BlockSplitBloomFilter, the format's reference. */
 class SplitBlockBloomFilterTest {
@@ -60,16 +62,30 @@ class SplitBlockBloomFilterTest {
     return keys;
   }
 
-  @Test
-  void longKeysGiveParquetJavasBitsAndAnswers() throws IOException {
+  /**
+   * Both modes: add(long) and mightContain(long) hash the key themselves, apart from the batches
+   * and the byte keys, and a single-writer add stores without the atomic OR; a bit either path lost
+   * would make the bitsets differ and its key answer absent.
+   */
+  @ParameterizedTest
+  @EnumSource(Concurrency.class)
+  void longKeysGiveParquetJavasBitsAndAnswers(Concurrency mode) throws IOException {
     long[] keys = distinctLongs(2 * N, 0x9a3f17c2e5b80d41L);
-    SplitBlockBloomFilter ours = SplitBlockBloomFilter.create(N, 0.01);
+    SplitBlockBloomFilter ours = SplitBlockBloomFilter.create(N, 0.01, mode);
     BlockSplitBloomFilter theirs = parquet(N, 0.01);
     for (int i = 0; i < N; i++) {
       ours.add(keys[i]);
       theirs.insertHash(theirs.hash(keys[i]));
     }
     assertThat(ours.toParquetBitset()).isEqualTo(bitset(theirs));
+    // Every one of a block's 256 bit positions (32 in each of the 8 words) was set by some key, so
+    // the equality above compared each word's every bit, not only those a few keys reach.
+    long[] everyBlock = new long[4];
+    ByteBuffer set = ByteBuffer.wrap(ours.toParquetBitset()).order(ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; set.hasRemaining(); i++) {
+      everyBlock[i % 4] |= set.getLong();
+    }
+    assertThat(everyBlock).containsOnly(-1L);
     int differ = 0;
     int absent = 0;
     int falsePositives = 0;
