@@ -71,7 +71,7 @@ public class MixedQueryBenchmark extends SizedFilterBenchmark {
 
   @Setup(Level.Trial)
   public void build() {
-    if (QUERIES / 2 > n) {
+    if (keys.equals("distinct") && QUERIES / 2 > n) {
       throw new IllegalArgumentException("n must be at least 2^19 for distinct present keys");
     }
     if (profile.equals("mega")) {
