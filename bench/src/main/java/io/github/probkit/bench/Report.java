@@ -513,6 +513,30 @@ final class Report {
         + ")";
   }
 
+  /** Forks further apart than this (slowest over fastest) are called out in a goal's note. */
+  static final double SPLIT = 1.3;
+
+  /**
+   * A figure whose forks disagree by {@link #SPLIT} or more, or null. probkit-bloom's
+   * FilterQueryBenchmark forks have run in two modes about 1.45× apart, steady within a fork (issue
+   * 31): three forks then give a narrow interval on the side of whichever mode they drew, and only
+   * more forks, or the second protocol, show it.
+   */
+  static String split(Goals.Fig f, Score sc) {
+    double lo = sc.forks.stream().mapToDouble(Fork::cpu).min().orElse(Double.NaN);
+    double hi = sc.forks.stream().mapToDouble(Fork::cpu).max().orElse(Double.NaN);
+    if (sc.forks.size() < 2 || !(hi >= SPLIT * lo)) {
+      return null;
+    }
+    return (f.benchmark().equals(Goals.MIXED) ? "mixed " : "")
+        + f.value()
+        + "'s forks disagree: "
+        + time(lo)
+        + " to "
+        + time(hi)
+        + " ns (more forks decide: --forks 5)";
+  }
+
   private static String goalCell(Goals.Goal g) {
     List<String> parts = new ArrayList<>();
     if (!Double.isNaN(g.maxNs())) {
@@ -549,6 +573,13 @@ final class Report {
                             100 * r.fpr(),
                             8 * r.bytesPerKey())));
       }
+    }
+    List<Goals.Fig> figs = new ArrayList<>(g.figs());
+    if (g.cross() != null) {
+      figs.addAll(g.cross().figs());
+    }
+    for (Goals.Fig f : figs) {
+      run.find(f).map(sc -> split(f, sc)).ifPresent(parts::add);
     }
     return String.join("; ", parts);
   }
