@@ -292,7 +292,8 @@ final class Report {
         .append(
             "all present keys then all absent ones, the whole array per call, ns per key); it is met, or not met, only ")
         .append(
-            "when both say so (`yes (both)`), and undecided with each protocol's verdict when they disagree (issue 31).\n\n");
+            "when both say so (`yes (both)`), and undecided with each protocol's verdict when they disagree (issue 31); ")
+        .append("its note names a figure whose forks differ by 1.3× or more.\n\n");
     goals(md, run, "Goals of issue 15 (performance)", Goals.ISSUE_15, true);
     goals(md, run, "Goals of issue 8", Goals.ISSUE_8, false);
     filters(md, run);
