@@ -21,10 +21,10 @@ import org.openjdk.jmh.annotations.State;
  * repetition and shuffles them ({@code order=shuffled}, {@code keys=uniform}) and asks one key per
  * call ({@link #oneKey}); {@link #loop} asks the whole array per call and reports ns per key.
  *
- * <p>The order decides which branches a query takes predictably: an early-exit Bloom query (stop at
- * the first clear bit) takes a branch per probe whose outcome depends on whether the key is
- * present; in blocks of 2^19 present then 2^19 absent keys that outcome is known in advance for all
- * but the absent keys' first probe, shuffled it is a coin toss per key.
+ * <p>The order decides which branches a query can predict: an early-exit Bloom query (stop at the
+ * first clear bit) branches on every probe. In blocks of 2^19 present then 2^19 absent keys a
+ * present key never leaves early, so only where an absent key leaves is unknown; shuffled, whether
+ * the key leaves at all is a coin toss too. A branch-free query does not care.
  *
  * <pre>
  * java -jar bench/target/benchmarks.jar MixedQueryBenchmark -p impl=probkit-bloom,fastfilter-bloom \
