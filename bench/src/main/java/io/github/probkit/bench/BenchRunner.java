@@ -325,6 +325,20 @@ public final class BenchRunner {
       group(out, "FilterAddBenchmark", List.of("addString", "addLong"), "impl", dynamic, n);
       group(out, "FilterBuildBenchmark", List.of("build"), "impl", built, n);
     }
+    // The long-key query goals' second protocol (Goals.Goal#cross), for their contestants.
+    group(
+        out,
+        Goals.MIXED,
+        List.of(Goals.MIXED_METHOD),
+        "impl",
+        java.util.stream.Stream.concat(Goals.ISSUE_15.stream(), Goals.ISSUE_8.stream())
+            .map(Goals.Goal::cross)
+            .filter(java.util.Objects::nonNull)
+            .flatMap(g -> g.figs().stream())
+            .map(Goals.Fig::value)
+            .distinct()
+            .toList(),
+        Goals.MILLION);
     // Batches and mapped views (no peer offers either): beside one call per key, in and out of the
     // cache.
     group(
