@@ -89,15 +89,15 @@ public final class BinaryFuseFilter implements MembershipFilter {
    */
   public enum Derivation {
     /**
-     * {@code x = mix64(h + seed)}: every file written before version 2 existed, and the default for
-     * hashes that need mixing ({@link HashStrategy#needsMixing()}), whose bits are not used as they
-     * are.
+     * {@code x = mix64(h + seed)}: every file written before derivation 2 existed, and the default
+     * for hashes that need mixing ({@link HashStrategy#needsMixing()}), whose bits are not used as
+     * they are.
      */
     V1(1),
     /**
      * {@code x = h * seed} for an odd seed, the first slot from a 32-bit multiply and the
-     * fingerprint without one: two to three multiplies fewer per query than {@link #V1}. The
-     * default for hashes that need no mixing (XXH3 and the other full-avalanche hashes).
+     * fingerprint without one: two multiplies per query where {@link #V1} has four. The default for
+     * hashes that need no mixing (XXH3 and the other full-avalanche hashes).
      */
     V2(2);
 
@@ -147,12 +147,12 @@ public final class BinaryFuseFilter implements MembershipFilter {
    * are dealt to new segments and the slots they share are new. The low bits that give the offsets
    * are where a multiplier is weak (bit i of x * K depends on bits 0..i of x): two keys whose hashes
    * agree in bits 0..35 keep equal offsets under every seed, but to share a slot they must also
-   * fall in the same segment, which each seed draws anew (the retry rate is measured by
-   * BinaryFuseFilterTest against V1's). fp = x ^ (x >>> 32), as upstream's C filters: its low bits
-   * 0..f-1 are also the first offset's, so they are XORed with bits 32..32+f-1, which move p0 by
-   * less than m / 2^(64-f-32) slots for a table of m slots (under one slot below 2^24 slots for
-   * f = 8), so that the fingerprint is nearly independent of the slots; the false-positive rate is
-   * tested against 2^-f.
+   * fall in the same segment, which each seed draws anew (BinaryFuseDerivationTest holds the retry
+   * rate to V1's). fp = x ^ (x >>> 32): its low bits 0..f-1 are also the first offset's, so they
+   * are XORed with bits 32..32+f-1, which move p0 by less than m / 2^(32-f) slots for a table of m
+   * slots (under one slot below 2^24 slots for f = 8; up to 17 for f = 16 at 10^6 keys), so that
+   * the fingerprint is nearly independent of the slots; the false-positive rate is tested against
+   * 2^-f at 10^6 keys for both widths.
    *
    * Construction is hypergraph peeling, as for xor filters [1]: count the keys of every slot and XOR
    * their x together; a slot with exactly one key names that key (its XOR is the key's x), so the key
