@@ -130,6 +130,13 @@ class BinaryFuseDerivationTest {
               fail("%s %s: the format's formulas miss %s", d, bits, w);
             }
           }
+          // The batch path (a pass touching every key's slots, then the answers), every way.
+          for (MembershipFilter each : List.of(f, back, m)) {
+            boolean[] present = new boolean[h.length];
+            assertThat(each.mightContainAllHashes(h, 0, h.length, present))
+                .as("%s %s %s: batch of hashes", d, bits, each.getClass().getSimpleName())
+                .isEqualTo(h.length);
+          }
           int falsePositives = 0;
           for (String o : others) {
             boolean says = formatSays(b, XXH3.hash64(o));
