@@ -594,10 +594,14 @@ public final class BinaryFuseFilter implements MembershipFilter {
     int p0 = p0(x);
     int p1 = p1(x, p0);
     int p2 = p2(x, p0);
+    // Compared with zero, not fingerprint with fingerprint: C2 then computes the boolean without a
+    // branch (a compare with 0 selecting 0 or 1); as a comparison of two values it is a branch,
+    // mispredicted on every other query of a mixed stream, unless C2 happens to turn it into a
+    // conditional move (issue 31: about one JMH fork in three ran at twice the time).
     if (t8 != null) {
-      return (byte) fingerprint(x) == (byte) (t8[p0] ^ t8[p1] ^ t8[p2]);
+      return (byte) (fingerprint(x) ^ t8[p0] ^ t8[p1] ^ t8[p2]) == 0;
     }
-    return (short) fingerprint(x) == (short) (t16[p0] ^ t16[p1] ^ t16[p2]);
+    return (short) (fingerprint(x) ^ t16[p0] ^ t16[p1] ^ t16[p2]) == 0;
   }
 
   // ---- batches: hash a chunk, touch every key's three slots, then test (see internal.BatchPasses)
@@ -854,10 +858,11 @@ public final class BinaryFuseFilter implements MembershipFilter {
     int p2 = p2(x, p0, s.segmentLength, mask);
     int fp = fingerprint(s.v2, x, 64 - s.width.bits());
     if (s.width == FingerprintBits.BITS_8) {
-      return (byte) fp == (byte) (table.getByte(p0) ^ table.getByte(p1) ^ table.getByte(p2));
+      return (byte) (fp ^ table.getByte(p0) ^ table.getByte(p1) ^ table.getByte(p2)) == 0;
     }
-    return (short) fp
-        == (short) (table.getShort(2L * p0) ^ table.getShort(2L * p1) ^ table.getShort(2L * p2));
+    return (short)
+            (fp ^ table.getShort(2L * p0) ^ table.getShort(2L * p1) ^ table.getShort(2L * p2))
+        == 0;
   }
 
   // ---- identity
