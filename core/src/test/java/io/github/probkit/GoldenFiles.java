@@ -23,6 +23,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -110,11 +111,15 @@ public final class GoldenFiles {
           Keys.sequential("golden-", 0, 1000).forEach(blocked::add);
           return blocked::writeTo;
         });
-    // The same 1000 keys, with 8- and with 16-bit fingerprints.
+    // The same 1000 keys, with 8- and with 16-bit fingerprints: derivation 1 (mix64, the only one
+    // before issue 31), and derivation 2 (x = h * seed), the default since.
     for (FingerprintBits bits : FingerprintBits.values()) {
       r.put(
           "binary-fuse" + bits.bits() + "-v1.bin",
-          () -> BinaryFuseFilter.create(Keys.sequential("golden-", 0, 1000), bits)::writeTo);
+          () -> fuse(bits, BinaryFuseFilter.Derivation.V1)::writeTo);
+      r.put(
+          "binary-fuse" + bits.bits() + "-derivation2-v1.bin",
+          () -> fuse(bits, BinaryFuseFilter.Derivation.V2)::writeTo);
     }
     // Format version 2 (a checksum per 64 KiB chunk): "user:0" .. "user:999" in 2^23 bits with 7
     // probes, a payload of exactly 1 MiB, the smallest written as version 2.
@@ -173,6 +178,16 @@ public final class GoldenFiles {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     w.writeTo(out);
     return out.toByteArray();
+  }
+
+  /** The golden keys' XXH3 hashes (what create() hashes them to) in a binary fuse filter. */
+  private static BinaryFuseFilter fuse(FingerprintBits bits, BinaryFuseFilter.Derivation d) {
+    List<byte[]> keys = Keys.sequential("golden-", 0, 1000);
+    long[] hashes = new long[keys.size()];
+    for (int i = 0; i < hashes.length; i++) {
+      hashes[i] = HashStrategy.xxh3().hash64(keys.get(i), 0, keys.get(i).length);
+    }
+    return BinaryFuseFilter.fromHashes(hashes, hashes.length, bits, HashStrategy.xxh3(), d);
   }
 
   public static void main(String[] args) throws IOException {

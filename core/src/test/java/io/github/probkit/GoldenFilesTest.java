@@ -39,6 +39,12 @@ class GoldenFilesTest {
               "binary-fuse16-v1.bin",
               "f1013250b41802ff4f63c9e9a6e51a60cba248247f49e5e9218793ebc15fc26c"),
           Map.entry(
+              "binary-fuse16-derivation2-v1.bin",
+              "8b78707fdc9285d9af0f734ceca2f17a4bbeaf150ccdf41554dd48e433dfa9a8"),
+          Map.entry(
+              "binary-fuse8-derivation2-v1.bin",
+              "2a8498f4eb505b2dffb868fc4c54fc19c4d52c56100545a73c8bcdec019002a8"),
+          Map.entry(
               "binary-fuse8-v1.bin",
               "3e6ce5cb7c67289a6228bf38cb3c29516272fe1170a808ef5004af70ab3ced1d"),
           Map.entry(

@@ -129,6 +129,25 @@ public final class FilterImpls {
           }
           return new ProbkitStatic(BinaryFuseFilter.fromHashes(hashes, FingerprintBits.BITS_8, h));
         });
+    // Derivation 1 (x = mix64(h + seed)), what files written before issue 31 hold: the old query
+    // path, to measure in the same run as derivation 2 (the default, above).
+    built(
+        "probkit-binaryfuse8-v1",
+        STATIC,
+        (n, s) -> {
+          HashStrategy h = HashStrategy.xxh3();
+          long[] hashes = new long[Math.toIntExact(n)];
+          for (int i = 0; i < hashes.length; i++) {
+            hashes[i] = s ? h.hash64(Keys.stringKey(i)) : h.hash64(Keys.longKey(i));
+          }
+          return new ProbkitStatic(
+              BinaryFuseFilter.fromHashes(
+                  hashes,
+                  hashes.length,
+                  FingerprintBits.BITS_8,
+                  h,
+                  BinaryFuseFilter.Derivation.V1));
+        });
     dynamic(
         "probkit-counting", COUNTING, (n, p, s) -> new Probkit(CountingBloomFilter.create(n, p)));
     dynamic("probkit-cuckoo", CUCKOO, (n, p, s) -> new Probkit(CuckooFilter.create(n, p)));

@@ -2,7 +2,12 @@ package io.github.probkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.probkit.filter.BinaryFuseFilter;
+import io.github.probkit.filter.BinaryFuseFilter.Derivation;
+import io.github.probkit.filter.BinaryFuseFilter.FingerprintBits;
+import io.github.probkit.hash.HashStrategy;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,6 +94,46 @@ class BlockedAndFuseFilterCliTest {
               "\"bytes\": ")
           .doesNotContain("approximateCount");
     }
+  }
+
+  /**
+   * Every dictionary word is found by {@code filter query} (which maps the file) in a file of
+   * either derivation: 2, as {@code filter create} writes, and 1, as files written before it hold.
+   * A flipped fingerprint is refused in one line.
+   */
+  @Test
+  void everyWordIsFoundInFuseFilesOfBothDerivations() throws IOException {
+    List<String> words = Words.lines().stream().distinct().toList();
+    Path wordFile = dir.resolve("words.txt");
+    Files.write(wordFile, words, StandardCharsets.UTF_8);
+    Cli c = create("v2.bin", "binary-fuse8", "--keys", wordFile.toString());
+    assertThat(c.exit).as(c.err).isZero();
+    assertThat(Cli.run("filter", "info", file("v2.bin"), "--json").out)
+        .contains("\"derivation\": 2");
+    long[] hashes = new long[words.size()];
+    for (int i = 0; i < hashes.length; i++) {
+      hashes[i] = HashStrategy.xxh3().hash64(words.get(i));
+    }
+    BinaryFuseFilter v1 =
+        BinaryFuseFilter.fromHashes(
+            hashes, hashes.length, FingerprintBits.BITS_8, HashStrategy.xxh3(), Derivation.V1);
+    try (OutputStream out = Files.newOutputStream(dir.resolve("v1.bin"))) {
+      v1.writeTo(out);
+    }
+    assertThat(Cli.run("filter", "info", file("v1.bin"), "--json").out)
+        .contains("\"derivation\": 1");
+    for (String name : new String[] {"v1.bin", "v2.bin"}) {
+      Cli q = Cli.run("filter", "query", file(name), "--keys", wordFile.toString(), "--absent");
+      assertThat(q.exit).as(name + ": " + q.err).isIn(0, 1);
+      assertThat(q.out).as(name + ": words reported absent").isEmpty();
+    }
+    byte[] bad = Files.readAllBytes(dir.resolve("v2.bin"));
+    bad[bad.length / 2] ^= 0x10;
+    Files.write(dir.resolve("bad.bin"), bad);
+    Cli q = Cli.run("filter", "query", file("bad.bin"), "--keys", wordFile.toString());
+    assertThat(q.exit).isNotZero();
+    assertThat(q.err.lines().count()).as(q.err).isEqualTo(1);
+    assertThat(q.err).contains("checksum");
   }
 
   @Test

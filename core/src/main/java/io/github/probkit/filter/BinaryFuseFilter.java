@@ -83,6 +83,41 @@ public final class BinaryFuseFilter implements MembershipFilter {
     }
   }
 
+  /**
+   * How a key's hash becomes its three slots and fingerprint, which a file records
+   * (docs/FORMAT.md): a filter answers with the derivation it was built with.
+   */
+  public enum Derivation {
+    /**
+     * {@code x = mix64(h + seed)}: every file written before derivation 2 existed, and the default
+     * for hashes that need mixing ({@link HashStrategy#needsMixing()}), whose bits are not used as
+     * they are.
+     */
+    V1(1),
+    /**
+     * {@code x = h * seed} for an odd seed, the first slot from a 32-bit multiply and the
+     * fingerprint without one: two multiplies per query where {@link #V1} has four. The default for
+     * hashes that need no mixing (XXH3 and the other full-avalanche hashes).
+     */
+    V2(2);
+
+    private final int number;
+
+    Derivation(int number) {
+      this.number = number;
+    }
+
+    /** The number a file records: 1 or 2. */
+    public int number() {
+      return number;
+    }
+
+    /** The derivation a filter of {@code hash} is built with when none is named. */
+    public static Derivation defaultFor(HashStrategy hash) {
+      return hash.needsMixing() ? V1 : V2;
+    }
+  }
+
   /** The most table slots: the largest array a JVM allocates. */
   public static final int MAX_SLOTS = Integer.MAX_VALUE - 8;
 
@@ -93,12 +128,31 @@ public final class BinaryFuseFilter implements MembershipFilter {
    * Design notes.
    *
    * The table of c ~ 1.125 n slots is cut into segments of L = 2^s slots. A key's 64-bit hash h is
-   * re-randomised with the filter's seed, x = mix64(h + seed); the key owns three slots, one in each
-   * of three consecutive segments: p0 = reduce(x, segmentCount * L) (Lemire's multiply-high, from the
-   * high bits of x), and p1 and p2 at offsets taken from bits 0..17 and 18..35 of x in the next two
-   * segments. The filter stores fingerprints F so that F[p0] ^ F[p1] ^ F[p2] = fp(x) for every key,
-   * where fp(x) is the top f bits of x * 0xC2B2AE3D27D4EB4F (a product, so the fingerprint is not a
-   * function of the bits that chose the slots). A key not in the set matches with probability 2^-f.
+   * re-randomised with the filter's seed into x; the key owns three slots, one in each of three
+   * consecutive segments: p0 from the high bits of x (Lemire's multiply-high reduction to
+   * [0, segmentCount * L)), and p1 and p2 at offsets taken from bits 0..17 and 18..35 of x in the
+   * next two segments. The filter stores fingerprints F so that F[p0] ^ F[p1] ^ F[p2] = fp(x) for
+   * every key. A key not in the set matches with probability 2^-f.
+   *
+   * Two derivations of x, p0 and fp exist (Derivation, recorded in the file):
+   *   V1  x = mix64(h + seed), p0 = 64x64 multiply-high of x, fp = top f bits of x * 0xC2B2AE3D27D4EB4F;
+   *   V2  x = h * seed (seed odd), p0 = 32x32 multiply-high of the top half of x, fp = x ^ (x >>> 32).
+   * V1 treats h as possibly weak and spends four multiplies on x and fp. V2 relies on h being a
+   * full-avalanche hash already (so it is written only for hashes that need no mixing): for a fixed
+   * odd seed, x is then as uniform as h, and one multiply is what it takes to make a failed peel's
+   * retry see a new hypergraph. Why a multiplier and not an addend: with x = (h + seed) * C, or any
+   * x = h + c, a new seed adds one constant to every x, which translates the whole hypergraph and
+   * keeps whatever made peeling fail; with x = h * seed, a new seed multiplies every x by the odd
+   * K = seed'/seed, and the top bits (p0's segment) of x * K are a multiply-shift hash of x, so keys
+   * are dealt to new segments and the slots they share are new. The low bits that give the offsets
+   * are where a multiplier is weak (bit i of x * K depends on bits 0..i of x): two keys whose hashes
+   * agree in bits 0..35 keep equal offsets under every seed, but to share a slot they must also
+   * fall in the same segment, which each seed draws anew (BinaryFuseDerivationTest holds the retry
+   * rate to V1's). fp = x ^ (x >>> 32): its low bits 0..f-1 are also the first offset's, so they
+   * are XORed with bits 32..32+f-1, which move p0 by less than m / 2^(32-f) slots for a table of m
+   * slots (under one slot below 2^24 slots for f = 8; up to 17 for f = 16 at 10^6 keys), so that
+   * the fingerprint is nearly independent of the slots; the false-positive rate is tested against
+   * 2^-f at 10^6 keys for both widths.
    *
    * Construction is hypergraph peeling, as for xor filters [1]: count the keys of every slot and XOR
    * their x together; a slot with exactly one key names that key (its XOR is the key's x), so the key
@@ -129,6 +183,10 @@ public final class BinaryFuseFilter implements MembershipFilter {
 
   private final FingerprintBits width;
   private final HashStrategy hash;
+
+  /** Derivation V2: chosen once per filter; a query's test of it is always predicted. */
+  private final boolean v2;
+
   private final long keys;
   private final long seed;
   private final int segmentLength;
@@ -143,6 +201,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
   private BinaryFuseFilter(
       FingerprintBits width,
       HashStrategy hash,
+      boolean v2,
       long keys,
       long seed,
       int segmentLength,
@@ -151,6 +210,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
       short[] t16) {
     this.width = width;
     this.hash = hash;
+    this.v2 = v2;
     this.keys = keys;
     this.seed = seed;
     this.segmentLength = segmentLength;
@@ -178,7 +238,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
     for (byte[] k : keys) {
       h.add(hash.hash64(k, 0, k.length));
     }
-    return build(h.values, h.size, true, bits, hash);
+    return build(h.values, h.size, true, bits, hash, Derivation.defaultFor(hash));
   }
 
   /** A filter of the UTF-8 bytes of the keys, hashed with XXH3. */
@@ -195,7 +255,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
     for (CharSequence k : keys) {
       h.add(hash.hash64(k));
     }
-    return build(h.values, h.size, true, bits, hash);
+    return build(h.values, h.size, true, bits, hash, Derivation.defaultFor(hash));
   }
 
   /** A filter of long keys (their 8 little-endian bytes), hashed with XXH3. */
@@ -210,7 +270,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
     for (int i = 0; i < keys.length; i++) {
       h[i] = hash.hash64(keys[i]);
     }
-    return build(h, h.length, true, bits, hash);
+    return build(h, h.length, true, bits, hash, Derivation.defaultFor(hash));
   }
 
   /**
@@ -229,16 +289,32 @@ public final class BinaryFuseFilter implements MembershipFilter {
    */
   public static BinaryFuseFilter fromHashes(
       long[] hashes, int count, FingerprintBits bits, HashStrategy hash) {
+    Objects.requireNonNull(hash, "hash");
+    return fromHashes(hashes, count, bits, hash, Derivation.defaultFor(hash));
+  }
+
+  /**
+   * As {@link #fromHashes(long[], int, FingerprintBits, HashStrategy)}, with the derivation named:
+   * {@link Derivation#V1} writes a file that readers older than derivation 2 read. {@link
+   * Derivation#V2} is refused for a hash that needs mixing.
+   */
+  public static BinaryFuseFilter fromHashes(
+      long[] hashes, int count, FingerprintBits bits, HashStrategy hash, Derivation derivation) {
     Objects.requireNonNull(hashes, "hashes");
     Objects.requireNonNull(hash, "hash");
+    Objects.requireNonNull(derivation, "derivation");
     checkArgument(
         count >= 0 && count <= hashes.length,
         "count must be in [0, %d], was %d",
         hashes.length,
         count);
+    checkArgument(
+        derivation == Derivation.V1 || !hash.needsMixing(),
+        "derivation V2 uses the hash's bits as they are; the %s hash needs mixing (derivation V1)",
+        hash.algorithm().label());
     // Not copied up front: the build reads the hashes and copies them only to deduplicate, so the
     // memory check below comes before any allocation the size of the input.
-    return build(hashes, count, false, bits, hash);
+    return build(hashes, count, false, bits, hash, derivation);
   }
 
   /** A growable array of hashes, so that keys are never held. */
@@ -259,13 +335,27 @@ public final class BinaryFuseFilter implements MembershipFilter {
    * Builds from {@code h[0, count)}, which it may reorder when {@code ours}, and copies otherwise.
    */
   private static BinaryFuseFilter build(
-      long[] h, int count, boolean ours, FingerprintBits bits, HashStrategy hash) {
+      long[] h,
+      int count,
+      boolean ours,
+      FingerprintBits bits,
+      HashStrategy hash,
+      Derivation derivation) {
     Objects.requireNonNull(bits, "bits");
     checkAccepted(hash, StructureType.BINARY_FUSE_FILTER, "a binary fuse filter");
     boolean eight = bits == FingerprintBits.BITS_8;
+    boolean v2 = derivation == Derivation.V2;
     if (count == 0) {
       return new BinaryFuseFilter(
-          bits, hash, 0, 0, 1, 0, eight ? new byte[0] : null, eight ? null : new short[0]);
+          bits,
+          hash,
+          v2,
+          0,
+          v2 ? 1 : 0,
+          1,
+          0,
+          eight ? new byte[0] : null,
+          eight ? null : new short[0]);
     }
     int n = count;
     boolean unique = false;
@@ -289,8 +379,9 @@ public final class BinaryFuseFilter implements MembershipFilter {
           new BinaryFuseFilter(
               bits,
               hash,
+              v2,
               n,
-              attempt * SEED_STEP,
+              seed(v2, attempt),
               segmentLength,
               (int) segmentCount,
               eight ? new byte[(int) slots] : null,
@@ -314,6 +405,14 @@ public final class BinaryFuseFilter implements MembershipFilter {
             "could not build a binary fuse filter of %d distinct keys in %d attempts",
             n,
             MAX_ATTEMPTS));
+  }
+
+  /**
+   * The seed of attempt {@code a}: V2's is a multiplier, so odd (an even one would drop the top bit
+   * of every hash); attempt 0's is 1, x = h.
+   */
+  static long seed(boolean v2, int attempt) {
+    return v2 ? attempt * SEED_STEP | 1 : attempt * SEED_STEP;
   }
 
   private static int sortUnique(long[] h, int count) {
@@ -349,15 +448,15 @@ public final class BinaryFuseFilter implements MembershipFilter {
     // nearly sequentially instead of missing the cache on every key ([2], section 5).
     int[] next = new int[segmentCount + 1];
     for (int i = 0; i < n; i++) {
-      next[(int) DoubleHashing.reduce(Mix.mix64(h[i] + seed), segmentCount) + 1]++;
+      next[p0(v2, mixed(v2, h[i], seed), segmentCount) + 1]++;
     }
     for (int s = 0; s < segmentCount; s++) {
       next[s + 1] += next[s];
     }
     long[] xs = new long[n];
     for (int i = 0; i < n; i++) {
-      long x = Mix.mix64(h[i] + seed);
-      xs[next[(int) DoubleHashing.reduce(x, segmentCount)]++] = x;
+      long x = mixed(v2, h[i], seed);
+      xs[next[p0(v2, x, segmentCount)]++] = x;
     }
     int[] count = new int[slots];
     long[] xor = new long[slots];
@@ -435,8 +534,24 @@ public final class BinaryFuseFilter implements MembershipFilter {
 
   // ---- the three slots and the fingerprint of a mixed hash x
 
+  /** x of a key's hash {@code h}. */
+  private static long mixed(boolean v2, long h, long seed) {
+    return v2 ? h * seed : Mix.mix64(h + seed);
+  }
+
+  /**
+   * {@code floor(x * range / 2^64)}, approximately; V2's from the top 32 bits, for range < 2^32.
+   */
+  private static int p0(boolean v2, long x, long range) {
+    return v2 ? (int) (((x >>> 32) * range) >>> 32) : (int) DoubleHashing.reduce(x, range);
+  }
+
+  private static int fingerprint(boolean v2, long x, int fpShift) {
+    return v2 ? (int) (x ^ (x >>> 32)) : (int) ((x * FINGERPRINT_MIX) >>> fpShift);
+  }
+
   private int p0(long x) {
-    return (int) DoubleHashing.reduce(x, startRange);
+    return p0(v2, x, startRange);
   }
 
   private int p1(long x, int p0) {
@@ -448,7 +563,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
   }
 
   private int fingerprint(long x) {
-    return fingerprint(x, fpShift);
+    return fingerprint(v2, x, fpShift);
   }
 
   private static int p1(long x, int p0, int segmentLength, int mask) {
@@ -457,10 +572,6 @@ public final class BinaryFuseFilter implements MembershipFilter {
 
   private static int p2(long x, int p0, int segmentLength, int mask) {
     return (p0 & ~mask) + 2 * segmentLength + ((int) (x >>> 18) & mask);
-  }
-
-  private static int fingerprint(long x, int fpShift) {
-    return (int) ((x * FINGERPRINT_MIX) >>> fpShift);
   }
 
   // ---- queries
@@ -479,14 +590,18 @@ public final class BinaryFuseFilter implements MembershipFilter {
     if (keys == 0) {
       return false;
     }
-    long x = Mix.mix64(h + seed);
+    long x = mixed(v2, h, seed);
     int p0 = p0(x);
     int p1 = p1(x, p0);
     int p2 = p2(x, p0);
+    // Compared with zero, not fingerprint with fingerprint: C2 then computes the boolean without a
+    // branch (a compare with 0 selecting 0 or 1); as a comparison of two values it is a branch,
+    // mispredicted on every other query of a mixed stream, unless C2 happens to turn it into a
+    // conditional move (issue 31: about one JMH fork in three ran at twice the time).
     if (t8 != null) {
-      return (byte) fingerprint(x) == (byte) (t8[p0] ^ t8[p1] ^ t8[p2]);
+      return (byte) (fingerprint(x) ^ t8[p0] ^ t8[p1] ^ t8[p2]) == 0;
     }
-    return (short) fingerprint(x) == (short) (t16[p0] ^ t16[p1] ^ t16[p2]);
+    return (short) (fingerprint(x) ^ t16[p0] ^ t16[p1] ^ t16[p2]) == 0;
   }
 
   // ---- batches: hash a chunk, touch every key's three slots, then test (see internal.BatchPasses)
@@ -532,7 +647,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
     if (keys != 0) {
       long touched = 0;
       for (int i = 0; i < n; i++) {
-        long x = Mix.mix64(h[i] + seed);
+        long x = mixed(v2, h[i], seed);
         int p0 = p0(x);
         touched +=
             t8 != null
@@ -565,6 +680,16 @@ public final class BinaryFuseFilter implements MembershipFilter {
 
   public FingerprintBits fingerprintBits() {
     return width;
+  }
+
+  /** The construction seed: the attempt at which the keys peeled (tests). */
+  long seed() {
+    return seed;
+  }
+
+  /** How keys' hashes become slots and fingerprints; recorded in the file. */
+  public Derivation derivation() {
+    return v2 ? Derivation.V2 : Derivation.V1;
   }
 
   public int segmentLength() {
@@ -612,13 +737,19 @@ public final class BinaryFuseFilter implements MembershipFilter {
 
   /**
    * Parameters: fingerprintBits (u8, 8 or 16), segmentLength (u32), segmentCount (u32), keys (u64),
-   * seed (u64). Payload: the (segmentCount + 2) * segmentLength fingerprints (none when
-   * segmentCount is 0), one byte each or two little-endian bytes each.
+   * seed (u64), then for derivation 2 only the byte 2 (derivation 1 writes the 25 bytes it always
+   * wrote, so its files still read in readers older than derivation 2, and a file of derivation 2
+   * is refused by them instead of answering wrongly). Payload: the (segmentCount + 2) *
+   * segmentLength fingerprints (none when segmentCount is 0), one byte each or two little-endian
+   * bytes each.
    */
   @Override
   public void writeTo(OutputStream out) throws IOException {
-    ByteBuffer p = SketchWriter.params(25);
+    ByteBuffer p = SketchWriter.params(v2 ? 26 : 25);
     p.put((byte) width.bits).putInt(segmentLength).putInt(segmentCount).putLong(keys).putLong(seed);
+    if (v2) {
+      p.put((byte) 2);
+    }
     SketchWriter w = SketchWriter.begin(out, type(), hash, p.array(), byteSize());
     if (t8 != null) {
       w.writeBytes(t8, 0, t8.length);
@@ -639,7 +770,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
     short[] t16 = s.width == FingerprintBits.BITS_16 ? r.readShorts(s.slots, "fingerprints") : null;
     r.finish();
     return new BinaryFuseFilter(
-        s.width, r.hash(), s.keys, s.seed, s.segmentLength, s.segmentCount, t8, t16);
+        s.width, r.hash(), s.v2, s.keys, s.seed, s.segmentLength, s.segmentCount, t8, t16);
   }
 
   /** The parameters of a filter in the format, checked. */
@@ -650,9 +781,17 @@ public final class BinaryFuseFilter implements MembershipFilter {
     final int slots;
     final long keys;
     final long seed;
+    final boolean v2;
 
-    Shape(FingerprintBits width, int segmentLength, int segmentCount, long keys, long seed) {
+    Shape(
+        FingerprintBits width,
+        int segmentLength,
+        int segmentCount,
+        long keys,
+        long seed,
+        boolean v2) {
       this.width = width;
+      this.v2 = v2;
       this.segmentLength = segmentLength;
       this.segmentCount = segmentCount;
       this.slots = segmentCount == 0 ? 0 : (segmentCount + 2) * segmentLength;
@@ -686,9 +825,22 @@ public final class BinaryFuseFilter implements MembershipFilter {
         keys,
         count == 0 ? "0 in an empty filter" : "in [1, " + slots + "]");
     long seed = r.paramLong("seed");
+    // Derivation 1 has no such field (it is what every file before derivation 2 holds); a
+    // derivation-1 file never carries it, so that each filter has one encoding.
+    boolean v2 = r.hasMoreParams();
+    if (v2) {
+      int derivation = r.paramByte("derivation");
+      r.check(derivation == 2, "derivation", derivation, "2 (derivation 1 has no such field)");
+      r.check((seed & 1) == 1, "seed", Long.toUnsignedString(seed), "odd in derivation 2");
+      r.check(
+          !r.hash().needsMixing(),
+          "derivation",
+          "2 with the " + r.hash().algorithm().label() + " hash",
+          "1 for a hash that needs mixing (no probkit writes 2 with it)");
+    }
     // Long arithmetic and a short[] for 16-bit fingerprints: above 2^30 slots the bytes pass 2^31.
     r.expectPayloadLength((long) slots * (bits / 8));
-    return new Shape(width, length, count, keys, seed);
+    return new Shape(width, length, count, keys, seed, v2);
   }
 
   /**
@@ -699,17 +851,18 @@ public final class BinaryFuseFilter implements MembershipFilter {
     if (s.keys == 0) {
       return false;
     }
-    long x = Mix.mix64(h + s.seed);
+    long x = mixed(s.v2, h, s.seed);
     int mask = s.segmentLength - 1;
-    int p0 = (int) DoubleHashing.reduce(x, (long) s.segmentCount * s.segmentLength);
+    int p0 = p0(s.v2, x, (long) s.segmentCount * s.segmentLength);
     int p1 = p1(x, p0, s.segmentLength, mask);
     int p2 = p2(x, p0, s.segmentLength, mask);
-    int fp = fingerprint(x, 64 - s.width.bits());
+    int fp = fingerprint(s.v2, x, 64 - s.width.bits());
     if (s.width == FingerprintBits.BITS_8) {
-      return (byte) fp == (byte) (table.getByte(p0) ^ table.getByte(p1) ^ table.getByte(p2));
+      return (byte) (fp ^ table.getByte(p0) ^ table.getByte(p1) ^ table.getByte(p2)) == 0;
     }
-    return (short) fp
-        == (short) (table.getShort(2L * p0) ^ table.getShort(2L * p1) ^ table.getShort(2L * p2));
+    return (short)
+            (fp ^ table.getShort(2L * p0) ^ table.getShort(2L * p1) ^ table.getShort(2L * p2))
+        == 0;
   }
 
   // ---- identity
@@ -721,6 +874,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
     }
     BinaryFuseFilter f = (BinaryFuseFilter) o;
     return width == f.width
+        && v2 == f.v2
         && hash.equals(f.hash)
         && keys == f.keys
         && seed == f.seed
@@ -732,7 +886,7 @@ public final class BinaryFuseFilter implements MembershipFilter {
 
   @Override
   public int hashCode() {
-    return Objects.hash(width, hash, keys, seed, segmentLength, segmentCount);
+    return Objects.hash(width, hash, v2, keys, seed, segmentLength, segmentCount);
   }
 
   @Override
@@ -743,6 +897,8 @@ public final class BinaryFuseFilter implements MembershipFilter {
         + width.bits
         + ", slots="
         + slots
+        + ", derivation="
+        + (v2 ? 2 : 1)
         + ", hash="
         + hash
         + "}";

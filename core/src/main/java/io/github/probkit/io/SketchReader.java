@@ -234,6 +234,14 @@ public final class SketchReader {
     }
   }
 
+  /**
+   * Whether parameters remain to be read: how a type reads a field that later versions of it append
+   * (a reader of the earlier version refuses such a file as having trailing bytes).
+   */
+  public boolean hasMoreParams() {
+    return params.hasRemaining();
+  }
+
   public double paramDouble(String field) throws SketchFormatException {
     return Double.longBitsToDouble(paramLong(field));
   }

@@ -223,19 +223,35 @@ class BinaryFuseFilterTest {
   @Test
   void goldenFilesRead() throws IOException {
     for (FingerprintBits bits : FingerprintBits.values()) {
-      byte[] golden = GoldenFiles.golden("binary-fuse" + bits.bits() + "-v1.bin");
-      // Written by io.github.probkit.GoldenFiles: the keys "golden-0" .. "golden-999".
-      BinaryFuseFilter f = BinaryFuseFilter.readFrom(new ByteArrayInputStream(golden));
-      assertThat(f.fingerprintBits()).isEqualTo(bits);
-      assertThat(f.keyCount()).isEqualTo(1000);
-      assertThat(f.hashStrategy()).isEqualTo(HashStrategy.xxh3());
-      // n = 1000: segments of 2^floor(ln 1000 / ln 3.33 + 2.25) = 128 slots, a table of
-      // 1000 * (0.875 + 0.25 * ln 10^6 / ln 1000) = 1375 slots: 11 segments, 9 of them first ones.
-      assertThat(f.segmentLength()).isEqualTo(128);
-      assertThat(f.segmentCount()).isEqualTo(9);
-      GoldenFiles.assertHoldsTheGoldenKeys(f, 100_000, bits.fpp());
-      assertThat(bytes(f)).isEqualTo(golden);
+      for (BinaryFuseFilter.Derivation d : BinaryFuseFilter.Derivation.values()) {
+        goldenFileReads(bits, d);
+      }
     }
+  }
+
+  private static void goldenFileReads(FingerprintBits bits, BinaryFuseFilter.Derivation d)
+      throws IOException {
+    String name =
+        "binary-fuse"
+            + bits.bits()
+            + (d == BinaryFuseFilter.Derivation.V1 ? "" : "-derivation2")
+            + "-v1.bin";
+    byte[] golden = GoldenFiles.golden(name);
+    // Written by io.github.probkit.GoldenFiles: the keys "golden-0" .. "golden-999".
+    BinaryFuseFilter f = BinaryFuseFilter.readFrom(new ByteArrayInputStream(golden));
+    assertThat(f.derivation()).isEqualTo(d);
+    // Derivation 2 appends one parameter byte: 25 or 26 parameter bytes (offset 16, u32).
+    assertThat(ByteBuffer.wrap(golden).order(ByteOrder.LITTLE_ENDIAN).getInt(16))
+        .isEqualTo(24 + d.number());
+    assertThat(f.fingerprintBits()).isEqualTo(bits);
+    assertThat(f.keyCount()).isEqualTo(1000);
+    assertThat(f.hashStrategy()).isEqualTo(HashStrategy.xxh3());
+    // n = 1000: segments of 2^floor(ln 1000 / ln 3.33 + 2.25) = 128 slots, a table of
+    // 1000 * (0.875 + 0.25 * ln 10^6 / ln 1000) = 1375 slots: 11 segments, 9 of them first ones.
+    assertThat(f.segmentLength()).isEqualTo(128);
+    assertThat(f.segmentCount()).isEqualTo(9);
+    GoldenFiles.assertHoldsTheGoldenKeys(f, 100_000, bits.fpp());
+    assertThat(bytes(f)).isEqualTo(golden);
   }
 
   @Test

@@ -90,11 +90,24 @@ class ReaderMutationTest {
     BinaryFuseFilter fuse16 =
         BinaryFuseFilter.create(Keys.sequential("f", 0, 40), FingerprintBits.BITS_16);
     BinaryFuseFilter empty = BinaryFuseFilter.create(List.of(), FingerprintBits.BITS_16);
+    // Derivation 1 (25 parameter bytes), as files written before derivation 2 hold.
+    long[] hashes = {1, 2, 3, 5, 8, 13, 21, 34};
+    BinaryFuseFilter fuseV1 =
+        BinaryFuseFilter.fromHashes(
+            hashes,
+            hashes.length,
+            FingerprintBits.BITS_8,
+            HashStrategy.xxh3(),
+            BinaryFuseFilter.Derivation.V1);
     s.add(
         new Sample(
             "binary-fuse",
             BinaryFuseFilter::readFrom,
-            List.of(bytes(fuse8::writeTo), bytes(fuse16::writeTo), bytes(empty::writeTo))));
+            List.of(
+                bytes(fuse8::writeTo),
+                bytes(fuse16::writeTo),
+                bytes(empty::writeTo),
+                bytes(fuseV1::writeTo))));
 
     CountMinSketch cms = CountMinSketch.withDimensions(40, 3);
     CountMinSketch conservative =

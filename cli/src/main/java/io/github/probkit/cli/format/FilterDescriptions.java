@@ -111,6 +111,7 @@ public final class FilterDescriptions {
     } else if (f instanceof BinaryFuseFilter) {
       BinaryFuseFilter b = (BinaryFuseFilter) f;
       j.put("fingerprintBits", b.fingerprintBits().bits())
+          .put("derivation", b.derivation().number())
           .put("keys", b.keyCount())
           .put("segmentLength", b.segmentLength())
           .put("segmentCount", b.segmentCount())
