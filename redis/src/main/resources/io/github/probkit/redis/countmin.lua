@@ -57,6 +57,26 @@ local function groups(cs, m)
   return out
 end
 
+-- Calls BITFIELD on shard g's counters, at most CHUNK at a time (unpack stays within Lua's stack):
+-- each(j, args, k) appends counter j's sub-commands at args[k + 1] and returns how many;
+-- done(j0, reply), when given, takes the reply of the chunk that starts at counter j0.
+local function bitfields(g, each, done)
+  local j = g.first
+  while j <= g.last do
+    local args, k, j0 = {}, 0, j
+    while j <= g.last and j - j0 < CHUNK do
+      k = k + each(j, args, k)
+      j = j + 1
+    end
+    if k > 0 then
+      local reply = redis.call('BITFIELD', KEYS[g.shard], unpack(args, 1, k))
+      if done then
+        done(j0, reply)
+      end
+    end
+  end
+end
+
 -- v[j] = counter j as a number (not exact at or above 2^53).
 local function read(cs, gs, v)
   for _, g in ipairs(gs) do
@@ -65,18 +85,14 @@ local function read(cs, gs, v)
         v[j] = struct.unpack('>I8', g.bytes, cs[2 * j] / 8 - g.at + 1)
       end
     else
-      local j = g.first
-      while j <= g.last do
-        local args, k, j0 = {}, 0, j
-        while j <= g.last and j - j0 < CHUNK do
-          args[k + 1], args[k + 2], args[k + 3] = 'GET', 'i64', cs[2 * j]
-          k, j = k + 3, j + 1
-        end
-        local got = redis.call('BITFIELD', KEYS[g.shard], unpack(args, 1, k))
+      bitfields(g, function(j, args, k)
+        args[k + 1], args[k + 2], args[k + 3] = 'GET', 'i64', cs[2 * j]
+        return 3
+      end, function(j0, got)
         for i = 1, #got do
           v[j0 + i - 1] = got[i]
         end
-      end
+      end)
     end
   end
 end
@@ -179,28 +195,19 @@ local function write(cs, gs, v, hi, lo, dirty)
         redis.call('SETRANGE', KEYS[g.shard], g.at + from - 1, table.concat(parts, '', 1, np))
       end
     else
-      local j = g.first
-      while j <= g.last do
-        local args, k, j0 = {}, 0, j
-        while j <= g.last and j - j0 < CHUNK do
-          local off = cs[2 * j]
-          if not dirty[j] then
-            -- unchanged: nothing to write
-          elseif v[j] then
-            -- string.format: a number would be sent with whatever precision this Redis formats it
-            args[k + 1], args[k + 2], args[k + 3], args[k + 4] = 'SET', 'i64', off, string.format('%.0f', v[j])
-            k = k + 4
-          else
-            args[k + 1], args[k + 2], args[k + 3], args[k + 4] = 'SET', 'u32', off, hi[j]
-            args[k + 5], args[k + 6], args[k + 7], args[k + 8] = 'SET', 'u32', off + 32, lo[j]
-            k = k + 8
-          end
-          j = j + 1
+      bitfields(g, function(j, args, k)
+        local off = cs[2 * j]
+        if not dirty[j] then
+          return 0
+        elseif v[j] then
+          -- string.format: a number would be sent with whatever precision this Redis formats it
+          args[k + 1], args[k + 2], args[k + 3], args[k + 4] = 'SET', 'i64', off, string.format('%.0f', v[j])
+          return 4
         end
-        if k > 0 then
-          redis.call('BITFIELD', KEYS[g.shard], unpack(args, 1, k))
-        end
-      end
+        args[k + 1], args[k + 2], args[k + 3], args[k + 4] = 'SET', 'u32', off, hi[j]
+        args[k + 5], args[k + 6], args[k + 7], args[k + 8] = 'SET', 'u32', off + 32, lo[j]
+        return 8
+      end)
     end
   end
 end
